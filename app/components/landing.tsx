@@ -1,0 +1,54 @@
+const features = [
+  { title: "Lightning Fast", text: "Raffles close every few minutes, and quick rounds every 30 seconds." },
+  { title: "Micro Stakes", text: "Tickets from $0.05 to $25.00, so everyone can play at their own pace." },
+  { title: "50/50 Split", text: "The winner takes half of the pot. Every draw can be checked by anyone." },
+];
+
+const loginButton =
+  "inline-flex items-center justify-center rounded-md bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
+
+/** The signed-out landing page. Every sign-in button is a plain link to /api/login. */
+export function Landing() {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="flex items-center justify-between gap-4 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
+        <div className="flex items-center gap-2 text-lg font-black">
+          Raffle Rush
+          <span className="rounded bg-red-600 px-2 py-0.5 text-xs font-bold text-white">LIVE</span>
+        </div>
+        <a href="/api/login" className={loginButton}>
+          Login to Play
+        </a>
+      </header>
+      <main className="flex-1">
+        <section className="mx-auto max-w-3xl px-4 py-16 text-center">
+          <h1 className="text-4xl font-black sm:text-5xl">Micro-stakes raffles. Real winners.</h1>
+          <p className="mt-4 text-lg text-slate-700 dark:text-slate-300">
+            Buy a ticket, watch the pot grow, and win half of it. For adults 18 and over.
+          </p>
+          <a href="/api/login" className={`${loginButton} mt-8`}>
+            Get Started
+          </a>
+        </section>
+        <section aria-label="Features" className="mx-auto grid max-w-5xl gap-4 px-4 pb-16 sm:grid-cols-3">
+          {features.map((feature) => (
+            <article key={feature.title} className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
+              <h2 className="text-xl font-bold">{feature.title}</h2>
+              <p className="mt-2 text-slate-700 dark:text-slate-300">{feature.text}</p>
+            </article>
+          ))}
+        </section>
+        <section className="bg-slate-900 px-4 py-12 text-center text-white">
+          <h2 className="text-2xl font-bold">Ready to play?</h2>
+          <a href="/api/login" className={`${loginButton} mt-6`}>
+            Join Now
+          </a>
+        </section>
+      </main>
+      <footer className="flex flex-wrap justify-center gap-6 px-4 py-6 text-sm">
+        <a href="/terms" className="underline">Terms of Service</a>
+        <a href="/privacy" className="underline">Privacy Policy</a>
+      </footer>
+    </div>
+  );
+}

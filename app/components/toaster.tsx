@@ -1,0 +1,81 @@
+import * as ToastPrimitive from "@radix-ui/react-toast";
+import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
+import { useHydrated } from "./use-hydrated";
+
+export type ToastType = "success" | "error" | "info";
+export type ToastMessage = { id: string; title: string; description?: string; type: ToastType };
+
+/** The spec: one toast visible at a time, shown for 5 s unless dismissed. */
+export const TOAST_DURATION_MS = 5000;
+
+const ShowToastContext = createContext<(toast: Omit<ToastMessage, "id">) => void>(() => {});
+
+/** Shows a toast from the browser (after a fetcher returns); replaces the one on screen. */
+export function useShowToast() {
+  return useContext(ShowToastContext);
+}
+
+const tone: Record<ToastType, string> = {
+  success: "border-emerald-500 bg-emerald-50 text-emerald-950 dark:bg-emerald-950 dark:text-emerald-50",
+  error: "border-red-600 bg-red-50 text-red-950 dark:bg-red-950 dark:text-red-50",
+  info: "border-slate-400 bg-white text-slate-950 dark:bg-slate-900 dark:text-slate-50",
+};
+const boxClass = "pointer-events-auto w-full rounded-lg border-l-4 p-4 shadow-lg";
+const listClass = "fixed right-0 bottom-0 z-50 m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none";
+
+/**
+ * Radix toasts once React runs. Before that (and with JavaScript off) the flash
+ * toast from the server is rendered as plain HTML, since Radix renders toasts
+ * into a portal that only exists in the browser.
+ */
+export function Toaster({ flash, children }: { flash: ToastMessage | null; children: ReactNode }) {
+  const hydrated = useHydrated();
+  const [current, setCurrent] = useState<ToastMessage | null>(flash);
+  // A new flash toast (after a navigation) replaces whatever is on screen.
+  const [lastFlashId, setLastFlashId] = useState(flash?.id);
+  if (flash && flash.id !== lastFlashId) {
+    setLastFlashId(flash.id);
+    setCurrent(flash);
+  }
+  const show = useCallback(
+    (toast: Omit<ToastMessage, "id">) => setCurrent({ ...toast, id: crypto.randomUUID() }),
+    [],
+  );
+
+  return (
+    <ShowToastContext.Provider value={show}>
+      {children}
+      {hydrated ? (
+        <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
+          {current ? (
+            <ToastPrimitive.Root
+              key={current.id}
+              type={current.type === "error" ? "foreground" : "background"}
+              onOpenChange={(open) => {
+                if (!open) setCurrent(null);
+              }}
+              className={`${boxClass} ${tone[current.type]}`}
+              data-testid="toast"
+            >
+              <ToastPrimitive.Title className="font-semibold">{current.title}</ToastPrimitive.Title>
+              {current.description ? (
+                <ToastPrimitive.Description className="mt-1 text-sm">{current.description}</ToastPrimitive.Description>
+              ) : null}
+              <ToastPrimitive.Close className="absolute top-2 right-3 text-lg" aria-label="Close">
+                ×
+              </ToastPrimitive.Close>
+            </ToastPrimitive.Root>
+          ) : null}
+          <ToastPrimitive.Viewport hotkey={["F8"]} className={listClass} />
+        </ToastPrimitive.Provider>
+      ) : flash ? (
+        <ol className={listClass}>
+          <li role="status" className={`${boxClass} ${tone[flash.type]}`} data-testid="toast">
+            <div className="font-semibold">{flash.title}</div>
+            {flash.description ? <div className="mt-1 text-sm">{flash.description}</div> : null}
+          </li>
+        </ol>
+      ) : null}
+    </ShowToastContext.Provider>
+  );
+}

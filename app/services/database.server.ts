@@ -1,0 +1,44 @@
+import { connectDb, disconnectDb } from "~/models/db.server";
+import { migrate } from "~/models/migrations.server";
+import { dataPath } from "./data-dir.server";
+import { ensureDatabase, startEmbeddedPostgres } from "./embedded-postgres.server";
+import type { Env } from "./env.server";
+
+export type Database = {
+  url: string;
+  /** True when this process runs on the embedded PostgreSQL (no DATABASE_URL). */
+  embedded: boolean;
+  close: () => Promise<void>;
+};
+
+const EMBEDDED_DATABASE = "raffle";
+
+/**
+ * Opens the database: DATABASE_URL when set, otherwise the embedded PostgreSQL
+ * under DATA_DIR/postgres. Applies pending migrations and connects the Prisma client.
+ */
+export async function openDatabase(env: Env, log: (line: string) => void): Promise<Database> {
+  let url = env.DATABASE_URL;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (url === undefined) {
+    const server = await startEmbeddedPostgres({ dir: dataPath("postgres"), log });
+    await ensureDatabase(server.url("postgres"), EMBEDDED_DATABASE);
+    url = server.url(EMBEDDED_DATABASE);
+    stopEmbedded = server.stop;
+  }
+  try {
+    await migrate(url);
+  } catch (error) {
+    await stopEmbedded?.();
+    throw error;
+  }
+  connectDb(url);
+  return {
+    url,
+    embedded: stopEmbedded !== undefined,
+    close: async () => {
+      await disconnectDb();
+      await stopEmbedded?.();
+    },
+  };
+}

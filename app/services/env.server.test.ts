@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseEnv } from "./env.server";
+
+describe("parseEnv", () => {
+  it("applies the documented defaults", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ NODE_ENV: "development", PORT: 3000, DATA_DIR: ".data", LOG_LEVEL: "info", demoMode: true });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("treats empty values as unset", () => {
+    expect(parseEnv({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, /^Invalid configuration: PORT expected a port number \(got "abc"\)$/],
+    [{ PORT: "70000" }, /^Invalid configuration: PORT /],
+    [{ DATABASE_URL: "mysql://x" }, /^Invalid configuration: DATABASE_URL expected a postgres/],
+    [{ LOG_LEVEL: "loud" }, /^Invalid configuration: LOG_LEVEL expected one of/],
+    [{ SESSION_SECRET: "short" }, /^Invalid configuration: SESSION_SECRET expected at least 32 characters/],
+    [{ STRIPE_SECRET_KEY: "sk_test_abc" }, /STRIPE_PUBLISHABLE_KEY is required/],
+    [
+      { STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc" },
+      /SESSION_SECRET is required when STRIPE_SECRET_KEY is set/,
+    ],
+  ])("refuses %o with one line naming the variable", (source, message) => {
+    expect(() => parseEnv(source)).toThrow(ConfigError);
+    expect(() => parseEnv(source)).toThrow(message);
+    try {
+      parseEnv(source);
+    } catch (error) {
+      expect((error as Error).message).not.toContain("\n");
+    }
+  });
+
+  it("leaves demo mode when Stripe is configured", () => {
+    const env = parseEnv({
+      STRIPE_SECRET_KEY: "sk_live_abc",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
+      SESSION_SECRET: "x".repeat(32),
+    });
+    expect(env.demoMode).toBe(false);
+  });
+});

@@ -1,0 +1,93 @@
+import { z } from "zod";
+
+/**
+ * The process configuration, parsed once from the environment at start-up.
+ * Every variable is documented in the README; keep the two in step.
+ */
+const booleanFlag = z
+  .enum(["true", "false", "1", "0"], { message: "expected true or false" })
+  .transform((value) => value === "true" || value === "1");
+
+const schema = z.object({
+  NODE_ENV: z
+    .enum(["development", "production", "test"], {
+      message: "expected development, production or test",
+    })
+    .default("development"),
+  PORT: z.coerce
+    .number({ message: "expected a port number" })
+    .int("expected a port number")
+    .min(0, "expected a port number")
+    .max(65535, "expected a port number")
+    .default(3000),
+  HOST: z.string().min(1, "expected a host name or address").default("0.0.0.0"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "expected a postgres:// or postgresql:// URL")
+    .optional(),
+  DATA_DIR: z.string().min(1, "expected a directory path").default(".data"),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      message: "expected one of fatal, error, warn, info, debug, trace, silent",
+    })
+    .default("info"),
+  SESSION_SECRET: z
+    .string()
+    .min(32, "expected at least 32 characters")
+    .optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, "expected a Stripe secret key (sk_test_… or sk_live_…)")
+    .optional(),
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_\w+$/, "expected a Stripe publishable key (pk_test_… or pk_live_…)")
+    .optional(),
+  SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
+  SEED_ON_START: booleanFlag.optional(),
+  SEED_DEMO_USERS: booleanFlag.optional(),
+});
+
+export type Env = z.infer<typeof schema> & {
+  /** No real payment provider is configured: demo payments, demo users, generated secrets. */
+  demoMode: boolean;
+};
+
+export class ConfigError extends Error {
+  name = "ConfigError";
+}
+
+/** Parses `source`; throws a ConfigError whose message is one line naming the variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = issue.path.join(".");
+    const value = typeof cleaned[name] === "string" ? ` (got "${String(cleaned[name]).slice(0, 40)}")` : "";
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message}${value}`);
+  }
+  const env = result.data;
+  const demoMode = env.STRIPE_SECRET_KEY === undefined;
+  if (!demoMode && env.STRIPE_PUBLISHABLE_KEY === undefined) {
+    throw new ConfigError(
+      "Invalid configuration: STRIPE_PUBLISHABLE_KEY is required when STRIPE_SECRET_KEY is set",
+    );
+  }
+  if (!demoMode && env.SESSION_SECRET === undefined) {
+    throw new ConfigError(
+      "Invalid configuration: SESSION_SECRET is required when STRIPE_SECRET_KEY is set (at least 32 characters)",
+    );
+  }
+  return { ...env, demoMode };
+}
+
+const globalForEnv = globalThis as unknown as { __raffleEnv?: Env };
+
+/** The configuration of this process, parsed on first use and then cached. */
+export function getEnv(): Env {
+  globalForEnv.__raffleEnv ??= parseEnv(process.env);
+  return globalForEnv.__raffleEnv;
+}

@@ -1,0 +1,189 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequestHandler } from "@remix-run/express";
+import type { ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import { checkReadiness } from "~/models/health.server";
+import { openDatabase, type Database } from "~/services/database.server";
+import { ConfigError, getEnv, type Env } from "~/services/env.server";
+import { getLogger } from "~/services/logger.server";
+import { seed } from "~/services/seed.server";
+
+/** Requests with bodies larger than this are refused with 413 before any route sees them. */
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Everything, database included, is closed within this long of SIGTERM or SIGINT. */
+const SHUTDOWN_DEADLINE_MS = 9_000;
+/** Connections still open this long into shutdown (long polls, streams) are closed. */
+const DRAIN_GRACE_MS = 5_000;
+
+function loadEnv(): Env {
+  try {
+    return getEnv();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}
+
+type Locals = { cspNonce: string; requestId: string };
+
+function contentSecurityPolicy(env: Env) {
+  const nonce = (_req: IncomingMessage, res: ServerResponse) =>
+    `'nonce-${(res as unknown as { locals: Locals }).locals.cspNonce}'`;
+  const dev = env.NODE_ENV === "development";
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        // Stripe.js is loaded from js.stripe.com; 'strict-dynamic' lets nonce'd scripts load it.
+        scriptSrc: ["'self'", "'strict-dynamic'", nonce, "https://js.stripe.com"],
+        styleSrc: dev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
+        styleSrcAttr: ["'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "https://*.stripe.com"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'", "https://api.stripe.com", ...(dev ? ["ws:"] : [])],
+        frameSrc: ["https://js.stripe.com", "https://hooks.stripe.com"],
+        // Without JavaScript, paying posts to us and is redirected to Stripe Checkout.
+        formAction: ["'self'", "https://checkout.stripe.com"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    // Same-origin requests keep their Referer (a CSRF signal); other sites get none.
+    referrerPolicy: { policy: "same-origin" },
+  });
+}
+
+async function remixHandler(env: Env) {
+  if (env.NODE_ENV === "development") {
+    const vite = await import("vite");
+    const devServer = await vite.createServer({ server: { middlewareMode: true } });
+    return {
+      assets: devServer.middlewares,
+      build: () => devServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>,
+      close: () => devServer.close(),
+    };
+  }
+  const buildUrl = new URL("./server/index.js", import.meta.url).href;
+  const build = (await import(/* @vite-ignore */ buildUrl)) as ServerBuild;
+  const assets = express.Router();
+  assets.use("/assets", express.static(new URL("./client/assets", import.meta.url).pathname, { immutable: true, maxAge: "1y" }));
+  assets.use(express.static(new URL("./client", import.meta.url).pathname, { maxAge: "1h" }));
+  return { assets, build, close: async () => {} };
+}
+
+async function main() {
+  const env = loadEnv();
+  const logger = getLogger();
+  let database: Database;
+  try {
+    database = await openDatabase(env, (line) => logger.debug({ component: "postgres" }, line));
+  } catch (error) {
+    logger.fatal({ err: error }, "could not open the database");
+    process.exit(1);
+  }
+  if (env.SEED_ON_START ?? database.embedded) {
+    const seeded = await seed({ demoUsers: env.SEED_DEMO_USERS ?? env.demoMode });
+    logger.info({ seeded }, "seeded the database");
+  }
+
+  const remix = await remixHandler(env);
+  const app = express();
+  let shuttingDown = false;
+
+  app.disable("x-powered-by");
+  app.use((req, res, next) => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    res.locals.cspNonce = randomBytes(16).toString("base64");
+    res.setHeader("X-Request-Id", requestId);
+    if (shuttingDown) res.setHeader("Connection", "close");
+    next();
+  });
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    if (shuttingDown) {
+      res.status(503).json({ status: "shutting down" });
+      return;
+    }
+    const readiness = await checkReadiness();
+    if (readiness.ok) res.json({ status: "ready" });
+    else res.status(503).json({ status: "not ready", reason: readiness.reason });
+  });
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (_req, res) => (res as unknown as { locals: Locals }).locals.requestId,
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+      serializers: {
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use((req, res, next) => {
+    const length = Number(req.get("content-length") ?? 0);
+    if (length > MAX_BODY_BYTES) {
+      res.status(413).json({ message: "Request body too large" });
+      return;
+    }
+    next();
+  });
+  app.use(contentSecurityPolicy(env));
+  app.use(compression());
+  app.use(remix.assets);
+  app.all(
+    "*",
+    createRequestHandler({
+      build: remix.build,
+      mode: env.NODE_ENV,
+      getLoadContext: (_req, res) => ({
+        cspNonce: (res.locals as Locals).cspNonce,
+        requestId: (res.locals as Locals).requestId,
+      }),
+    }),
+  );
+
+  const server = app.listen(env.PORT, env.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : env.PORT;
+    logger.info({ port, demoMode: env.demoMode, embeddedDatabase: database.embedded }, `listening on http://localhost:${port}`);
+  });
+
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info({ signal }, "shutting down: finishing requests in flight");
+    const deadline = setTimeout(() => {
+      logger.error("shutdown deadline passed; exiting");
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    const drain = setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS);
+    drain.unref();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    await remix.close();
+    await database.close();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", shutdown);
+  process.on("SIGINT", shutdown);
+}
+
+await main();

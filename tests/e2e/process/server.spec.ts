@@ -1,0 +1,125 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+/** The production server as a child process, on an embedded database of its own. */
+type Server = { child: ChildProcess; port: number; output: () => string; exited: Promise<number | null> };
+
+const dataDirs: string[] = [];
+test.afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function newDataDir() {
+  const dir = path.resolve(`.data/e2e-process-${randomBytes(4).toString("hex")}`);
+  dataDirs.push(dir);
+  return dir;
+}
+
+function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Server {
+  const port = 3300 + Math.floor(Math.random() * 600);
+  const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info", ...extraEnv };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ["build/server.js"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, port, output: () => output, exited };
+}
+
+async function waitUntilReady(server: Server) {
+  await expect
+    .poll(
+      async () => {
+        if (server.child.exitCode !== null) throw new Error(`server exited: ${server.output()}`);
+        return fetch(`http://localhost:${server.port}/readyz`).then((r) => r.status, () => 0);
+      },
+      { timeout: 60_000, intervals: [100, 250, 500] },
+    )
+    .toBe(200);
+}
+
+async function stop(server: Server): Promise<{ code: number | null; ms: number }> {
+  const started = Date.now();
+  server.child.kill("SIGTERM");
+  const code = await server.exited;
+  return { code, ms: Date.now() - started };
+}
+
+test.describe.configure({ mode: "serial" });
+
+test("serves health checks, request ids and a nonce'd Content Security Policy", async () => {
+  const server = startServer(newDataDir());
+  try {
+    await waitUntilReady(server);
+    const health = await fetch(`http://localhost:${server.port}/healthz`);
+    expect(await health.json()).toEqual({ status: "ok" });
+    const ready = await fetch(`http://localhost:${server.port}/readyz`);
+    expect(await ready.json()).toEqual({ status: "ready" });
+
+    const page = await fetch(`http://localhost:${server.port}/`, { headers: { "X-Request-Id": "trace-123" } });
+    expect(page.headers.get("x-request-id")).toBe("trace-123");
+    const nonce = /'nonce-([^']+)'/.exec(page.headers.get("content-security-policy") ?? "")?.[1];
+    expect(nonce).toBeTruthy();
+    const html = await page.text();
+    const scriptNonces = [...html.matchAll(/<script[^>]*nonce="([^"]+)"/g)].map((m) => m[1]);
+    expect(scriptNonces.length).toBeGreaterThan(0);
+    expect(new Set(scriptNonces)).toEqual(new Set([nonce]));
+    expect(server.output()).toContain('"msg":"request completed"');
+  } finally {
+    await stop(server);
+  }
+});
+
+test("finishes a request in flight, exits within 10 s of SIGTERM, and restarts on the same data", async () => {
+  const dataDir = newDataDir();
+  const first = startServer(dataDir);
+  await waitUntilReady(first);
+  expect(first.output()).toContain('"seeded":{"series":16,"demoUsers":2}');
+
+  // A form post whose body is still arriving when the signal comes.
+  const body = "theme=dark&redirectTo=%2F";
+  const socket = connect(first.port, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  let response = "";
+  socket.on("data", (chunk) => (response += chunk));
+  const closed = new Promise((resolve) => socket.once("close", resolve));
+  socket.write(
+    `POST /theme HTTP/1.1\r\nHost: localhost:${first.port}\r\nOrigin: http://localhost:${first.port}\r\n` +
+      `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+  );
+  // A full round trip on another connection, opened after these bytes were sent, means
+  // the server has read them: the form post is now a request in flight.
+  expect((await fetch(`http://localhost:${first.port}/healthz`)).ok).toBe(true);
+
+  const stopping = stop(first);
+  await expect.poll(() => first.output()).toContain("shutting down");
+  socket.end(body.slice(5));
+  await closed;
+  expect(response).toMatch(/^HTTP\/1\.1 302/);
+
+  const { code, ms } = await stopping;
+  expect(code).toBe(0);
+  expect(ms).toBeLessThan(10_000);
+  expect(existsSync(path.join(dataDir, "postgres/data/postmaster.pid"))).toBe(false);
+
+  const second = startServer(dataDir);
+  try {
+    await waitUntilReady(second);
+    // The schedule and demo users were already there: nothing new to seed.
+    expect(second.output()).toContain('"seeded":{"series":0,"demoUsers":0}');
+  } finally {
+    expect((await stop(second)).code).toBe(0);
+  }
+});
+
+test("stops at start-up with one line naming a malformed variable", async () => {
+  const server = startServer(newDataDir(), { PORT: "not-a-port" });
+  const code = await server.exited;
+  expect(code).toBe(78);
+  expect(server.output()).toBe('Invalid configuration: PORT expected a port number (got "not-a-port")\n');
+});

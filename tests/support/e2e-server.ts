@@ -1,0 +1,33 @@
+import { spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { ensureDatabase } from "~/services/embedded-postgres.server";
+import { databaseUrl } from "./test-database";
+
+/**
+ * Serves the production build for the end-to-end tests on a database of their own:
+ * a fresh embedded cluster under .data/e2e, or a fresh database on DATABASE_URL's
+ * server. The development database is never touched.
+ */
+const port = process.env.E2E_PORT ?? "3210";
+const dataDir = path.resolve(".data/e2e");
+rmSync(dataDir, { recursive: true, force: true });
+
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  NODE_ENV: "production",
+  PORT: port,
+  DATA_DIR: dataDir,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+  SEED_DEMO_USERS: "true",
+};
+if (process.env.DATABASE_URL) {
+  const name = `raffle_e2e_${Date.now().toString(36)}`;
+  await ensureDatabase(process.env.DATABASE_URL, name);
+  env.DATABASE_URL = databaseUrl(process.env.DATABASE_URL, name);
+  env.SEED_ON_START = "true";
+}
+
+const child = spawn(process.execPath, ["build/server.js"], { env, stdio: "inherit" });
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => child.kill(signal));
+child.on("exit", (code) => process.exit(code ?? 1));

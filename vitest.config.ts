@@ -1,0 +1,44 @@
+import { defineConfig } from "vitest/config";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+const shared = {
+  plugins: [tsconfigPaths()],
+};
+
+export default defineConfig({
+  test: {
+    env: { NODE_ENV: "test", DATA_DIR: ".data/test", LOG_LEVEL: "silent" },
+    projects: [
+      {
+        ...shared,
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.ts"],
+          environment: "node",
+          setupFiles: ["tests/support/fail-on-console.ts"],
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: "components",
+          include: ["app/**/*.test.tsx"],
+          environment: "jsdom",
+          setupFiles: ["tests/support/fail-on-console.ts", "tests/support/components-setup.ts"],
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/support/database-global-setup.ts"],
+          setupFiles: ["tests/support/fail-on-console.ts", "tests/support/database-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
