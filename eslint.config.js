@@ -29,4 +29,9 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // Command-line tools print their results.
+    files: ["scripts/**/*.mjs", "scripts/**/*.ts"],
+    rules: { "no-console": "off" },
+  },
 );

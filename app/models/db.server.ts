@@ -11,7 +11,8 @@ const globalForDb = globalThis as unknown as { __raffleDb?: PrismaClient };
 export function connectDb(databaseUrl: string, { poolSize = 10 } = {}): PrismaClient {
   if (globalForDb.__raffleDb) return globalForDb.__raffleDb;
   const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize });
-  globalForDb.__raffleDb = new PrismaClient({ adapter });
+  // Bursts of entries queue for a connection rather than failing after Prisma's 2 s default.
+  globalForDb.__raffleDb = new PrismaClient({ adapter, transactionOptions: { maxWait: 15_000, timeout: 15_000 } });
   return globalForDb.__raffleDb;
 }
 

@@ -6,7 +6,6 @@ export const publicUserSelect = {
   email: true,
   username: true,
   firstName: true,
-  coinBalance: true,
   totalWinnings: true,
   vipTier: true,
   vipExpiry: true,
@@ -35,3 +34,4 @@ export async function createUserIfAbsent(user: NewUser): Promise<boolean> {
 export function getUserByEmail(email: string) {
   return db().user.findUnique({ where: { email: email.toLowerCase() }, select: publicUserSelect });
 }
+

@@ -200,7 +200,9 @@ export async function describeDatabase(databaseUrl: string): Promise<string[]> {
                    JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS cols
       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
       JOIN pg_namespace n ON n.oid = t.relnamespace
-      WHERE n.nspname = 'public' AND t.relname <> '${PRISMA_TABLE}'`);
+      WHERE n.nspname = 'public' AND t.relname <> '${PRISMA_TABLE}'
+        -- Partial indexes cannot be written in schema.prisma; like CHECK constraints they live in SQL only.
+        AND x.indpred IS NULL`);
     for (const i of indexes.rows) {
       const kind = i.primary ? "primary" : i.unique ? "unique" : "index";
       lines.push(`index ${i.tbl} ${kind}(${i.cols.join(",")}) ${i.name}`);

@@ -1,0 +1,140 @@
+import type { LedgerAccountKind, LedgerTransactionKind, Prisma } from "~/generated/prisma/client";
+import { db } from "./db.server";
+
+/**
+ * Double-entry ledger access. Callers run these inside one database transaction
+ * (`tx`) together with the state change they pay for. The database enforces that
+ * postings sum to zero per transaction, keeps balances from postings, and refuses
+ * edits (prisma/migrations/*_ledger_and_raffles).
+ */
+export type Tx = Prisma.TransactionClient;
+
+export type Posting = { accountId: string; amount: bigint };
+
+export type NewLedgerTransaction = {
+  kind: LedgerTransactionKind;
+  /** Unique idempotency reference: a repeat changes nothing. */
+  reference: string;
+  userId?: string;
+  raffleId?: string;
+  memo?: string;
+  postings: Posting[];
+};
+
+/** Accounts that may never go below zero. */
+const FLOORED: ReadonlySet<LedgerAccountKind> = new Set(["user", "withdrawal_hold", "raffle_pot"]);
+
+export class InsufficientBalance extends Error {
+  name = "InsufficientBalance";
+  constructor(readonly accountId: string) {
+    super(`account ${accountId} would go below zero`);
+  }
+}
+
+type LockedAccount = { id: string; kind: LedgerAccountKind; balance: bigint };
+
+/**
+ * Locks the accounts in one fixed order (sorted ids), so that concurrent transfers
+ * queue instead of deadlocking, and returns their balances.
+ */
+export async function lockAccounts(tx: Tx, accountIds: string[]): Promise<Map<string, LockedAccount>> {
+  const ids = [...new Set(accountIds)].sort();
+  const rows = await tx.$queryRaw<LockedAccount[]>`
+    SELECT id::text AS id, kind, balance FROM ledger_accounts
+    WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`;
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Records one balanced transaction. Returns false (and changes nothing) when a
+ * transaction with this reference exists already. Throws InsufficientBalance when a
+ * floored account would go negative.
+ */
+export async function postTransaction(tx: Tx, entry: NewLedgerTransaction): Promise<boolean> {
+  const total = entry.postings.reduce((sum, posting) => sum + posting.amount, 0n);
+  if (total !== 0n || entry.postings.length < 2 || entry.postings.some((p) => p.amount === 0n)) {
+    throw new Error(`unbalanced ledger transaction ${entry.reference}`);
+  }
+  const accounts = await lockAccounts(
+    tx,
+    entry.postings.map((p) => p.accountId),
+  );
+  const inserted = await tx.$queryRaw<{ id: string }[]>`
+    INSERT INTO ledger_transactions (kind, reference, user_id, raffle_id, memo)
+    VALUES (${entry.kind}::"LedgerTransactionKind", ${entry.reference}, ${entry.userId ?? null}::uuid,
+            ${entry.raffleId ?? null}::uuid, ${entry.memo ?? null})
+    ON CONFLICT (reference) DO NOTHING RETURNING id::text AS id`;
+  const transactionId = inserted[0]?.id;
+  if (!transactionId) return false;
+
+  const change = new Map<string, bigint>();
+  for (const posting of entry.postings) {
+    change.set(posting.accountId, (change.get(posting.accountId) ?? 0n) + posting.amount);
+  }
+  for (const [accountId, delta] of change) {
+    const account = accounts.get(accountId);
+    if (!account) throw new Error(`no ledger account ${accountId}`);
+    if (FLOORED.has(account.kind) && account.balance + delta < 0n) throw new InsufficientBalance(accountId);
+  }
+  await tx.ledgerPosting.createMany({
+    data: entry.postings.map((posting) => ({ transactionId, accountId: posting.accountId, amount: posting.amount })),
+  });
+  return true;
+}
+
+/** The id of a player's account of `kind`, created on first use. */
+export async function userAccountId(tx: Tx, userId: string, kind: "user" | "withdrawal_hold" = "user"): Promise<string> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    WITH created AS (
+      INSERT INTO ledger_accounts (kind, user_id) VALUES (${kind}::"LedgerAccountKind", ${userId}::uuid)
+      ON CONFLICT (user_id, kind) DO NOTHING RETURNING id
+    )
+    SELECT id::text AS id FROM created
+    UNION ALL
+    SELECT id::text FROM ledger_accounts WHERE user_id = ${userId}::uuid AND kind = ${kind}::"LedgerAccountKind"
+    LIMIT 1`;
+  return rows[0]!.id;
+}
+
+type HouseKind = "house_rake" | "promotions" | "card_deposits" | "payouts";
+const houseAccounts = new Map<HouseKind, string>();
+
+/** The id of one of the house's singleton accounts (created by the migration). */
+export async function houseAccountId(kind: HouseKind): Promise<string> {
+  const cached = houseAccounts.get(kind);
+  if (cached) return cached;
+  const account = await db().ledgerAccount.findFirstOrThrow({ where: { kind, userId: null }, select: { id: true } });
+  houseAccounts.set(kind, account.id);
+  return account.id;
+}
+
+export async function createRafflePot(tx: Tx, raffleId: string): Promise<string> {
+  const account = await tx.ledgerAccount.create({ data: { kind: "raffle_pot", raffleId }, select: { id: true } });
+  return account.id;
+}
+
+/** A player's spendable coins (0 before their first movement). */
+export async function userBalance(userId: string, client: Tx = db()): Promise<bigint> {
+  const account = await client.ledgerAccount.findUnique({
+    where: { userId_kind: { userId, kind: "user" } },
+    select: { balance: true },
+  });
+  return account?.balance ?? 0n;
+}
+
+/** For the invariant checks: the sum over all accounts, and accounts whose balance disagrees with their postings. */
+export async function ledgerInvariants(): Promise<{ total: bigint; mismatched: number; negative: number; unbalanced: number }> {
+  const [row] = await db().$queryRaw<{ total: bigint; mismatched: bigint; negative: bigint; unbalanced: bigint }[]>`
+    SELECT
+      (SELECT coalesce(sum(balance), 0)::bigint FROM ledger_accounts) AS total,
+      (SELECT count(*) FROM ledger_accounts a
+         WHERE a.balance <> (SELECT coalesce(sum(p.amount), 0) FROM ledger_postings p WHERE p.account_id = a.id)) AS mismatched,
+      (SELECT count(*) FROM ledger_accounts WHERE kind IN ('user', 'withdrawal_hold', 'raffle_pot') AND balance < 0) AS negative,
+      (SELECT count(*) FROM (SELECT transaction_id FROM ledger_postings GROUP BY transaction_id HAVING sum(amount) <> 0) t) AS unbalanced`;
+  return {
+    total: row!.total,
+    mismatched: Number(row!.mismatched),
+    negative: Number(row!.negative),
+    unbalanced: Number(row!.unbalanced),
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * Errors of the domain are values with a code; routes map each code to an HTTP
+ * status and the spec's message in one place (app/services/http-errors.server.ts).
+ */
+export type DomainErrorCode =
+  | "raffle_not_found"
+  | "raffle_not_open"
+  | "raffle_closed"
+  | "insufficient_coins"
+  | "over_ticket_cap"
+  | "vip_only"
+  | "user_not_found";
+
+export class DomainError extends Error {
+  name = "DomainError";
+  constructor(
+    readonly code: DomainErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,256 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { RaffleKind } from "~/generated/prisma/client";
+import { recordAudit } from "~/models/audit.server";
+import { db } from "~/models/db.server";
+import {
+  createRafflePot,
+  houseAccountId,
+  InsufficientBalance,
+  postTransaction,
+  userAccountId,
+  userBalance,
+  type Posting,
+  type Tx,
+} from "~/models/ledger.server";
+import {
+  addTickets,
+  claimDueRaffle,
+  listTickets,
+  lockRaffle,
+  potAccount,
+  ticketsOf,
+  type LockedRaffle,
+} from "~/models/raffle.server";
+import { DomainError } from "./domain-error";
+import { merkleRoot, winningTicket } from "./fairness";
+import { splitPot } from "./prize";
+import { activeVipTier, winMultiplierTenths } from "./vip";
+
+export type NewRaffle = {
+  scheduleId?: string;
+  slot?: number;
+  kind: RaffleKind;
+  tier: string;
+  entryPrice: bigint;
+  startsAt: Date;
+  endsAt: Date;
+  vipOnly?: boolean;
+  maxTicketsPerPlayer?: number;
+};
+
+/**
+ * Opens a raffle with a fresh secret seed and publishes the seed's hash. With a
+ * schedule slot, opening is idempotent: several instances opening the same slot and
+ * start time create one raffle. Returns the raffle id, or undefined when it existed.
+ */
+export async function openRaffle(raffle: NewRaffle): Promise<string | undefined> {
+  const seed = randomBytes(32);
+  const seedHash = createHash("sha256").update(seed).digest("hex");
+  return db().$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      INSERT INTO raffles (schedule_id, slot, kind, tier, entry_price, starts_at, ends_at, vip_only,
+                           max_tickets_per_player, seed_hash, seed)
+      VALUES (${raffle.scheduleId ?? null}::uuid, ${raffle.slot ?? 0}, ${raffle.kind}::"RaffleKind", ${raffle.tier},
+              ${raffle.entryPrice}, ${raffle.startsAt}, ${raffle.endsAt}, ${raffle.vipOnly ?? false},
+              ${raffle.maxTicketsPerPlayer ?? 10}, ${seedHash}, ${seed.toString("hex")})
+      ON CONFLICT (schedule_id, slot, starts_at) DO NOTHING
+      RETURNING id::text AS id`;
+    const id = rows[0]?.id;
+    if (!id) return undefined;
+    await createRafflePot(tx, id);
+    return id;
+  });
+}
+
+export type EntryResult = { raffleId: string; positions: number[]; balance: bigint };
+
+/**
+ * Buys `tickets` tickets for the player, in one database transaction: the raffle is
+ * open (server time in [startsAt, endsAt)), the player may enter (VIP-only raffles),
+ * stays under the per-raffle cap and has the coins. Debits the player, credits the pot,
+ * adds the tickets.
+ */
+export async function enterRaffle({
+  userId,
+  raffleId,
+  tickets = 1,
+  now = new Date(),
+}: {
+  userId: string;
+  raffleId: string;
+  tickets?: number;
+  now?: Date;
+}): Promise<EntryResult> {
+  if (!Number.isInteger(tickets) || tickets < 1) throw new RangeError("tickets must be a positive integer");
+  return db().$transaction(async (tx) => {
+    const raffle = await lockRaffle(tx, raffleId);
+    if (!raffle) throw new DomainError("raffle_not_found", "Raffle not found");
+    if (raffle.status !== "active" || now.getTime() >= raffle.endsAt.getTime()) {
+      throw new DomainError("raffle_closed", "This raffle is closed for entries");
+    }
+    if (now.getTime() < raffle.startsAt.getTime()) {
+      throw new DomainError("raffle_not_open", "This raffle has not started yet");
+    }
+    if (raffle.vipOnly) {
+      const user = await tx.user.findUnique({ where: { id: userId }, select: { vipTier: true, vipExpiry: true } });
+      if (!user) throw new DomainError("user_not_found", "Player not found");
+      if (!activeVipTier(user, now)) throw new DomainError("vip_only", "This raffle is for VIP members only");
+    }
+    const held = await ticketsOf(tx, raffleId, userId);
+    if (held + tickets > raffle.maxTicketsPerPlayer) {
+      throw new DomainError(
+        "over_ticket_cap",
+        `You can hold at most ${raffle.maxTicketsPerPlayer} tickets in this raffle`,
+      );
+    }
+    const playerAccount = await userAccountId(tx, userId);
+    const pot = await potAccount(tx, raffleId);
+    const cost = raffle.entryPrice * BigInt(tickets);
+    const positions = Array.from({ length: tickets }, (_, i) => raffle.ticketCount + i);
+    try {
+      await postTransaction(tx, {
+        kind: "entry",
+        reference: `entry:${raffleId}:${positions[0]}`,
+        userId,
+        raffleId,
+        postings: [
+          { accountId: playerAccount, amount: -cost },
+          { accountId: pot.id, amount: cost },
+        ],
+      });
+    } catch (error) {
+      if (error instanceof InsufficientBalance) throw new DomainError("insufficient_coins", "Insufficient Coins");
+      throw error;
+    }
+    await addTickets(tx, raffle, userId, tickets, held === 0);
+    await recordAudit(tx, {
+      actor: userId,
+      action: "raffle.enter",
+      target: `raffle:${raffleId}`,
+      details: { tickets, cost: cost.toString(), positions },
+    });
+    return { raffleId, positions, balance: await userBalance(userId, tx) };
+  });
+}
+
+export type DrawOutcome =
+  | { raffleId: string; outcome: "completed"; winnerId: string; winningTicket: number; prize: bigint; rake: bigint }
+  | { raffleId: string; outcome: "cancelled"; refunded: number };
+
+/**
+ * Draws a locked, active raffle inside `tx`: fewer than two distinct players cancels it
+ * and refunds every ticket; otherwise the provably fair draw picks a ticket, the winner
+ * gets the prize, the house the rake. Everything, or nothing, commits.
+ */
+async function drawLocked(tx: Tx, raffle: LockedRaffle, now: Date, actor: string): Promise<DrawOutcome> {
+  const tickets = await listTickets(tx, raffle.id);
+  const pot = await potAccount(tx, raffle.id);
+  if (pot.balance !== raffle.entryPrice * BigInt(tickets.length)) {
+    throw new Error(`raffle ${raffle.id}: pot ${pot.balance} does not match ${tickets.length} tickets`);
+  }
+  const players = new Set(tickets.map((t) => t.userId));
+
+  if (players.size < 2) {
+    for (const userId of players) {
+      const count = tickets.filter((t) => t.userId === userId).length;
+      const amount = raffle.entryPrice * BigInt(count);
+      await postTransaction(tx, {
+        kind: "refund",
+        reference: `refund:${raffle.id}:${userId}`,
+        userId,
+        raffleId: raffle.id,
+        postings: [
+          { accountId: pot.id, amount: -amount },
+          { accountId: await userAccountId(tx, userId), amount },
+        ],
+      });
+    }
+    await tx.raffle.update({ where: { id: raffle.id }, data: { status: "cancelled", drawnAt: now, finalPot: pot.balance } });
+    await recordAudit(tx, {
+      actor,
+      action: "raffle.cancel",
+      target: `raffle:${raffle.id}`,
+      details: { reason: "fewer than two players", refundedTickets: tickets.length, pot: pot.balance.toString() },
+    });
+    return { raffleId: raffle.id, outcome: "cancelled", refunded: tickets.length };
+  }
+
+  const root = merkleRoot(
+    raffle.id,
+    tickets.map((t) => ({ position: t.position, ticketId: t.id })),
+  );
+  const ticket = winningTicket(raffle.seed, raffle.id, root, tickets.length);
+  const winnerId = tickets[ticket]!.userId;
+  const winner = await tx.user.findUniqueOrThrow({ where: { id: winnerId }, select: { vipTier: true, vipExpiry: true } });
+  const { prize, rake } = splitPot(pot.balance, winMultiplierTenths(activeVipTier(winner, now)));
+  const postings: Posting[] = [{ accountId: pot.id, amount: -pot.balance }];
+  if (prize > 0n) postings.push({ accountId: await userAccountId(tx, winnerId), amount: prize });
+  if (rake > 0n) postings.push({ accountId: await houseAccountId("house_rake"), amount: rake });
+  await postTransaction(tx, { kind: "prize", reference: `draw:${raffle.id}`, userId: winnerId, raffleId: raffle.id, postings });
+  await tx.user.update({ where: { id: winnerId }, data: { totalWinnings: { increment: prize } } });
+  await tx.raffle.update({
+    where: { id: raffle.id },
+    data: {
+      status: "completed",
+      merkleRoot: root,
+      winningTicket: ticket,
+      winnerId,
+      finalPot: pot.balance,
+      prize,
+      rake,
+      drawnAt: now,
+    },
+  });
+  await recordAudit(tx, {
+    actor,
+    action: "raffle.draw",
+    target: `raffle:${raffle.id}`,
+    details: { winnerId, winningTicket: ticket, merkleRoot: root, pot: pot.balance.toString(), prize: prize.toString(), rake: rake.toString() },
+  });
+  return { raffleId: raffle.id, outcome: "completed", winnerId, winningTicket: ticket, prize, rake };
+}
+
+/**
+ * Draws the raffle now, before its end (an admin completing it early). Returns
+ * undefined when it is no longer active.
+ */
+export async function completeRaffleEarly(raffleId: string, actor: string, now = new Date()): Promise<DrawOutcome | undefined> {
+  return db().$transaction(async (tx) => {
+    const raffle = await lockRaffle(tx, raffleId);
+    if (!raffle) throw new DomainError("raffle_not_found", "Raffle not found");
+    if (raffle.status !== "active") return undefined;
+    return drawLocked(tx, raffle, now, actor);
+  });
+}
+
+/**
+ * Draws one due raffle that no other instance is drawing. Returns undefined when
+ * none is due. A crash mid-draw rolls the whole transaction back, so the raffle stays
+ * active and the next pass draws it, once.
+ */
+export async function drawNextDueRaffle(now = new Date(), hooks: { afterLock?: () => void } = {}): Promise<DrawOutcome | undefined> {
+  return db().$transaction(
+    async (tx) => {
+      const id = await claimDueRaffle(tx, now);
+      if (!id) return undefined;
+      const raffle = (await lockRaffle(tx, id))!;
+      hooks.afterLock?.();
+      return drawLocked(tx, raffle, now, "system");
+    },
+    { timeout: 30_000 },
+  );
+}
+
+/** Draws every due raffle, `workers` at a time; returns what was drawn. */
+export async function drawDueRaffles(now = new Date(), { workers = 4 } = {}): Promise<DrawOutcome[]> {
+  const outcomes: DrawOutcome[] = [];
+  const worker = async () => {
+    for (;;) {
+      const outcome = await drawNextDueRaffle(now);
+      if (!outcome) return;
+      outcomes.push(outcome);
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, worker));
+  return outcomes;
+}

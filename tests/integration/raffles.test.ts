@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { userBalance } from "~/models/ledger.server";
+import { DomainError } from "~/services/domain-error";
+import { seedHash } from "~/services/fairness";
+import { completeRaffleEarly, drawDueRaffles, drawNextDueRaffle, enterRaffle } from "~/services/raffles.server";
+import { createTestRaffle, createTestUser } from "../support/factories";
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
+  );
+
+describe("enterRaffle", () => {
+  it("debits the player, grows the pot and adds the ticket", async () => {
+    const player = await createTestUser({ coins: 100n });
+    const raffle = await createTestRaffle({ entryPrice: 25n });
+    const result = await enterRaffle({ userId: player.id, raffleId: raffle.id, tickets: 2 });
+    expect(result).toEqual({ raffleId: raffle.id, positions: [0, 1], balance: 50n });
+    const pot = await db().ledgerAccount.findUniqueOrThrow({ where: { raffleId: raffle.id } });
+    expect(pot.balance).toBe(50n);
+    expect(await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).toMatchObject({ ticketCount: 2, playerCount: 1 });
+  });
+
+  it("200 concurrent entries from a balance that covers exactly 10: exactly 10 succeed", async () => {
+    const player = await createTestUser({ coins: 50n });
+    const raffle = await createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 1000 });
+    const results = await Promise.all(
+      Array.from({ length: 200 }, () => codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id }))),
+    );
+    expect(results.filter((r) => r === "ok")).toHaveLength(10);
+    expect(results.filter((r) => r !== "ok").every((r) => r === "insufficient_coins")).toBe(true);
+    expect(await userBalance(player.id)).toBe(0n);
+    expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(10);
+  });
+
+  it("500 concurrent entries by 50 players: every acknowledged ticket exists and the pot is tickets × price", async () => {
+    const players = await Promise.all(Array.from({ length: 50 }, () => createTestUser({ coins: 1000n })));
+    const raffle = await createTestRaffle({ entryPrice: 7n, maxTicketsPerPlayer: 10 });
+    const attempts = players.flatMap((player) =>
+      Array.from({ length: 10 }, () => enterRaffle({ userId: player.id, raffleId: raffle.id })),
+    );
+    const settled = await Promise.allSettled(attempts);
+    const acknowledged = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+    expect(settled.filter((s) => s.status === "rejected")).toEqual([]);
+    const entries = await db().entry.findMany({ where: { raffleId: raffle.id }, orderBy: { position: "asc" } });
+    expect(entries.map((e) => e.position)).toEqual(Array.from({ length: 500 }, (_, i) => i));
+    for (const ack of acknowledged) {
+      expect(entries[ack.positions[0]!]).toBeDefined();
+    }
+    const pot = await db().ledgerAccount.findUniqueOrThrow({ where: { raffleId: raffle.id } });
+    expect(pot.balance).toBe(7n * 500n);
+    expect(await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).toMatchObject({ ticketCount: 500, playerCount: 50 });
+  });
+
+  it("refuses an entry at or after endTime, and before startsAt, whatever the client shows", async () => {
+    const player = await createTestUser({ coins: 100n });
+    const raffle = await createTestRaffle();
+    expect(await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: raffle.endsAt }))).toBe("raffle_closed");
+    expect(
+      await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: new Date(raffle.endsAt.getTime() + 1) })),
+    ).toBe("raffle_closed");
+    expect(
+      await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: new Date(raffle.startsAt.getTime() - 1) })),
+    ).toBe("raffle_not_open");
+    expect(
+      await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: new Date(raffle.endsAt.getTime() - 1) })),
+    ).toBe("ok");
+    expect(await userBalance(player.id)).toBe(95n);
+  });
+
+  it("holds the per-raffle cap, also under concurrency", async () => {
+    const player = await createTestUser({ coins: 1000n });
+    const raffle = await createTestRaffle({ maxTicketsPerPlayer: 3 });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id }))),
+    );
+    expect(results.filter((r) => r === "ok")).toHaveLength(3);
+    expect(results.filter((r) => r !== "ok").every((r) => r === "over_ticket_cap")).toBe(true);
+    expect(await codeOf(enterRaffle({ userId: player.id, raffleId: (await createTestRaffle({ maxTicketsPerPlayer: 3 })).id, tickets: 4 }))).toBe(
+      "over_ticket_cap",
+    );
+  });
+
+  it("lets only active VIPs into VIP-only raffles", async () => {
+    const now = new Date();
+    const raffle = await createTestRaffle({ vipOnly: true });
+    const plain = await createTestUser({ coins: 100n });
+    const lapsed = await createTestUser({ coins: 100n, vipTier: "gold", vipExpiry: new Date(now.getTime() - 1000) });
+    const vip = await createTestUser({ coins: 100n, vipTier: "gold", vipExpiry: new Date(now.getTime() + 86_400_000) });
+    expect(await codeOf(enterRaffle({ userId: plain.id, raffleId: raffle.id }))).toBe("vip_only");
+    expect(await codeOf(enterRaffle({ userId: lapsed.id, raffleId: raffle.id }))).toBe("vip_only");
+    expect(await codeOf(enterRaffle({ userId: vip.id, raffleId: raffle.id }))).toBe("ok");
+    expect(await userBalance(plain.id)).toBe(100n);
+  });
+
+  it("answers an unknown raffle with raffle_not_found and changes nothing", async () => {
+    const player = await createTestUser({ coins: 100n });
+    expect(await codeOf(enterRaffle({ userId: player.id, raffleId: "00000000-0000-4000-8000-000000000000" }))).toBe(
+      "raffle_not_found",
+    );
+    expect(await userBalance(player.id)).toBe(100n);
+  });
+});
+
+describe("drawing", () => {
+  async function endedRaffleWith(entries: { userId: string; tickets: number }[], price = 10n) {
+    const raffle = await createTestRaffle({ entryPrice: price, maxTicketsPerPlayer: 100 });
+    for (const entry of entries) await enterRaffle({ userId: entry.userId, raffleId: raffle.id, tickets: entry.tickets });
+    return { ...raffle, after: new Date(raffle.endsAt.getTime() + 1) };
+  }
+
+  it("pays the winner half the pot and the house the rest, and reveals the committed seed", async () => {
+    const [a, b] = await Promise.all([createTestUser({ coins: 1000n }), createTestUser({ coins: 1000n })]);
+    const raffle = await endedRaffleWith([{ userId: a.id, tickets: 3 }, { userId: b.id, tickets: 2 }], 11n);
+    const outcome = (await drawDueRaffles(raffle.after)).find((o) => o.raffleId === raffle.id);
+    expect(outcome).toMatchObject({ outcome: "completed", prize: 27n, rake: 28n });
+    const drawn = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } });
+    expect(drawn.status).toBe("completed");
+    expect(seedHash(drawn.seed)).toBe(drawn.seedHash);
+    const winner = outcome!.outcome === "completed" ? outcome!.winnerId : "";
+    const loser = winner === a.id ? b : a;
+    const spent = winner === a.id ? 33n : 22n;
+    expect(await userBalance(winner)).toBe(1000n - spent + 27n);
+    expect(await userBalance(loser.id)).toBe(1000n - (winner === a.id ? 22n : 33n));
+    expect((await db().user.findUniqueOrThrow({ where: { id: winner } })).totalWinnings).toBe(27n);
+    expect((await drawDueRaffles(raffle.after)).filter((o) => o.raffleId === raffle.id)).toEqual([]);
+  });
+
+  it("cancels a raffle with fewer than two players and refunds every ticket", async () => {
+    const solo = await createTestUser({ coins: 100n });
+    const raffle = await endedRaffleWith([{ userId: solo.id, tickets: 4 }]);
+    expect(await userBalance(solo.id)).toBe(60n);
+    const outcome = (await drawDueRaffles(raffle.after)).find((o) => o.raffleId === raffle.id);
+    expect(outcome).toEqual({ raffleId: raffle.id, outcome: "cancelled", refunded: 4 });
+    expect(await userBalance(solo.id)).toBe(100n);
+    expect((await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).status).toBe("cancelled");
+  });
+
+  it("applies the winner's VIP multiplier, capped at the pot", async () => {
+    const future = new Date(Date.now() + 86_400_000);
+    const [a, b] = await Promise.all([
+      createTestUser({ coins: 1000n, vipTier: "diamond", vipExpiry: future }),
+      createTestUser({ coins: 1000n, vipTier: "diamond", vipExpiry: future }),
+    ]);
+    const raffle = await endedRaffleWith([{ userId: a.id, tickets: 1 }, { userId: b.id, tickets: 2 }], 5n);
+    const outcome = (await drawDueRaffles(raffle.after)).find((o) => o.raffleId === raffle.id);
+    // Pot 15: half is 7, doubled is 14, under the cap of 15.
+    expect(outcome).toMatchObject({ outcome: "completed", prize: 14n, rake: 1n });
+  });
+
+  it("completes a draw interrupted after the lock exactly once on the next pass", async () => {
+    const [a, b] = await Promise.all([createTestUser({ coins: 100n }), createTestUser({ coins: 100n })]);
+    const raffle = await endedRaffleWith([{ userId: a.id, tickets: 1 }, { userId: b.id, tickets: 1 }]);
+    await expect(
+      drawNextDueRaffle(raffle.after, {
+        afterLock: () => {
+          throw new Error("crash after the lock");
+        },
+      }),
+    ).rejects.toThrow("crash after the lock");
+    expect((await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).status).toBe("active");
+    expect((await drawDueRaffles(raffle.after)).filter((o) => o.raffleId === raffle.id)).toHaveLength(1);
+    expect(await db().ledgerTransaction.count({ where: { raffleId: raffle.id, kind: "prize" } })).toBe(1);
+  });
+
+  it("draws each of many due raffles exactly once when several drawers race", async () => {
+    const players = await Promise.all(Array.from({ length: 4 }, () => createTestUser({ coins: 10_000n })));
+    const raffles = [];
+    for (let i = 0; i < 12; i++) {
+      raffles.push(await endedRaffleWith(players.map((p) => ({ userId: p.id, tickets: 1 }))));
+    }
+    const after = new Date(Math.max(...raffles.map((r) => r.after.getTime())));
+    const ids = raffles.map((r) => r.id);
+    const outcomes = (await Promise.all([drawDueRaffles(after), drawDueRaffles(after), drawDueRaffles(after)])).flat();
+    expect(outcomes.map((o) => o.raffleId).filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+    expect(await db().ledgerTransaction.count({ where: { kind: "prize", raffleId: { in: ids } } })).toBe(12);
+  });
+
+  it("lets an admin complete an active raffle early, once", async () => {
+    const [a, b] = await Promise.all([createTestUser({ coins: 100n }), createTestUser({ coins: 100n })]);
+    const raffle = await createTestRaffle();
+    await enterRaffle({ userId: a.id, raffleId: raffle.id });
+    await enterRaffle({ userId: b.id, raffleId: raffle.id });
+    const results = await Promise.all([completeRaffleEarly(raffle.id, a.id), completeRaffleEarly(raffle.id, b.id)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await db().auditEvent.count({ where: { target: `raffle:${raffle.id}`, action: "raffle.draw" } })).toBe(1);
+  });
+});
+
+describe("the ledger itself", () => {
+  it("refuses edits and deletions of postings, transactions and the audit log", async () => {
+    const player = await createTestUser({ coins: 10n });
+    await expect(db().$executeRawUnsafe(`UPDATE ledger_postings SET amount = amount * 2`)).rejects.toThrow(/append-only/);
+    await expect(db().$executeRawUnsafe(`DELETE FROM ledger_transactions`)).rejects.toThrow(/append-only/);
+    await expect(db().$executeRawUnsafe(`DELETE FROM audit_events`)).rejects.toThrow(/append-only/);
+    expect(await userBalance(player.id)).toBe(10n);
+  });
+
+  it("refuses an unbalanced transaction at commit", async () => {
+    const player = await createTestUser();
+    await expect(
+      db().$transaction(async (tx) => {
+        const [account] = await tx.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM ledger_accounts WHERE kind = 'promotions'`;
+        const created = await tx.ledgerTransaction.create({ data: { kind: "bonus", reference: "unbalanced", userId: player.id } });
+        await tx.ledgerPosting.create({ data: { transactionId: created.id, accountId: account!.id, amount: -5n } });
+      }),
+    ).rejects.toThrow(/unbalanced/);
+    expect(await db().ledgerTransaction.count({ where: { reference: "unbalanced" } })).toBe(0);
+  });
+});
