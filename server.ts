@@ -10,6 +10,7 @@ import { checkReadiness } from "~/models/health.server";
 import { openDatabase, type Database } from "~/services/database.server";
 import { ConfigError, getEnv, type Env } from "~/services/env.server";
 import { getLogger } from "~/services/logger.server";
+import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/services/seed.server";
 
 /** Requests with bodies larger than this are refused with 413 before any route sees them. */
@@ -96,6 +97,7 @@ async function main() {
     logger.info({ seeded }, "seeded the database");
   }
 
+  const scheduler: Scheduler | undefined = env.SCHEDULER_ENABLED ? startScheduler() : undefined;
   const remix = await remixHandler(env);
   const app = express();
   let shuttingDown = false;
@@ -177,6 +179,7 @@ async function main() {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
+    await scheduler?.stop();
     await remix.close();
     await database.close();
     logger.info("stopped");

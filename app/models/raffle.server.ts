@@ -1,4 +1,5 @@
 import type { RaffleKind } from "~/generated/prisma/client";
+import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
 /** Raffle rows as the rules need them. The seed is selected only where a draw needs it. */
@@ -76,4 +77,12 @@ export function listTickets(tx: Tx, raffleId: string) {
 
 export function potAccount(tx: Tx, raffleId: string) {
   return tx.ledgerAccount.findUniqueOrThrow({ where: { raffleId }, select: { id: true, balance: true } });
+}
+
+/** Scheduled raffles that started at or after `since` (what the scheduler has opened). */
+export function listOpenSlots(since: Date) {
+  return db().raffle.findMany({
+    where: { scheduleId: { not: null }, startsAt: { gte: since } },
+    select: { scheduleId: true, slot: true, startsAt: true },
+  });
 }

@@ -46,6 +46,7 @@ const schema = z.object({
   SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
   SEED_ON_START: booleanFlag.optional(),
   SEED_DEMO_USERS: booleanFlag.optional(),
+  SCHEDULER_ENABLED: booleanFlag.default(true),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -1,0 +1,90 @@
+import { listRaffleSeries } from "~/models/raffle-schedule.server";
+import { listOpenSlots } from "~/models/raffle.server";
+import { getLogger } from "./logger.server";
+import { drawDueRaffles, openRaffle } from "./raffles.server";
+
+/**
+ * Keeps the schedule running: every series has `concurrent` slots, and each slot runs
+ * raffles back to back in windows aligned to the clock (a 30-second quick round starts
+ * at :00 and :30). Every instance runs the same loop; the database makes each raffle
+ * open once (unique schedule/slot/start) and be drawn once (SKIP LOCKED).
+ */
+type Series = Awaited<ReturnType<typeof listRaffleSeries>>[number];
+
+/** The next round opens this long before its start, so it is ready on time. */
+export const OPEN_AHEAD_MS = 2_000;
+
+export function windowStart(series: Pick<Series, "durationSeconds" | "concurrent">, slot: number, at: number): number {
+  const length = series.durationSeconds * 1000;
+  const offset = Math.floor((slot * length) / series.concurrent);
+  return Math.floor((at - offset) / length) * length + offset;
+}
+
+/** Opens every round that should be running at `now`, and the next one when it is near. */
+export async function openScheduledRaffles(now: Date): Promise<number> {
+  const series = (await listRaffleSeries()).filter((s) => s.enabled);
+  const longest = Math.max(0, ...series.map((s) => s.durationSeconds * 1000));
+  const open = new Set(
+    (await listOpenSlots(new Date(now.getTime() - longest))).map((r) => `${r.scheduleId}/${r.slot}/${r.startsAt.getTime()}`),
+  );
+  let opened = 0;
+  for (const s of series) {
+    const length = s.durationSeconds * 1000;
+    for (let slot = 0; slot < s.concurrent; slot++) {
+      const current = windowStart(s, slot, now.getTime());
+      const starts = now.getTime() + OPEN_AHEAD_MS >= current + length ? [current, current + length] : [current];
+      for (const start of starts) {
+        if (open.has(`${s.id}/${slot}/${start}`)) continue;
+        const id = await openRaffle({
+          scheduleId: s.id,
+          slot,
+          kind: s.kind,
+          tier: s.tier,
+          entryPrice: s.entryPrice,
+          startsAt: new Date(start),
+          endsAt: new Date(start + length),
+          vipOnly: s.vipOnly,
+          maxTicketsPerPlayer: s.maxTicketsPerPlayer,
+        });
+        if (id) opened += 1;
+      }
+    }
+  }
+  return opened;
+}
+
+/** One pass: open what is due to open, draw what is due to draw. */
+export async function schedulerTick(now = new Date()) {
+  const opened = await openScheduledRaffles(now);
+  const drawn = await drawDueRaffles(now);
+  return { opened, drawn };
+}
+
+export type Scheduler = { stop: () => Promise<void> };
+
+/** Runs ticks every `intervalMs` (never two at once) until stopped. */
+export function startScheduler({ intervalMs = 250 } = {}): Scheduler {
+  const logger = getLogger().child({ component: "scheduler" });
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  const loop = () => {
+    running = schedulerTick()
+      .then(({ opened, drawn }) => {
+        if (opened || drawn.length) logger.info({ opened, drawn: drawn.length }, "scheduler tick");
+      })
+      .catch((error: unknown) => logger.error({ err: error }, "scheduler tick failed"))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(loop, intervalMs);
+      });
+  };
+  loop();
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
