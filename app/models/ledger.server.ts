@@ -99,11 +99,15 @@ export async function userAccountId(tx: Tx, userId: string, kind: "user" | "with
 type HouseKind = "house_rake" | "promotions" | "card_deposits" | "payouts";
 const houseAccounts = new Map<HouseKind, string>();
 
-/** The id of one of the house's singleton accounts (created by the migration). */
-export async function houseAccountId(kind: HouseKind): Promise<string> {
+/**
+ * The id of one of the house's singleton accounts (created by the migration). Inside a
+ * transaction pass its client: asking the pool for another connection while holding
+ * one can starve the pool under load.
+ */
+export async function houseAccountId(kind: HouseKind, client: Tx = db()): Promise<string> {
   const cached = houseAccounts.get(kind);
   if (cached) return cached;
-  const account = await db().ledgerAccount.findFirstOrThrow({ where: { kind, userId: null }, select: { id: true } });
+  const account = await client.ledgerAccount.findFirstOrThrow({ where: { kind, userId: null }, select: { id: true } });
   houseAccounts.set(kind, account.id);
   return account.id;
 }

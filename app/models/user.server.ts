@@ -1,3 +1,5 @@
+import type { VipTier } from "~/generated/prisma/client";
+import type { Tx } from "./ledger.server";
 import { db } from "./db.server";
 
 /** The fields any part of the app may read; never the password hash. */
@@ -35,3 +37,10 @@ export function getUserByEmail(email: string) {
   return db().user.findUnique({ where: { email: email.toLowerCase() }, select: publicUserSelect });
 }
 
+
+/** Locks the player's row: serialises their once-a-day rewards. */
+export async function lockUser(tx: Tx, id: string) {
+  const rows = await tx.$queryRaw<{ id: string; vipTier: VipTier | null; vipExpiry: Date | null }[]>`
+    SELECT id::text AS id, vip_tier AS "vipTier", vip_expiry AS "vipExpiry" FROM users WHERE id = ${id}::uuid FOR UPDATE`;
+  return rows[0];
+}

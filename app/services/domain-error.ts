@@ -9,7 +9,10 @@ export type DomainErrorCode =
   | "insufficient_coins"
   | "over_ticket_cap"
   | "vip_only"
-  | "user_not_found";
+  | "user_not_found"
+  | "spin_not_ready"
+  | "not_vip"
+  | "already_claimed";
 
 export class DomainError extends Error {
   name = "DomainError";

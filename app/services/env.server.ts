@@ -8,6 +8,14 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0"], { message: "expected true or false" })
   .transform((value) => value === "true" || value === "1");
 
+/** "reward:weight,…" in coins, e.g. the default "5:50,10:30,25:15,50:5". */
+const spinWeights = z
+  .string()
+  .regex(/^\d{1,6}:\d{1,6}(,\d{1,6}:\d{1,6})*$/, 'expected "coins:weight,coins:weight,…"')
+  .transform((text) => text.split(",").map((pair) => pair.split(":").map(Number) as [number, number]))
+  .refine((pairs) => pairs.every(([reward, weight]) => reward > 0 && weight > 0), "expected positive coins and weights")
+  .transform((pairs) => pairs.map(([reward, weight]) => ({ reward: BigInt(reward), weight })));
+
 const schema = z.object({
   NODE_ENV: z
     .enum(["development", "production", "test"], {
@@ -47,6 +55,7 @@ const schema = z.object({
   SEED_ON_START: booleanFlag.optional(),
   SEED_DEMO_USERS: booleanFlag.optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),
+  SPIN_WHEEL_WEIGHTS: spinWeights.default(spinWeights.parse("5:50,10:30,25:15,50:5")),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -10,3 +10,8 @@ export function splitPot(pot: bigint, multiplierTenths: number): { prize: bigint
   const prize = boosted > pot ? pot : boosted;
   return { prize, rake: pot - prize };
 }
+
+/** The spec's "you could win" estimate: half the pot plus half the entry price (with this ticket in). */
+export function couldWin(pot: bigint, entryPrice: bigint): bigint {
+  return (pot + entryPrice) / 2n;
+}

@@ -185,7 +185,7 @@ async function drawLocked(tx: Tx, raffle: LockedRaffle, now: Date, actor: string
   const { prize, rake } = splitPot(pot.balance, winMultiplierTenths(activeVipTier(winner, now)));
   const postings: Posting[] = [{ accountId: pot.id, amount: -pot.balance }];
   if (prize > 0n) postings.push({ accountId: await userAccountId(tx, winnerId), amount: prize });
-  if (rake > 0n) postings.push({ accountId: await houseAccountId("house_rake"), amount: rake });
+  if (rake > 0n) postings.push({ accountId: await houseAccountId("house_rake", tx), amount: rake });
   await postTransaction(tx, { kind: "prize", reference: `draw:${raffle.id}`, userId: winnerId, raffleId: raffle.id, postings });
   await tx.user.update({ where: { id: winnerId }, data: { totalWinnings: { increment: prize } } });
   await tx.raffle.update({

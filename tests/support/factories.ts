@@ -34,7 +34,7 @@ export async function grantCoins(userId: string, amount: bigint) {
       reference: `test-grant:${randomBytes(8).toString("hex")}`,
       userId,
       postings: [
-        { accountId: await houseAccountId("promotions"), amount: -amount },
+        { accountId: await houseAccountId("promotions", tx), amount: -amount },
         { accountId: await userAccountId(tx, userId), amount },
       ],
     });

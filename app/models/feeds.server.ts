@@ -1,0 +1,76 @@
+import type { RaffleKind } from "~/generated/prisma/client";
+import { db } from "./db.server";
+
+/** Active raffles with their pots (the pot is the pot account's balance). */
+export async function listActiveRaffles(kind: RaffleKind, now: Date) {
+  return db().$queryRaw<
+    {
+      id: string;
+      tier: string;
+      entryPrice: bigint;
+      pot: bigint;
+      playerCount: number;
+      ticketCount: number;
+      startsAt: Date;
+      endsAt: Date;
+      status: "active" | "completed" | "cancelled";
+      vipOnly: boolean;
+      maxTicketsPerPlayer: number;
+      seedHash: string;
+    }[]
+  >`
+    SELECT r.id::text AS id, r.tier, r.entry_price AS "entryPrice", a.balance AS pot,
+           r.player_count AS "playerCount", r.ticket_count AS "ticketCount", r.starts_at AS "startsAt",
+           r.ends_at AS "endsAt", r.status, r.vip_only AS "vipOnly",
+           r.max_tickets_per_player AS "maxTicketsPerPlayer", r.seed_hash AS "seedHash"
+    FROM raffles r JOIN ledger_accounts a ON a.raffle_id = r.id
+    WHERE r.kind = ${kind}::"RaffleKind" AND r.status = 'active' AND r.starts_at <= ${now}
+    ORDER BY r.entry_price, r.ends_at`;
+}
+
+/** The player's ticket count per raffle, for the given raffles. */
+export async function ticketCounts(userId: string, raffleIds: string[]): Promise<Map<string, number>> {
+  if (raffleIds.length === 0) return new Map();
+  const rows = await db().entry.groupBy({
+    by: ["raffleId"],
+    where: { userId, raffleId: { in: raffleIds } },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((row) => [row.raffleId, row._count._all]));
+}
+
+export async function recentWinners(kind: RaffleKind, limit: number) {
+  return db().raffle.findMany({
+    where: { kind, status: "completed" },
+    orderBy: { drawnAt: "desc" },
+    take: limit,
+    select: {
+      id: true,
+      tier: true,
+      prize: true,
+      entryPrice: true,
+      drawnAt: true,
+      winner: { select: { username: true, firstName: true } },
+    },
+  });
+}
+
+export async function stats(now: Date, dayStart: Date) {
+  const [row] = await db().$queryRaw<{ players: bigint; pots: bigint; winners: bigint }[]>`
+    SELECT
+      (SELECT count(DISTINCT user_id) FROM entries WHERE created_at > ${new Date(now.getTime() - 86_400_000)}) AS players,
+      (SELECT coalesce(sum(a.balance), 0)::bigint FROM raffles r JOIN ledger_accounts a ON a.raffle_id = r.id
+         WHERE r.status = 'active') AS pots,
+      (SELECT count(*) FROM raffles WHERE status = 'completed' AND drawn_at >= ${dayStart}) AS winners`;
+  return { players: Number(row!.players), pots: row!.pots, winners: Number(row!.winners) };
+}
+
+export async function leaderboard(since: Date, limit: number) {
+  return db().$queryRaw<{ username: string | null; firstName: string | null; wins: bigint; winnings: bigint }[]>`
+    SELECT u.username, u.first_name AS "firstName", count(*) AS wins, sum(r.prize)::bigint AS winnings
+    FROM raffles r JOIN users u ON u.id = r.winner_id
+    WHERE r.status = 'completed' AND r.drawn_at >= ${since}
+    GROUP BY u.id, u.username, u.first_name
+    ORDER BY winnings DESC, wins DESC, u.username
+    LIMIT ${limit}`;
+}

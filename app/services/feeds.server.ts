@@ -1,0 +1,103 @@
+import type { RaffleKind } from "~/generated/prisma/client";
+import * as feeds from "~/models/feeds.server";
+import { coinsToDecimal, formatDollars } from "./money";
+import { couldWin } from "./prize";
+import { utcDay } from "./rewards.server";
+
+/**
+ * The read side of the game, in the spec's JSON shapes (section 3): dollar strings for
+ * decimal fields, integer coins elsewhere, times as ISO strings.
+ */
+export function displayName(user: { username: string | null; firstName: string | null } | null): string {
+  return user?.username ?? user?.firstName ?? "Player";
+}
+
+export function timeAgo(then: Date, now: Date): string {
+  const seconds = Math.max(0, Math.floor((now.getTime() - then.getTime()) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
+  return `${Math.floor(seconds / 86_400)}d ago`;
+}
+
+export type RaffleView = {
+  id: string;
+  tier: string;
+  entryPrice: string;
+  currentPot: string;
+  participantCount: number;
+  ticketCount: number;
+  endTime: string;
+  timeRemaining: number;
+  status: "active" | "completed" | "cancelled";
+  vipOnly: boolean;
+  maxTicketsPerPlayer: number;
+  seedHash: string;
+  couldWin: string;
+  /** Only when a player asks: their tickets in it. */
+  myTickets?: number;
+};
+
+export async function listRaffles(kind: RaffleKind, { userId, now = new Date() }: { userId?: string; now?: Date } = {}) {
+  const raffles = await feeds.listActiveRaffles(kind, now);
+  const mine = userId ? await feeds.ticketCounts(userId, raffles.map((r) => r.id)) : undefined;
+  return raffles.map(
+    (r): RaffleView => ({
+      id: r.id,
+      tier: r.tier,
+      entryPrice: coinsToDecimal(r.entryPrice),
+      currentPot: coinsToDecimal(r.pot),
+      participantCount: r.playerCount,
+      ticketCount: r.ticketCount,
+      endTime: r.endsAt.toISOString(),
+      timeRemaining: Math.max(0, Math.ceil((r.endsAt.getTime() - now.getTime()) / 1000)),
+      status: r.status,
+      vipOnly: r.vipOnly,
+      maxTicketsPerPlayer: r.maxTicketsPerPlayer,
+      seedHash: r.seedHash,
+      couldWin: coinsToDecimal(couldWin(r.pot, r.entryPrice)),
+      ...(mine ? { myTickets: mine.get(r.id) ?? 0 } : {}),
+    }),
+  );
+}
+
+export async function getStats(now = new Date()) {
+  const s = await feeds.stats(now, utcDay(now));
+  return { totalPlayers: s.players, totalPots: coinsToDecimal(s.pots), winnersToday: s.winners };
+}
+
+export async function getRecentWinners(now = new Date(), limit = 10) {
+  return (await feeds.recentWinners("regular", limit)).map((r) => ({
+    raffleId: r.id,
+    username: displayName(r.winner),
+    amount: formatDollars(r.prize ?? 0n),
+    amountCoins: Number(r.prize ?? 0n),
+    timeAgo: timeAgo(r.drawnAt!, now),
+    entryAmount: formatDollars(r.entryPrice),
+    tier: r.tier,
+  }));
+}
+
+export async function getRecentQuickWinners(now = new Date(), limit = 10) {
+  return (await feeds.recentWinners("quick", limit)).map((r) => ({
+    raffleId: r.id,
+    username: displayName(r.winner),
+    amount: formatDollars(r.prize ?? 0n),
+    timeAgo: timeAgo(r.drawnAt!, now),
+  }));
+}
+
+/** Monday 00:00 UTC of `now`'s week. */
+export function utcWeekStart(now: Date): Date {
+  const day = utcDay(now);
+  const sinceMonday = (day.getUTCDay() + 6) % 7;
+  return new Date(day.getTime() - sinceMonday * 86_400_000);
+}
+
+export async function getLeaderboard(now = new Date(), limit = 10) {
+  return (await feeds.leaderboard(utcWeekStart(now), limit)).map((row) => ({
+    username: displayName(row),
+    totalWins: Number(row.wins),
+    totalWinnings: formatDollars(row.winnings),
+  }));
+}

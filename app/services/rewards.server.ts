@@ -1,0 +1,84 @@
+import { randomInt } from "node:crypto";
+import { recordAudit } from "~/models/audit.server";
+import { db } from "~/models/db.server";
+import { houseAccountId, postTransaction, userAccountId, type Tx } from "~/models/ledger.server";
+import { lastSpin, recordSpin, recordVipClaim, vipClaimOn } from "~/models/rewards.server";
+import { lockUser } from "~/models/user.server";
+import { DomainError } from "./domain-error";
+import { getEnv } from "./env.server";
+import { pickReward, wheelOdds } from "./spin-wheel";
+import { activeVipTier, VIP_TIERS } from "./vip";
+
+/** The daily wheel turns once every 24 hours per player. */
+export const SPIN_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+async function givePromotion(
+  tx: Tx,
+  { userId, amount, kind, reference }: { userId: string; amount: bigint; kind: "spin_reward" | "bonus"; reference: string },
+) {
+  await postTransaction(tx, {
+    kind,
+    reference,
+    userId,
+    postings: [
+      { accountId: await houseAccountId("promotions", tx), amount: -amount },
+      { accountId: await userAccountId(tx, userId), amount },
+    ],
+  });
+}
+
+export async function spinStatus(userId: string, now = new Date()): Promise<{ canSpin: boolean; nextSpinTime: Date }> {
+  const last = await lastSpin(userId);
+  const next = last ? new Date(last.spunAt.getTime() + SPIN_INTERVAL_MS) : now;
+  return { canSpin: next.getTime() <= now.getTime(), nextSpinTime: next };
+}
+
+/** Spins the wheel: the server picks the reward (node:crypto) from the configured weights. */
+export async function spinWheel(userId: string, now = new Date()): Promise<{ reward: bigint; nextSpinTime: Date }> {
+  return db().$transaction(async (tx) => {
+    const user = await lockUser(tx, userId);
+    if (!user) throw new DomainError("user_not_found", "Player not found");
+    const last = await lastSpin(userId, tx);
+    if (last && now.getTime() - last.spunAt.getTime() < SPIN_INTERVAL_MS) {
+      throw new DomainError("spin_not_ready", "You have already spun today. Come back when the countdown ends.");
+    }
+    const tier = activeVipTier(user, now);
+    const reward = pickReward(wheelOdds(getEnv().SPIN_WHEEL_WEIGHTS, tier ? VIP_TIERS[tier].jackpotChances : 1), randomInt);
+    const spin = await recordSpin(tx, { userId, reward, spunAt: now });
+    await givePromotion(tx, { userId, amount: reward, kind: "spin_reward", reference: `spin:${spin.id}` });
+    await recordAudit(tx, { actor: userId, action: "spin", target: `user:${userId}`, details: { reward: reward.toString() } });
+    return { reward, nextSpinTime: new Date(now.getTime() + SPIN_INTERVAL_MS) };
+  });
+}
+
+/** Midnight UTC of `now`'s day. */
+export function utcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/** A VIP's daily free coins: once per UTC day, the active tier's amount. */
+export async function claimVipDailyBonus(userId: string, now = new Date()): Promise<{ amount: bigint }> {
+  return db().$transaction(async (tx) => {
+    const user = await lockUser(tx, userId);
+    if (!user) throw new DomainError("user_not_found", "Player not found");
+    const tier = activeVipTier(user, now);
+    if (!tier) throw new DomainError("not_vip", "The daily bonus is for active VIP members");
+    const amount = BigInt(VIP_TIERS[tier].dailyCoins);
+    const day = utcDay(now);
+    if (!(await recordVipClaim(tx, { userId, day, tier, amount }))) {
+      throw new DomainError("already_claimed", "You have already claimed today's bonus. Come back tomorrow (UTC).");
+    }
+    await givePromotion(tx, {
+      userId,
+      amount,
+      kind: "bonus",
+      reference: `vip-daily:${userId}:${day.toISOString().slice(0, 10)}`,
+    });
+    await recordAudit(tx, { actor: userId, action: "vip.daily_bonus", target: `user:${userId}`, details: { tier, amount: amount.toString() } });
+    return { amount };
+  });
+}
+
+export async function vipClaimStatus(userId: string, now = new Date()) {
+  return { claimedToday: (await vipClaimOn(userId, utcDay(now))) !== null };
+}

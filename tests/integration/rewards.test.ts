@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { userBalance } from "~/models/ledger.server";
+import { DomainError } from "~/services/domain-error";
+import { getLeaderboard, getRecentWinners, getStats, listRaffles, utcWeekStart } from "~/services/feeds.server";
+import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
+import { claimVipDailyBonus, spinStatus, spinWheel } from "~/services/rewards.server";
+import { createTestRaffle, createTestUser } from "../support/factories";
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
+  );
+
+describe("the daily spin", () => {
+  it("pays a configured reward once per 24 hours, also when 20 spins arrive at once", async () => {
+    const player = await createTestUser();
+    const now = new Date("2026-03-10T12:00:00Z");
+    expect(await spinStatus(player.id, now)).toEqual({ canSpin: true, nextSpinTime: now });
+    const results = await Promise.all(Array.from({ length: 20 }, () => codeOf(spinWheel(player.id, now))));
+    expect(results.filter((r) => r === "ok")).toHaveLength(1);
+    expect(results.filter((r) => r !== "ok").every((r) => r === "spin_not_ready")).toBe(true);
+    const balance = await userBalance(player.id);
+    expect([5n, 10n, 25n, 50n]).toContain(balance);
+
+    const later = new Date(now.getTime() + 23 * 3600_000);
+    expect(await spinStatus(player.id, later)).toEqual({ canSpin: false, nextSpinTime: new Date(now.getTime() + 86_400_000) });
+    expect(await codeOf(spinWheel(player.id, later))).toBe("spin_not_ready");
+    const nextDay = new Date(now.getTime() + 86_400_000);
+    expect(await codeOf(spinWheel(player.id, nextDay))).toBe("ok");
+  });
+});
+
+describe("the VIP daily bonus", () => {
+  it("is refused without an active VIP tier", async () => {
+    const player = await createTestUser();
+    const lapsed = await createTestUser({ vipTier: "gold", vipExpiry: new Date(Date.now() - 1000) });
+    expect(await codeOf(claimVipDailyBonus(player.id))).toBe("not_vip");
+    expect(await codeOf(claimVipDailyBonus(lapsed.id))).toBe("not_vip");
+    expect(await userBalance(player.id)).toBe(0n);
+  });
+
+  it("pays the tier's coins once per UTC day, also when 20 claims arrive at once", async () => {
+    const now = new Date("2026-03-10T23:59:00Z");
+    const vip = await createTestUser({ vipTier: "gold", vipExpiry: new Date("2026-04-01T00:00:00Z") });
+    const results = await Promise.all(Array.from({ length: 20 }, () => codeOf(claimVipDailyBonus(vip.id, now))));
+    expect(results.filter((r) => r === "ok")).toHaveLength(1);
+    expect(results.filter((r) => r !== "ok").every((r) => r === "already_claimed")).toBe(true);
+    expect(await userBalance(vip.id)).toBe(30n);
+    // Two minutes later it is another UTC day.
+    expect(await claimVipDailyBonus(vip.id, new Date("2026-03-11T00:01:00Z"))).toEqual({ amount: 30n });
+    expect(await userBalance(vip.id)).toBe(60n);
+  });
+});
+
+describe("the read side", () => {
+  it("lists raffles in the spec's shapes, reports true stats, winners and the weekly leaderboard", async () => {
+    const [a, b] = await Promise.all([createTestUser({ coins: 10_000n }), createTestUser({ coins: 10_000n })]);
+    const raffle = await createTestRaffle({ entryPrice: 250n, tier: "low" });
+    await enterRaffle({ userId: a.id, raffleId: raffle.id, tickets: 2 });
+    await enterRaffle({ userId: b.id, raffleId: raffle.id });
+
+    const listed = (await listRaffles("regular", { userId: a.id })).find((r) => r.id === raffle.id);
+    expect(listed).toMatchObject({
+      tier: "low",
+      entryPrice: "2.50",
+      currentPot: "7.50",
+      participantCount: 2,
+      ticketCount: 3,
+      status: "active",
+      couldWin: "5.00",
+      myTickets: 2,
+    });
+    expect(listed!.timeRemaining).toBeGreaterThan(3500);
+
+    const before = await getStats();
+    expect(before.totalPlayers).toBeGreaterThanOrEqual(2);
+
+    const after = new Date(raffle.endsAt.getTime() + 1);
+    const [outcome] = (await drawDueRaffles(after)).filter((o) => o.raffleId === raffle.id);
+    expect(outcome?.outcome).toBe("completed");
+    const winners = await getRecentWinners(after);
+    expect(winners[0]).toMatchObject({ raffleId: raffle.id, amount: "$3.75", entryAmount: "$2.50", timeAgo: "0s ago" });
+    const board = await getLeaderboard(after);
+    expect(board[0]).toMatchObject({ totalWins: 1, totalWinnings: "$3.75" });
+  });
+
+  it("starts the leaderboard week on Monday 00:00 UTC", () => {
+    expect(utcWeekStart(new Date("2026-11-21T15:00:00Z")).toISOString()).toBe("2026-11-16T00:00:00.000Z");
+    expect(utcWeekStart(new Date("2026-11-16T00:00:00Z")).toISOString()).toBe("2026-11-16T00:00:00.000Z");
+    expect(utcWeekStart(new Date("2026-11-22T23:59:59Z")).toISOString()).toBe("2026-11-16T00:00:00.000Z");
+  });
+});
