@@ -8,7 +8,9 @@ import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { checkReadiness } from "~/models/health.server";
 import { openDatabase, type Database } from "~/services/database.server";
+import { isCrossSite } from "~/services/csrf";
 import { ConfigError, getEnv, type Env } from "~/services/env.server";
+import { closeEvents } from "~/services/events.server";
 import { getLogger } from "~/services/logger.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/services/seed.server";
@@ -32,7 +34,7 @@ function loadEnv(): Env {
   }
 }
 
-type Locals = { cspNonce: string; requestId: string };
+type Locals = { cspNonce: string; requestId: string; clientIp: string };
 
 function contentSecurityPolicy(env: Env) {
   const nonce = (_req: IncomingMessage, res: ServerResponse) =>
@@ -108,6 +110,10 @@ async function main() {
     const requestId = incoming && /^[\w.-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = requestId;
     res.locals.cspNonce = randomBytes(16).toString("base64");
+    // Only the deploy's own proxy header is trusted (CLIENT_IP_HEADER); a client-sent
+    // X-Forwarded-For never decides who is rate limited.
+    const fromProxy = env.CLIENT_IP_HEADER ? req.get(env.CLIENT_IP_HEADER) : undefined;
+    res.locals.clientIp = (fromProxy?.split(",")[0]?.trim() || req.socket.remoteAddress) ?? "unknown";
     res.setHeader("X-Request-Id", requestId);
     if (shuttingDown) res.setHeader("Connection", "close");
     next();
@@ -143,8 +149,23 @@ async function main() {
     }
     next();
   });
+  app.use((req, res, next) => {
+    const forged = isCrossSite({
+      method: req.method,
+      path: req.path,
+      host: req.get("host"),
+      origin: req.get("origin"),
+      referer: req.get("referer"),
+    });
+    if (forged) {
+      res.status(403).json({ message: "Cross-site request refused" });
+      return;
+    }
+    next();
+  });
   app.use(contentSecurityPolicy(env));
-  app.use(compression());
+  // Event streams must reach the browser as they are written, not when a buffer fills.
+  app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res) }));
   app.use(remix.assets);
   app.all(
     "*",
@@ -154,6 +175,7 @@ async function main() {
       getLoadContext: (_req, res) => ({
         cspNonce: (res.locals as Locals).cspNonce,
         requestId: (res.locals as Locals).requestId,
+        clientIp: (res.locals as Locals).clientIp,
       }),
     }),
   );
@@ -180,6 +202,7 @@ async function main() {
       server.closeIdleConnections();
     });
     await scheduler?.stop();
+    await closeEvents();
     await remix.close();
     await database.close();
     logger.info("stopped");

@@ -11,6 +11,8 @@ declare module "@remix-run/node" {
   interface AppLoadContext {
     cspNonce: string;
     requestId: string;
+    /** The client's address, as the deploy's proxy reports it. */
+    clientIp: string;
   }
 }
 

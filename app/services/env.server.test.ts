@@ -23,6 +23,12 @@ describe("parseEnv", () => {
       { STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc" },
       /SESSION_SECRET is required when STRIPE_SECRET_KEY is set/,
     ],
+    [
+      { STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc", SESSION_SECRET: "x".repeat(32) },
+      /ADMIN_ACCESS_KEY is required/,
+    ],
+    [{ OAUTH_ISSUER: "https://id.example" }, /must be set together/],
+    [{ CLIENT_IP_HEADER: "x forwarded" }, /^Invalid configuration: CLIENT_IP_HEADER expected a header name/],
   ])("refuses %o with one line naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(ConfigError);
     expect(() => parseEnv(source)).toThrow(message);
@@ -38,7 +44,9 @@ describe("parseEnv", () => {
       STRIPE_SECRET_KEY: "sk_live_abc",
       STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
       SESSION_SECRET: "x".repeat(32),
+      ADMIN_ACCESS_KEY: "a-real-admin-key",
     });
     expect(env.demoMode).toBe(false);
+    expect(env.ADMIN_ACCESS_KEY).toBe("a-real-admin-key");
   });
 });

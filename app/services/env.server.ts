@@ -55,10 +55,24 @@ const schema = z.object({
   SEED_ON_START: booleanFlag.optional(),
   SEED_DEMO_USERS: booleanFlag.optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),
+  ADMIN_ACCESS_KEY: z.string().min(12, "expected at least 12 characters").optional(),
+  OAUTH_ISSUER: z.url("expected the issuer URL of an OpenID Connect provider").optional(),
+  OAUTH_CLIENT_ID: z.string().min(1).optional(),
+  OAUTH_CLIENT_SECRET: z.string().min(1).optional(),
+  PUBLIC_URL: z.url("expected the site's public URL, like https://raffle.example").optional(),
+  CLIENT_IP_HEADER: z
+    .string()
+    .regex(/^[a-z0-9-]+$/i, "expected a header name, like fly-client-ip")
+    .transform((name) => name.toLowerCase())
+    .optional(),
   SPIN_WHEEL_WEIGHTS: spinWeights.default(spinWeights.parse("5:50,10:30,25:15,50:5")),
 });
 
-export type Env = z.infer<typeof schema> & {
+/** The admin gate's key in demo mode only (the README prints it). */
+export const DEMO_ADMIN_ACCESS_KEY = "demo-admin-access-key";
+
+export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY"> & {
+  ADMIN_ACCESS_KEY: string;
   /** No real payment provider is configured: demo payments, demo users, generated secrets. */
   demoMode: boolean;
 };
@@ -91,7 +105,18 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid configuration: SESSION_SECRET is required when STRIPE_SECRET_KEY is set (at least 32 characters)",
     );
   }
-  return { ...env, demoMode };
+  const oauth = [env.OAUTH_ISSUER, env.OAUTH_CLIENT_ID, env.OAUTH_CLIENT_SECRET];
+  if (oauth.some((v) => v !== undefined) && oauth.some((v) => v === undefined)) {
+    throw new ConfigError(
+      "Invalid configuration: OAUTH_ISSUER, OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET must be set together",
+    );
+  }
+  if (!demoMode && env.ADMIN_ACCESS_KEY === undefined) {
+    throw new ConfigError(
+      "Invalid configuration: ADMIN_ACCESS_KEY is required when STRIPE_SECRET_KEY is set (at least 12 characters)",
+    );
+  }
+  return { ...env, ADMIN_ACCESS_KEY: env.ADMIN_ACCESS_KEY ?? DEMO_ADMIN_ACCESS_KEY, demoMode };
 }
 
 const globalForEnv = globalThis as unknown as { __raffleEnv?: Env };

@@ -1,5 +1,6 @@
 import type { RaffleKind } from "~/generated/prisma/client";
 import * as feeds from "~/models/feeds.server";
+import { displayName } from "./display-name";
 import { coinsToDecimal, formatDollars } from "./money";
 import { couldWin } from "./prize";
 import { utcDay } from "./rewards.server";
@@ -8,10 +9,6 @@ import { utcDay } from "./rewards.server";
  * The read side of the game, in the spec's JSON shapes (section 3): dollar strings for
  * decimal fields, integer coins elsewhere, times as ISO strings.
  */
-export function displayName(user: { username: string | null; firstName: string | null } | null): string {
-  return user?.username ?? user?.firstName ?? "Player";
-}
-
 export function timeAgo(then: Date, now: Date): string {
   const seconds = Math.max(0, Math.floor((now.getTime() - then.getTime()) / 1000));
   if (seconds < 60) return `${seconds}s ago`;

@@ -22,6 +22,8 @@ import {
   type LockedRaffle,
 } from "~/models/raffle.server";
 import { DomainError } from "./domain-error";
+import { publish } from "./events.server";
+import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
 import { splitPot } from "./prize";
 import { activeVipTier, winMultiplierTenths } from "./vip";
@@ -58,11 +60,12 @@ export async function openRaffle(raffle: NewRaffle): Promise<string | undefined>
     const id = rows[0]?.id;
     if (!id) return undefined;
     await createRafflePot(tx, id);
+    await publish(tx, { type: "round", raffleId: id, kind: raffle.kind, tier: raffle.tier });
     return id;
   });
 }
 
-export type EntryResult = { raffleId: string; positions: number[]; balance: bigint };
+export type EntryResult = { raffleId: string; tier: string; positions: number[]; cost: bigint; balance: bigint };
 
 /**
  * Buys `tickets` tickets for the player, in one database transaction: the raffle is
@@ -73,18 +76,21 @@ export type EntryResult = { raffleId: string; positions: number[]; balance: bigi
 export async function enterRaffle({
   userId,
   raffleId,
+  kind,
   tickets = 1,
   now = new Date(),
 }: {
   userId: string;
   raffleId: string;
+  /** When given, a raffle of the other kind is "not found" (quick ids on the regular endpoint). */
+  kind?: RaffleKind;
   tickets?: number;
   now?: Date;
 }): Promise<EntryResult> {
   if (!Number.isInteger(tickets) || tickets < 1) throw new RangeError("tickets must be a positive integer");
   return db().$transaction(async (tx) => {
     const raffle = await lockRaffle(tx, raffleId);
-    if (!raffle) throw new DomainError("raffle_not_found", "Raffle not found");
+    if (!raffle || (kind && raffle.kind !== kind)) throw new DomainError("raffle_not_found", "Raffle not found");
     if (raffle.status !== "active" || now.getTime() >= raffle.endsAt.getTime()) {
       throw new DomainError("raffle_closed", "This raffle is closed for entries");
     }
@@ -123,13 +129,21 @@ export async function enterRaffle({
       throw error;
     }
     await addTickets(tx, raffle, userId, tickets, held === 0);
+    await publish(tx, {
+      type: "pot",
+      raffleId,
+      kind: raffle.kind,
+      currentPot: coinsToDecimal(pot.balance + cost),
+      participantCount: raffle.playerCount + (held === 0 ? 1 : 0),
+      ticketCount: raffle.ticketCount + tickets,
+    });
     await recordAudit(tx, {
       actor: userId,
       action: "raffle.enter",
       target: `raffle:${raffleId}`,
       details: { tickets, cost: cost.toString(), positions },
     });
-    return { raffleId, positions, balance: await userBalance(userId, tx) };
+    return { raffleId, tier: raffle.tier, positions, cost, balance: await userBalance(userId, tx) };
   });
 }
 
@@ -172,6 +186,7 @@ async function drawLocked(tx: Tx, raffle: LockedRaffle, now: Date, actor: string
       target: `raffle:${raffle.id}`,
       details: { reason: "fewer than two players", refundedTickets: tickets.length, pot: pot.balance.toString() },
     });
+    await publish(tx, { type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled" });
     return { raffleId: raffle.id, outcome: "cancelled", refunded: tickets.length };
   }
 
@@ -206,6 +221,15 @@ async function drawLocked(tx: Tx, raffle: LockedRaffle, now: Date, actor: string
     action: "raffle.draw",
     target: `raffle:${raffle.id}`,
     details: { winnerId, winningTicket: ticket, merkleRoot: root, pot: pot.balance.toString(), prize: prize.toString(), rake: rake.toString() },
+  });
+  const winnerName = await tx.user.findUniqueOrThrow({ where: { id: winnerId }, select: { username: true, firstName: true } });
+  await publish(tx, {
+    type: "drawn",
+    raffleId: raffle.id,
+    kind: raffle.kind,
+    outcome: "completed",
+    winner: winnerName.username ?? winnerName.firstName ?? "Player",
+    prize: coinsToDecimal(prize),
   });
   return { raffleId: raffle.id, outcome: "completed", winnerId, winningTicket: ticket, prize, rake };
 }

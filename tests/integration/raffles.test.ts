@@ -17,7 +17,7 @@ describe("enterRaffle", () => {
     const player = await createTestUser({ coins: 100n });
     const raffle = await createTestRaffle({ entryPrice: 25n });
     const result = await enterRaffle({ userId: player.id, raffleId: raffle.id, tickets: 2 });
-    expect(result).toEqual({ raffleId: raffle.id, positions: [0, 1], balance: 50n });
+    expect(result).toEqual({ raffleId: raffle.id, tier: "micro", positions: [0, 1], cost: 50n, balance: 50n });
     const pot = await db().ledgerAccount.findUniqueOrThrow({ where: { raffleId: raffle.id } });
     expect(pot.balance).toBe(50n);
     expect(await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).toMatchObject({ ticketCount: 2, playerCount: 1 });

@@ -9,14 +9,18 @@ export async function createTestUser({
   coins = 0n,
   vipTier,
   vipExpiry,
-}: { coins?: bigint; vipTier?: VipTierName; vipExpiry?: Date } = {}) {
+  isAdmin = false,
+  username = true,
+}: { coins?: bigint; vipTier?: VipTierName; vipExpiry?: Date; isAdmin?: boolean; username?: boolean } = {}) {
   const tag = randomBytes(6).toString("hex");
   const user = await db().user.create({
     data: {
       email: `player-${tag}@test.local`,
-      username: `p_${tag}`,
-      usernameKey: `p_${tag}`,
+      username: username ? `p_${tag}` : null,
+      usernameKey: username ? `p_${tag}` : null,
       dateOfBirth: new Date("1990-01-01"),
+      termsAcceptedAt: new Date(),
+      isAdmin,
       vipTier,
       vipExpiry,
     },

@@ -1,0 +1,64 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { buttonClass, inputClass } from "~/components/form-fields";
+import { passAdminGate } from "~/services/accounts.server";
+import { requireSession } from "~/services/auth.server";
+import { RateLimited } from "~/services/rate-limit.server";
+import { redirectWithToast } from "~/services/toast.server";
+
+const schema = z.object({ key: z.string().max(500).default("") });
+
+const DENIED = { type: "error", title: "Access Denied", description: "Invalid credentials or insufficient privileges" } as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await requireSession(request);
+  return { isAdmin: session.user.isAdmin };
+}
+
+/** The key is checked on the server only; it never reaches the browser. */
+export async function action({ request }: ActionFunctionArgs) {
+  const session = await requireSession(request);
+  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  const key = parsed.success ? parsed.data.key : "";
+  try {
+    if (await passAdminGate(session, key)) return redirect("/admin");
+  } catch (error) {
+    if (!(error instanceof RateLimited)) throw error;
+    return redirectWithToast("/admin-access", { ...DENIED, description: error.message }, {
+      headers: { "Retry-After": String(error.retryAfterSeconds) },
+    });
+  }
+  return redirectWithToast("/admin-access", DENIED);
+}
+
+export default function AdminAccess() {
+  const { isAdmin } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4 text-center">
+      {isAdmin ? (
+        <>
+          <h1 className="text-3xl font-bold">Administrative Access</h1>
+          <Form method="post" reloadDocument className="flex flex-col gap-4 text-left">
+            <label htmlFor="key" className="text-sm font-semibold">Security Key</label>
+            <input id="key" name="key" type="password" placeholder="Enter administrative key" autoComplete="off" required className={inputClass} />
+            <button type="submit" className={buttonClass} disabled={navigation.state === "submitting"}>
+              {navigation.state === "submitting" ? "Checking..." : "Access Dashboard"}
+            </button>
+          </Form>
+          <Link to="/" className="underline">Back to Site</Link>
+        </>
+      ) : (
+        <>
+          <h1 className="text-3xl font-bold">Access Restricted</h1>
+          <p>This area is restricted to authorized personnel only.</p>
+          <Link to="/" className={buttonClass}>Return Home</Link>
+        </>
+      )}
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Admin access — Raffle Rush" }];

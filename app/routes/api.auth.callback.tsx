@@ -1,0 +1,24 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { AccountError, userForOidcSignIn } from "~/services/accounts.server";
+import { startSession } from "~/services/auth.server";
+import { authenticateWithOidc, oidcEnabled } from "~/services/oidc.server";
+import { recallReturnTo } from "~/services/return-to.server";
+import { redirectWithToast } from "~/services/toast.server";
+
+/** The identity provider sends the player back here with a code; we finish the sign-in. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (!oidcEnabled()) throw new Response("Not Found", { status: 404 });
+  const { returnTo, clear } = await recallReturnTo(request);
+  let userId: string;
+  try {
+    userId = await userForOidcSignIn(await authenticateWithOidc(request));
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    const message = error instanceof AccountError ? error.message : "Sign-in with your identity provider failed. Please try again.";
+    return redirectWithToast("/", { type: "error", title: "Sign-in failed", description: message });
+  }
+  const headers = new Headers({ "Set-Cookie": await startSession(request, userId, { ip: context.clientIp }) });
+  headers.append("Set-Cookie", clear);
+  return redirect(returnTo, { headers });
+}

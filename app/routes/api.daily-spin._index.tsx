@@ -1,0 +1,13 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { spinAsPlayer } from "~/services/game-actions.server";
+import { respond } from "~/services/respond.server";
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  return respond(request, () => spinAsPlayer(user), { failureTitle: "Error" });
+}
+
+export function loader() {
+  throw new Response("Not Found", { status: 404 });
+}

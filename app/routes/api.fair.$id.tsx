@@ -1,0 +1,12 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getOptionalUser } from "~/services/auth.server";
+import { getFairDraw } from "~/services/fair.server";
+import { jsonError, uuidParam } from "~/services/http.server";
+
+/** Public: anyone may check any draw. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const id = uuidParam(params.id, "raffle id");
+  const draw = await getFairDraw(id, (await getOptionalUser(request))?.id);
+  if (!draw) return jsonError(404, "Raffle not found");
+  return Response.json(draw);
+}

@@ -1,0 +1,192 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { z } from "zod";
+import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
+import { AccountError, signIn, signUp } from "~/services/accounts.server";
+import { getOptionalUser, startSession } from "~/services/auth.server";
+import { authenticateWithOidc, oidcEnabled } from "~/services/oidc.server";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/services/password-policy";
+import { RateLimited } from "~/services/rate-limit.server";
+import { rememberReturnTo } from "~/services/return-to.server";
+import { safeRedirectPath } from "~/services/safe-redirect";
+
+const email = z.string({ message: "Email is required" }).trim().email("Enter a valid email address").max(254);
+
+const signInSchema = z.object({
+  intent: z.literal("signin"),
+  email,
+  password: z.string({ message: "Password is required" }).max(PASSWORD_MAX),
+  returnTo: z.string().optional(),
+});
+
+const signUpSchema = z.object({
+  intent: z.literal("signup"),
+  email,
+  password: z
+    .string({ message: "Password is required" })
+    .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters.`)
+    .max(PASSWORD_MAX),
+  dateOfBirth: z.coerce.date({ message: "Enter your date of birth" }),
+  acceptTerms: z.literal("on", { message: "Please accept the Terms of Service to continue." }),
+  returnTo: z.string().optional(),
+});
+
+const schema = z.discriminatedUnion("intent", [signInSchema, signUpSchema]);
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const returnTo = safeRedirectPath(new URL(request.url).searchParams.get("returnTo"));
+  if (await getOptionalUser(request)) throw redirect(returnTo);
+  if (oidcEnabled()) {
+    try {
+      await authenticateWithOidc(request);
+    } catch (response) {
+      // The redirect to the provider: remember where the player was going.
+      if (response instanceof Response) throw await rememberReturnTo(response, returnTo);
+      throw response;
+    }
+  }
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status !== "success") return Response.json(submission.reply(), { status: 400 });
+  const input = submission.value;
+  try {
+    const userId =
+      input.intent === "signin"
+        ? await signIn(input, { ip: context.clientIp })
+        : await signUp({ ...input, acceptTerms: true }, { ip: context.clientIp });
+    const cookie = await startSession(request, userId, { ip: context.clientIp });
+    return redirect(safeRedirectPath(input.returnTo), { headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    if (error instanceof AccountError) {
+      const reply = error.field
+        ? submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: ["password"] })
+        : submission.reply({ formErrors: [error.message], hideFields: ["password"] });
+      return Response.json(reply, { status: error.field === "email" && input.intent === "signup" ? 409 : 400 });
+    }
+    if (error instanceof RateLimited) {
+      return Response.json(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), {
+        status: 429,
+        headers: { "Retry-After": String(error.retryAfterSeconds) },
+      });
+    }
+    throw error;
+  }
+}
+
+function SignInForm({ returnTo }: { returnTo: string }) {
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const mine = navigation.formData?.get("intent") === "signin";
+  const [form, fields] = useForm({
+    id: "signin",
+    lastResult: (lastResult as { initialValue?: { intent?: string } } | undefined)?.initialValue?.intent === "signin" ? lastResult : undefined,
+    constraint: getZodConstraint(signInSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4" aria-labelledby="signin-title">
+      <h2 id="signin-title" className="text-xl font-bold">Sign in</h2>
+      <input type="hidden" name="intent" value="signin" />
+      <input type="hidden" name="returnTo" value={returnTo} />
+      <FormErrors errors={form.errors} />
+      <Field label="Email" id={fields.email.id} errors={fields.email.errors}>
+        <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className={inputClass} />
+      </Field>
+      <Field label="Password" id={fields.password.id} errors={fields.password.errors}>
+        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className={inputClass} />
+      </Field>
+      <button type="submit" className={buttonClass} disabled={mine && navigation.state !== "idle"}>
+        {mine && navigation.state !== "idle" ? "Signing in..." : "Sign in"}
+      </button>
+    </Form>
+  );
+}
+
+function SignUpForm({ returnTo }: { returnTo: string }) {
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const mine = navigation.formData?.get("intent") === "signup";
+  const [form, fields] = useForm({
+    id: "signup",
+    lastResult: (lastResult as { initialValue?: { intent?: string } } | undefined)?.initialValue?.intent === "signup" ? lastResult : undefined,
+    constraint: getZodConstraint(signUpSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4" aria-labelledby="signup-title">
+      <h2 id="signup-title" className="text-xl font-bold">Create an account</h2>
+      <p className="text-sm text-slate-700 dark:text-slate-300">Adults 18 and over only. One account per person.</p>
+      <input type="hidden" name="intent" value="signup" />
+      <input type="hidden" name="returnTo" value={returnTo} />
+      <FormErrors errors={form.errors} />
+      <Field label="Email" id={fields.email.id} errors={fields.email.errors}>
+        <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className={inputClass} />
+      </Field>
+      <Field label="Password" id={fields.password.id} errors={fields.password.errors} hint={`At least ${PASSWORD_MIN} characters.`}>
+        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className={inputClass} />
+      </Field>
+      <Field label="Date of birth" id={fields.dateOfBirth.id} errors={fields.dateOfBirth.errors}>
+        <input {...getInputProps(fields.dateOfBirth, { type: "date" })} autoComplete="bday" className={inputClass} />
+      </Field>
+      <div className="flex flex-col gap-1">
+        <div className="flex items-start gap-2">
+          <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="mt-1 h-4 w-4" />
+          <label htmlFor={fields.acceptTerms.id} className="text-sm">
+            I am 18 or older and accept the{" "}
+            <Link to="/terms" className="underline" target="_blank" rel="noreferrer">
+              Terms of Service
+            </Link>
+            .
+          </label>
+        </div>
+        {fields.acceptTerms.errors?.length ? (
+          <p id={`${fields.acceptTerms.id}-error`} role="alert" className="text-sm text-red-700 dark:text-red-400">
+            {fields.acceptTerms.errors.join(" ")}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" className={buttonClass} disabled={mine && navigation.state !== "idle"}>
+        {mine && navigation.state !== "idle" ? "Creating account..." : "Create account"}
+      </button>
+    </Form>
+  );
+}
+
+export default function Login() {
+  const [params] = useSearchParams();
+  const returnTo = safeRedirectPath(params.get("returnTo"));
+  return (
+    <main className="mx-auto flex min-h-screen max-w-4xl flex-col gap-8 px-4 py-10">
+      <Link to="/" className="text-lg font-black">
+        Raffle Rush
+      </Link>
+      <div className="grid gap-10 md:grid-cols-2">
+        <section className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
+          <SignInForm returnTo={returnTo} />
+        </section>
+        <section className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
+          <SignUpForm returnTo={returnTo} />
+        </section>
+      </div>
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Sign in — Raffle Rush" }];
+
+/** A refused sign-in keeps its Retry-After on the rendered page. */
+export const headers: HeadersFunction = ({ actionHeaders }) => {
+  const headers = new Headers();
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};

@@ -1,0 +1,15 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { vipClaimStatus } from "~/services/rewards.server";
+import { activeVipTier } from "~/services/vip";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const tier = activeVipTier(user, new Date());
+  return Response.json({
+    tier: tier ?? "bronze",
+    active: tier !== null,
+    expiry: user.vipExpiry?.toISOString() ?? null,
+    ...(await vipClaimStatus(user.id)),
+  });
+}

@@ -1,0 +1,169 @@
+import { timingSafeEqual, createHash } from "node:crypto";
+import * as accounts from "~/models/account.server";
+import { recordAudit } from "~/models/audit.server";
+import { db } from "~/models/db.server";
+import { markAdminGatePassed } from "~/models/session.server";
+import { endAllSessions, type CurrentSession } from "./auth.server";
+import { getEnv } from "./env.server";
+import { getLogger } from "./logger.server";
+import { passwordProblem } from "./password-policy";
+import { hashPassword, verifyPassword } from "./password.server";
+import { consume, clear, ensureUnder, LIMITS } from "./rate-limit.server";
+import { USERNAME_TAKEN, validateUsername } from "./username";
+
+/** A problem with what the player typed, for one form field (or the whole form). */
+export class AccountError extends Error {
+  name = "AccountError";
+  constructor(
+    readonly field: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const MINIMUM_AGE = 18;
+
+export function isAdult(dateOfBirth: Date, now = new Date()): boolean {
+  const eighteenth = Date.UTC(
+    dateOfBirth.getUTCFullYear() + MINIMUM_AGE,
+    dateOfBirth.getUTCMonth(),
+    dateOfBirth.getUTCDate(),
+  );
+  return eighteenth <= now.getTime();
+}
+
+export type SignUp = { email: string; password: string; dateOfBirth: Date; acceptTerms: boolean };
+
+export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: string; now?: Date }): Promise<string> {
+  await consume(LIMITS.signUpPerIp, ip, now);
+  const problem = passwordProblem(input.password);
+  if (problem) throw new AccountError("password", problem);
+  if (!isAdult(input.dateOfBirth, now)) {
+    throw new AccountError("dateOfBirth", "You must be 18 or older to play. This site is for adults only.");
+  }
+  if (!input.acceptTerms) throw new AccountError("acceptTerms", "Please accept the Terms of Service to continue.");
+  const userId = await accounts.createAccount({
+    email: input.email,
+    passwordHash: await hashPassword(input.password),
+    dateOfBirth: input.dateOfBirth,
+    termsAcceptedAt: now,
+  });
+  if (!userId) throw new AccountError("email", "An account with this email already exists. Please sign in.");
+  await db().$transaction((tx) => recordAudit(tx, { actor: userId, action: "account.sign_up", target: `user:${userId}` }));
+  return userId;
+}
+
+/** A hash to check against when the email is unknown, so both cases take the same time. */
+let decoyHash: Promise<string> | undefined;
+
+export async function signIn(
+  input: { email: string; password: string },
+  { ip, now = new Date() }: { ip: string; now?: Date },
+): Promise<string> {
+  const email = input.email.toLowerCase();
+  await ensureUnder(LIMITS.signInPerAccount, email, now);
+  await consume(LIMITS.signInPerIp, ip, now);
+  const user = await accounts.findUserForSignIn(email);
+  decoyHash ??= hashPassword("decoy password for unknown accounts");
+  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash));
+  if (!user || !user.passwordHash || !valid) {
+    await consume(LIMITS.signInPerAccount, email, now).catch(() => {});
+    getLogger().warn({ event: "sign_in_failed", ip }, "failed sign-in");
+    throw new AccountError(null, "Invalid email or password.");
+  }
+  if (user.suspendedAt) throw new AccountError(null, "This account is suspended. Please contact support.");
+  await clear(LIMITS.signInPerAccount, email, now);
+  return user.id;
+}
+
+export async function createUsername(userId: string, raw: string, now = new Date()): Promise<string> {
+  await consume(LIMITS.usernamePerPlayer, userId, now);
+  const result = validateUsername(raw);
+  if (!result.ok) throw new AccountError("username", `${result.problem.title}: ${result.problem.description}`);
+  if (!(await accounts.setUsername(userId, result.username))) throw new AccountError("username", USERNAME_TAKEN);
+  return result.username;
+}
+
+export async function completeOnboarding(
+  userId: string,
+  input: { dateOfBirth: Date; acceptTerms: boolean },
+  now = new Date(),
+): Promise<void> {
+  if (!isAdult(input.dateOfBirth, now)) {
+    throw new AccountError("dateOfBirth", "You must be 18 or older to play. This site is for adults only.");
+  }
+  if (!input.acceptTerms) throw new AccountError("acceptTerms", "Please accept the Terms of Service to continue.");
+  await accounts.completeProfile(userId, { dateOfBirth: input.dateOfBirth, termsAcceptedAt: now });
+}
+
+/**
+ * The user for an OpenID Connect sign-in: the linked account, else the account with
+ * the provider's verified email (linked now), else a new account that still has to give
+ * its date of birth and accept the Terms unless the provider vouched for them.
+ */
+export async function userForOidcSignIn(claims: {
+  issuer: string;
+  subject: string;
+  email?: string;
+  emailVerified?: boolean;
+  birthdate?: string;
+  givenName?: string;
+}): Promise<string> {
+  const linked = await accounts.findIdentity(claims.issuer, claims.subject);
+  if (linked) return linked.userId;
+  if (!claims.email) throw new AccountError(null, "Your identity provider did not share an email address.");
+  const existing = await accounts.findUserIdByEmail(claims.email);
+  if (existing) {
+    if (!claims.emailVerified) {
+      throw new AccountError(null, "An account with this email exists. Sign in with your password to link it.");
+    }
+    await accounts.linkIdentity(existing.id, claims.issuer, claims.subject);
+    return existing.id;
+  }
+  const vouchedBirthdate = claims.birthdate && /^\d{4}-\d{2}-\d{2}$/.test(claims.birthdate) ? new Date(claims.birthdate) : undefined;
+  const userId = await accounts.createAccount({
+    email: claims.email,
+    firstName: claims.givenName?.slice(0, 50),
+    dateOfBirth: vouchedBirthdate && isAdult(vouchedBirthdate) ? vouchedBirthdate : undefined,
+  });
+  const id = userId ?? (await accounts.findUserIdByEmail(claims.email))!.id;
+  await accounts.linkIdentity(id, claims.issuer, claims.subject);
+  return id;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  // Hash both so the comparison takes the same time whatever the lengths.
+  const digest = (s: string) => createHash("sha256").update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+/**
+ * The admin gate: an admin who types the right key (compared in constant time) opens
+ * the back office for this session for 30 minutes. Attempts are rate limited and
+ * every one is written to the audit log.
+ */
+export async function passAdminGate(session: CurrentSession, key: string, now = new Date()): Promise<boolean> {
+  await consume(LIMITS.adminGatePerAccount, session.user.id, now);
+  const ok = session.user.isAdmin && sameSecret(key, getEnv().ADMIN_ACCESS_KEY);
+  await db().$transaction((tx) =>
+    recordAudit(tx, {
+      actor: session.user.id,
+      action: ok ? "admin.gate_passed" : "admin.gate_refused",
+      target: `user:${session.user.id}`,
+      details: { isAdmin: session.user.isAdmin },
+    }),
+  );
+  if (ok) await markAdminGatePassed(session.id, now);
+  else getLogger().warn({ event: "admin_gate_refused", userId: session.user.id }, "admin gate refused");
+  return ok;
+}
+
+/** Suspends (or lifts the suspension of) a player; suspending ends every session at once. */
+export async function setSuspension(actorId: string, userId: string, suspended: boolean, now = new Date()) {
+  await accounts.setSuspended(userId, suspended ? now : null);
+  if (suspended) await endAllSessions(userId);
+  await db().$transaction((tx) =>
+    recordAudit(tx, { actor: actorId, action: suspended ? "user.suspend" : "user.unsuspend", target: `user:${userId}` }),
+  );
+}

@@ -1,0 +1,132 @@
+import { createHash, randomBytes } from "node:crypto";
+import { createCookie, redirect } from "@remix-run/node";
+import * as sessions from "~/models/session.server";
+import { getEnv } from "./env.server";
+import { sessionSecret } from "./session-secret.server";
+
+/**
+ * Sessions live in the database; the cookie holds only a random token, and the
+ * database only the token's SHA-256. Sessions expire, rotate at sign-in, and can be
+ * revoked (sign out, sign out everywhere, suspension).
+ */
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** The admin gate holds this long. */
+export const ADMIN_GATE_TTL_MS = 30 * 60 * 1000;
+
+let cookie: ReturnType<typeof createCookie> | undefined;
+function sessionCookie() {
+  cookie ??= createCookie("__session", {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: getEnv().NODE_ENV === "production",
+    secrets: [sessionSecret()],
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+  return cookie;
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+async function tokenFrom(request: Request): Promise<string | undefined> {
+  const value = await sessionCookie().parse(request.headers.get("Cookie"));
+  return typeof value === "string" && /^[\w-]{43}$/.test(value) ? value : undefined;
+}
+
+export type SessionUser = NonNullable<Awaited<ReturnType<typeof sessions.findSession>>>["user"];
+export type CurrentSession = { id: string; adminGatePassedAt: Date | null; user: SessionUser };
+
+/** The signed-in session, or undefined. A suspended player has none. */
+export async function getSession(request: Request, now = new Date()): Promise<CurrentSession | undefined> {
+  const token = await tokenFrom(request);
+  if (!token) return undefined;
+  const session = await sessions.findSession(hashToken(token), now);
+  if (!session || session.user.suspendedAt) return undefined;
+  return session;
+}
+
+export async function getOptionalUser(request: Request) {
+  return (await getSession(request))?.user;
+}
+
+/**
+ * Starts a new session for the user (rotation: any session the request carried is
+ * ended) and returns the Set-Cookie header value.
+ */
+export async function startSession(
+  request: Request,
+  userId: string,
+  { ip, now = new Date() }: { ip?: string; now?: Date } = {},
+): Promise<string> {
+  const previous = await tokenFrom(request);
+  if (previous) await sessions.deleteSession(hashToken(previous));
+  const token = randomBytes(32).toString("base64url");
+  await sessions.createSessionRow({
+    tokenHash: hashToken(token),
+    userId,
+    expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+    userAgent: request.headers.get("User-Agent")?.slice(0, 300) ?? undefined,
+    ip,
+  });
+  return sessionCookie().serialize(token);
+}
+
+/** Ends the request's session on the server and returns the header that clears the cookie. */
+export async function endSession(request: Request): Promise<string> {
+  const token = await tokenFrom(request);
+  if (token) await sessions.deleteSession(hashToken(token));
+  return sessionCookie().serialize("", { maxAge: 0 });
+}
+
+export async function endAllSessions(userId: string): Promise<void> {
+  await sessions.deleteUserSessions(userId);
+}
+
+function isApi(request: Request) {
+  return new URL(request.url).pathname.startsWith("/api/");
+}
+
+function returnTo(request: Request) {
+  const url = new URL(request.url);
+  return `${url.pathname}${url.search}`;
+}
+
+export function unauthorized(request: Request): Response {
+  return isApi(request)
+    ? Response.json({ message: "Unauthorized" }, { status: 401 })
+    : redirect(`/api/login?returnTo=${encodeURIComponent(returnTo(request))}`);
+}
+
+/** Whether a signed-in user still has to give their date of birth or accept the Terms. */
+export function needsOnboarding(user: Pick<SessionUser, "dateOfBirth" | "termsAcceptedAt">): boolean {
+  return user.dateOfBirth === null || user.termsAcceptedAt === null;
+}
+
+/** The signed-in, onboarded session; otherwise throws 401 (API) or a redirect (pages). */
+export async function requireSession(request: Request): Promise<CurrentSession> {
+  const session = await getSession(request);
+  if (!session) throw unauthorized(request);
+  if (needsOnboarding(session.user)) {
+    throw isApi(request)
+      ? Response.json({ message: "Please finish signing up first" }, { status: 403 })
+      : redirect(`/onboarding?returnTo=${encodeURIComponent(returnTo(request))}`);
+  }
+  return session;
+}
+
+export async function requireUser(request: Request): Promise<SessionUser> {
+  return (await requireSession(request)).user;
+}
+
+/** An admin who passed the admin gate within the last 30 minutes; otherwise 403 (API) or the gate (pages). */
+export async function requireAdmin(request: Request, now = new Date()): Promise<CurrentSession> {
+  const session = await requireSession(request);
+  const gateOpen =
+    session.user.isAdmin &&
+    session.adminGatePassedAt !== null &&
+    now.getTime() - session.adminGatePassedAt.getTime() < ADMIN_GATE_TTL_MS;
+  if (!gateOpen) {
+    throw isApi(request) ? Response.json({ message: "Forbidden" }, { status: 403 }) : redirect("/admin-access");
+  }
+  return session;
+}

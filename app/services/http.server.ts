@@ -1,0 +1,79 @@
+import type { z } from "zod";
+import { AccountError } from "./accounts.server";
+import { DomainError, type DomainErrorCode } from "./domain-error";
+import { getLogger } from "./logger.server";
+import { RateLimited } from "./rate-limit.server";
+
+/**
+ * Where domain errors become HTTP: one table of statuses, JSON `{ message }` bodies for
+ * the API. Pages turn the same errors into flash toasts.
+ */
+const STATUS: Record<DomainErrorCode, number> = {
+  raffle_not_found: 404,
+  user_not_found: 404,
+  raffle_not_open: 409,
+  raffle_closed: 409,
+  spin_not_ready: 409,
+  already_claimed: 409,
+  insufficient_coins: 422,
+  over_ticket_cap: 422,
+  vip_only: 403,
+  not_vip: 403,
+};
+
+export function jsonError(status: number, message: string, init?: ResponseInit): Response {
+  return Response.json({ message }, { ...init, status });
+}
+
+/** The HTTP response for an expected failure, or undefined for a bug (which must surface as a 500). */
+export function errorResponse(error: unknown): Response | undefined {
+  if (error instanceof Response) return error;
+  if (error instanceof DomainError) return jsonError(STATUS[error.code], error.message);
+  if (error instanceof RateLimited) {
+    return jsonError(429, error.message, { headers: { "Retry-After": String(error.retryAfterSeconds) } });
+  }
+  if (error instanceof AccountError) return jsonError(400, error.message);
+  return undefined;
+}
+
+/** Runs an API handler, answering expected failures with their status and JSON message. */
+export async function apiResponse(run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (error) {
+    const response = errorResponse(error);
+    if (response) return response;
+    getLogger().error({ err: error }, "API handler failed");
+    throw error;
+  }
+}
+
+/** Parses a JSON body against a schema; 400 with a clear message when it does not fit. */
+export async function readJson<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  const type = request.headers.get("Content-Type") ?? "";
+  let body: unknown = {};
+  if (type.includes("application/json")) {
+    const text = await request.text();
+    try {
+      body = text ? JSON.parse(text) : {};
+    } catch {
+      throw jsonError(400, "The request body is not valid JSON");
+    }
+  } else if (type.includes("form")) {
+    body = Object.fromEntries(await request.formData());
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw jsonError(400, `${issue.path.join(".") || "body"}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** A UUID path parameter, or a 400. */
+export function uuidParam(value: string | undefined, name = "id"): string {
+  if (!value || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+    throw jsonError(400, `Malformed ${name}`);
+  }
+  return value.toLowerCase();
+}

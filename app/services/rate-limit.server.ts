@@ -1,0 +1,63 @@
+import * as buckets from "~/models/rate-limit.server";
+
+/**
+ * Rate limits kept in PostgreSQL, so every instance counts the same hits. Counts live
+ * in fixed windows; a hit is judged by the sliding-window estimate (this window's
+ * count plus the previous window's, weighted by how much of it still overlaps), so a
+ * burst across a window boundary cannot pass twice the limit. Keys name the action
+ * and who does it ("signin:ip:1.2.3.4").
+ */
+export type Limit = { name: string; max: number; windowSeconds: number };
+
+export const LIMITS = {
+  signInPerAccount: { name: "signin:account", max: 10, windowSeconds: 15 * 60 },
+  signInPerIp: { name: "signin:ip", max: 50, windowSeconds: 15 * 60 },
+  signUpPerIp: { name: "signup:ip", max: 10, windowSeconds: 60 * 60 },
+  adminGatePerAccount: { name: "admin-gate:account", max: 5, windowSeconds: 15 * 60 },
+  entriesPerPlayer: { name: "enter:player", max: 10, windowSeconds: 1 },
+  rewardsPerPlayer: { name: "reward:player", max: 10, windowSeconds: 60 },
+  usernamePerPlayer: { name: "username:player", max: 20, windowSeconds: 60 * 60 },
+} as const satisfies Record<string, Limit>;
+
+export class RateLimited extends Error {
+  name = "RateLimited";
+  constructor(readonly retryAfterSeconds: number) {
+    super("Too many requests. Please wait a moment and try again.");
+  }
+}
+
+function window(limit: Limit, now: Date) {
+  const length = limit.windowSeconds * 1000;
+  const start = Math.floor(now.getTime() / length) * length;
+  return {
+    start: new Date(start),
+    previous: new Date(start - length),
+    /** How much of the previous window still lies inside the sliding window. */
+    overlap: 1 - (now.getTime() - start) / length,
+    retryAfter: Math.max(1, Math.ceil((start + length - now.getTime()) / 1000)),
+  };
+}
+
+async function estimate(limit: Limit, key: string, now: Date, current: number): Promise<number> {
+  const w = window(limit, now);
+  return current + (await buckets.count(key, w.previous)) * w.overlap;
+}
+
+/** Counts a hit; throws RateLimited when the sliding-window estimate is over the limit. */
+export async function consume(limit: Limit, subject: string, now = new Date()): Promise<void> {
+  const key = `${limit.name}:${subject}`;
+  const w = window(limit, now);
+  const count = await buckets.hit(key, w.start);
+  if ((await estimate(limit, key, now, count)) > limit.max) throw new RateLimited(w.retryAfter);
+}
+
+/** Throws RateLimited when the limit is already reached, without counting (for failures counted later). */
+export async function ensureUnder(limit: Limit, subject: string, now = new Date()): Promise<void> {
+  const key = `${limit.name}:${subject}`;
+  const w = window(limit, now);
+  if ((await estimate(limit, key, now, await buckets.count(key, w.start))) >= limit.max) throw new RateLimited(w.retryAfter);
+}
+
+export async function clear(limit: Limit, subject: string, now = new Date()): Promise<void> {
+  await buckets.reset(`${limit.name}:${subject}`, window(limit, now).start);
+}

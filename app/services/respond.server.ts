@@ -1,0 +1,33 @@
+import { errorResponse } from "./http.server";
+import { redirectWithToast, type NewToast } from "./toast.server";
+import { safeRedirectPath } from "./safe-redirect";
+
+/**
+ * One action, two audiences: JavaScript fetchers and API clients get JSON, plain form
+ * posts (JavaScript off) get a redirect back with a flash toast.
+ */
+export function wantsJson(request: Request): boolean {
+  const accept = request.headers.get("Accept") ?? "";
+  const type = request.headers.get("Content-Type") ?? "";
+  return type.includes("application/json") || (accept.includes("application/json") && !accept.includes("text/html"));
+}
+
+export async function respond(
+  request: Request,
+  run: () => Promise<{ json: unknown; toast: NewToast; status?: number }>,
+  { failureTitle, back = "/" }: { failureTitle: string; back?: string },
+): Promise<Response> {
+  const json = wantsJson(request);
+  const referer = request.headers.get("Referer");
+  const backTo = referer ? safeRedirectPath(new URL(referer).pathname + new URL(referer).search, back) : back;
+  try {
+    const result = await run();
+    return json ? Response.json(result.json, { status: result.status ?? 200 }) : redirectWithToast(backTo, result.toast);
+  } catch (error) {
+    const response = errorResponse(error);
+    if (!response) throw error;
+    if (json || response.status === 401) return response;
+    const { message } = (await response.clone().json().catch(() => ({ message: failureTitle }))) as { message: string };
+    return redirectWithToast(backTo, { type: "error", title: failureTitle, description: message });
+  }
+}

@@ -1,0 +1,98 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { setSuspension } from "~/services/accounts.server";
+import { call, routeIds, sessionCookie, type Call } from "../support/app";
+import { createTestUser } from "../support/factories";
+
+/**
+ * Every route × every kind of visitor → the expected status (or redirect target).
+ * A route without a row here fails the first test: new routes must declare who may
+ * use them.
+ */
+type Role = "anonymous" | "player" | "admin" | "gatedAdmin" | "suspended";
+type Expect = number | `→${string}`;
+type Row = { request: [string, Call?]; expect: Record<Role, Expect> };
+
+const UNKNOWN = "00000000-0000-4000-8000-000000000000";
+const LOGIN = (returnTo: string) => `→/api/login?returnTo=${encodeURIComponent(returnTo)}` as const;
+const all = (expect: Expect): Record<Role, Expect> => ({ anonymous: expect, player: expect, admin: expect, gatedAdmin: expect, suspended: expect });
+const signedIn = (anon: Expect, signed: Expect): Record<Role, Expect> => ({ anonymous: anon, suspended: anon, player: signed, admin: signed, gatedAdmin: signed });
+const api = (signed: Expect) => signedIn(401, signed);
+
+const MATRIX: Record<string, Row> = {
+  "routes/$": { request: ["/no/such/page"], expect: all(404) },
+  "routes/_index": { request: ["/"], expect: all(200) },
+  "routes/theme": { request: ["/theme", { method: "POST", form: { theme: "dark", redirectTo: "/" } }], expect: all("→/") },
+  "routes/api.login": { request: ["/api/login"], expect: signedIn(200, "→/") },
+  "routes/api.auth.callback": { request: ["/api/auth/callback"], expect: all(404) },
+  "routes/api.logout": { request: ["/api/logout"], expect: all("→/") },
+  "routes/onboarding": { request: ["/onboarding"], expect: signedIn(LOGIN("/onboarding"), "→/") },
+  "routes/api.auth.user": { request: ["/api/auth/user"], expect: api(200) },
+  "routes/api.auth.create-username": {
+    request: ["/api/auth/create-username", { method: "POST", json: { username: "x" } }],
+    expect: api(400),
+  },
+  "routes/admin-access": { request: ["/admin-access"], expect: signedIn(LOGIN("/admin-access"), 200) },
+  "routes/admin": {
+    request: ["/admin"],
+    expect: { anonymous: LOGIN("/admin"), suspended: LOGIN("/admin"), player: "→/admin-access", admin: "→/admin-access", gatedAdmin: 200 },
+  },
+  "routes/api.raffles._index": { request: ["/api/raffles"], expect: api(200) },
+  "routes/api.quick-raffles._index": { request: ["/api/quick-raffles"], expect: api(200) },
+  "routes/api.raffles.$id.enter": { request: [`/api/raffles/${UNKNOWN}/enter`, { method: "POST", json: {} }], expect: api(404) },
+  "routes/api.quick-raffles.$id.enter": {
+    request: [`/api/quick-raffles/${UNKNOWN}/enter`, { method: "POST", json: {} }],
+    expect: api(404),
+  },
+  "routes/api.stats": { request: ["/api/stats"], expect: api(200) },
+  "routes/api.recent-winners": { request: ["/api/recent-winners"], expect: api(200) },
+  "routes/api.recent-quick-winners": { request: ["/api/recent-quick-winners"], expect: api(200) },
+  "routes/api.leaderboard": { request: ["/api/leaderboard"], expect: api(200) },
+  "routes/api.daily-spin.status": { request: ["/api/daily-spin/status"], expect: api(200) },
+  "routes/api.daily-spin._index": { request: ["/api/daily-spin", { method: "POST", json: {} }], expect: api(200) },
+  "routes/api.vip.claim-daily-bonus": { request: ["/api/vip/claim-daily-bonus", { method: "POST", json: {} }], expect: api(403) },
+  "routes/api.vip.status": { request: ["/api/vip/status"], expect: api(200) },
+  "routes/api.vip.benefits": { request: ["/api/vip/benefits"], expect: api(200) },
+  "routes/api.events": { request: ["/api/events"], expect: api(200) },
+  "routes/api.fair.$id": { request: [`/api/fair/${UNKNOWN}`], expect: all(404) },
+  "routes/fair.$id": { request: [`/fair/${UNKNOWN}`], expect: all(404) },
+};
+
+const cookies: Partial<Record<Role, string>> = {};
+
+beforeAll(async () => {
+  const player = await createTestUser();
+  const admin = await createTestUser({ isAdmin: true });
+  const gated = await createTestUser({ isAdmin: true });
+  const suspended = await createTestUser();
+  cookies.player = await sessionCookie(player.id);
+  cookies.admin = await sessionCookie(admin.id);
+  cookies.gatedAdmin = await sessionCookie(gated.id);
+  await db().session.updateMany({ where: { userId: gated.id }, data: { adminGatePassedAt: new Date() } });
+  cookies.suspended = await sessionCookie(suspended.id);
+  await setSuspension(admin.id, suspended.id, true);
+});
+
+function outcome(response: Response): Expect {
+  const location = response.headers.get("Location");
+  return response.status >= 300 && response.status < 400 && location ? `→${location}` : response.status;
+}
+
+describe("the authorization matrix", () => {
+  it("has a row for every route", () => {
+    expect(Object.keys(MATRIX).sort()).toEqual([...routeIds].sort());
+  });
+
+  for (const [routeId, row] of Object.entries(MATRIX)) {
+    for (const role of ["anonymous", "player", "admin", "gatedAdmin", "suspended"] as const) {
+      it(`${routeId} as ${role} → ${row.expect[role]}`, async () => {
+        const [path, init = {}] = row.request;
+        // Logging out would end the session the next rows use: give it one of its own.
+        const cookie = routeId === "routes/api.logout" && cookies[role] ? undefined : cookies[role];
+        const response = await call(path, { ...init, cookie });
+        await response.body?.cancel();
+        expect(outcome(response)).toBe(row.expect[role]);
+      });
+    }
+  }
+});

@@ -1,0 +1,185 @@
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { userBalance } from "~/models/ledger.server";
+import { drawDueRaffles } from "~/services/raffles.server";
+import { call, cookiesFrom, sessionCookie } from "../support/app";
+import { createTestRaffle, createTestUser } from "../support/factories";
+
+async function player(coins = 1000n) {
+  const user = await createTestUser({ coins });
+  return { ...user, cookie: await sessionCookie(user.id) };
+}
+
+const enter = (raffleId: string, cookie: string, kind = "raffles") =>
+  call(`/api/${kind}/${raffleId}/enter`, { method: "POST", cookie, json: {} });
+
+describe("the game API", () => {
+  it("lists raffles in the spec's shape with the player's tickets", async () => {
+    const p = await player();
+    const raffle = await createTestRaffle({ entryPrice: 25n, tier: "low" });
+    expect((await enter(raffle.id, p.cookie)).status).toBe(200);
+    const list = (await (await call("/api/raffles", { cookie: p.cookie })).json()) as Record<string, unknown>[];
+    expect(list.find((r) => r.id === raffle.id)).toMatchObject({
+      tier: "low",
+      entryPrice: "0.25",
+      currentPot: "0.25",
+      participantCount: 1,
+      status: "active",
+      myTickets: 1,
+    });
+  });
+
+  it("enters, answering with the new balance", async () => {
+    const p = await player(100n);
+    const raffle = await createTestRaffle({ entryPrice: 5n });
+    const response = await enter(raffle.id, p.cookie);
+    expect(await response.json()).toEqual({
+      success: true,
+      raffleId: raffle.id,
+      tier: "micro",
+      tickets: [0],
+      cost: "0.05",
+      coinBalance: 95,
+    });
+  });
+
+  it("answers each failure with its status and message, and changes nothing", async () => {
+    const p = await player(10n);
+    const balanceBefore = await userBalance(p.id);
+    const expensive = await createTestRaffle({ entryPrice: 500n });
+    const quick = await createTestRaffle({ kind: "quick", tier: "bolt", entryPrice: 5n });
+    const ended = await createTestRaffle({ endsAt: new Date(Date.now() + 50), startsAt: new Date(Date.now() - 1000) });
+    await expect.poll(() => Date.now() > ended.endsAt.getTime()).toBe(true);
+
+    const cases: [Promise<Response>, number, string][] = [
+      [enter("not-a-uuid", p.cookie), 400, "Malformed id"],
+      [enter("00000000-0000-4000-8000-000000000000", p.cookie), 404, "Raffle not found"],
+      [enter(quick.id, p.cookie), 404, "Raffle not found"],
+      [enter(ended.id, p.cookie), 409, "This raffle is closed for entries"],
+      [enter(expensive.id, p.cookie), 422, "Insufficient Coins"],
+    ];
+    for (const [pending, status, message] of cases) {
+      const response = await pending;
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual({ message });
+    }
+    expect(await userBalance(p.id)).toBe(balanceBefore);
+    expect(await db().entry.count({ where: { userId: p.id } })).toBe(0);
+  });
+
+  it("answers the quick endpoint for quick raffles only", async () => {
+    const p = await player();
+    const quick = await createTestRaffle({ kind: "quick", tier: "bolt", entryPrice: 10n });
+    const response = await enter(quick.id, p.cookie, "quick-raffles");
+    expect(response.status).toBe(200);
+    const listed = (await (await call("/api/quick-raffles", { cookie: p.cookie })).json()) as { id: string }[];
+    expect(listed.map((r) => r.id)).toContain(quick.id);
+  });
+
+  it("limits a player to 10 entries a second: 429 with Retry-After, and no ledger effect", async () => {
+    const p = await player(10_000n);
+    const raffle = await createTestRaffle({ maxTicketsPerPlayer: 100 });
+    const responses = await Promise.all(Array.from({ length: 15 }, () => enter(raffle.id, p.cookie)));
+    const limited = responses.filter((r) => r.status === 429);
+    const ok = responses.filter((r) => r.status === 200);
+    expect(limited.length + ok.length).toBe(15);
+    expect(limited.length).toBeGreaterThanOrEqual(1);
+    expect(limited[0]!.headers.get("Retry-After")).toBeTruthy();
+    expect(await db().entry.count({ where: { userId: p.id } })).toBe(ok.length);
+    expect(await userBalance(p.id)).toBe(10_000n - 5n * BigInt(ok.length));
+  });
+
+  it("answers a plain form post (JavaScript off) with a redirect and the spec's toast", async () => {
+    const p = await player();
+    const raffle = await createTestRaffle({ tier: "medium", entryPrice: 100n });
+    const response = await call(`/api/raffles/${raffle.id}/enter`, {
+      method: "POST",
+      cookie: p.cookie,
+      form: {},
+      headers: { Accept: "text/html", Referer: "http://localhost/" },
+    });
+    expect(response.status).toBe(302);
+    const page = await (await call("/", { cookie: `${p.cookie}; ${cookiesFrom(response)}` })).text();
+    expect(page).toContain("Success!");
+    expect(page).toContain("Successfully entered medium raffle!");
+
+    const broke = await player(0n);
+    const refused = await call(`/api/raffles/${raffle.id}/enter`, {
+      method: "POST",
+      cookie: broke.cookie,
+      form: {},
+      headers: { Accept: "text/html", Referer: "http://localhost/" },
+    });
+    const refusedPage = await (await call("/", { cookie: `${broke.cookie}; ${cookiesFrom(refused)}` })).text();
+    expect(refusedPage).toContain("Entry Failed");
+    expect(refusedPage).toContain("Insufficient Coins");
+  });
+
+  it("spins once a day and refuses the VIP bonus without VIP", async () => {
+    const p = await player(0n);
+    const spin = await call("/api/daily-spin", { method: "POST", cookie: p.cookie, json: {} });
+    const { reward } = (await spin.json()) as { reward: number };
+    expect([5, 10, 25, 50]).toContain(reward);
+    const again = await call("/api/daily-spin", { method: "POST", cookie: p.cookie, json: {} });
+    expect(again.status).toBe(409);
+    const status = (await (await call("/api/daily-spin/status", { cookie: p.cookie })).json()) as { canSpin: boolean };
+    expect(status.canSpin).toBe(false);
+    const claim = await call("/api/vip/claim-daily-bonus", { method: "POST", cookie: p.cookie, json: {} });
+    expect(claim.status).toBe(403);
+    expect(await userBalance(p.id)).toBe(BigInt(reward));
+  });
+
+  it("publishes a verifiable draw that the standalone verifier recomputes from the public JSON alone", async () => {
+    const [a, b] = [await player(), await player()];
+    const raffle = await createTestRaffle({ entryPrice: 10n, maxTicketsPerPlayer: 10 });
+    for (const p of [a, b, a, b, a]) await enter(raffle.id, p.cookie);
+
+    const before = (await (await call(`/api/fair/${raffle.id}`)).json()) as Record<string, unknown>;
+    expect(before).toMatchObject({ revealed: false, ticketCount: 5 });
+    expect(before).not.toHaveProperty("seed");
+    expect(JSON.stringify(before)).not.toMatch(/"seed":/);
+
+    await drawDueRaffles(new Date(raffle.endsAt.getTime() + 1));
+    const publicDraw = (await (await call(`/api/fair/${raffle.id}`)).json()) as Record<string, unknown>;
+    expect(publicDraw).toMatchObject({ revealed: true, seedMatchesCommitment: true, status: "completed" });
+    expect(publicDraw.recomputedWinningTicket).toBe(publicDraw.winningTicket);
+    const verifier = JSON.parse(
+      execFileSync(process.execPath, ["scripts/verify-draw.mjs"], { input: JSON.stringify(publicDraw) }).toString(),
+    );
+    expect(verifier).toMatchObject({ winningTicket: publicDraw.winningTicket, merkleRootMatches: true, winningTicketMatches: true });
+
+    const mine = (await (await call(`/api/fair/${raffle.id}`, { cookie: a.cookie })).json()) as { myTickets: { verified: boolean }[] };
+    expect(mine.myTickets).toHaveLength(3);
+    expect(mine.myTickets.every((t) => t.verified)).toBe(true);
+    const page = await (await call(`/fair/${raffle.id}`)).text();
+    expect(page).toContain(publicDraw.seed as string);
+  });
+
+  it("streams pot changes and draws as Server-Sent Events, through LISTEN/NOTIFY", async () => {
+    const p = await player();
+    const q = await player();
+    const raffle = await createTestRaffle({ entryPrice: 10n });
+    const stream = await call("/api/events", { cookie: p.cookie });
+    expect(stream.headers.get("Content-Type")).toMatch(/^text\/event-stream/);
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    const readUntil = async (needle: string) => {
+      while (!text.includes(needle)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before ${needle}`);
+        text += decoder.decode(value);
+      }
+    };
+    await readUntil("retry:");
+    await enter(raffle.id, p.cookie);
+    await readUntil(`"raffleId":"${raffle.id}"`);
+    expect(text).toContain("event: pot");
+    expect(text).toContain('"currentPot":"0.10"');
+    await enter(raffle.id, q.cookie);
+    await drawDueRaffles(new Date(raffle.endsAt.getTime() + 1));
+    await readUntil("event: drawn");
+    await reader.cancel();
+  });
+});
