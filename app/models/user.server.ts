@@ -27,7 +27,7 @@ type NewUser = {
 export async function createUserIfAbsent(user: NewUser): Promise<boolean> {
   const email = user.email.toLowerCase();
   const { count } = await db().user.createMany({
-    data: [{ ...user, email, usernameKey: user.username?.toLowerCase() }],
+    data: [{ ...user, email, usernameKey: user.username?.toLowerCase(), termsAcceptedAt: new Date() }],
     skipDuplicates: true,
   });
   return count === 1;

@@ -241,7 +241,7 @@ describe("the admin gate", () => {
   it("rate limits key attempts", async () => {
     const admin = await createTestUser({ isAdmin: true });
     const cookie = await sessionCookie(admin.id);
-    for (let i = 0; i < 5; i++) await call("/admin-access", { method: "POST", cookie, form: { key: `wrong-${i}` } });
+    for (let i = 0; i < 10; i++) await call("/admin-access", { method: "POST", cookie, form: { key: `wrong-${i}` } });
     const limited = await call("/admin-access", { method: "POST", cookie, form: { key: KEY } });
     expect(limited.headers.get("Location")).toBe("/admin-access");
     expect(limited.headers.get("Retry-After")).toBeTruthy();

@@ -1,59 +1,15 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { newDataDir, removeDataDirs, startServer, stopServer as stop, waitUntilReady } from "../../support/server-process";
 
-/** The production server as a child process, on an embedded database of its own. */
-type Server = { child: ChildProcess; port: number; output: () => string; exited: Promise<number | null> };
-
-const dataDirs: string[] = [];
-test.afterAll(() => {
-  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function newDataDir() {
-  const dir = path.resolve(`.data/e2e-process-${randomBytes(4).toString("hex")}`);
-  dataDirs.push(dir);
-  return dir;
-}
-
-function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Server {
-  const port = 3300 + Math.floor(Math.random() * 600);
-  const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "info", ...extraEnv };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["build/server.js"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, port, output: () => output, exited };
-}
-
-async function waitUntilReady(server: Server) {
-  await expect
-    .poll(
-      async () => {
-        if (server.child.exitCode !== null) throw new Error(`server exited: ${server.output()}`);
-        return fetch(`http://localhost:${server.port}/readyz`).then((r) => r.status, () => 0);
-      },
-      { timeout: 60_000, intervals: [100, 250, 500] },
-    )
-    .toBe(200);
-}
-
-async function stop(server: Server): Promise<{ code: number | null; ms: number }> {
-  const started = Date.now();
-  server.child.kill("SIGTERM");
-  const code = await server.exited;
-  return { code, ms: Date.now() - started };
-}
+test.afterAll(() => removeDataDirs());
 
 test.describe.configure({ mode: "serial" });
 
 test("serves health checks, request ids and a nonce'd Content Security Policy", async () => {
-  const server = startServer(newDataDir());
+  const server = await startServer(newDataDir());
   try {
     await waitUntilReady(server);
     const health = await fetch(`http://localhost:${server.port}/healthz`);
@@ -69,7 +25,7 @@ test("serves health checks, request ids and a nonce'd Content Security Policy", 
     const scriptNonces = [...html.matchAll(/<script[^>]*nonce="([^"]+)"/g)].map((m) => m[1]);
     expect(scriptNonces.length).toBeGreaterThan(0);
     expect(new Set(scriptNonces)).toEqual(new Set([nonce]));
-    expect(server.output()).toContain('"msg":"request completed"');
+    await expect.poll(() => server.output()).toContain('"msg":"request completed"');
   } finally {
     await stop(server);
   }
@@ -77,7 +33,7 @@ test("serves health checks, request ids and a nonce'd Content Security Policy", 
 
 test("finishes a request in flight, exits within 10 s of SIGTERM, and restarts on the same data", async () => {
   const dataDir = newDataDir();
-  const first = startServer(dataDir);
+  const first = await startServer(dataDir);
   await waitUntilReady(first);
   expect(first.output()).toContain('"seeded":{"series":16,"demoUsers":2}');
 
@@ -107,7 +63,7 @@ test("finishes a request in flight, exits within 10 s of SIGTERM, and restarts o
   expect(ms).toBeLessThan(10_000);
   expect(existsSync(path.join(dataDir, "postgres/data/postmaster.pid"))).toBe(false);
 
-  const second = startServer(dataDir);
+  const second = await startServer(dataDir);
   try {
     await waitUntilReady(second);
     // The schedule and demo users were already there: nothing new to seed.
@@ -118,7 +74,7 @@ test("finishes a request in flight, exits within 10 s of SIGTERM, and restarts o
 });
 
 test("stops at start-up with one line naming a malformed variable", async () => {
-  const server = startServer(newDataDir(), { PORT: "not-a-port" });
+  const server = await startServer(newDataDir(), { PORT: "not-a-port" });
   const code = await server.exited;
   expect(code).toBe(78);
   expect(server.output()).toBe('Invalid configuration: PORT expected a port number (got "not-a-port")\n');

@@ -1,0 +1,94 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/** Runs in every project: desktop, mobile and JavaScript disabled. */
+const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+
+async function signUp(page: Page, email: string, password: string) {
+  await page.goto("/api/login");
+  const form = page.getByRole("form", { name: "Create an account" });
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Password").fill(password);
+  await form.getByLabel("Date of birth").fill("1990-05-17");
+  await form.getByLabel(/accept the/).check();
+  await form.getByRole("button", { name: "Create account" }).click();
+}
+
+test("sign up, choose a username, sign out and sign in again", async ({ page }) => {
+  const id = unique();
+  const email = `e2e-${id}@example.com`;
+  const password = "correct horse battery staple";
+  await signUp(page, email, password);
+
+  const dialog = page.getByRole("dialog", { name: "Choose your username" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Username").fill("ab");
+  await dialog.getByRole("button", { name: "Create Username" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Username Too Short");
+
+  const username = `p_${id}`.slice(0, 20);
+  await dialog.getByLabel("Username").fill(username);
+  await dialog.getByRole("button", { name: "Create Username" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Username Created!");
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId("welcome-name")).toHaveText(username);
+
+  await page.getByRole("button", { name: "Logout" }).click();
+  await expect(page.getByRole("link", { name: "Login to Play" })).toBeVisible();
+
+  await page.goto("/api/login");
+  const signIn = page.getByRole("form", { name: "Sign in" });
+  await signIn.getByLabel("Email").fill(email.toUpperCase());
+  await signIn.getByLabel("Password").fill(password);
+  await signIn.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("welcome-name")).toHaveText(username);
+});
+
+test("refuses a minor with a clear message", async ({ page }) => {
+  await page.goto("/api/login");
+  const form = page.getByRole("form", { name: "Create an account" });
+  await form.getByLabel("Email").fill(`minor-${unique()}@example.com`);
+  await form.getByLabel("Password").fill("correct horse battery staple");
+  await form.getByLabel("Date of birth").fill(`${new Date().getUTCFullYear() - 10}-01-01`);
+  await form.getByLabel(/accept the/).check();
+  await form.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("You must be 18 or older to play")).toBeVisible();
+});
+
+test("sends a signed-out visitor to sign in and back to where they were going", async ({ page }) => {
+  await page.goto("/admin-access");
+  await expect(page).toHaveURL(/\/api\/login\?returnTo=%2Fadmin-access$/);
+  const signIn = page.getByRole("form", { name: "Sign in" });
+  await signIn.getByLabel("Email").fill("player@demo.test");
+  await signIn.getByLabel("Password").fill("demo-player-pass");
+  await signIn.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Access Restricted" })).toBeVisible();
+  await expect(page.getByText("This area is restricted to authorized personnel only.")).toBeVisible();
+});
+
+test("lets the demo admin through the admin gate with the key, and not without", async ({ page }) => {
+  await page.goto("/api/login?returnTo=%2Fadmin");
+  const signIn = page.getByRole("form", { name: "Sign in" });
+  await signIn.getByLabel("Email").fill("admin@demo.test");
+  await signIn.getByLabel("Password").fill("demo-admin-pass");
+  await signIn.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Administrative Access" })).toBeVisible();
+  const key = page.getByLabel("Security Key");
+  await expect(key).toHaveAttribute("type", "password");
+  await expect(key).toHaveAttribute("placeholder", "Enter administrative key");
+  await key.fill("not-the-key");
+  await page.getByRole("button", { name: "Access Dashboard" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Access Denied");
+  await expect(page.getByLabel("Security Key")).toHaveValue("");
+  await page.getByLabel("Security Key").fill("demo-admin-access-key");
+  await page.getByRole("button", { name: "Access Dashboard" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole("heading", { name: "Admin dashboard" })).toBeVisible();
+});
+
+test("refuses a forged cross-site form post", async ({ request }) => {
+  const response = await request.post("/api/logout", { headers: { Origin: "https://evil.example" }, maxRedirects: 0 });
+  expect(response.status()).toBe(403);
+  expect(await response.json()).toEqual({ message: "Cross-site request refused" });
+  const noOrigin = await request.post("/theme", { form: { theme: "dark" }, headers: { Origin: "" }, maxRedirects: 0 });
+  expect(noOrigin.status()).toBe(403);
+});
