@@ -14,6 +14,11 @@ export default defineConfig({
     tailwindcss(),
     remix({
       ignoredRouteFiles: ["**/*.test.{ts,tsx}", "**/.*"],
+      // The spec names the quick raffles page both /quick and /quick-raffles: one module serves both.
+      routes: (defineRoutes) =>
+        defineRoutes((route) => {
+          route("/quick-raffles", "routes/quick.tsx", { id: "routes/quick-raffles" });
+        }),
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

@@ -14,8 +14,11 @@ import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { NotFound } from "./components/not-found";
 import { Toaster } from "./components/toaster";
+import { getSession } from "./services/auth.server";
+import { getEnv } from "./services/env.server";
 import { getTheme } from "./services/theme.server";
 import { readToast } from "./services/toast.server";
+import { userRecord, type UserRecord } from "./services/users.server";
 import stylesheet from "./tailwind.css?url";
 
 export const links: LinksFunction = () => [
@@ -24,11 +27,21 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [{ toast, headers }, theme] = await Promise.all([readToast(request), getTheme(request)]);
-  return Response.json({ theme, toast }, { headers: headers ?? undefined });
+  const [{ toast, headers }, theme, session] = await Promise.all([readToast(request), getTheme(request), getSession(request)]);
+  const user = session ? await userRecord(session.user) : null;
+  return Response.json(
+    { theme, toast, user, supportEmail: getEnv().SUPPORT_EMAIL, serverNow: Date.now() },
+    { headers: headers ?? undefined },
+  );
 }
 
-type RootData = { theme: "light" | "dark"; toast: import("./components/toaster").ToastMessage | null };
+export type RootData = {
+  theme: "light" | "dark";
+  toast: import("./components/toaster").ToastMessage | null;
+  user: UserRecord | null;
+  supportEmail: string;
+  serverNow: number;
+};
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");

@@ -8,7 +8,7 @@ const loginButton =
   "inline-flex items-center justify-center rounded-md bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 
 /** The signed-out landing page. Every sign-in button is a plain link to /api/login. */
-export function Landing() {
+export function Landing({ live }: { live: { totalPlayers: number; totalPots: string; winnersToday: number } }) {
   return (
     <div className="flex min-h-screen flex-col">
       <header className="flex items-center justify-between gap-4 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
@@ -37,6 +37,14 @@ export function Landing() {
               <p className="mt-2 text-slate-700 dark:text-slate-300">{feature.text}</p>
             </article>
           ))}
+        </section>
+        <section aria-labelledby="live-title" className="mx-auto max-w-5xl px-4 pb-16">
+          <h2 id="live-title" className="text-center text-2xl font-bold">Live Right Now</h2>
+          <dl className="mt-4 grid grid-cols-3 gap-4 text-center" data-testid="live-strip">
+            <div><dt className="text-sm">Active players</dt><dd className="text-2xl font-black">{live.totalPlayers.toLocaleString("en-US")}</dd></div>
+            <div><dt className="text-sm">Total live pots</dt><dd className="text-2xl font-black">${live.totalPots}</dd></div>
+            <div><dt className="text-sm">Winners today</dt><dd className="text-2xl font-black">{live.winnersToday.toLocaleString("en-US")}</dd></div>
+          </dl>
         </section>
         <section className="bg-slate-900 px-4 py-12 text-center text-white">
           <h2 className="text-2xl font-bold">Ready to play?</h2>

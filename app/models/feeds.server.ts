@@ -39,9 +39,9 @@ export async function ticketCounts(userId: string, raffleIds: string[]): Promise
   return new Map(rows.map((row) => [row.raffleId, row._count._all]));
 }
 
-export async function recentWinners(kind: RaffleKind, limit: number) {
+export async function recentWinners(kind: RaffleKind | undefined, limit: number) {
   return db().raffle.findMany({
-    where: { kind, status: "completed" },
+    where: { ...(kind ? { kind } : {}), status: "completed" },
     orderBy: { drawnAt: "desc" },
     take: limit,
     select: {

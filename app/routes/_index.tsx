@@ -1,31 +1,28 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { HomePage } from "~/components/home-page";
 import { Landing } from "~/components/landing";
-import { TopBar } from "~/components/top-bar";
-import { UsernameDialog } from "~/components/username-dialog";
+import { PlayerShell } from "~/components/player-shell";
+import type { RootData } from "~/root";
 import { getSession, needsOnboarding } from "~/services/auth.server";
-import { displayName } from "~/services/display-name";
-import { userRecord } from "~/services/users.server";
+import { homePage, landingPage } from "~/services/home.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
-  if (!session) return { user: null };
+  if (!session) return { kind: "landing" as const, live: await landingPage() };
   if (needsOnboarding(session.user)) throw redirect("/onboarding");
-  return { user: await userRecord(session.user) };
+  return { kind: "home" as const, home: await homePage(session.user.id) };
 }
 
 export default function Index() {
-  const { user } = useLoaderData<typeof loader>();
-  if (!user) return <Landing />;
+  const data = useLoaderData<typeof loader>();
+  const root = useRouteLoaderData<RootData>("root")!;
+  if (data.kind === "landing") return <Landing live={data.live} />;
   return (
-    <div className="min-h-screen">
-      <TopBar name={displayName(user)} coinBalance={user.coinBalance} />
-      <main className="mx-auto max-w-5xl px-4 py-8">
-        <h1 className="text-2xl font-bold">Raffles</h1>
-      </main>
-      {user.username ? null : <UsernameDialog />}
-    </div>
+    <PlayerShell>
+      <HomePage data={data.home} balance={root.user?.coinBalance ?? 0} serverNow={root.serverNow} />
+    </PlayerShell>
   );
 }
 

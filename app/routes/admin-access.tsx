@@ -4,7 +4,7 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { buttonClass, inputClass } from "~/components/form-fields";
 import { passAdminGate } from "~/services/accounts.server";
-import { requireSession } from "~/services/auth.server";
+import { getSession, requireSession } from "~/services/auth.server";
 import { RateLimited } from "~/services/rate-limit.server";
 import { redirectWithToast } from "~/services/toast.server";
 
@@ -12,9 +12,14 @@ const schema = z.object({ key: z.string().max(500).default("") });
 
 const DENIED = { type: "error", title: "Access Denied", description: "Invalid credentials or insufficient privileges" } as const;
 
+/** The spec's three states: not signed in, signed in without the admin flag, admin. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const session = await requireSession(request);
-  return { isAdmin: session.user.isAdmin };
+  const session = await getSession(request);
+  if (!session) return { state: "unauthenticated" as const };
+  if (!session.user.isAdmin) return { state: "restricted" as const };
+  // An admin still finishing sign-up goes through the usual onboarding first.
+  await requireSession(request);
+  return { state: "admin" as const };
 }
 
 /** The key is checked on the server only; it never reaches the browser. */
@@ -34,11 +39,21 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function AdminAccess() {
-  const { isAdmin } = useLoaderData<typeof loader>();
+  const { state } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  if (state === "unauthenticated") {
+    return (
+      <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4 text-center">
+        <h1 className="text-3xl font-bold">Authentication Required</h1>
+        <p>Please login first to access this area.</p>
+        <Link to="/" className={buttonClass}>Go to Homepage</Link>
+        <Link to="/api/login?returnTo=%2Fadmin-access" className="underline">Sign in</Link>
+      </main>
+    );
+  }
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4 text-center">
-      {isAdmin ? (
+      {state === "admin" ? (
         <>
           <h1 className="text-3xl font-bold">Administrative Access</h1>
           <Form method="post" reloadDocument className="flex flex-col gap-4 text-left">

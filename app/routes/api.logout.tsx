@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { endSession } from "~/services/auth.server";
+import { endAllSessions, endSession, getSession } from "~/services/auth.server";
 
 /**
  * Signs out and revokes the session on the server. GET is allowed because the spec's
@@ -11,4 +11,13 @@ async function logout(request: Request) {
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => logout(request);
-export const action = ({ request }: ActionFunctionArgs) => logout(request);
+
+/** POST with everywhere=true signs out every browser of this player ("sign out everywhere"). */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData().catch(() => new FormData());
+  if (form.get("everywhere") === "true") {
+    const session = await getSession(request);
+    if (session) await endAllSessions(session.user.id);
+  }
+  return logout(request);
+}

@@ -9,6 +9,7 @@ import { getLogger } from "./logger.server";
 import { passwordProblem } from "./password-policy";
 import { hashPassword, verifyPassword } from "./password.server";
 import { consume, clear, ensureUnder, LIMITS } from "./rate-limit.server";
+import { grantDemoWelcome } from "./rewards.server";
 import { USERNAME_TAKEN, validateUsername } from "./username";
 
 /** A problem with what the player typed, for one form field (or the whole form). */
@@ -51,6 +52,7 @@ export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: stri
   });
   if (!userId) throw new AccountError("email", "An account with this email already exists. Please sign in.");
   await db().$transaction((tx) => recordAudit(tx, { actor: userId, action: "account.sign_up", target: `user:${userId}` }));
+  if (getEnv().demoMode) await grantDemoWelcome(userId);
   return userId;
 }
 
@@ -129,6 +131,7 @@ export async function userForOidcSignIn(claims: {
   });
   const id = userId ?? (await accounts.findUserIdByEmail(claims.email))!.id;
   await accounts.linkIdentity(id, claims.issuer, claims.subject);
+  if (userId && getEnv().demoMode) await grantDemoWelcome(userId);
   return id;
 }
 

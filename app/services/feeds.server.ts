@@ -63,8 +63,9 @@ export async function getStats(now = new Date()) {
   return { totalPlayers: s.players, totalPots: coinsToDecimal(s.pots), winnersToday: s.winners };
 }
 
+/** Winners of every kind of raffle, newest first (the home panel and the big-win banner). */
 export async function getRecentWinners(now = new Date(), limit = 10) {
-  return (await feeds.recentWinners("regular", limit)).map((r) => ({
+  return (await feeds.recentWinners(undefined, limit)).map((r) => ({
     raffleId: r.id,
     username: displayName(r.winner),
     amount: formatDollars(r.prize ?? 0n),

@@ -27,6 +27,15 @@ async function givePromotion(
   });
 }
 
+/** In demo mode (no real money), every new account starts with these coins to play with. */
+export const DEMO_WELCOME_COINS = 1000n;
+
+export async function grantDemoWelcome(userId: string): Promise<void> {
+  await db().$transaction((tx) =>
+    givePromotion(tx, { userId, amount: DEMO_WELCOME_COINS, kind: "bonus", reference: `demo-welcome:${userId}` }),
+  );
+}
+
 export async function spinStatus(userId: string, now = new Date()): Promise<{ canSpin: boolean; nextSpinTime: Date }> {
   const last = await lastSpin(userId);
   const next = last ? new Date(last.spunAt.getTime() + SPIN_INTERVAL_MS) : now;

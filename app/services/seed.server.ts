@@ -2,8 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { addMissingRaffleSeries } from "~/models/raffle-schedule.server";
-import { createUserIfAbsent } from "~/models/user.server";
+import { createUserIfAbsent, getUserByEmail } from "~/models/user.server";
 import { hashPassword } from "./password.server";
+import { grantDemoWelcome } from "./rewards.server";
 
 const scheduleFile = z.object({
   series: z.array(
@@ -44,7 +45,11 @@ export async function seed({ demoUsers }: { demoUsers: boolean }): Promise<SeedR
         username: user.username,
         isAdmin: user.isAdmin,
       });
-      if (created) addedUsers += 1;
+      if (created) {
+        addedUsers += 1;
+        const { id } = (await getUserByEmail(user.email))!;
+        await grantDemoWelcome(id);
+      }
     }
   }
   return { series: addedSeries, demoUsers: addedUsers };

@@ -56,7 +56,12 @@ test("refuses a minor with a clear message", async ({ page }) => {
 
 test("sends a signed-out visitor to sign in and back to where they were going", async ({ page }) => {
   await page.goto("/admin-access");
-  await expect(page).toHaveURL(/\/api\/login\?returnTo=%2Fadmin-access$/);
+  await expect(page.getByRole("heading", { name: "Authentication Required" })).toBeVisible();
+  await expect(page.getByText("Please login first to access this area.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Go to Homepage" })).toHaveAttribute("href", "/");
+  await page.goto("/onboarding");
+  await expect(page).toHaveURL(/\/api\/login\?returnTo=%2Fonboarding$/);
+  await page.goto("/api/login?returnTo=%2Fadmin-access");
   const signIn = page.getByRole("form", { name: "Sign in" });
   await signIn.getByLabel("Email").fill("player@demo.test");
   await signIn.getByLabel("Password").fill("demo-player-pass");

@@ -32,7 +32,8 @@ describe("sign-up", () => {
     const me = await call("/api/auth/user", { cookie });
     expect(me.status).toBe(200);
     const record = (await me.json()) as Record<string, unknown>;
-    expect(record).toMatchObject({ email: "new.player@example.com", coinBalance: 0, vipTier: "bronze", isAdmin: false, username: null });
+        // Demo mode (no payment provider configured): new accounts get demo coins to play with.
+    expect(record).toMatchObject({ email: "new.player@example.com", coinBalance: 1000, vipTier: "bronze", isAdmin: false, username: null });
     expect(Object.keys(record)).not.toContain("passwordHash");
     expect(JSON.stringify(record)).not.toMatch(/scrypt/);
   });
@@ -132,6 +133,14 @@ describe("sign-in and sessions", () => {
       // The old cookie no longer works even if the browser kept it.
       expect((await call("/api/auth/user", { cookie })).status).toBe(401);
     }
+  });
+
+  it("signs out everywhere: every browser of the player", async () => {
+    const player = await createTestUser();
+    const [phone, laptop] = [await sessionCookie(player.id), await sessionCookie(player.id)];
+    await call("/api/logout", { method: "POST", cookie: laptop, form: { everywhere: "true" } });
+    expect((await call("/api/auth/user", { cookie: phone })).status).toBe(401);
+    expect((await call("/api/auth/user", { cookie: laptop })).status).toBe(401);
   });
 
   it("signs a suspended player out on their next request, and refuses their sign-in", async () => {

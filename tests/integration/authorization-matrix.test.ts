@@ -32,7 +32,8 @@ const MATRIX: Record<string, Row> = {
     request: ["/api/auth/create-username", { method: "POST", json: { username: "x" } }],
     expect: api(400),
   },
-  "routes/admin-access": { request: ["/admin-access"], expect: signedIn(LOGIN("/admin-access"), 200) },
+  // The spec's gate has its own signed-out state ("Authentication Required").
+  "routes/admin-access": { request: ["/admin-access"], expect: all(200) },
   "routes/admin": {
     request: ["/admin"],
     expect: { anonymous: LOGIN("/admin"), suspended: LOGIN("/admin"), player: "→/admin-access", admin: "→/admin-access", gatedAdmin: 200 },
@@ -54,6 +55,11 @@ const MATRIX: Record<string, Row> = {
   "routes/api.vip.status": { request: ["/api/vip/status"], expect: api(200) },
   "routes/api.vip.benefits": { request: ["/api/vip/benefits"], expect: api(200) },
   "routes/api.events": { request: ["/api/events"], expect: api(200) },
+  "routes/terms": { request: ["/terms"], expect: all(200) },
+  "routes/privacy": { request: ["/privacy"], expect: all(200) },
+  "routes/quick": { request: ["/quick"], expect: signedIn(LOGIN("/quick"), 200) },
+  "routes/quick-raffles": { request: ["/quick-raffles"], expect: signedIn(LOGIN("/quick-raffles"), 200) },
+  "routes/vip._index": { request: ["/vip"], expect: signedIn(LOGIN("/vip"), 200) },
   "routes/api.fair.$id": { request: [`/api/fair/${UNKNOWN}`], expect: all(404) },
   "routes/fair.$id": { request: [`/fair/${UNKNOWN}`], expect: all(404) },
 };

@@ -1,0 +1,77 @@
+import { REGULAR_TIERS, TIER_LABELS } from "~/services/raffle-display";
+import { BigWinBanner } from "./big-win";
+import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "./home-panels";
+import { RaffleCard, type RaffleCardData } from "./raffle-card";
+import { SpinWheel } from "./spin-wheel";
+import { useLiveUpdates } from "./use-live-updates";
+import { useNow } from "./use-now";
+
+export type HomeData = {
+  featured: (RaffleCardData & { tier: string })[];
+  raffles: RaffleCardData[];
+  stats: { totalPlayers: number; totalPots: string; winnersToday: number };
+  winners: Winner[];
+  leaderboard: { username: string; totalWins: number; totalWinnings: string }[];
+  spin: { canSpin: boolean; nextSpinTime: string };
+};
+
+const heroLink = "rounded-md px-4 py-2 text-center font-bold";
+
+export function HomePage({ data, balance, serverNow }: { data: HomeData; balance: number; serverNow: number }) {
+  const now = useNow(serverNow);
+  useLiveUpdates(30_000);
+  return (
+    <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
+      <BigWinBanner winners={data.winners} />
+      <section aria-labelledby="hero-title" className="rounded-2xl bg-slate-900 p-6 text-white">
+        <h1 id="hero-title" className="text-3xl font-black">Win half the pot</h1>
+        <p className="mt-1 text-slate-300">Raffles from $0.05, drawn provably fair.</p>
+        <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
+          <a href="#featured" className={`${heroLink} bg-brand-600`}>View Raffles</a>
+          <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>Join VIP</a>
+          <a href="#coin-store" className={`${heroLink} bg-white text-slate-900`}>Buy Coins</a>
+          <a href="/withdraw" className={`${heroLink} border border-white`}>Withdraw</a>
+          <a href="/quick" className={`${heroLink} border border-white`}>Quick Raffles</a>
+        </div>
+      </section>
+      <StatsTiles stats={data.stats} />
+      <section id="featured" aria-labelledby="featured-title">
+        <h2 id="featured-title" className="text-2xl font-bold">Biggest Pots</h2>
+        {data.featured.length === 0 ? (
+          <p className="mt-2">No raffles are open right now. New ones open every few minutes.</p>
+        ) : (
+          <div className="mt-3 flex snap-x gap-4 overflow-x-auto pb-2">
+            {data.featured.map((raffle) => (
+              <div key={raffle.id} className="w-64 shrink-0 snap-start">
+                <RaffleCard raffle={raffle} kind="regular" balance={balance} now={now} />
+              </div>
+            ))}
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="all-title" className="flex flex-col gap-6">
+        <h2 id="all-title" className="text-2xl font-bold">All Raffles</h2>
+        {REGULAR_TIERS.map((tier) => {
+          const inTier = data.raffles.filter((r) => r.tier === tier);
+          if (inTier.length === 0) return null;
+          return (
+            <section key={tier} aria-label={TIER_LABELS[tier]}>
+              <h3 className="text-lg font-bold">{TIER_LABELS[tier]}</h3>
+              <div className="mt-2 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+                {inTier.map((raffle) => (
+                  <RaffleCard key={raffle.id} raffle={raffle} kind="regular" balance={balance} now={now} />
+                ))}
+              </div>
+            </section>
+          );
+        })}
+      </section>
+      <div className="grid gap-6 lg:grid-cols-3">
+        <SpinWheel canSpin={data.spin.canSpin} nextSpinTime={data.spin.nextSpinTime} now={now} />
+        <RecentWinners winners={data.winners} />
+        <Leaderboard entries={data.leaderboard} />
+      </div>
+      <CoinStore />
+    </main>
+  );
+}

@@ -1,0 +1,57 @@
+import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useState, type ReactNode } from "react";
+import type { RootData } from "~/root";
+import { displayName } from "~/services/display-name";
+import { SettingsDialog } from "./settings-dialog";
+import { BottomNav, SiteFooter } from "./site-chrome";
+import { useHydrated } from "./use-hydrated";
+import { UsernameDialog } from "./username-dialog";
+
+/** The frame of every signed-in page: top bar, settings, footer, mobile navigation. */
+export function PlayerShell({ children }: { children: ReactNode }) {
+  const root = useRouteLoaderData<RootData>("root")!;
+  const user = root.user!;
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const settingsInUrl = new URLSearchParams(location.search).has("settings");
+  const [settingsOpen, setSettingsOpen] = useState(false);
+
+  return (
+    <div className="min-h-screen">
+      <header className="sticky top-0 z-20 flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 bg-white/95 px-4 py-3 dark:border-slate-800 dark:bg-slate-950/95">
+        <Link to="/" className="text-lg font-black">Raffle Rush</Link>
+        <div className="flex items-center gap-2 text-sm sm:gap-3">
+          <span className="rounded-full bg-amber-100 px-3 py-1 font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100" data-testid="coin-balance">
+            {user.coinBalance.toLocaleString("en-US")} coins
+          </span>
+          <span className="max-w-40 truncate">Welcome, <strong data-testid="welcome-name">{displayName(user)}</strong></span>
+          <a
+            href={`${location.pathname}?settings`}
+            onClick={(event) => {
+              if (!hydrated) return;
+              event.preventDefault();
+              setSettingsOpen(true);
+            }}
+            className="rounded-md border border-slate-300 px-3 py-1 dark:border-slate-700"
+          >
+            Settings
+          </a>
+          <form method="post" action="/api/logout">
+            <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 dark:border-slate-700">Logout</button>
+          </form>
+        </div>
+      </header>
+      {children}
+      <SiteFooter isAdmin={user.isAdmin} />
+      <BottomNav />
+      <SettingsDialog
+        account={user}
+        theme={root.theme}
+        supportEmail={root.supportEmail}
+        open={settingsOpen || (!hydrated && settingsInUrl)}
+        onClose={() => setSettingsOpen(false)}
+      />
+      {user.username ? null : <UsernameDialog />}
+    </div>
+  );
+}

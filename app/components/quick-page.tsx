@@ -1,0 +1,71 @@
+import { RaffleCard, type RaffleCardData } from "./raffle-card";
+import { useLiveUpdates } from "./use-live-updates";
+import { useNow } from "./use-now";
+
+type QuickData = {
+  raffles: RaffleCardData[];
+  winners: { raffleId: string; username: string; amount: string; timeAgo: string }[];
+};
+
+/** Amount chips: one per distinct entry price, with how many rounds run at it. */
+export function priceChips(raffles: { entryPrice: string }[]): { price: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const r of raffles) counts.set(r.entryPrice, (counts.get(r.entryPrice) ?? 0) + 1);
+  return [...counts].map(([price, count]) => ({ price, count }));
+}
+
+export function QuickPage({ data, balance, serverNow }: { data: QuickData; balance: number; serverNow: number }) {
+  const now = useNow(serverNow);
+  useLiveUpdates(5_000);
+  const chips = priceChips(data.raffles);
+  return (
+    <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
+      <h1 className="text-3xl font-black">Quick Raffles</h1>
+      <section aria-label="Recent quick winners" className="overflow-hidden rounded-lg bg-slate-900 px-4 py-2 text-sm text-white">
+        {data.winners.length === 0 ? (
+          <p>No recent winners yet</p>
+        ) : (
+          <ul className="flex gap-6 overflow-x-auto whitespace-nowrap">
+            {data.winners.map((w) => (
+              <li key={w.raffleId}>⚡ {w.username} won {w.amount} · {w.timeAgo}</li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <nav aria-label="Entry prices" className="flex flex-wrap gap-2">
+        {chips.map((chip) => (
+          <a key={chip.price} href={`#price-${chip.price}`} className="rounded-full border border-slate-300 px-3 py-1 text-sm font-semibold dark:border-slate-700">
+            ${chip.price} <span className="text-slate-600 dark:text-slate-400">({chip.count})</span>
+          </a>
+        ))}
+      </nav>
+      {chips.length === 0 ? <p>The next rounds are opening. They run back to back every 30 seconds.</p> : null}
+      {chips.map((chip) => (
+        <section key={chip.price} id={`price-${chip.price}`} aria-label={`$${chip.price} rounds`}>
+          <h2 className="text-xl font-bold">${chip.price} rounds</h2>
+          <div className="mt-2 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {data.raffles
+              .filter((r) => r.entryPrice === chip.price)
+              .map((raffle) => (
+                <RaffleCard key={raffle.id} raffle={raffle} kind="quick" balance={balance} now={now} />
+              ))}
+          </div>
+        </section>
+      ))}
+      <section aria-labelledby="rules-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+        <h2 id="rules-title" className="text-lg font-bold">How quick raffles work</h2>
+        <ul className="mt-2 list-disc pl-5 text-sm">
+          <li>Every round lasts 30 seconds; a new one starts as soon as one ends.</li>
+          <li>Entries close in the last second. The winner takes half the pot (more with VIP).</li>
+          <li>With fewer than two players the round is cancelled and every ticket refunded.</li>
+          <li>Every draw can be checked on its fair-draw page.</li>
+        </ul>
+      </section>
+      <nav aria-label="More" className="flex flex-wrap gap-4 text-sm">
+        <a href="/" className="underline">All raffles</a>
+        <a href="/checkout?package=package_2" className="underline">Buy coins</a>
+        <a href="/withdraw" className="underline">Withdraw</a>
+      </nav>
+    </main>
+  );
+}

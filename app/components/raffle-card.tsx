@@ -1,0 +1,140 @@
+import { useLocation } from "@remix-run/react";
+import { useShowToast } from "./toaster";
+import { useHydrated } from "./use-hydrated";
+import { useJsonAction } from "./use-json-action";
+import { parseDollars } from "~/services/money";
+import {
+  chanceOfWinning,
+  formatCountdown,
+  quickPhase,
+  regularPhase,
+  secondsLeft,
+  TIER_LABELS,
+} from "~/services/raffle-display";
+
+export type RaffleCardData = {
+  id: string;
+  tier: string;
+  entryPrice: string;
+  currentPot: string;
+  participantCount: number;
+  ticketCount: number;
+  endTime: string;
+  status: string;
+  vipOnly: boolean;
+  couldWin: string;
+  myTickets?: number;
+};
+
+
+/**
+ * One raffle: pot, players, countdown and the entry button. The button is a plain form
+ * post (works without JavaScript); with JavaScript it enters in place and toasts.
+ */
+export function RaffleCard({
+  raffle,
+  kind,
+  balance,
+  now,
+}: {
+  raffle: RaffleCardData;
+  kind: "regular" | "quick";
+  balance: number;
+  now: number;
+}) {
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const showToast = useShowToast();
+  const { submit, pending } = useJsonAction<{ tier: string }>();
+  const left = secondsLeft(raffle.endTime, now);
+  const phase = kind === "quick" ? quickPhase(left, raffle.status) : regularPhase(left);
+  const closed = phase === "drawing";
+  const short = BigInt(balance) < (parseDollars(raffle.entryPrice) ?? 0n);
+  const action = `/api/${kind === "quick" ? "quick-raffles" : "raffles"}/${raffle.id}/enter`;
+  const label =
+    kind === "quick"
+      ? closed
+        ? "Drawing Winner..."
+        : short
+          ? "Insufficient Coins"
+          : `Enter $${raffle.entryPrice}`
+      : closed
+        ? "DRAWING..."
+        : phase === "ending-soon"
+          ? "QUICK ENTER"
+          : `Enter $${raffle.entryPrice}`;
+  const urgent = phase === "urgent" || phase === "ending-soon";
+  const tierLabel = kind === "quick" ? raffle.tier.toUpperCase() : (TIER_LABELS[raffle.tier] ?? raffle.tier.toUpperCase());
+
+  return (
+    <article
+      className={`flex flex-col gap-3 rounded-xl border bg-white p-4 dark:bg-slate-900 ${urgent ? "border-red-500" : "border-slate-200 dark:border-slate-800"}`}
+      aria-label={`${tierLabel} raffle, $${raffle.entryPrice} entry`}
+      data-testid="raffle-card"
+      data-raffle-id={raffle.id}
+    >
+      <div className="flex items-center justify-between gap-2">
+        <span className="rounded bg-slate-900 px-2 py-0.5 text-xs font-bold text-white dark:bg-slate-100 dark:text-slate-900">{tierLabel}</span>
+        {raffle.vipOnly ? <span className="rounded bg-amber-300 px-2 py-0.5 text-xs font-bold text-amber-950">VIP</span> : null}
+        {phase === "ending-soon" ? <span className="text-xs font-bold text-red-700 dark:text-red-400">ENDING SOON</span> : null}
+      </div>
+      <p className="text-3xl font-black" data-testid="pot">${raffle.currentPot}</p>
+      <dl className="grid grid-cols-2 gap-1 text-sm">
+        <dt className="text-slate-600 dark:text-slate-400">Entry</dt>
+        <dd className="text-right font-semibold">${raffle.entryPrice}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">Players</dt>
+        <dd className="text-right font-semibold">{raffle.participantCount}</dd>
+        <dt className="text-slate-600 dark:text-slate-400">Time left</dt>
+        <dd className={`text-right font-mono font-semibold ${urgent ? "text-red-700 dark:text-red-400" : ""}`} data-testid="countdown">
+          {closed ? (kind === "quick" ? "Drawing Winner..." : "DRAWING...") : formatCountdown(left)}
+        </dd>
+        {kind === "quick" ? (
+          <>
+            <dt className="text-slate-600 dark:text-slate-400">You could win</dt>
+            <dd className="text-right font-semibold">${raffle.couldWin}</dd>
+          </>
+        ) : null}
+        {raffle.myTickets !== undefined ? (
+          <>
+            <dt className="text-slate-600 dark:text-slate-400">Your tickets</dt>
+            <dd className="text-right font-semibold" data-testid="my-tickets">
+              {raffle.myTickets} · {chanceOfWinning(raffle.myTickets, raffle.ticketCount)} chance
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {hydrated ? null : (
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          Ends at <time dateTime={raffle.endTime}>{new Date(raffle.endTime).toISOString().slice(11, 19)} UTC</time> ·{" "}
+          <a href={`${location.pathname}${location.search}`} className="underline">Refresh</a>
+        </p>
+      )}
+      <form
+        method="post"
+        action={action}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit(event.currentTarget, {
+            failureTitle: "Entry Failed",
+            fallbackMessage: kind === "quick" ? "Failed to enter quick raffle" : "Failed to enter raffle",
+            onSuccess: (body) =>
+              showToast(
+                kind === "quick"
+                  ? { type: "success", title: "Quick Entry!", description: `You're in the ${body.tier} round.` }
+                  : { type: "success", title: "Success!", description: `Successfully entered ${body.tier} raffle!` },
+              ),
+          });
+        }}
+      >
+        <button
+          type="submit"
+          disabled={closed || (kind === "quick" && short) || pending}
+          className={`w-full rounded-md px-4 py-2 font-bold text-white disabled:cursor-not-allowed disabled:opacity-60 ${urgent ? "bg-red-700 hover:bg-red-600" : "bg-brand-700 hover:bg-brand-600"}`}
+        >
+          {pending ? "Entering..." : label}
+        </button>
+      </form>
+      <a href={`/fair/${raffle.id}`} className="text-center text-xs underline">How this draw is checked</a>
+    </article>
+  );
+}

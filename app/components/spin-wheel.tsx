@@ -1,0 +1,95 @@
+import { useEffect, useRef, useState } from "react";
+import { useShowToast } from "./toaster";
+import { useHydrated } from "./use-hydrated";
+import { useJsonAction } from "./use-json-action";
+import { formatClock } from "~/services/raffle-display";
+
+/** What the wheel shows; the server picks the real reward. */
+export const WHEEL_PRIZES = [5, 10, 25, 50] as const;
+/** The wheel spins this long before the request is sent (spec section 4). */
+export const SPIN_REQUEST_DELAY_MS = 3000;
+
+export type WheelState = "ready" | "spinning" | "processing" | "waiting";
+
+export function wheelState({ canSpin, spinning, pending }: { canSpin: boolean; spinning: boolean; pending: boolean }): WheelState {
+  if (pending) return "processing";
+  if (spinning) return "spinning";
+  return canSpin ? "ready" : "waiting";
+}
+
+export function wheelLabel(state: WheelState, secondsToNext: number): string {
+  switch (state) {
+    case "processing":
+      return "PROCESSING...";
+    case "spinning":
+      return "SPINNING...";
+    case "ready":
+      return "SPIN";
+    case "waiting":
+      return secondsToNext <= 0 ? "Available now!" : formatClock(secondsToNext);
+  }
+}
+
+/**
+ * The daily wheel. Without JavaScript the button posts the form; with it, the wheel
+ * turns for 3 s before the request is sent, then the status and balance refresh.
+ */
+export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; nextSpinTime: string; now: number }) {
+  const hydrated = useHydrated();
+  const showToast = useShowToast();
+  const { submit, pending } = useJsonAction<{ reward: number }>();
+  const [spinning, setSpinning] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+
+  const secondsToNext = Math.ceil((new Date(nextSpinTime).getTime() - now) / 1000);
+  const state = wheelState({ canSpin: canSpin || secondsToNext <= 0, spinning, pending });
+
+  return (
+    <section aria-labelledby="spin-title" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      <h2 id="spin-title" className="text-xl font-bold">Daily Spin Wheel</h2>
+      <div
+        aria-hidden="true"
+        className={`mx-auto my-4 grid h-32 w-32 grid-cols-2 overflow-hidden rounded-full border-4 border-brand-600 text-center text-sm font-bold ${spinning || pending ? "animate-spin" : ""}`}
+      >
+        {WHEEL_PRIZES.map((prize, i) => (
+          <span key={prize} className={`flex items-center justify-center ${i % 3 === 0 ? "bg-amber-200 text-amber-950" : "bg-brand-50 text-brand-700"}`}>
+            {prize}
+          </span>
+        ))}
+      </div>
+      <p className="sr-only" aria-live="polite">{state === "spinning" ? "The wheel is spinning" : ""}</p>
+      <form
+        ref={form}
+        method="post"
+        action="/api/daily-spin"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (state !== "ready") return;
+          setSpinning(true);
+          timer.current = setTimeout(() => {
+            setSpinning(false);
+            void submit(form.current!, {
+              failureTitle: "Error",
+              fallbackMessage: "Failed to spin wheel",
+              onSuccess: ({ reward }) => showToast({ type: "success", title: "Congratulations!", description: `You won ${reward} coins!` }),
+            });
+          }, SPIN_REQUEST_DELAY_MS);
+        }}
+      >
+        <button
+          type="submit"
+          disabled={state !== "ready"}
+          className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white disabled:opacity-60"
+          data-testid="spin-button"
+        >
+          {wheelLabel(state, secondsToNext)}
+        </button>
+      </form>
+      {state === "waiting" && !hydrated ? (
+        <p className="mt-2 text-xs">Next spin at {new Date(nextSpinTime).toISOString().slice(0, 16).replace("T", " ")} UTC</p>
+      ) : null}
+    </section>
+  );
+}

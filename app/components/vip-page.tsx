@@ -1,0 +1,62 @@
+import { coinsToDecimal } from "~/services/money";
+import { VIP_TIERS, type VipTierName } from "~/services/vip";
+import { useShowToast } from "./toaster";
+import { useJsonAction } from "./use-json-action";
+
+type VipUser = { vipTier: string; vipActive: boolean; vipExpiry: string | null };
+
+export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: boolean }) {
+  const showToast = useShowToast();
+  const { submit, pending } = useJsonAction<{ amount: number }>();
+  const tiers = Object.entries(VIP_TIERS) as [VipTierName, (typeof VIP_TIERS)[VipTierName]][];
+  return (
+    <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
+      <h1 className="text-3xl font-black">VIP</h1>
+      <section aria-labelledby="status-title" className="rounded-xl border border-amber-400 bg-amber-50 p-4 text-amber-950 dark:bg-amber-950 dark:text-amber-50" data-testid="vip-status">
+        <h2 id="status-title" className="text-xl font-bold">Your status</h2>
+        <p className="mt-1">
+          Tier: <strong>{user.vipTier.toUpperCase()}</strong>
+          {user.vipActive && user.vipExpiry ? (
+            <> · active until <time dateTime={user.vipExpiry}>{new Date(user.vipExpiry).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" })}</time></>
+          ) : (
+            <> · no active membership</>
+          )}
+        </p>
+        <form
+          method="post"
+          action="/api/vip/claim-daily-bonus"
+          className="mt-3"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit(event.currentTarget, {
+              failureTitle: "Claim Failed",
+              fallbackMessage: "Failed to claim daily bonus",
+              onSuccess: ({ amount }) => showToast({ type: "success", title: "Daily Bonus Claimed!", description: `You received ${amount} bonus coins!` }),
+            });
+          }}
+        >
+          <button type="submit" disabled={pending || claimedToday} className="rounded-md bg-amber-500 px-4 py-2 font-bold text-amber-950 disabled:opacity-60">
+            {claimedToday ? "Claimed today" : pending ? "Claiming..." : "Claim Daily Bonus"}
+          </button>
+        </form>
+      </section>
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+        {tiers.map(([tier, t]) => (
+          <li key={tier} className="flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <h2 className="text-lg font-black uppercase">{tier}</h2>
+            <p className="text-2xl font-bold">${coinsToDecimal(BigInt(t.priceCents))}<span className="text-sm font-normal">/month</span></p>
+            <ul className="text-sm">
+              <li>{t.multiplierTenths / 10}x win multiplier</li>
+              <li>{t.dailyCoins} free coins daily</li>
+              <li>+{t.bonusPercent}% bonus coins on purchases</li>
+              {t.jackpotChances > 1 ? <li>{t.jackpotChances}x jackpot chances on the daily wheel</li> : null}
+            </ul>
+            <a href={`/vip/checkout?tier=${tier}`} className="mt-auto rounded-md bg-brand-700 px-3 py-2 text-center font-bold text-white">
+              {user.vipActive && user.vipTier === tier ? "Extend" : "Subscribe"}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </main>
+  );
+}

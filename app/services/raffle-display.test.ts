@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import {
+  chanceOfWinning,
+  formatClock,
+  formatCountdown,
+  leaderboardBadge,
+  quickPhase,
+  regularPhase,
+  secondsLeft,
+  winnerIcon,
+} from "./raffle-display";
+
+describe("countdown thresholds", () => {
+  it("shows ENDING SOON under 60 s and DRAWING at 0 for regular raffles", () => {
+    expect(regularPhase(61)).toBe("open");
+    expect(regularPhase(60)).toBe("open");
+    expect(regularPhase(59)).toBe("ending-soon");
+    expect(regularPhase(1)).toBe("ending-soon");
+    expect(regularPhase(0)).toBe("drawing");
+  });
+
+  it("marks quick rounds urgent under 5 s and closes them under 1 s or when not active", () => {
+    expect(quickPhase(5, "active")).toBe("open");
+    expect(quickPhase(4, "active")).toBe("urgent");
+    expect(quickPhase(1, "active")).toBe("urgent");
+    expect(quickPhase(0, "active")).toBe("drawing");
+    expect(quickPhase(20, "completed")).toBe("drawing");
+  });
+
+  it("counts whole seconds left, never below zero", () => {
+    expect(secondsLeft(new Date(10_500), 10_000)).toBe(1);
+    expect(secondsLeft(new Date(10_000), 12_000)).toBe(0);
+  });
+
+  it("formats countdowns", () => {
+    expect(formatCountdown(245)).toBe("4:05");
+    expect(formatCountdown(3723)).toBe("1:02:03");
+    expect(formatClock(3723)).toBe("01:02:03");
+    expect(formatClock(0)).toBe("00:00:00");
+  });
+});
+
+describe("winner icons", () => {
+  it("crown from $10,000, star from $1,000, else bolt", () => {
+    expect(winnerIcon(1_000_000)).toBe("crown");
+    expect(winnerIcon(999_999)).toBe("star");
+    expect(winnerIcon(100_000)).toBe("star");
+    expect(winnerIcon(99_999)).toBe("bolt");
+    expect(winnerIcon(0)).toBe("bolt");
+  });
+});
+
+describe("leaderboard badges", () => {
+  it("1st, 2nd, 3rd, then Nth", () => {
+    expect([1, 2, 3, 4, 10, 11].map(leaderboardBadge)).toEqual(["1st", "2nd", "3rd", "4th", "10th", "11th"]);
+  });
+});
+
+describe("chance of winning", () => {
+  it("is the player's share of the tickets", () => {
+    expect(chanceOfWinning(1, 4)).toBe("25%");
+    expect(chanceOfWinning(1, 300)).toBe("0.3%");
+    expect(chanceOfWinning(0, 10)).toBe("0%");
+  });
+});

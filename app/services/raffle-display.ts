@@ -1,0 +1,83 @@
+/**
+ * How raffles look (spec sections 4 and 9): pure functions shared by the server
+ * render and the browser, so both show the same thing.
+ */
+export const TIER_LABELS: Record<string, string> = {
+  micro: "MICRO",
+  low: "BEGINNER",
+  medium: "STEADY",
+  high: "POPULAR",
+  premium: "PREMIUM",
+  elite: "HIGH STAKES",
+};
+
+export const REGULAR_TIERS = ["micro", "low", "medium", "high", "premium", "elite"] as const;
+export const QUICK_TIERS = ["lightning", "bolt", "flash", "sonic", "hyper", "ultra"] as const;
+
+/** Under a minute left: "ENDING SOON" and "QUICK ENTER". */
+export const ENDING_SOON_SECONDS = 60;
+/** Quick rounds: urgent under 5 s, closed under 1 s. */
+export const QUICK_URGENT_SECONDS = 5;
+export const QUICK_CLOSE_SECONDS = 1;
+
+export type RegularPhase = "open" | "ending-soon" | "drawing";
+export type QuickPhase = "open" | "urgent" | "drawing";
+
+export function regularPhase(secondsLeft: number): RegularPhase {
+  if (secondsLeft <= 0) return "drawing";
+  if (secondsLeft < ENDING_SOON_SECONDS) return "ending-soon";
+  return "open";
+}
+
+export function quickPhase(secondsLeft: number, status: string): QuickPhase {
+  if (status !== "active" || secondsLeft < QUICK_CLOSE_SECONDS) return "drawing";
+  if (secondsLeft < QUICK_URGENT_SECONDS) return "urgent";
+  return "open";
+}
+
+export function secondsLeft(endTime: string | Date, now: number): number {
+  return Math.max(0, Math.ceil((new Date(endTime).getTime() - now) / 1000));
+}
+
+/** "4:05", or "1:02:03" past an hour. */
+export function formatCountdown(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${rest}` : `${m}:${rest}`;
+}
+
+/** HH:MM:SS, always with hours (the spin wheel's countdown). */
+export function formatClock(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds));
+  return [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60].map((n) => String(n).padStart(2, "0")).join(":");
+}
+
+/** Winner icon by prize in coins: crown from $10,000, star from $1,000, else bolt. */
+export function winnerIcon(amountCoins: number): "crown" | "star" | "bolt" {
+  if (amountCoins >= 1_000_000) return "crown";
+  if (amountCoins >= 100_000) return "star";
+  return "bolt";
+}
+
+export const WINNER_ICON_GLYPH = { crown: "👑", star: "⭐", bolt: "⚡" } as const;
+
+/** Big-win celebrations are for real wins of $1,000 or more. */
+export const BIG_WIN_COINS = 100_000;
+
+/** 1st, 2nd, 3rd, then Nth. */
+export function leaderboardBadge(rank: number): string {
+  if (rank === 1) return "1st";
+  if (rank === 2) return "2nd";
+  if (rank === 3) return "3rd";
+  return `${rank}th`;
+}
+
+/** The player's chance of winning: their tickets over all tickets, as a percentage. */
+export function chanceOfWinning(myTickets: number, ticketCount: number): string {
+  if (myTickets <= 0 || ticketCount <= 0) return "0%";
+  // Tenths of a percent, rounded, in integers.
+  const tenths = Math.round((myTickets * 1000) / ticketCount);
+  return tenths >= 100 ? `${Math.round(tenths / 10)}%` : `${Math.floor(tenths / 10)}.${tenths % 10}%`;
+}
