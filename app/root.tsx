@@ -94,7 +94,7 @@ export function ErrorBoundary() {
           ? "We hit a problem on our side. Your coins are safe; please try again in a moment."
           : "That request could not be completed."}
       </p>
-      <a className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white" href="/">
+      <a className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white" href="/">
         Back to the home page
       </a>
     </main>

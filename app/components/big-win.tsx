@@ -32,7 +32,7 @@ export function BigWinBanner({ winners }: { winners: Winner[] }) {
     <div role="status" className="fixed inset-x-0 top-4 z-50 mx-auto w-fit max-w-[90vw] overflow-hidden rounded-xl bg-amber-300 px-6 py-4 text-center text-amber-950 shadow-2xl">
       <div aria-hidden="true" className="pointer-events-none absolute inset-0">
         {Array.from({ length: CONFETTI_PIECES }, (_, i) => (
-          <span key={i} data-testid="confetti" className="absolute h-2 w-1 animate-bounce bg-brand-600" style={{ left: `${(i * 5) % 100}%`, top: `${(i * 37) % 100}%` }} />
+          <span key={i} data-testid="confetti" className="absolute h-2 w-1 animate-bounce bg-brand-700" style={{ left: `${(i * 5) % 100}%`, top: `${(i * 37) % 100}%` }} />
         ))}
       </div>
       <p className="relative text-lg font-black">BIG WIN! {shown.username} won {shown.amount}!</p>

@@ -27,7 +27,7 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         <h1 id="hero-title" className="text-3xl font-black">Win half the pot</h1>
         <p className="mt-1 text-slate-300">Raffles from $0.05, drawn provably fair.</p>
         <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
-          <a href="#featured" className={`${heroLink} bg-brand-600`}>View Raffles</a>
+          <a href="#featured" className={`${heroLink} bg-brand-700`}>View Raffles</a>
           <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>Join VIP</a>
           <a href="#coin-store" className={`${heroLink} bg-white text-slate-900`}>Buy Coins</a>
           <a href="/withdraw" className={`${heroLink} border border-white`}>Withdraw</a>

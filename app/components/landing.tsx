@@ -5,7 +5,7 @@ const features = [
 ];
 
 const loginButton =
-  "inline-flex items-center justify-center rounded-md bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
+  "inline-flex items-center justify-center rounded-md bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
 
 /** The signed-out landing page. Every sign-in button is a plain link to /api/login. */
 export function Landing({ live }: { live: { totalPlayers: number; totalPots: string; winnersToday: number } }) {

@@ -5,7 +5,7 @@ export function NotFound() {
       <p className="text-6xl font-black text-brand-600">404</p>
       <h1 className="text-3xl font-bold">Page Not Found</h1>
       <p>We couldn’t find the page you were looking for. It may have moved, or the link may be mistyped.</p>
-      <a className="rounded-md bg-brand-600 px-4 py-2 font-semibold text-white" href="/">
+      <a className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white" href="/">
         Back to the home page
       </a>
     </main>

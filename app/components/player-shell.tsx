@@ -14,7 +14,7 @@ export function PlayerShell({ children }: { children: ReactNode }) {
   const location = useLocation();
   const hydrated = useHydrated();
   const settingsInUrl = new URLSearchParams(location.search).has("settings");
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(settingsInUrl);
 
   return (
     <div className="min-h-screen">

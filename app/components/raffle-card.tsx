@@ -129,7 +129,7 @@ export function RaffleCard({
         <button
           type="submit"
           disabled={closed || (kind === "quick" && short) || pending}
-          className={`w-full rounded-md px-4 py-2 font-bold text-white disabled:cursor-not-allowed disabled:opacity-60 ${urgent ? "bg-red-700 hover:bg-red-600" : "bg-brand-700 hover:bg-brand-600"}`}
+          className={`w-full rounded-md px-4 py-2 font-bold text-white disabled:cursor-not-allowed disabled:opacity-60 ${urgent ? "bg-red-700 hover:bg-red-600" : "bg-brand-700 hover:bg-brand-800"}`}
         >
           {pending ? "Entering..." : label}
         </button>

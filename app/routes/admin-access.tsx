@@ -14,12 +14,10 @@ const DENIED = { type: "error", title: "Access Denied", description: "Invalid cr
 
 /** The spec's three states: not signed in, signed in without the admin flag, admin. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const session = await getSession(request);
-  if (!session) return { state: "unauthenticated" as const };
-  if (!session.user.isAdmin) return { state: "restricted" as const };
-  // An admin still finishing sign-up goes through the usual onboarding first.
-  await requireSession(request);
-  return { state: "admin" as const };
+  if (!(await getSession(request))) return { state: "unauthenticated" as const };
+  // Anyone still finishing sign-up goes through onboarding first.
+  const session = await requireSession(request);
+  return { state: session.user.isAdmin ? ("admin" as const) : ("restricted" as const) };
 }
 
 /** The key is checked on the server only; it never reaches the browser. */

@@ -12,7 +12,7 @@ export type Limit = { name: string; max: number; windowSeconds: number };
 export const LIMITS = {
   signInPerAccount: { name: "signin:account", max: 10, windowSeconds: 15 * 60 },
   signInPerIp: { name: "signin:ip", max: 50, windowSeconds: 15 * 60 },
-  signUpPerIp: { name: "signup:ip", max: 10, windowSeconds: 60 * 60 },
+  signUpPerIp: { name: "signup:ip", max: 20, windowSeconds: 60 * 60 },
   adminGatePerAccount: { name: "admin-gate:account", max: 10, windowSeconds: 15 * 60 },
   entriesPerPlayer: { name: "enter:player", max: 10, windowSeconds: 1 },
   rewardsPerPlayer: { name: "reward:player", max: 10, windowSeconds: 60 },
