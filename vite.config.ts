@@ -18,6 +18,8 @@ export default defineConfig({
       routes: (defineRoutes) =>
         defineRoutes((route) => {
           route("/quick-raffles", "routes/quick.tsx", { id: "routes/quick-raffles" });
+          // Coins and VIP share the checkout module; it reads which one from the path.
+          route("/vip/checkout", "routes/checkout.tsx", { id: "routes/vip-checkout" });
         }),
       future: {
         v3_fetcherPersist: true,

@@ -40,7 +40,8 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         {data.featured.length === 0 ? (
           <p className="mt-2">No raffles are open right now. New ones open every few minutes.</p>
         ) : (
-          <div className="mt-3 flex snap-x gap-4 overflow-x-auto pb-2">
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
+          <div className="mt-3 flex snap-x gap-4 overflow-x-auto pb-2" tabIndex={0} role="region" aria-label="Biggest pots">
             {data.featured.map((raffle) => (
               <div key={raffle.id} className="w-64 shrink-0 snap-start">
                 <RaffleCard raffle={raffle} kind="regular" balance={balance} now={now} />

@@ -12,7 +12,9 @@ export type DomainErrorCode =
   | "user_not_found"
   | "spin_not_ready"
   | "not_vip"
-  | "already_claimed";
+  | "already_claimed"
+  | "payment_not_found"
+  | "unknown_product";
 
 export class DomainError extends Error {
   name = "DomainError";

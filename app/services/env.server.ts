@@ -51,6 +51,9 @@ const schema = z.object({
     .string()
     .regex(/^pk_(test|live)_\w+$/, "expected a Stripe publishable key (pk_test_… or pk_live_…)")
     .optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, "expected a Stripe webhook signing secret (whsec_…)").optional(),
+  /** Only for tests: where the Stripe SDK sends its requests (a local server that speaks Stripe's API). */
+  STRIPE_API_URL: z.url("expected a URL like http://127.0.0.1:12111").optional(),
   SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
   SEED_ON_START: booleanFlag.optional(),
   SEED_DEMO_USERS: booleanFlag.optional(),

@@ -19,6 +19,8 @@ const STATUS: Record<DomainErrorCode, number> = {
   over_ticket_cap: 422,
   vip_only: 403,
   not_vip: 403,
+  payment_not_found: 404,
+  unknown_product: 400,
 };
 
 export function jsonError(status: number, message: string, init?: ResponseInit): Response {

@@ -60,6 +60,14 @@ const MATRIX: Record<string, Row> = {
   "routes/quick": { request: ["/quick"], expect: signedIn(LOGIN("/quick"), 200) },
   "routes/quick-raffles": { request: ["/quick-raffles"], expect: signedIn(LOGIN("/quick-raffles"), 200) },
   "routes/vip._index": { request: ["/vip"], expect: signedIn(LOGIN("/vip"), 200) },
+  "routes/checkout": { request: ["/checkout?package=package_1"], expect: signedIn(LOGIN("/checkout?package=package_1"), 200) },
+  "routes/vip-checkout": { request: ["/vip/checkout?tier=gold"], expect: signedIn(LOGIN("/vip/checkout?tier=gold"), 200) },
+  "routes/checkout-success": { request: ["/checkout-success"], expect: signedIn(LOGIN("/checkout-success"), "→/") },
+  "routes/api.create-payment-intent": { request: ["/api/create-payment-intent", { method: "POST", json: { packageId: "nope" } }], expect: api(400) },
+  "routes/api.vip.subscribe": { request: ["/api/vip/subscribe", { method: "POST", json: { tier: "nope" } }], expect: api(400) },
+  "routes/api.confirm-payment": { request: ["/api/confirm-payment", { method: "POST", json: { paymentIntentId: "pi_unknown" } }], expect: api(404) },
+  // Server to server: no session, a signature instead.
+  "routes/api.stripe.webhook": { request: ["/api/stripe/webhook", { method: "POST", body: "{}" }], expect: all(400) },
   "routes/api.fair.$id": { request: [`/api/fair/${UNKNOWN}`], expect: all(404) },
   "routes/fair.$id": { request: [`/fair/${UNKNOWN}`], expect: all(404) },
 };

@@ -21,14 +21,18 @@ export type Call = {
   headers?: Record<string, string>;
   /** The client address the deploy's proxy would report (rate limits count per address). */
   ip?: string;
+  /** A raw body, sent as is (webhooks). */
+  body?: string;
 };
 
 export async function call(
   pathname: string,
-  { method = "GET", cookie, json, form, headers = {}, ip = "127.0.0.1" }: Call = {},
+  { method = "GET", cookie, json, form, headers = {}, ip = "127.0.0.1", body }: Call = {},
 ): Promise<Response> {
   const init: RequestInit = { method, headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual" };
-  if (json !== undefined) {
+  if (body !== undefined) {
+    init.body = body;
+  } else if (json !== undefined) {
     init.body = JSON.stringify(json);
     (init.headers as Record<string, string>)["Content-Type"] = "application/json";
   } else if (form) {

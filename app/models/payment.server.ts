@@ -1,0 +1,76 @@
+import type { PaymentPurpose, PaymentStatus, VipTier } from "~/generated/prisma/client";
+import { db } from "./db.server";
+import type { Tx } from "./ledger.server";
+
+export function createPaymentRow(data: {
+  userId: string;
+  provider: string;
+  providerPaymentId: string;
+  checkoutSessionId?: string;
+  purpose: PaymentPurpose;
+  product: string;
+  amountCents: number;
+}) {
+  return db().payment.create({ data, select: { id: true } });
+}
+
+/** A payment of this player (another player's payment id finds nothing). */
+export function findPaymentOfUser(providerPaymentId: string, userId: string) {
+  return db().payment.findFirst({ where: { providerPaymentId, userId }, select: { providerPaymentId: true, status: true } });
+}
+
+export function findPaymentBySession(checkoutSessionId: string) {
+  return db().payment.findUnique({ where: { checkoutSessionId }, select: { providerPaymentId: true, userId: true } });
+}
+
+export type LockedPayment = {
+  id: string;
+  userId: string;
+  providerPaymentId: string;
+  purpose: PaymentPurpose;
+  product: string;
+  amountCents: number;
+  status: PaymentStatus;
+  coinsCredited: bigint | null;
+};
+
+export async function lockPayment(tx: Tx, providerPaymentId: string): Promise<LockedPayment | undefined> {
+  const rows = await tx.$queryRaw<LockedPayment[]>`
+    SELECT id::text AS id, user_id::text AS "userId", provider_payment_id AS "providerPaymentId", purpose, product,
+           amount_cents AS "amountCents", status, coins_credited AS "coinsCredited"
+    FROM payments WHERE provider_payment_id = ${providerPaymentId} FOR UPDATE`;
+  return rows[0];
+}
+
+export function updatePayment(
+  tx: Tx,
+  id: string,
+  data: { status: PaymentStatus; coinsCredited?: bigint; failureMessage?: string; settledAt?: Date; providerPaymentId?: string },
+) {
+  return tx.payment.update({ where: { id }, data });
+}
+
+/** Hosted checkout: the payment id becomes known only when the session completes. */
+export function setProviderPaymentId(tx: Tx, checkoutSessionId: string, providerPaymentId: string) {
+  return tx.payment.updateMany({ where: { checkoutSessionId, providerPaymentId: { startsWith: "cs_pending:" } }, data: { providerPaymentId } });
+}
+
+export async function extendVip(tx: Tx, userId: string, tier: VipTier, paymentReference: string, now: Date, days: number) {
+  const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { vipExpiry: true } });
+  const from = user.vipExpiry && user.vipExpiry > now ? user.vipExpiry : now;
+  const endsAt = new Date(from.getTime() + days * 86_400_000);
+  await tx.vipSubscription.create({ data: { userId, tier, startsAt: from, endsAt, paymentReference } });
+  await tx.user.update({ where: { id: userId }, data: { vipTier: tier, vipExpiry: endsAt } });
+  return endsAt;
+}
+
+export async function shortenVip(tx: Tx, userId: string, now: Date, days: number) {
+  const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { vipExpiry: true } });
+  if (!user.vipExpiry) return;
+  const cut = new Date(Math.max(now.getTime(), user.vipExpiry.getTime() - days * 86_400_000));
+  await tx.user.update({ where: { id: userId }, data: { vipExpiry: cut } });
+}
+
+export function flagUser(tx: Tx, userId: string, reason: string, at: Date) {
+  return tx.user.update({ where: { id: userId }, data: { flaggedAt: at, flagReason: reason } });
+}

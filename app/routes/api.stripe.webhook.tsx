@@ -1,0 +1,26 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { jsonError } from "~/services/http.server";
+import { getLogger } from "~/services/logger.server";
+import { WebhookSignatureError } from "~/services/payments/provider";
+import { handleProviderEvent, paymentProvider } from "~/services/payments.server";
+
+/** Stripe's webhook: the raw body's signature is verified before anything is read from it. */
+export async function action({ request }: ActionFunctionArgs) {
+  const rawBody = await request.text();
+  let event;
+  try {
+    event = await paymentProvider().parseWebhook(rawBody, request.headers.get("Stripe-Signature"));
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) {
+      getLogger().warn({ event: "webhook_refused", reason: error.message }, "webhook signature refused");
+      return jsonError(400, "Invalid signature");
+    }
+    throw error;
+  }
+  await handleProviderEvent(event);
+  return Response.json({ received: true });
+}
+
+export function loader() {
+  throw new Response("Not Found", { status: 404 });
+}

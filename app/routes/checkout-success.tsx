@@ -1,0 +1,30 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { successToast } from "~/services/checkout.server";
+import { errorResponse } from "~/services/http.server";
+import { confirmPayment, settleHostedCheckout } from "~/services/payments.server";
+import { redirectWithToast } from "~/services/toast.server";
+
+/** Where Stripe sends the player back (Checkout, or a card that needed a redirect): settle, then home with a toast. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const params = new URL(request.url).searchParams;
+  const sessionId = params.get("session_id");
+  const paymentIntent = params.get("payment_intent");
+  try {
+    const settlement = sessionId
+      ? await settleHostedCheckout(sessionId)
+      : paymentIntent
+        ? (await confirmPayment(user.id, paymentIntent)).settlement
+        : undefined;
+    if (!settlement) return redirectWithToast("/", { type: "error", title: "Error", description: "Failed to initialize payment" });
+    return redirectWithToast(settlement.status === "succeeded" && settlement.purpose === "vip" ? "/vip" : "/", successToast(settlement));
+  } catch (error) {
+    if (!errorResponse(error)) throw error;
+    return redirectWithToast("/", {
+      type: "error",
+      title: "Payment Processing Error",
+      description: "Please contact support if coins were not added.",
+    });
+  }
+}

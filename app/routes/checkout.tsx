@@ -1,0 +1,142 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { buttonClass, inputClass } from "~/components/form-fields";
+import { PlayerShell } from "~/components/player-shell";
+import { StripePayment } from "~/components/stripe-payment";
+import { useHydrated } from "~/components/use-hydrated";
+import { requireUser } from "~/services/auth.server";
+import { payWithDemoCard, productFrom, startHostedCheckout, successToast } from "~/services/checkout.server";
+import { getEnv } from "~/services/env.server";
+import { errorResponse } from "~/services/http.server";
+import { coinsToDecimal } from "~/services/money";
+import { PaymentFailed } from "~/services/payments.server";
+import { redirectWithToast } from "~/services/toast.server";
+
+/**
+ * /checkout?package=… (coins) and /vip/checkout?tier=… (VIP): one module, two paths.
+ * Demo mode takes a test card on our own form; with Stripe, the Payment Element when
+ * JavaScript runs and Stripe Checkout when it does not.
+ */
+const schema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("demo-pay"),
+    cardNumber: z.string().trim().regex(/^[\d\s-]{12,23}$/, "Enter the card number"),
+    expiry: z.string().trim().regex(/^\d{2}\/\d{2}$/, "Enter the expiry as MM/YY"),
+    cvc: z.string().trim().regex(/^\d{3,4}$/, "Enter the 3 or 4 digit code"),
+  }),
+  z.object({ intent: z.literal("hosted") }),
+]);
+
+const INIT_FAILED = { type: "error", title: "Error", description: "Failed to initialize payment" } as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  const product = productFrom(new URL(request.url));
+  if (!product) throw await redirectWithToast("/", INIT_FAILED);
+  const env = getEnv();
+  return {
+    product: {
+      purpose: product.purpose,
+      product: product.product,
+      description: product.description,
+      amount: coinsToDecimal(BigInt(product.amountCents)),
+    },
+    demoMode: env.demoMode,
+    publishableKey: env.STRIPE_PUBLISHABLE_KEY ?? null,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const product = productFrom(url);
+  if (!product) return redirectWithToast("/", INIT_FAILED);
+  const back = `${url.pathname}${url.search}`;
+  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return redirectWithToast(back, { type: "error", title: "Payment Failed", description: parsed.error.issues[0]!.message });
+  }
+  try {
+    if (parsed.data.intent === "hosted") {
+      const hosted = await startHostedCheckout(user.id, product, getEnv().PUBLIC_URL ?? url.origin);
+      return hosted ? redirect(hosted, 303) : redirectWithToast(back, INIT_FAILED);
+    }
+    const settlement = await payWithDemoCard(user.id, product, parsed.data.cardNumber);
+    return redirectWithToast(product.purpose === "vip" ? "/vip" : "/", successToast(settlement));
+  } catch (error) {
+    if (error instanceof PaymentFailed) return redirectWithToast(back, { type: "error", title: "Payment Failed", description: error.message });
+    const response = errorResponse(error);
+    if (!response) throw error;
+    const { message } = (await response.json()) as { message: string };
+    return redirectWithToast(back, { type: "error", title: "Payment Failed", description: message });
+  }
+}
+
+export default function Checkout() {
+  const { product, demoMode, publishableKey } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle";
+  const payLabel = `Pay $${product.amount}`;
+  return (
+    <PlayerShell>
+      <main className="mx-auto flex max-w-lg flex-col gap-6 px-4 py-8">
+        <h1 className="text-3xl font-black">Checkout</h1>
+        <section aria-labelledby="summary-title" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+          <h2 id="summary-title" className="font-bold">Order summary</h2>
+          <dl className="mt-2 grid grid-cols-2 gap-1">
+            <dt>Item</dt>
+            <dd className="text-right font-semibold" data-testid="order-item">{product.description}</dd>
+            <dt>Total</dt>
+            <dd className="text-right font-semibold" data-testid="order-total">${product.amount}</dd>
+          </dl>
+        </section>
+        {demoMode ? (
+          <section aria-labelledby="card-title" className="flex flex-col gap-3">
+            <p className="rounded-md border-2 border-dashed border-amber-500 bg-amber-50 p-3 font-bold text-amber-900 dark:bg-amber-950 dark:text-amber-100" role="note">
+              Demo mode — no real money. Use card 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined).
+            </p>
+            <h2 id="card-title" className="font-bold">Card details</h2>
+            <Form method="post" className="flex flex-col gap-3">
+              <input type="hidden" name="intent" value="demo-pay" />
+              <label className="flex flex-col gap-1 text-sm font-semibold">
+                Card number
+                <input name="cardNumber" inputMode="numeric" autoComplete="cc-number" required maxLength={23} className={inputClass} />
+              </label>
+              <div className="grid grid-cols-2 gap-3">
+                <label className="flex flex-col gap-1 text-sm font-semibold">
+                  Expiry (MM/YY)
+                  <input name="expiry" autoComplete="cc-exp" placeholder="MM/YY" required maxLength={5} className={inputClass} />
+                </label>
+                <label className="flex flex-col gap-1 text-sm font-semibold">
+                  CVC
+                  <input name="cvc" inputMode="numeric" autoComplete="cc-csc" required maxLength={4} className={inputClass} />
+                </label>
+              </div>
+              <div className="flex gap-3">
+                <Link to="/" className="flex-1 rounded-md border border-slate-300 px-4 py-2 text-center font-semibold dark:border-slate-700">Cancel</Link>
+                <button type="submit" disabled={pending} className={`${buttonClass} flex-1`}>{pending ? "Processing..." : payLabel}</button>
+              </div>
+            </Form>
+          </section>
+        ) : hydrated && publishableKey ? (
+          <StripePayment
+            publishableKey={publishableKey}
+            init={product.purpose === "coins" ? { kind: "coins", packageId: product.product } : { kind: "vip", tier: product.product }}
+            label={payLabel}
+          />
+        ) : (
+          <Form method="post" className="flex gap-3">
+            <input type="hidden" name="intent" value="hosted" />
+            <Link to="/" className="flex-1 rounded-md border border-slate-300 px-4 py-2 text-center font-semibold dark:border-slate-700">Cancel</Link>
+            <button type="submit" className={`${buttonClass} flex-1`}>{payLabel} with Stripe</button>
+          </Form>
+        )}
+      </main>
+    </PlayerShell>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Checkout — Raffle Rush" }];

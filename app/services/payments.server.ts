@@ -1,0 +1,238 @@
+import { randomUUID } from "node:crypto";
+import type { VipTier } from "~/generated/prisma/client";
+import { recordAudit } from "~/models/audit.server";
+import { db } from "~/models/db.server";
+import { houseAccountId, postTransaction, userAccountId, userBalance, type Posting } from "~/models/ledger.server";
+import * as payments from "~/models/payment.server";
+import { findCoinPackage } from "./coin-packages";
+import { assertDepositAllowed } from "./deposit-limits.server";
+import { DomainError } from "./domain-error";
+import { getEnv } from "./env.server";
+import { getLogger } from "./logger.server";
+import { demoProvider } from "./payments/demo-provider.server";
+import type { PaymentProvider, ProviderEvent } from "./payments/provider";
+import { stripeProvider } from "./payments/stripe-provider.server";
+import { activeVipTier, VIP_TIERS, type VipTierName } from "./vip";
+
+/**
+ * Buying coins and VIP by card. Prices and coins are decided here from the product,
+ * never from what the client sends; a payment is credited exactly once, whichever of
+ * the confirm call, the webhook or a retry gets there first (row lock on the payment
+ * plus the ledger's unique reference).
+ */
+export const VIP_PERIOD_DAYS = 30;
+
+export function paymentProvider(): PaymentProvider {
+  return getEnv().demoMode ? demoProvider : stripeProvider;
+}
+
+export type Product =
+  | { purpose: "coins"; product: string; amountCents: number; coins: bigint; description: string }
+  | { purpose: "vip"; product: VipTierName; amountCents: number; description: string };
+
+export function priceCoins(packageId: string | null | undefined): Product | undefined {
+  const pkg = findCoinPackage(packageId);
+  return pkg && { purpose: "coins", product: pkg.id, amountCents: pkg.priceCents, coins: BigInt(pkg.coins), description: `${pkg.coins} coins` };
+}
+
+export function priceVip(tier: string | null | undefined): Product | undefined {
+  if (!tier || !(tier in VIP_TIERS)) return undefined;
+  const name = tier as VipTierName;
+  return { purpose: "vip", product: name, amountCents: VIP_TIERS[name].priceCents, description: `VIP ${name.toUpperCase()} — 30 days` };
+}
+
+export class PaymentFailed extends Error {
+  name = "PaymentFailed";
+}
+
+/** Starts a card payment for the signed-in player; the deposit-limit check comes before the provider is called. */
+export async function startPayment(userId: string, product: Product) {
+  await assertDepositAllowed(userId, product.amountCents);
+  const provider = paymentProvider();
+  const metadata = { userId, purpose: product.purpose, product: product.product };
+  const created = await provider.createPayment({
+    amountCents: product.amountCents,
+    description: product.description,
+    metadata,
+    idempotencyKey: `payment:${randomUUID()}`,
+  });
+  await payments.createPaymentRow({
+    userId,
+    provider: provider.name,
+    providerPaymentId: created.id,
+    purpose: product.purpose,
+    product: product.product,
+    amountCents: product.amountCents,
+  });
+  return { paymentId: created.id, clientSecret: created.clientSecret };
+}
+
+/** Starts a hosted checkout (no JavaScript); returns the provider's page to redirect to. */
+export async function startHostedCheckout(userId: string, product: Product, origin: string) {
+  const provider = paymentProvider();
+  if (!provider.createHostedCheckout) return undefined;
+  await assertDepositAllowed(userId, product.amountCents);
+  const back = product.purpose === "vip" ? `/vip/checkout?tier=${product.product}` : `/checkout?package=${product.product}`;
+  const session = await provider.createHostedCheckout({
+    amountCents: product.amountCents,
+    description: product.description,
+    metadata: { userId, purpose: product.purpose, product: product.product },
+    successUrl: `${origin}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
+    cancelUrl: `${origin}${back}`,
+    idempotencyKey: `checkout:${randomUUID()}`,
+  });
+  await payments.createPaymentRow({
+    userId,
+    provider: provider.name,
+    providerPaymentId: `cs_pending:${session.id}`,
+    checkoutSessionId: session.id,
+    purpose: product.purpose,
+    product: product.product,
+    amountCents: product.amountCents,
+  });
+  return session.url;
+}
+
+export type Settlement =
+  | { status: "succeeded"; purpose: "coins"; coins: bigint; product: string }
+  | { status: "succeeded"; purpose: "vip"; tier: string; vipExpiry: Date | null }
+  | { status: "failed"; message: string }
+  | { status: "pending" };
+
+/**
+ * Settles a payment from what the provider says about it. Idempotent: the first caller
+ * credits, every later one (webhook retries, the confirm call racing the webhook) gets
+ * the same answer and changes nothing.
+ */
+export async function settlePayment(providerPaymentId: string, now = new Date()): Promise<Settlement> {
+  const remote = await paymentProvider().getPayment(providerPaymentId);
+  return db().$transaction(async (tx) => {
+    const payment = await payments.lockPayment(tx, providerPaymentId);
+    if (!payment) throw new DomainError("payment_not_found", "Payment not found");
+    if (payment.status === "succeeded") return describeSucceeded(payment);
+    if (payment.status !== "pending") return { status: "failed", message: "This payment did not go through." };
+    if (remote.status === "failed" || remote.status === "canceled") {
+      const message = remote.failureMessage ?? "Your card was declined.";
+      await payments.updatePayment(tx, payment.id, { status: "failed", failureMessage: message, settledAt: now });
+      return { status: "failed", message };
+    }
+    if (remote.status !== "succeeded") return { status: "pending" };
+    if (remote.amountCents !== payment.amountCents || remote.metadata.userId !== payment.userId) {
+      getLogger().error({ providerPaymentId }, "payment does not match what we priced; not credited");
+      await payments.updatePayment(tx, payment.id, { status: "failed", failureMessage: "Amount mismatch", settledAt: now });
+      return { status: "failed", message: "Please contact support if coins were not added." };
+    }
+    if (payment.purpose === "coins") {
+      const pkg = priceCoins(payment.product);
+      if (!pkg || pkg.purpose !== "coins") throw new Error(`unknown package ${payment.product}`);
+      const user = await tx.user.findUniqueOrThrow({ where: { id: payment.userId }, select: { vipTier: true, vipExpiry: true } });
+      const tier = activeVipTier(user, now);
+      const bonus = tier ? (pkg.coins * BigInt(VIP_TIERS[tier].bonusPercent)) / 100n : 0n;
+      const postings: Posting[] = [
+        { accountId: await houseAccountId("card_deposits", tx), amount: -pkg.coins },
+        { accountId: await userAccountId(tx, payment.userId), amount: pkg.coins + bonus },
+      ];
+      if (bonus > 0n) postings.push({ accountId: await houseAccountId("promotions", tx), amount: -bonus });
+      await postTransaction(tx, { kind: "deposit", reference: `deposit:${providerPaymentId}`, userId: payment.userId, memo: pkg.description, postings });
+      await payments.updatePayment(tx, payment.id, { status: "succeeded", coinsCredited: pkg.coins + bonus, settledAt: now });
+      await recordAudit(tx, {
+        actor: "provider",
+        action: "payment.credit",
+        target: `user:${payment.userId}`,
+        details: { providerPaymentId, amountCents: payment.amountCents, coins: (pkg.coins + bonus).toString() },
+      });
+      return { status: "succeeded", purpose: "coins", coins: pkg.coins + bonus, product: payment.product };
+    }
+    const vipExpiry = await payments.extendVip(tx, payment.userId, payment.product as VipTier, providerPaymentId, now, VIP_PERIOD_DAYS);
+    await payments.updatePayment(tx, payment.id, { status: "succeeded", settledAt: now });
+    await recordAudit(tx, {
+      actor: "provider",
+      action: "payment.vip",
+      target: `user:${payment.userId}`,
+      details: { providerPaymentId, tier: payment.product, vipExpiry: vipExpiry.toISOString() },
+    });
+    return { status: "succeeded", purpose: "vip", tier: payment.product, vipExpiry };
+  });
+}
+
+async function describeSucceeded(payment: payments.LockedPayment): Promise<Settlement> {
+  if (payment.purpose === "coins") return { status: "succeeded", purpose: "coins", coins: payment.coinsCredited ?? 0n, product: payment.product };
+  const user = await db().user.findUniqueOrThrow({ where: { id: payment.userId }, select: { vipExpiry: true } });
+  return { status: "succeeded", purpose: "vip", tier: payment.product, vipExpiry: user.vipExpiry };
+}
+
+/** The confirm call from the browser: only the player's own payment, settled from the provider's record. */
+export async function confirmPayment(userId: string, providerPaymentId: string, now = new Date()) {
+  const own = await payments.findPaymentOfUser(providerPaymentId, userId);
+  if (!own) throw new DomainError("payment_not_found", "Payment not found");
+  const settlement = await settlePayment(providerPaymentId, now);
+  return { settlement, coinBalance: await userBalance(userId) };
+}
+
+/** A hosted checkout came back (or its webhook arrived): bind the payment id, then settle. */
+export async function settleHostedCheckout(sessionId: string, now = new Date()): Promise<Settlement> {
+  const provider = paymentProvider();
+  if (!provider.getHostedCheckout) throw new DomainError("payment_not_found", "Payment not found");
+  const session = await provider.getHostedCheckout(sessionId);
+  if (!session.paymentId) return { status: "pending" };
+  await db().$transaction((tx) => payments.setProviderPaymentId(tx, sessionId, session.paymentId!));
+  return settlePayment(session.paymentId, now);
+}
+
+/** Takes back a refunded or disputed payment: the coins if they are still there, else flags the account. */
+export async function reversePayment(providerPaymentId: string, reason: "refund" | "dispute", now = new Date()) {
+  await db().$transaction(async (tx) => {
+    const payment = await payments.lockPayment(tx, providerPaymentId);
+    if (!payment || payment.status !== "succeeded") return;
+    await payments.updatePayment(tx, payment.id, { status: reason === "refund" ? "refunded" : "disputed" });
+    if (payment.purpose === "vip") {
+      await payments.shortenVip(tx, payment.userId, now, VIP_PERIOD_DAYS);
+      await recordAudit(tx, { actor: "provider", action: `payment.${reason}`, target: `user:${payment.userId}`, details: { providerPaymentId } });
+      return;
+    }
+    const credited = payment.coinsCredited ?? 0n;
+    const account = await userAccountId(tx, payment.userId);
+    const available = await userBalance(payment.userId, tx);
+    const taken = available < credited ? available : credited;
+    if (taken > 0n) {
+      await postTransaction(tx, {
+        kind: "reversal",
+        reference: `reversal:${providerPaymentId}`,
+        userId: payment.userId,
+        memo: reason,
+        postings: [
+          { accountId: account, amount: -taken },
+          { accountId: await houseAccountId("card_deposits", tx), amount: taken },
+        ],
+      });
+    }
+    if (taken < credited) {
+      await payments.flagUser(tx, payment.userId, `${reason} of ${providerPaymentId}: ${credited - taken} coins already spent`, now);
+    }
+    await recordAudit(tx, {
+      actor: "provider",
+      action: `payment.${reason}`,
+      target: `user:${payment.userId}`,
+      details: { providerPaymentId, credited: credited.toString(), reversed: taken.toString() },
+    });
+  });
+}
+
+/** A verified provider event; unknown payments and unknown event types are acknowledged and ignored. */
+export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
+  const known = async (paymentId: string) => (await db().payment.count({ where: { providerPaymentId: paymentId } })) > 0;
+  switch (event.kind) {
+    case "payment_succeeded":
+    case "payment_failed":
+      if (await known(event.paymentId)) await settlePayment(event.paymentId);
+      return;
+    case "checkout_completed":
+      if (await payments.findPaymentBySession(event.sessionId)) await settleHostedCheckout(event.sessionId);
+      return;
+    case "payment_reversed":
+      await reversePayment(event.paymentId, event.reason);
+      return;
+    case "ignored":
+      return;
+  }
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from "node:crypto";
+import { db } from "~/models/db.server";
+import { WebhookSignatureError, type PaymentProvider, type ProviderPayment } from "./provider";
+
+/**
+ * The demo provider (no Stripe keys): payments live in `demo_payments`, as they would at
+ * Stripe. Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.
+ * The card number is only ever looked at in memory, never stored or logged.
+ */
+export const DEMO_SUCCESS_CARD = "4242424242424242";
+export const DEMO_DECLINED_CARD = "4000000000000002";
+
+export const demoProvider: PaymentProvider & { payWithTestCard(id: string, cardNumber: string): Promise<ProviderPayment> } = {
+  name: "demo",
+
+  async createPayment({ amountCents, metadata }) {
+    const id = `demo_pi_${randomBytes(12).toString("hex")}`;
+    await db().demoPayment.create({ data: { id, amountCents, status: "requires_payment", metadata } });
+    return { id, clientSecret: `${id}_secret_${randomBytes(12).toString("hex")}` };
+  },
+
+  async getPayment(id) {
+    const row = await db().demoPayment.findUnique({ where: { id } });
+    if (!row) throw new Error(`no demo payment ${id}`);
+    return {
+      id: row.id,
+      status: row.status as ProviderPayment["status"],
+      amountCents: row.amountCents,
+      currency: "usd",
+      metadata: row.metadata as Record<string, string>,
+      failureMessage: row.status === "failed" ? "Your card was declined." : undefined,
+    };
+  },
+
+  async payWithTestCard(id, cardNumber) {
+    const digits = cardNumber.replace(/[\s-]/g, "");
+    const status = digits === DEMO_SUCCESS_CARD ? "succeeded" : "failed";
+    // Only a payment still waiting for a card can change; a repeat changes nothing.
+    await db().demoPayment.updateMany({ where: { id, status: "requires_payment" }, data: { status } });
+    return this.getPayment(id);
+  },
+
+  async parseWebhook() {
+    throw new WebhookSignatureError("The demo provider sends no webhooks");
+  },
+};

@@ -1,0 +1,48 @@
+/**
+ * The one interface every card acquirer implements (PRODUCT.md: Stripe today; another
+ * acquirer must be one new adapter, not a rewrite). Amounts are integer cents.
+ */
+export type ProviderPaymentStatus = "requires_payment" | "processing" | "succeeded" | "failed" | "canceled";
+
+export type ProviderPayment = {
+  id: string;
+  status: ProviderPaymentStatus;
+  amountCents: number;
+  currency: string;
+  metadata: Record<string, string>;
+  failureMessage?: string;
+};
+
+export type ProviderEvent =
+  | { kind: "payment_succeeded"; paymentId: string }
+  | { kind: "payment_failed"; paymentId: string; message?: string }
+  | { kind: "checkout_completed"; sessionId: string; paymentId: string | null }
+  | { kind: "payment_reversed"; paymentId: string; reason: "refund" | "dispute" }
+  | { kind: "ignored"; type: string };
+
+export class WebhookSignatureError extends Error {
+  name = "WebhookSignatureError";
+}
+
+export interface PaymentProvider {
+  readonly name: "stripe" | "demo";
+  createPayment(input: {
+    amountCents: number;
+    description: string;
+    metadata: Record<string, string>;
+    idempotencyKey: string;
+  }): Promise<{ id: string; clientSecret: string }>;
+  getPayment(id: string): Promise<ProviderPayment>;
+  /** A page hosted by the provider, for browsers without JavaScript; undefined when the provider has none. */
+  createHostedCheckout?(input: {
+    amountCents: number;
+    description: string;
+    metadata: Record<string, string>;
+    successUrl: string;
+    cancelUrl: string;
+    idempotencyKey: string;
+  }): Promise<{ id: string; url: string }>;
+  getHostedCheckout?(id: string): Promise<{ id: string; paymentId: string | null; paid: boolean; metadata: Record<string, string> }>;
+  /** Verifies and reads a webhook; throws WebhookSignatureError for a forged or stale one. */
+  parseWebhook(rawBody: string, signature: string | null): Promise<ProviderEvent>;
+}

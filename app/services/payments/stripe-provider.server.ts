@@ -1,0 +1,115 @@
+import Stripe from "stripe";
+import { getEnv } from "../env.server";
+import { WebhookSignatureError, type PaymentProvider, type ProviderEvent, type ProviderPayment } from "./provider";
+
+/** Stripe: PaymentIntents (Payment Element) with JavaScript, Checkout without it. */
+function client(): Stripe {
+  const env = getEnv();
+  const api = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : undefined;
+  return new Stripe(env.STRIPE_SECRET_KEY!, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(api ? { host: api.hostname, port: Number(api.port), protocol: api.protocol.replace(":", "") as "http" | "https" } : {}),
+  });
+}
+
+let stripe: Stripe | undefined;
+const sdk = () => (stripe ??= client());
+
+function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
+  const failed = intent.status === "requires_payment_method" && intent.last_payment_error;
+  const status: ProviderPayment["status"] =
+    intent.status === "succeeded"
+      ? "succeeded"
+      : intent.status === "processing"
+        ? "processing"
+        : intent.status === "canceled"
+          ? "canceled"
+          : failed
+            ? "failed"
+            : "requires_payment";
+  return {
+    id: intent.id,
+    status,
+    amountCents: intent.amount,
+    currency: intent.currency,
+    metadata: (intent.metadata ?? {}) as Record<string, string>,
+    failureMessage: intent.last_payment_error?.message ?? undefined,
+  };
+}
+
+const paymentIdOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
+
+export const stripeProvider: PaymentProvider = {
+  name: "stripe",
+
+  async createPayment({ amountCents, description, metadata, idempotencyKey }) {
+    const intent = await sdk().paymentIntents.create(
+      { amount: amountCents, currency: "usd", description, metadata, automatic_payment_methods: { enabled: true } },
+      { idempotencyKey },
+    );
+    return { id: intent.id, clientSecret: intent.client_secret! };
+  },
+
+  async getPayment(id) {
+    return toPayment(await sdk().paymentIntents.retrieve(id));
+  },
+
+  async createHostedCheckout({ amountCents, description, metadata, successUrl, cancelUrl, idempotencyKey }) {
+    const session = await sdk().checkout.sessions.create(
+      {
+        mode: "payment",
+        line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: amountCents, product_data: { name: description } } }],
+        payment_intent_data: { metadata, description },
+        metadata,
+        success_url: successUrl,
+        cancel_url: cancelUrl,
+      },
+      { idempotencyKey },
+    );
+    return { id: session.id, url: session.url! };
+  },
+
+  async getHostedCheckout(id) {
+    const session = await sdk().checkout.sessions.retrieve(id);
+    return {
+      id: session.id,
+      paymentId: paymentIdOf(session.payment_intent),
+      paid: session.payment_status === "paid",
+      metadata: (session.metadata ?? {}) as Record<string, string>,
+    };
+  },
+
+  async parseWebhook(rawBody, signature) {
+    const secret = getEnv().STRIPE_WEBHOOK_SECRET;
+    if (!secret || !signature) throw new WebhookSignatureError("Missing webhook signature");
+    let event: Stripe.Event;
+    try {
+      event = sdk().webhooks.constructEvent(rawBody, signature, secret);
+    } catch (error) {
+      throw new WebhookSignatureError((error as Error).message);
+    }
+    return toEvent(event);
+  },
+};
+
+function toEvent(event: Stripe.Event): ProviderEvent {
+  switch (event.type) {
+    case "payment_intent.succeeded":
+      return { kind: "payment_succeeded", paymentId: event.data.object.id };
+    case "payment_intent.payment_failed":
+      return { kind: "payment_failed", paymentId: event.data.object.id, message: event.data.object.last_payment_error?.message };
+    case "checkout.session.completed":
+      return { kind: "checkout_completed", sessionId: event.data.object.id, paymentId: paymentIdOf(event.data.object.payment_intent) };
+    case "charge.refunded": {
+      const paymentId = paymentIdOf(event.data.object.payment_intent);
+      return paymentId ? { kind: "payment_reversed", paymentId, reason: "refund" } : { kind: "ignored", type: event.type };
+    }
+    case "charge.dispute.created": {
+      const paymentId = paymentIdOf(event.data.object.payment_intent);
+      return paymentId ? { kind: "payment_reversed", paymentId, reason: "dispute" } : { kind: "ignored", type: event.type };
+    }
+    default:
+      return { kind: "ignored", type: event.type };
+  }
+}

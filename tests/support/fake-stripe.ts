@@ -1,0 +1,152 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+
+/**
+ * A local HTTP server that answers like Stripe's API for the calls we make
+ * (PaymentIntents and Checkout Sessions), so the real Stripe SDK and our adapter run
+ * unchanged. Tests drive what "the bank" decides through its methods.
+ */
+type Intent = {
+  id: string;
+  object: "payment_intent";
+  amount: number;
+  currency: string;
+  description: string | null;
+  status: string;
+  client_secret: string;
+  metadata: Record<string, string>;
+  last_payment_error: { message: string } | null;
+};
+type Session = {
+  id: string;
+  object: "checkout.session";
+  url: string;
+  payment_intent: string | null;
+  payment_status: "paid" | "unpaid";
+  metadata: Record<string, string>;
+  amount_total: number;
+};
+
+export type FakeStripe = {
+  url: string;
+  intents: Map<string, Intent>;
+  requests: { method: string; path: string; body: Record<string, string> }[];
+  succeed(id: string): Intent;
+  decline(id: string, message?: string): Intent;
+  completeSession(id: string): Session;
+  close(): Promise<void>;
+};
+
+const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
+
+export async function startFakeStripe(): Promise<FakeStripe> {
+  const intents = new Map<string, Intent>();
+  const sessions = new Map<string, Session>();
+  const idempotent = new Map<string, unknown>();
+  const requests: FakeStripe["requests"] = [];
+
+  const server: Server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (chunk) => (raw += chunk));
+    req.on("end", () => {
+      const body = Object.fromEntries(new URLSearchParams(raw));
+      const path = (req.url ?? "").split("?")[0]!;
+      requests.push({ method: req.method ?? "", path, body });
+      const metadata = Object.fromEntries(
+        Object.entries(body)
+          .filter(([k]) => k.startsWith("metadata[") || k.startsWith("payment_intent_data[metadata]["))
+          .map(([k, v]) => [k.replace(/^.*\[(\w+)\]$/, "$1"), v]),
+      );
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, { "Content-Type": "application/json", "Request-Id": id("req") });
+        res.end(JSON.stringify(json));
+      };
+      const key = req.headers["idempotency-key"];
+      if (req.method === "POST" && typeof key === "string" && idempotent.has(key)) return send(200, idempotent.get(key));
+      const remember = (json: unknown) => {
+        if (typeof key === "string") idempotent.set(key, json);
+        send(200, json);
+      };
+
+      if (req.method === "POST" && path === "/v1/payment_intents") {
+        const intent: Intent = {
+          id: id("pi"),
+          object: "payment_intent",
+          amount: Number(body.amount),
+          currency: body.currency ?? "usd",
+          description: body.description ?? null,
+          status: "requires_payment_method",
+          client_secret: "",
+          metadata,
+          last_payment_error: null,
+        };
+        intent.client_secret = `${intent.id}_secret_${randomBytes(8).toString("hex")}`;
+        intents.set(intent.id, intent);
+        return remember(intent);
+      }
+      const intentMatch = /^\/v1\/payment_intents\/([\w]+)$/.exec(path);
+      if (req.method === "GET" && intentMatch) {
+        const intent = intents.get(intentMatch[1]!);
+        return intent ? send(200, intent) : send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
+      }
+      if (req.method === "POST" && path === "/v1/checkout/sessions") {
+        const session: Session = {
+          id: id("cs_test"),
+          object: "checkout.session",
+          url: `https://checkout.stripe.test/pay/${id("x")}`,
+          payment_intent: null,
+          payment_status: "unpaid",
+          metadata,
+          amount_total: Number(body["line_items[0][price_data][unit_amount]"]),
+        };
+        sessions.set(session.id, session);
+        return remember(session);
+      }
+      const sessionMatch = /^\/v1\/checkout\/sessions\/([\w]+)$/.exec(path);
+      if (req.method === "GET" && sessionMatch) {
+        const session = sessions.get(sessionMatch[1]!);
+        return session ? send(200, session) : send(404, { error: { type: "invalid_request_error", message: "No such session" } });
+      }
+      send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path})` } });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    intents,
+    requests,
+    succeed(intentId) {
+      const intent = intents.get(intentId)!;
+      intent.status = "succeeded";
+      return intent;
+    },
+    decline(intentId, message = "Your card was declined.") {
+      const intent = intents.get(intentId)!;
+      intent.status = "requires_payment_method";
+      intent.last_payment_error = { message };
+      return intent;
+    },
+    completeSession(sessionId) {
+      const session = sessions.get(sessionId)!;
+      const intent: Intent = {
+        id: id("pi"),
+        object: "payment_intent",
+        amount: session.amount_total,
+        currency: "usd",
+        description: null,
+        status: "succeeded",
+        client_secret: "",
+        metadata: session.metadata,
+        last_payment_error: null,
+      };
+      intents.set(intent.id, intent);
+      session.payment_intent = intent.id;
+      session.payment_status = "paid";
+      return session;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
