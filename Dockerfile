@@ -8,7 +8,8 @@ FROM base AS deps
 COPY package.json package-lock.json ./
 COPY prisma ./prisma
 COPY prisma.config.ts ./
-RUN npm ci --include=dev --no-audit --no-fund
+# `npm install` rather than `npm ci`: see .ci/run (the lockfile lists only this platform's optional builds).
+RUN npm install --include=dev --no-audit --no-fund
 
 FROM deps AS build
 COPY . .

@@ -1,19 +1,191 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { ActionButton, Cell, Table } from "~/components/admin-tabs";
+import { auditView, dashboard, listRafflesForAdmin, listUsers, reconciliation } from "~/services/admin.server";
 import { requireAdmin } from "~/services/auth.server";
 
-/** The back office. Its tabs (payouts, users, raffles) come with the admin issue. */
+const TABS = ["payouts", "users", "raffles", "audit", "ledger"] as const;
+type Tab = (typeof TABS)[number];
+
+/** The back office: overview and revenue on every tab; one tab's data at a time. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return null;
+  const params = new URL(request.url).searchParams;
+  const tab: Tab = TABS.find((t) => t === params.get("tab")) ?? "payouts";
+  const q = (params.get("q") ?? "").slice(0, 100);
+  const page = Math.max(0, Number.parseInt(params.get("page") ?? "0", 10) || 0);
+  const [overview, users, raffles, audit, ledger] = await Promise.all([
+    dashboard(),
+    tab === "users" ? listUsers(q, page) : null,
+    tab === "raffles" ? listRafflesForAdmin() : null,
+    tab === "audit" ? auditView() : null,
+    tab === "ledger" ? reconciliation() : null,
+  ]);
+  return { tab, q, overview, users, raffles, audit, ledger };
+}
+
+function Bars({ revenue }: { revenue: Record<string, string> }) {
+  const values = Object.entries(revenue);
+  const max = Math.max(1, ...values.map(([, v]) => Number(v)));
+  return (
+    <figure aria-label="Revenue from card deposits" className="flex items-end gap-4">
+      {values.map(([label, value]) => (
+        <div key={label} className="flex flex-col items-center gap-1 text-xs">
+          <span>${value}</span>
+          <span aria-hidden="true" className="w-10 rounded-t bg-brand-700" style={{ height: `${Math.max(4, (Number(value) / max) * 80)}px` }} />
+          <span className="capitalize">{label}</span>
+        </div>
+      ))}
+    </figure>
+  );
 }
 
 export default function Admin() {
+  const data = useLoaderData<typeof loader>();
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    const timer = setInterval(revalidate, 30_000);
+    return () => clearInterval(timer);
+  }, [revalidate]);
+  const { overview, revenue, payouts } = data.overview;
   return (
-    <main className="mx-auto max-w-5xl px-4 py-10">
-      <h1 className="text-3xl font-bold">Admin dashboard</h1>
-      <p className="mt-4">The payouts, users and raffles tabs are being built.</p>
-      <Link to="/" className="mt-6 inline-block underline">Back to Site</Link>
+    <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-3xl font-bold">Admin dashboard</h1>
+        <div className="flex gap-4 text-sm">
+          <Link to={`/admin?tab=${data.tab}`} className="underline">Refresh</Link>
+          <Link to="/" className="underline">Back to Site</Link>
+        </div>
+      </div>
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="overview">
+        {[
+          ["Players", overview.totalUsers],
+          ["Revenue (card deposits)", `$${overview.totalRevenue}`],
+          ["Profit (rake − promotions)", `$${overview.totalProfits}`],
+          ["Active raffles", overview.activeRaffles],
+        ].map(([label, value]) => (
+          <div key={label} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+            <dt className="text-xs">{label}</dt>
+            <dd className="text-xl font-bold">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <Bars revenue={revenue} />
+      <nav aria-label="Admin sections" className="flex flex-wrap gap-2 border-b border-slate-200 pb-2 dark:border-slate-800">
+        {TABS.map((t) => (
+          <Link key={t} to={`/admin?tab=${t}`} aria-current={t === data.tab ? "page" : undefined} className={`rounded px-3 py-1 capitalize ${t === data.tab ? "bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900" : ""}`}>
+            {t}
+          </Link>
+        ))}
+      </nav>
+
+      {data.tab === "payouts" ? (
+        <section aria-label="Payouts" className="flex flex-col gap-3">
+          <p>Pending: {payouts.pending.length} · ${payouts.pendingAmount}</p>
+          <div className="flex gap-2">
+            <ActionButton action="/api/admin/payouts/bulk-approve" label="Auto-approve up to $50" fields={{ maxAmount: "50" }} />
+            <ActionButton action="/api/admin/payouts/bulk-approve" label="Auto-approve up to $100" fields={{ maxAmount: "100" }} />
+          </div>
+          <Table label="Pending payouts" head={["Player", "Amount", "Method", "Age", "Notes", ""]}>
+            {payouts.pending.map((p) => (
+              <tr key={p.id} data-testid="payout">
+                <Cell>{p.player}</Cell>
+                <Cell>${p.amount}</Cell>
+                <Cell>{p.destination}</Cell>
+                <Cell>{p.ageMinutes} min</Cell>
+                <Cell>
+                  {p.requiresVerification ? "Identity verification required. " : ""}
+                  {p.awaitingSecondApproval ? "Awaiting a second approval." : ""}
+                </Cell>
+                <Cell>
+                  <span className="flex gap-1">
+                    <ActionButton action={`/api/admin/payouts/${p.id}/approve`} label="Approve" />
+                    <ActionButton action={`/api/admin/payouts/${p.id}/reject`} label="Reject" fields={{ reason: "Admin review" }} danger />
+                  </span>
+                </Cell>
+              </tr>
+            ))}
+          </Table>
+        </section>
+      ) : null}
+
+      {data.users ? (
+        <section aria-label="Users" className="flex flex-col gap-3">
+          <form method="get" className="flex gap-2">
+            <input type="hidden" name="tab" value="users" />
+            <label className="flex items-center gap-2">Search <input name="q" defaultValue={data.q} className="rounded border px-2 py-1 text-slate-900" /></label>
+            <button type="submit" className="rounded border px-3">Search</button>
+          </form>
+          <Table label="Players" head={["Player", "Balance", "Winnings", "VIP", "Status", ""]}>
+            {data.users.users.map((u) => (
+              <tr key={u.id}>
+                <Cell>{u.username ?? "—"}<span className="block text-xs">{u.email}</span></Cell>
+                <Cell>{u.coinBalance.toLocaleString("en-US")}</Cell>
+                <Cell>{u.totalWinnings.toLocaleString("en-US")}</Cell>
+                <Cell>{u.vipTier ?? "—"}</Cell>
+                <Cell>{[u.suspended ? "suspended" : "active", u.identityVerified ? "verified" : "unverified", u.flagged ? `flagged: ${u.flagged}` : ""].filter(Boolean).join(" · ")}</Cell>
+                <Cell>
+                  <span className="flex gap-1">
+                    {u.identityVerified ? null : <ActionButton action={`/api/admin/users/${u.id}/verify`} label="Verify identity" />}
+                    <ActionButton action={`/api/admin/users/${u.id}/suspend`} label={u.suspended ? "Unsuspend" : "Suspend"} fields={{ suspended: String(!u.suspended) }} danger={!u.suspended} />
+                  </span>
+                </Cell>
+              </tr>
+            ))}
+          </Table>
+          <div className="flex gap-4 text-sm">
+            {data.users.page > 0 ? <Link to={`/admin?tab=users&q=${encodeURIComponent(data.q)}&page=${data.users.page - 1}`}>Previous</Link> : null}
+            {(data.users.page + 1) * data.users.pageSize < data.users.total ? (
+              <Link to={`/admin?tab=users&q=${encodeURIComponent(data.q)}&page=${data.users.page + 1}`}>Next</Link>
+            ) : null}
+            <span>{data.users.total} players</span>
+          </div>
+        </section>
+      ) : null}
+
+      {data.raffles ? (
+        <Table label="Raffles" head={["Raffle", "Status", "Pot", "Tickets", "Players", "Ends", ""]}>
+          {data.raffles.map((r) => (
+            <tr key={r.id} data-testid="admin-raffle">
+              <Cell>{r.kind} {r.tier} ${r.entryPrice}</Cell>
+              <Cell>{r.status}{r.winner ? ` · ${r.winner} won $${r.prize}` : ""}</Cell>
+              <Cell>${r.currentPot}</Cell>
+              <Cell>{r.tickets}</Cell>
+              <Cell>{r.players}</Cell>
+              <Cell>{r.endTime.slice(11, 19)}</Cell>
+              <Cell>{r.status === "active" ? <ActionButton action={`/api/admin/raffles/${r.id}/complete`} label="Complete now" /> : null}</Cell>
+            </tr>
+          ))}
+        </Table>
+      ) : null}
+
+      {data.audit ? (
+        <Table label="Audit log" head={["When", "Who", "What", "Target", "Details"]}>
+          {data.audit.map((e) => (
+            <tr key={e.id} data-testid="audit-event">
+              <Cell>{e.createdAt.slice(0, 19).replace("T", " ")}</Cell>
+              <Cell>{e.actor.slice(0, 8)}</Cell>
+              <Cell>{e.action}</Cell>
+              <Cell>{e.target}</Cell>
+              <Cell><code className="text-xs break-all">{JSON.stringify(e.details)}</code></Cell>
+            </tr>
+          ))}
+        </Table>
+      ) : null}
+
+      {data.ledger ? (
+        <section aria-label="Ledger reconciliation">
+          <Table label="Account totals" head={["Account", "Total"]}>
+            {Object.entries(data.ledger.totals).map(([kind, total]) => (
+              <tr key={kind}><Cell>{kind}</Cell><Cell>${total}</Cell></tr>
+            ))}
+          </Table>
+          <p className={`mt-3 font-bold ${data.ledger.balanced ? "text-emerald-700 dark:text-emerald-400" : "rounded bg-red-700 p-2 text-white"}`} data-testid="ledger-sum">
+            Sum of all accounts: ${data.ledger.sum} {data.ledger.balanced ? "(balanced)" : "— MISMATCH"}
+          </p>
+        </section>
+      ) : null}
     </main>
   );
 }

@@ -14,7 +14,12 @@ export type DomainErrorCode =
   | "not_vip"
   | "already_claimed"
   | "payment_not_found"
-  | "unknown_product";
+  | "unknown_product"
+  | "withdrawal_invalid"
+  | "withdrawal_not_found"
+  | "withdrawal_decided"
+  | "verification_required"
+  | "second_approver_required";
 
 export class DomainError extends Error {
   name = "DomainError";

@@ -25,8 +25,18 @@ describe("parseEnv", () => {
     ],
     [
       { STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc", SESSION_SECRET: "x".repeat(32) },
+      /PAYOUT_ENCRYPTION_KEY is required/,
+    ],
+    [
+      {
+        STRIPE_SECRET_KEY: "sk_test_abc",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+        SESSION_SECRET: "x".repeat(32),
+        PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64"),
+      },
       /ADMIN_ACCESS_KEY is required/,
     ],
+    [{ PAYOUT_ENCRYPTION_KEY: "c2hvcnQ=" }, /PAYOUT_ENCRYPTION_KEY expected 32 bytes/],
     [{ OAUTH_ISSUER: "https://id.example" }, /must be set together/],
     [{ CLIENT_IP_HEADER: "x forwarded" }, /^Invalid configuration: CLIENT_IP_HEADER expected a header name/],
   ])("refuses %o with one line naming the variable", (source, message) => {
@@ -45,6 +55,7 @@ describe("parseEnv", () => {
       STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
       SESSION_SECRET: "x".repeat(32),
       ADMIN_ACCESS_KEY: "a-real-admin-key",
+      PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
     });
     expect(env.demoMode).toBe(false);
     expect(env.ADMIN_ACCESS_KEY).toBe("a-real-admin-key");

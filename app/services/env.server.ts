@@ -54,6 +54,13 @@ const schema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, "expected a Stripe webhook signing secret (whsec_…)").optional(),
   /** Only for tests: where the Stripe SDK sends its requests (a local server that speaks Stripe's API). */
   STRIPE_API_URL: z.url("expected a URL like http://127.0.0.1:12111").optional(),
+  /** 32 bytes, base64: encrypts stored payout details (AES-256-GCM). */
+  PAYOUT_ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, "base64").length === 32, "expected 32 bytes, base64-encoded")
+    .optional(),
+  /** Payouts above this many cents need two different admins' approval. */
+  PAYOUT_SECOND_APPROVAL_ABOVE_CENTS: z.coerce.number({ message: "expected a whole number of cents" }).int().positive().default(50_000),
   SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
   SEED_ON_START: booleanFlag.optional(),
   SEED_DEMO_USERS: booleanFlag.optional(),
@@ -112,6 +119,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (oauth.some((v) => v !== undefined) && oauth.some((v) => v === undefined)) {
     throw new ConfigError(
       "Invalid configuration: OAUTH_ISSUER, OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET must be set together",
+    );
+  }
+  if (!demoMode && env.PAYOUT_ENCRYPTION_KEY === undefined) {
+    throw new ConfigError(
+      "Invalid configuration: PAYOUT_ENCRYPTION_KEY is required when STRIPE_SECRET_KEY is set (32 bytes, base64)",
     );
   }
   if (!demoMode && env.ADMIN_ACCESS_KEY === undefined) {

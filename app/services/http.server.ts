@@ -21,6 +21,11 @@ const STATUS: Record<DomainErrorCode, number> = {
   not_vip: 403,
   payment_not_found: 404,
   unknown_product: 400,
+  withdrawal_invalid: 422,
+  withdrawal_not_found: 404,
+  withdrawal_decided: 409,
+  verification_required: 409,
+  second_approver_required: 409,
 };
 
 export function jsonError(status: number, message: string, init?: ResponseInit): Response {

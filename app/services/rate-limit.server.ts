@@ -16,6 +16,7 @@ export const LIMITS = {
   adminGatePerAccount: { name: "admin-gate:account", max: 10, windowSeconds: 15 * 60 },
   entriesPerPlayer: { name: "enter:player", max: 10, windowSeconds: 1 },
   rewardsPerPlayer: { name: "reward:player", max: 10, windowSeconds: 60 },
+  withdrawalsPerPlayer: { name: "withdraw:player", max: 5, windowSeconds: 60 },
   usernamePerPlayer: { name: "username:player", max: 20, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, Limit>;
 

@@ -18,6 +18,8 @@ const LOGIN = (returnTo: string) => `→/api/login?returnTo=${encodeURIComponent
 const all = (expect: Expect): Record<Role, Expect> => ({ anonymous: expect, player: expect, admin: expect, gatedAdmin: expect, suspended: expect });
 const signedIn = (anon: Expect, signed: Expect): Record<Role, Expect> => ({ anonymous: anon, suspended: anon, player: signed, admin: signed, gatedAdmin: signed });
 const api = (signed: Expect) => signedIn(401, signed);
+/** /api/admin/*: 401 signed out, 403 without the flag or the gate. */
+const adminApi = (gated: Expect): Record<Role, Expect> => ({ anonymous: 401, suspended: 401, player: 403, admin: 403, gatedAdmin: gated });
 
 const MATRIX: Record<string, Row> = {
   "routes/$": { request: ["/no/such/page"], expect: all(404) },
@@ -68,6 +70,21 @@ const MATRIX: Record<string, Row> = {
   "routes/api.confirm-payment": { request: ["/api/confirm-payment", { method: "POST", json: { paymentIntentId: "pi_unknown" } }], expect: api(404) },
   // Server to server: no session, a signature instead.
   "routes/api.stripe.webhook": { request: ["/api/stripe/webhook", { method: "POST", body: "{}" }], expect: all(400) },
+  "routes/withdraw": { request: ["/withdraw"], expect: signedIn(LOGIN("/withdraw"), 200) },
+  "routes/api.withdraw": { request: ["/api/withdraw", { method: "POST", json: { amount: 1, method: "venmo", accountInfo: "x" } }], expect: api(422) },
+  "routes/api.withdrawals": { request: ["/api/withdrawals"], expect: api(200) },
+  "routes/api.admin.dashboard": { request: ["/api/admin/dashboard"], expect: adminApi(200) },
+  "routes/api.admin.users._index": { request: ["/api/admin/users?q=x&page=0"], expect: adminApi(200) },
+  "routes/api.admin.raffles._index": { request: ["/api/admin/raffles"], expect: adminApi(200) },
+  "routes/api.admin.payouts._index": { request: ["/api/admin/payouts"], expect: adminApi(200) },
+  "routes/api.admin.audit": { request: ["/api/admin/audit"], expect: adminApi(200) },
+  "routes/api.admin.ledger": { request: ["/api/admin/ledger"], expect: adminApi(200) },
+  "routes/api.admin.payouts.bulk-approve": { request: ["/api/admin/payouts/bulk-approve", { method: "POST", json: { maxAmount: 75 } }], expect: adminApi(400) },
+  "routes/api.admin.payouts.$id.approve": { request: [`/api/admin/payouts/${UNKNOWN}/approve`, { method: "POST", json: {} }], expect: adminApi(404) },
+  "routes/api.admin.payouts.$id.reject": { request: [`/api/admin/payouts/${UNKNOWN}/reject`, { method: "POST", json: { reason: "Admin review" } }], expect: adminApi(404) },
+  "routes/api.admin.raffles.$id.complete": { request: [`/api/admin/raffles/${UNKNOWN}/complete`, { method: "POST", json: {} }], expect: adminApi(404) },
+  "routes/api.admin.users.$id.verify": { request: [`/api/admin/users/${UNKNOWN}/verify`, { method: "POST", json: {} }], expect: adminApi(404) },
+  "routes/api.admin.users.$id.suspend": { request: [`/api/admin/users/${UNKNOWN}/suspend`, { method: "POST", json: { suspended: true } }], expect: adminApi(404) },
   "routes/api.fair.$id": { request: [`/api/fair/${UNKNOWN}`], expect: all(404) },
   "routes/fair.$id": { request: [`/fair/${UNKNOWN}`], expect: all(404) },
 };

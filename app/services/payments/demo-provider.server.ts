@@ -40,6 +40,10 @@ export const demoProvider: PaymentProvider & { payWithTestCard(id: string, cardN
     return this.getPayment(id);
   },
 
+  async tokenizePayoutCard() {
+    return `demo_card_${randomBytes(12).toString("hex")}`;
+  },
+
   async parseWebhook() {
     throw new WebhookSignatureError("The demo provider sends no webhooks");
   },

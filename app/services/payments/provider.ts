@@ -43,6 +43,11 @@ export interface PaymentProvider {
     idempotencyKey: string;
   }): Promise<{ id: string; url: string }>;
   getHostedCheckout?(id: string): Promise<{ id: string; paymentId: string | null; paid: boolean; metadata: Record<string, string> }>;
+  /**
+   * Turns a debit card for payouts into the provider's token, so that we never store the
+   * number. No CVV: payouts do not need one.
+   */
+  tokenizePayoutCard(card: { number: string; expMonth: number; expYear: number }): Promise<string>;
   /** Verifies and reads a webhook; throws WebhookSignatureError for a forged or stale one. */
   parseWebhook(rawBody: string, signature: string | null): Promise<ProviderEvent>;
 }

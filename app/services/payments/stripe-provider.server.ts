@@ -80,6 +80,11 @@ export const stripeProvider: PaymentProvider = {
     };
   },
 
+  async tokenizePayoutCard({ number, expMonth, expYear }) {
+    const token = await sdk().tokens.create({ card: { number, exp_month: String(expMonth), exp_year: String(expYear), currency: "usd" } } as Stripe.TokenCreateParams);
+    return token.id;
+  },
+
   async parseWebhook(rawBody, signature) {
     const secret = getEnv().STRIPE_WEBHOOK_SECRET;
     if (!secret || !signature) throw new WebhookSignatureError("Missing webhook signature");

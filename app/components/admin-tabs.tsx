@@ -1,0 +1,33 @@
+import type { ReactNode } from "react";
+
+const th = "px-2 py-1 text-left text-xs font-semibold uppercase text-slate-600 dark:text-slate-400";
+const td = "px-2 py-1 align-top";
+const small = "rounded border border-slate-300 px-2 py-0.5 text-xs font-semibold dark:border-slate-600";
+
+export function Table({ head, children, label }: { head: string[]; children: ReactNode; label: string }) {
+  return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
+    <div className="overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
+      <table className="w-full text-sm">
+        <thead>
+          <tr>{head.map((h) => <th key={h} className={th}>{h}</th>)}</tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Cell({ children }: { children: ReactNode }) {
+  return <td className={td}>{children}</td>;
+}
+
+/** A one-button form posting to an admin API route; works without JavaScript. */
+export function ActionButton({ action, label, fields = {}, danger = false }: { action: string; label: string; fields?: Record<string, string>; danger?: boolean }) {
+  return (
+    <form method="post" action={action} className="inline">
+      {Object.entries(fields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
+      <button type="submit" className={`${small} ${danger ? "text-red-800 dark:text-red-300" : ""}`}>{label}</button>
+    </form>
+  );
+}

@@ -1,0 +1,137 @@
+import { useState } from "react";
+import { coinsToDecimal } from "~/services/money";
+import { POLICY } from "~/services/policy";
+import { METHOD_FIELDS, METHOD_LABELS, validateWithdrawal, WITHDRAWAL_METHODS, type WithdrawalMethod } from "~/services/withdrawal-rules";
+import { buttonClass, inputClass } from "./form-fields";
+import { useShowToast } from "./toaster";
+import { useHydrated } from "./use-hydrated";
+import { useJsonAction } from "./use-json-action";
+
+type History = { id: string; amount: string; method: string; destination: string; status: string; createdAt: string }[];
+
+const STATUS_STYLE: Record<string, string> = {
+  completed: "bg-emerald-100 text-emerald-900",
+  processing: "bg-sky-100 text-sky-900",
+  failed: "bg-red-100 text-red-900",
+  pending: "bg-amber-100 text-amber-900",
+};
+
+/**
+ * The withdrawal form (spec section 5, without the CVV) and the history. Without
+ * JavaScript every method's fields are shown and the server reads the chosen one's;
+ * with it, only the chosen method's fields show, and changing method clears them.
+ */
+export function WithdrawPage({ balance, history }: { balance: number; history: History }) {
+  const hydrated = useHydrated();
+  const showToast = useShowToast();
+  const { submit, pending } = useJsonAction();
+  const [method, setMethod] = useState<WithdrawalMethod | "">("");
+  const [amount, setAmount] = useState("");
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const balanceDollars = coinsToDecimal(BigInt(balance));
+  const shown = hydrated ? (method ? [method] : []) : WITHDRAWAL_METHODS;
+  const incomplete = amount === "" || !method || METHOD_FIELDS[method].some((f) => !(fields[f.name] ?? "").trim());
+
+  return (
+    <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-8">
+      <h1 className="text-3xl font-black">Withdraw</h1>
+      <p>
+        Balance: <strong>${balanceDollars}</strong>. Withdrawals from ${coinsToDecimal(BigInt(POLICY.minimumWithdrawalCoins))} are processed within{" "}
+        {POLICY.withdrawalProcessingHours} hours, with no fees. Amounts over ${coinsToDecimal(BigInt(POLICY.identityCheckAboveCoins))} need your identity verified first.
+      </p>
+      <form
+        method="post"
+        className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const checked = validateWithdrawal({ amount, method, fields }, BigInt(balance));
+          if (!checked.ok) {
+            showToast({ type: "error", ...checked.problem });
+            return;
+          }
+          void submit(event.currentTarget, {
+            failureTitle: "Withdrawal Failed",
+            fallbackMessage: "Failed to process withdrawal",
+            onSuccess: () => {
+              showToast({ type: "success", title: "Withdrawal Requested", description: "Your withdrawal has been submitted and will be processed within 24 hours." });
+              setAmount("");
+              setFields({});
+            },
+          });
+        }}
+      >
+        <label className="flex flex-col gap-1 text-sm font-semibold">
+          Amount ($)
+          <input
+            name="amount"
+            type="number"
+            step="0.01"
+            min={POLICY.minimumWithdrawalCoins / 100}
+            max={balanceDollars}
+            inputMode="decimal"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            className={inputClass}
+          />
+        </label>
+        <label className="flex flex-col gap-1 text-sm font-semibold">
+          Method
+          <select
+            name="method"
+            value={method}
+            onChange={(e) => {
+              setMethod(e.target.value as WithdrawalMethod | "");
+              setFields({});
+            }}
+            className={inputClass}
+          >
+            <option value="">Choose a method</option>
+            {WITHDRAWAL_METHODS.map((m) => (
+              <option key={m} value={m}>{METHOD_LABELS[m]}</option>
+            ))}
+          </select>
+        </label>
+        {shown.map((m) => (
+          <fieldset key={m} className="flex flex-col gap-3">
+            {hydrated ? null : <legend className="text-sm font-bold">{METHOD_LABELS[m]}</legend>}
+            {METHOD_FIELDS[m].map((f) => (
+              <label key={f.name} className="flex flex-col gap-1 text-sm font-semibold">
+                {f.label}
+                <input
+                  name={`${m}.${f.name}`}
+                  maxLength={f.maxLength}
+                  placeholder={f.placeholder}
+                  autoComplete="off"
+                  value={fields[f.name] ?? ""}
+                  onChange={(e) => setFields((prev) => ({ ...prev, [f.name]: e.target.value }))}
+                  className={inputClass}
+                />
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        <button type="submit" className={buttonClass} disabled={hydrated && (incomplete || pending)}>
+          {pending ? "Submitting..." : "Request Withdrawal"}
+        </button>
+      </form>
+      <section aria-labelledby="history-title">
+        <h2 id="history-title" className="text-xl font-bold">Withdrawal history</h2>
+        {history.length === 0 ? (
+          <p className="mt-2 text-slate-600 dark:text-slate-400">No withdrawals yet</p>
+        ) : (
+          <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800">
+            {history.map((w) => (
+              <li key={w.id} className="flex items-center justify-between gap-2 py-2" data-testid="withdrawal">
+                <span>
+                  <strong>${w.amount}</strong> · {w.destination}
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">{new Date(w.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC</span>
+                </span>
+                <span className={`rounded px-2 py-0.5 text-xs font-bold ${STATUS_STYLE[w.status] ?? STATUS_STYLE.pending}`}>{w.status}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,103 @@
+import type { Prisma } from "~/generated/prisma/client";
+import { db } from "./db.server";
+
+/** Read models for the back office (admins only: every caller has passed requireAdmin). */
+export function pendingWithdrawals() {
+  return db().withdrawal.findMany({
+    where: { status: "pending" },
+    orderBy: { createdAt: "asc" },
+    take: 200,
+    select: {
+      id: true,
+      amount: true,
+      method: true,
+      destinationMasked: true,
+      requiresVerification: true,
+      firstApproverId: true,
+      createdAt: true,
+      status: true,
+      user: { select: { id: true, username: true, email: true, identityVerifiedAt: true } },
+    },
+  });
+}
+
+export function searchUsers(query: string, page: number, pageSize: number) {
+  const where: Prisma.UserWhereInput = query
+    ? { OR: [{ email: { contains: query.toLowerCase() } }, { usernameKey: { contains: query.toLowerCase() } }] }
+    : {};
+  return db().$transaction([
+    db().user.findMany({
+      where,
+      orderBy: { createdAt: "desc" },
+      skip: page * pageSize,
+      take: pageSize,
+      select: {
+        id: true,
+        email: true,
+        username: true,
+        totalWinnings: true,
+        vipTier: true,
+        vipExpiry: true,
+        isAdmin: true,
+        suspendedAt: true,
+        flaggedAt: true,
+        flagReason: true,
+        identityVerifiedAt: true,
+        createdAt: true,
+        accounts: { where: { kind: "user" }, select: { balance: true } },
+      },
+    }),
+    db().user.count({ where }),
+  ]);
+}
+
+export function recentRaffles(take = 100) {
+  return db().raffle.findMany({
+    orderBy: [{ status: "asc" }, { endsAt: "desc" }],
+    take,
+    select: {
+      id: true,
+      kind: true,
+      tier: true,
+      status: true,
+      entryPrice: true,
+      ticketCount: true,
+      playerCount: true,
+      endsAt: true,
+      prize: true,
+      finalPot: true,
+      pot: { select: { balance: true } },
+      winner: { select: { username: true } },
+    },
+    where: { OR: [{ status: "active" }, { drawnAt: { gte: new Date(Date.now() - 86_400_000) } }] },
+  });
+}
+
+export async function accountTotals() {
+  const rows = await db().ledgerAccount.groupBy({ by: ["kind"], _sum: { balance: true } });
+  return Object.fromEntries(rows.map((r) => [r.kind, r._sum.balance ?? 0n])) as Record<string, bigint>;
+}
+
+/** Card deposits (cents) and house rake (coins) per period since `since`. */
+export async function revenueSince(since: Date) {
+  const [row] = await db().$queryRaw<{ deposits: bigint; rake: bigint; promotions: bigint }[]>`
+    SELECT
+      (SELECT coalesce(sum(amount_cents), 0)::bigint FROM payments WHERE status = 'succeeded' AND settled_at >= ${since}) AS deposits,
+      (SELECT coalesce(sum(p.amount), 0)::bigint FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+         WHERE a.kind = 'house_rake' AND p.created_at >= ${since}) AS rake,
+      (SELECT coalesce(-sum(p.amount), 0)::bigint FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+         WHERE a.kind = 'promotions' AND p.created_at >= ${since}) AS promotions`;
+  return row!;
+}
+
+export function auditLog(take = 200) {
+  return db().auditEvent.findMany({ orderBy: { id: "desc" }, take, select: { id: true, actor: true, action: true, target: true, details: true, createdAt: true } });
+}
+
+export function countUsers() {
+  return db().user.count();
+}
+
+export function countActiveRaffles() {
+  return db().raffle.count({ where: { status: "active" } });
+}

@@ -1,0 +1,56 @@
+import type { WithdrawalMethod, WithdrawalStatus } from "~/generated/prisma/client";
+import { db } from "./db.server";
+import type { Tx } from "./ledger.server";
+
+export function insertWithdrawal(
+  tx: Tx,
+  data: {
+    id: string;
+    userId: string;
+    amount: bigint;
+    method: WithdrawalMethod;
+    destinationMasked: string;
+    destinationEncrypted?: string;
+    cardToken?: string;
+    cardLast4?: string;
+    cardExpiry?: string;
+    requiresVerification: boolean;
+  },
+) {
+  return tx.withdrawal.create({ data, select: { id: true } });
+}
+
+/** A player's withdrawals, newest first: only what may be shown (masked). */
+export function listUserWithdrawals(userId: string) {
+  return db().withdrawal.findMany({
+    where: { userId },
+    orderBy: { createdAt: "desc" },
+    take: 50,
+    select: { id: true, amount: true, method: true, status: true, destinationMasked: true, createdAt: true },
+  });
+}
+
+export type LockedWithdrawal = {
+  id: string;
+  userId: string;
+  amount: bigint;
+  status: WithdrawalStatus;
+  requiresVerification: boolean;
+  firstApproverId: string | null;
+};
+
+export async function lockWithdrawal(tx: Tx, id: string): Promise<LockedWithdrawal | undefined> {
+  const rows = await tx.$queryRaw<LockedWithdrawal[]>`
+    SELECT id::text AS id, user_id::text AS "userId", amount, status, requires_verification AS "requiresVerification",
+           first_approver_id::text AS "firstApproverId"
+    FROM withdrawals WHERE id = ${id}::uuid FOR UPDATE`;
+  return rows[0];
+}
+
+export function updateWithdrawal(
+  tx: Tx,
+  id: string,
+  data: { status?: WithdrawalStatus; firstApproverId?: string; decidedById?: string; rejectReason?: string; decidedAt?: Date; requiresVerification?: boolean },
+) {
+  return tx.withdrawal.update({ where: { id }, data });
+}

@@ -1,0 +1,34 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { requireUser } from "~/services/auth.server";
+import { consume, LIMITS } from "~/services/rate-limit.server";
+import { apiResponse, jsonError, readJson } from "~/services/http.server";
+import { fieldsFromAccountInfo } from "~/services/withdrawal-rules";
+import { requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
+
+/** The spec's call: {amount (number, dollars), method, accountInfo (string)}. A CVV inside accountInfo is dropped. */
+const schema = z.object({
+  amount: z.union([z.number().finite(), z.string().max(20)]),
+  method: z.string().max(20),
+  accountInfo: z.string().max(300),
+});
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  return apiResponse(async () => {
+    await consume(LIMITS.withdrawalsPerPlayer, user.id);
+    const body = await readJson(request, schema);
+    const amount = typeof body.amount === "number" ? body.amount.toFixed(2) : body.amount;
+    try {
+      const withdrawal = await requestWithdrawal(user.id, { amount, method: body.method, fields: fieldsFromAccountInfo(body.method, body.accountInfo) });
+      return Response.json({ success: true, ...withdrawal });
+    } catch (error) {
+      if (error instanceof WithdrawalRefused) return Response.json({ title: error.problem.title, message: error.problem.description }, { status: 422 });
+      throw error;
+    }
+  });
+}
+
+export function loader() {
+  return jsonError(405, "Use POST");
+}

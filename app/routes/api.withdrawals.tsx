@@ -1,0 +1,8 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { listWithdrawals } from "~/services/withdrawals.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return Response.json(await listWithdrawals(user.id));
+}

@@ -1,0 +1,61 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { PlayerShell } from "~/components/player-shell";
+import { WithdrawPage } from "~/components/withdraw-page";
+import type { RootData } from "~/root";
+import { requireUser } from "~/services/auth.server";
+import { consume, LIMITS } from "~/services/rate-limit.server";
+import { errorResponse } from "~/services/http.server";
+import { wantsJson } from "~/services/respond.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { METHOD_FIELDS, WITHDRAWAL_METHODS } from "~/services/withdrawal-rules";
+import { listWithdrawals, requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return { history: await listWithdrawals(user.id) };
+}
+
+/** The plain form post (JavaScript off, or on): same rules and messages as the API. */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const method = String(form.get("method") ?? "");
+  const known = WITHDRAWAL_METHODS.find((m) => m === method);
+  // Only the chosen method's fields are read; anything else sent (a CVV included) is ignored.
+  const fields = Object.fromEntries((known ? METHOD_FIELDS[known] : []).map((f) => [f.name, String(form.get(`${method}.${f.name}`) ?? "")]));
+  const json = wantsJson(request);
+  try {
+    await consume(LIMITS.withdrawalsPerPlayer, user.id);
+    const withdrawal = await requestWithdrawal(user.id, { amount: String(form.get("amount") ?? ""), method, fields });
+    if (json) return Response.json({ success: true, ...withdrawal });
+    return redirectWithToast("/withdraw", {
+      type: "success",
+      title: "Withdrawal Requested",
+      description: "Your withdrawal has been submitted and will be processed within 24 hours.",
+    });
+  } catch (error) {
+    if (error instanceof WithdrawalRefused) {
+      return json
+        ? Response.json({ title: error.problem.title, message: error.problem.description }, { status: 422 })
+        : redirectWithToast("/withdraw", { type: "error", ...error.problem });
+    }
+    const response = errorResponse(error);
+    if (!response) throw error;
+    if (json) return response;
+    const { message } = (await response.json()) as { message: string };
+    return redirectWithToast("/withdraw", { type: "error", title: "Withdrawal Failed", description: message || "Failed to process withdrawal" });
+  }
+}
+
+export default function Withdraw() {
+  const { history } = useLoaderData<typeof loader>();
+  const root = useRouteLoaderData<RootData>("root")!;
+  return (
+    <PlayerShell>
+      <WithdrawPage balance={root.user!.coinBalance} history={history} />
+    </PlayerShell>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Withdraw — Raffle Rush" }];

@@ -1,0 +1,228 @@
+import type { Prisma } from "~/generated/prisma/client";
+import * as admin from "~/models/admin.server";
+import { recordAudit } from "~/models/audit.server";
+import { db } from "~/models/db.server";
+import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.server";
+import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
+import { setSuspension } from "./accounts.server";
+import { DomainError } from "./domain-error";
+import { getEnv } from "./env.server";
+import { utcDay } from "./rewards.server";
+import { coinsToDecimal } from "./money";
+import { completeRaffleEarly } from "./raffles.server";
+
+/**
+ * The back office's rules. Every action is decided under a row lock (approve racing
+ * reject ends in one outcome) and written to the audit log with who, what, when, the
+ * target, and the state before and after.
+ */
+async function audit(actor: string, action: string, target: string, details: Prisma.InputJsonValue) {
+  await db().$transaction((tx) => recordAudit(tx, { actor, action, target, details }));
+}
+
+export type PayoutDecision = { status: "completed" | "rejected" | "awaiting_second_approval" };
+
+export async function approvePayout(adminId: string, withdrawalId: string, now = new Date()): Promise<PayoutDecision> {
+  return db().$transaction(async (tx) => {
+    const w = await lockWithdrawal(tx, withdrawalId);
+    if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
+    if (w.status !== "pending") throw new DomainError("withdrawal_decided", `This payout is already ${w.status}`);
+    if (w.requiresVerification) {
+      const user = await tx.user.findUniqueOrThrow({ where: { id: w.userId }, select: { identityVerifiedAt: true } });
+      if (!user.identityVerifiedAt) throw new DomainError("verification_required", "Verify the player's identity before approving this payout");
+    }
+    const threshold = BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
+    if (w.amount > threshold) {
+      if (!w.firstApproverId) {
+        await updateWithdrawal(tx, w.id, { firstApproverId: adminId });
+        await recordAudit(tx, {
+          actor: adminId,
+          action: "payout.first_approval",
+          target: `withdrawal:${w.id}`,
+          details: { before: { status: "pending" }, after: { status: "pending", firstApproverId: adminId }, amount: w.amount.toString() },
+        });
+        return { status: "awaiting_second_approval" };
+      }
+      if (w.firstApproverId === adminId) {
+        throw new DomainError("second_approver_required", "A second, different admin must approve this payout");
+      }
+    }
+    await postTransaction(tx, {
+      kind: "payout",
+      reference: `payout:${w.id}`,
+      userId: w.userId,
+      postings: [
+        { accountId: await userAccountId(tx, w.userId, "withdrawal_hold"), amount: -w.amount },
+        { accountId: await houseAccountId("payouts", tx), amount: w.amount },
+      ],
+    });
+    await updateWithdrawal(tx, w.id, { status: "completed", decidedById: adminId, decidedAt: now });
+    await recordAudit(tx, {
+      actor: adminId,
+      action: "payout.approve",
+      target: `withdrawal:${w.id}`,
+      details: { before: { status: "pending" }, after: { status: "completed" }, amount: w.amount.toString() },
+    });
+    return { status: "completed" };
+  });
+}
+
+export async function rejectPayout(adminId: string, withdrawalId: string, reason: string, now = new Date()): Promise<PayoutDecision> {
+  return db().$transaction(async (tx) => {
+    const w = await lockWithdrawal(tx, withdrawalId);
+    if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
+    if (w.status !== "pending") throw new DomainError("withdrawal_decided", `This payout is already ${w.status}`);
+    await postTransaction(tx, {
+      kind: "withdrawal_release",
+      reference: `withdrawal-release:${w.id}`,
+      userId: w.userId,
+      postings: [
+        { accountId: await userAccountId(tx, w.userId, "withdrawal_hold"), amount: -w.amount },
+        { accountId: await userAccountId(tx, w.userId), amount: w.amount },
+      ],
+    });
+    await updateWithdrawal(tx, w.id, { status: "rejected", decidedById: adminId, decidedAt: now, rejectReason: reason });
+    await recordAudit(tx, {
+      actor: adminId,
+      action: "payout.reject",
+      target: `withdrawal:${w.id}`,
+      details: { before: { status: "pending" }, after: { status: "rejected" }, reason, amount: w.amount.toString() },
+    });
+    return { status: "rejected" };
+  });
+}
+
+/** Approves every pending payout up to `maxCents` that needs neither an identity check nor a second approver. */
+export async function bulkApprove(adminId: string, maxCents: number): Promise<number> {
+  const threshold = BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
+  const candidates = (await admin.pendingWithdrawals()).filter(
+    (w) => w.amount <= BigInt(maxCents) && w.amount <= threshold && (!w.requiresVerification || w.user.identityVerifiedAt),
+  );
+  let approved = 0;
+  for (const w of candidates) {
+    try {
+      if ((await approvePayout(adminId, w.id)).status === "completed") approved += 1;
+    } catch (error) {
+      // Decided by someone else meanwhile: skip it.
+      if (!(error instanceof DomainError)) throw error;
+    }
+  }
+  await audit(adminId, "payout.bulk_approve", "withdrawals", { maxCents, approved });
+  return approved;
+}
+
+export async function verifyIdentity(adminId: string, userId: string, now = new Date()) {
+  const before = await db().user.findUnique({ where: { id: userId }, select: { identityVerifiedAt: true } });
+  if (!before) throw new DomainError("user_not_found", "Player not found");
+  await db().user.update({ where: { id: userId }, data: { identityVerifiedAt: before.identityVerifiedAt ?? now } });
+  await audit(adminId, "user.verify_identity", `user:${userId}`, {
+    before: { identityVerifiedAt: before.identityVerifiedAt?.toISOString() ?? null },
+    after: { identityVerifiedAt: (before.identityVerifiedAt ?? now).toISOString() },
+  });
+}
+
+export async function suspendUser(adminId: string, userId: string, suspended: boolean) {
+  if (!(await db().user.findUnique({ where: { id: userId }, select: { id: true } }))) throw new DomainError("user_not_found", "Player not found");
+  await setSuspension(adminId, userId, suspended);
+}
+
+export async function completeRaffle(adminId: string, raffleId: string) {
+  const outcome = await completeRaffleEarly(raffleId, adminId);
+  if (!outcome) throw new DomainError("raffle_closed", "This raffle is no longer active");
+  await audit(adminId, "raffle.complete_early", `raffle:${raffleId}`, { before: { status: "active" }, after: { status: outcome.outcome } });
+  return outcome;
+}
+
+const dollars = (coins: bigint) => coinsToDecimal(coins);
+
+export async function dashboard(now = new Date()) {
+  const day = utcDay(now);
+  const week = new Date(day.getTime() - 6 * 86_400_000);
+  const month = new Date(day.getTime() - 29 * 86_400_000);
+  const [users, active, pending, allTime, daily, weekly, monthly] = await Promise.all([
+    admin.countUsers(),
+    admin.countActiveRaffles(),
+    admin.pendingWithdrawals(),
+    admin.revenueSince(new Date(0)),
+    admin.revenueSince(day),
+    admin.revenueSince(week),
+    admin.revenueSince(month),
+  ]);
+  return {
+    overview: {
+      totalUsers: users,
+      totalRevenue: dollars(allTime.deposits),
+      totalProfits: dollars(allTime.rake - allTime.promotions),
+      activeRaffles: active,
+    },
+    revenue: { daily: dollars(daily.deposits), weekly: dollars(weekly.deposits), monthly: dollars(monthly.deposits) },
+    payouts: { pending: pending.map(payoutView(now)), pendingAmount: dollars(pending.reduce((sum, w) => sum + w.amount, 0n)) },
+  };
+}
+
+export const payoutView = (now: Date) => (w: Awaited<ReturnType<typeof admin.pendingWithdrawals>>[number]) => ({
+  id: w.id,
+  userId: w.user.id,
+  player: w.user.username ?? w.user.email,
+  amount: dollars(w.amount),
+  method: w.method,
+  destination: w.destinationMasked,
+  status: w.status,
+  requiresVerification: w.requiresVerification && !w.user.identityVerifiedAt,
+  awaitingSecondApproval: w.firstApproverId !== null,
+  ageMinutes: Math.floor((now.getTime() - w.createdAt.getTime()) / 60_000),
+  createdAt: w.createdAt.toISOString(),
+});
+
+export async function listPayouts(now = new Date()) {
+  return (await admin.pendingWithdrawals()).map(payoutView(now));
+}
+
+export async function listUsers(query: string, page: number, pageSize = 25) {
+  const [users, total] = await admin.searchUsers(query, page, pageSize);
+  return {
+    total,
+    page,
+    pageSize,
+    users: users.map((u) => ({
+      id: u.id,
+      email: u.email,
+      username: u.username,
+      coinBalance: Number(u.accounts[0]?.balance ?? 0n),
+      totalWinnings: Number(u.totalWinnings),
+      vipTier: u.vipExpiry && u.vipExpiry > new Date() ? u.vipTier : null,
+      isAdmin: u.isAdmin,
+      suspended: u.suspendedAt !== null,
+      flagged: u.flagReason,
+      identityVerified: u.identityVerifiedAt !== null,
+      createdAt: u.createdAt.toISOString(),
+    })),
+  };
+}
+
+export async function listRafflesForAdmin() {
+  return (await admin.recentRaffles()).map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    tier: r.tier,
+    status: r.status,
+    entryPrice: dollars(r.entryPrice),
+    currentPot: dollars(r.status === "active" ? (r.pot?.balance ?? 0n) : (r.finalPot ?? 0n)),
+    tickets: r.ticketCount,
+    players: r.playerCount,
+    endTime: r.endsAt.toISOString(),
+    winner: r.winner?.username ?? null,
+    prize: r.prize === null ? null : dollars(r.prize),
+  }));
+}
+
+/** The ledger reconciliation: every account kind's total; the sum of all must be zero. */
+export async function reconciliation() {
+  const totals = await admin.accountTotals();
+  const sum = Object.values(totals).reduce((a, b) => a + b, 0n);
+  return { totals: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, dollars(v)])), sum: dollars(sum), balanced: sum === 0n };
+}
+
+export async function auditView() {
+  return (await admin.auditLog()).map((e) => ({ ...e, id: Number(e.id), createdAt: e.createdAt.toISOString() }));
+}

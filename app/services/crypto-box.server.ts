@@ -1,0 +1,28 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { localSecret } from "./data-dir.server";
+import { getEnv } from "./env.server";
+
+/**
+ * AES-256-GCM for payout details at rest. The key comes from PAYOUT_ENCRYPTION_KEY, or
+ * in demo mode from a key generated under DATA_DIR. Stored form: v1.<iv>.<tag>.<data>.
+ */
+function key(): Buffer {
+  const configured = getEnv().PAYOUT_ENCRYPTION_KEY;
+  if (configured) return Buffer.from(configured, "base64");
+  return Buffer.from(localSecret("payout-encryption-key"), "base64url").subarray(0, 32);
+}
+
+export function encrypt(plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key(), iv);
+  const data = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return ["v1", iv, cipher.getAuthTag(), data].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+}
+
+export function decrypt(sealed: string): string {
+  const [version, iv, tag, data] = sealed.split(".");
+  if (version !== "v1" || !iv || !tag || !data) throw new Error("unknown sealed format");
+  const decipher = createDecipheriv("aes-256-gcm", key(), Buffer.from(iv, "base64url"));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { fieldsFromAccountInfo, validateWithdrawal } from "./withdrawal-rules";
+
+const venmo = (amount: string) => ({ amount, method: "venmo", fields: { username: "lucky" } });
+
+describe("withdrawal rules, in the spec's order", () => {
+  it("checks the minimum first", () => {
+    expect(validateWithdrawal({ amount: "9.99", method: "", fields: {} }, 0n)).toEqual({
+      ok: false,
+      problem: { title: "Minimum Withdrawal", description: "Minimum withdrawal amount is $10" },
+    });
+    expect(validateWithdrawal(venmo("abc"), 10_000n)).toMatchObject({ problem: { title: "Minimum Withdrawal" } });
+  });
+
+  it("then the balance", () => {
+    expect(validateWithdrawal({ amount: "10.01", method: "", fields: {} }, 1000n)).toEqual({
+      ok: false,
+      problem: { title: "Insufficient Balance", description: "You don't have enough coins to withdraw this amount" },
+    });
+  });
+
+  it("then the method and its fields", () => {
+    const missing = { ok: false, problem: { title: "Missing Information", description: "Please fill in all required fields" } };
+    expect(validateWithdrawal({ amount: "10", method: "", fields: {} }, 1000n)).toEqual(missing);
+    expect(validateWithdrawal({ amount: "10", method: "bank", fields: { routingNumber: "123456789" } }, 1000n)).toEqual(missing);
+    expect(validateWithdrawal({ amount: "10", method: "bank", fields: { routingNumber: "1234567890", accountNumber: "1" } }, 1000n)).toEqual(missing);
+  });
+
+  it("accepts a complete request, in coins", () => {
+    expect(validateWithdrawal(venmo("12.34"), 5000n)).toEqual({ ok: true, value: { amountCoins: 1234n, method: "venmo", fields: { username: "lucky" } } });
+  });
+});
+
+describe("accountInfo", () => {
+  it("reads the spec's formats and drops the CVV on arrival", () => {
+    expect(fieldsFromAccountInfo("bank", "Routing: 011000015 | Account: 123456789")).toEqual({ routingNumber: "011000015", accountNumber: "123456789" });
+    const card = fieldsFromAccountInfo("debit_card", "Card: 4242424242424242 | Exp: 12/29 | CVV: 123");
+    expect(card).toEqual({ cardNumber: "4242424242424242", expiry: "12/29" });
+    expect(JSON.stringify(card)).not.toContain("123\"");
+    expect(fieldsFromAccountInfo("paypal", " me@example.com ")).toEqual({ username: "me@example.com" });
+  });
+});

@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+import { recordAudit } from "~/models/audit.server";
+import { db } from "~/models/db.server";
+import { InsufficientBalance, postTransaction, userAccountId, userBalance } from "~/models/ledger.server";
+import * as withdrawals from "~/models/withdrawal.server";
+import { encrypt } from "./crypto-box.server";
+import { DomainError } from "./domain-error";
+import { coinsToDecimal } from "./money";
+import { paymentProvider } from "./payments.server";
+import { POLICY } from "./policy";
+import { METHOD_LABELS, validateWithdrawal, type ValidWithdrawal, type WithdrawalInput, type WithdrawalProblem } from "./withdrawal-rules";
+
+/**
+ * Cashing out. The amount is held (player → withdrawal hold) in the same transaction
+ * that records the request, so concurrent requests can never hold more than the balance.
+ * Card numbers become the payout provider's token (last four digits and expiry kept);
+ * wallet and bank details are stored encrypted; a CVV is never accepted.
+ */
+export class WithdrawalRefused extends DomainError {
+  constructor(readonly problem: WithdrawalProblem) {
+    super("withdrawal_invalid", problem.description);
+  }
+}
+
+const mask = (value: string, keep = 4) => `••••${value.slice(-keep)}`;
+
+async function destinationOf(value: ValidWithdrawal) {
+  const { method, fields } = value;
+  if (method === "debit_card") {
+    const digits = (fields.cardNumber ?? "").replace(/[\s-]/g, "");
+    const expiry = /^(\d{2})\/(\d{2})$/.exec(fields.expiry ?? "");
+    if (!/^\d{12,19}$/.test(digits) || !expiry || Number(expiry[1]) < 1 || Number(expiry[1]) > 12) {
+      throw new WithdrawalRefused({ title: "Missing Information", description: "Please fill in all required fields" });
+    }
+    const token = await paymentProvider().tokenizePayoutCard({
+      number: digits,
+      expMonth: Number(expiry[1]),
+      expYear: 2000 + Number(expiry[2]),
+    });
+    const last4 = digits.slice(-4);
+    return { destinationMasked: `Card ${mask(digits)} (${fields.expiry})`, cardToken: token, cardLast4: last4, cardExpiry: fields.expiry };
+  }
+  if (method === "bank") {
+    return {
+      destinationMasked: `Bank ${mask(fields.accountNumber!)}`,
+      destinationEncrypted: encrypt(JSON.stringify({ routingNumber: fields.routingNumber, accountNumber: fields.accountNumber })),
+    };
+  }
+  return {
+    destinationMasked: `${METHOD_LABELS[method]} ${mask(fields.username!, 2)}`,
+    destinationEncrypted: encrypt(JSON.stringify({ username: fields.username })),
+  };
+}
+
+export async function requestWithdrawal(userId: string, input: WithdrawalInput) {
+  const checked = validateWithdrawal(input, await userBalance(userId));
+  if (!checked.ok) throw new WithdrawalRefused(checked.problem);
+  const destination = await destinationOf(checked.value);
+  const id = randomUUID();
+  const amount = checked.value.amountCoins;
+  return db().$transaction(async (tx) => {
+    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { identityVerifiedAt: true } });
+    const requiresVerification = amount > BigInt(POLICY.identityCheckAboveCoins) && user.identityVerifiedAt === null;
+    await withdrawals.insertWithdrawal(tx, { id, userId, amount, method: checked.value.method, requiresVerification, ...destination });
+    try {
+      await postTransaction(tx, {
+        kind: "withdrawal_hold",
+        reference: `withdrawal-hold:${id}`,
+        userId,
+        postings: [
+          { accountId: await userAccountId(tx, userId), amount: -amount },
+          { accountId: await userAccountId(tx, userId, "withdrawal_hold"), amount },
+        ],
+      });
+    } catch (error) {
+      if (error instanceof InsufficientBalance) {
+        throw new WithdrawalRefused({ title: "Insufficient Balance", description: "You don't have enough coins to withdraw this amount" });
+      }
+      throw error;
+    }
+    await recordAudit(tx, {
+      actor: userId,
+      action: "withdrawal.request",
+      target: `withdrawal:${id}`,
+      details: { amount: amount.toString(), method: checked.value.method, destination: destination.destinationMasked, requiresVerification },
+    });
+    return { id, amount: coinsToDecimal(amount), requiresVerification };
+  });
+}
+
+/** What the player sees: rejected requests show as failed (the spec's four statuses). */
+export async function listWithdrawals(userId: string) {
+  return (await withdrawals.listUserWithdrawals(userId)).map((w) => ({
+    id: w.id,
+    amount: coinsToDecimal(w.amount),
+    method: w.method,
+    destination: w.destinationMasked,
+    status: w.status === "rejected" ? "failed" : w.status,
+    createdAt: w.createdAt.toISOString(),
+  }));
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { userBalance } from "~/models/ledger.server";
+import { approvePayout, rejectPayout } from "~/services/admin.server";
+import { DomainError } from "~/services/domain-error";
+import { enterRaffle } from "~/services/raffles.server";
+import { requestWithdrawal } from "~/services/withdrawals.server";
+import { call, sessionCookie } from "../support/app";
+import { createTestRaffle, createTestUser } from "../support/factories";
+
+async function gatedAdmin() {
+  const admin = await createTestUser({ isAdmin: true });
+  const cookie = await sessionCookie(admin.id);
+  await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
+  return { ...admin, cookie };
+}
+
+async function pendingPayout(dollars: string, coins = 100_000n) {
+  const player = await createTestUser({ coins });
+  const { id } = await requestWithdrawal(player.id, { amount: dollars, method: "venmo", fields: { username: "winner" } });
+  return { player, id };
+}
+
+const post = (path: string, cookie: string, json: unknown = {}) => call(path, { method: "POST", cookie, json });
+
+describe("the back office", () => {
+  it("approves a payout (completed) and rejects one (the hold returns; the player sees failed)", async () => {
+    const admin = await gatedAdmin();
+    const a = await pendingPayout("20");
+    const b = await pendingPayout("30");
+    expect(await (await post(`/api/admin/payouts/${a.id}/approve`, admin.cookie)).json()).toEqual({ status: "completed" });
+    expect(await (await post(`/api/admin/payouts/${b.id}/reject`, admin.cookie, { reason: "Admin review" })).json()).toEqual({ status: "rejected" });
+    expect(await userBalance(a.player.id)).toBe(98_000n);
+    expect(await userBalance(b.player.id)).toBe(100_000n);
+    const list = (await (await call("/api/withdrawals", { cookie: await sessionCookie(b.player.id) })).json()) as { status: string }[];
+    expect(list[0]!.status).toBe("failed");
+    const payouts = await db().ledgerAccount.findFirstOrThrow({ where: { kind: "payouts" } });
+    expect(payouts.balance).toBeGreaterThanOrEqual(2000n);
+  });
+
+  it("ends approve racing reject, and a double approve, in one outcome with a balanced ledger", async () => {
+    const admin = await gatedAdmin();
+    for (let i = 0; i < 5; i++) {
+      const { player, id } = await pendingPayout("10", 1000n);
+      const results = await Promise.allSettled([approvePayout(admin.id, id), rejectPayout(admin.id, id, "Admin review"), approvePayout(admin.id, id)]);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      for (const r of results) if (r.status === "rejected") expect((r.reason as DomainError).code).toBe("withdrawal_decided");
+      const status = (await db().withdrawal.findUniqueOrThrow({ where: { id } })).status;
+      expect(await userBalance(player.id)).toBe(status === "rejected" ? 1000n : 0n);
+      expect(await db().ledgerTransaction.count({ where: { reference: { in: [`payout:${id}`, `withdrawal-release:${id}`] } } })).toBe(1);
+    }
+  });
+
+  it("refunds a rejected payout once", async () => {
+    const admin = await gatedAdmin();
+    const { player, id } = await pendingPayout("10", 1000n);
+    await rejectPayout(admin.id, id, "Admin review");
+    await expect(rejectPayout(admin.id, id, "Admin review")).rejects.toMatchObject({ code: "withdrawal_decided" });
+    expect(await userBalance(player.id)).toBe(1000n);
+  });
+
+  it("needs the identity verified above $100, and two different admins above $500", async () => {
+    const first = await gatedAdmin();
+    const second = await gatedAdmin();
+    const big = await pendingPayout("600");
+    const refused = await post(`/api/admin/payouts/${big.id}/approve`, first.cookie);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: "Verify the player's identity before approving this payout" });
+    expect((await post(`/api/admin/users/${big.player.id}/verify`, first.cookie)).status).toBe(200);
+    expect(await (await post(`/api/admin/payouts/${big.id}/approve`, first.cookie)).json()).toEqual({ status: "awaiting_second_approval" });
+    const again = await post(`/api/admin/payouts/${big.id}/approve`, first.cookie);
+    expect(await again.json()).toEqual({ message: "A second, different admin must approve this payout" });
+    expect(await (await post(`/api/admin/payouts/${big.id}/approve`, second.cookie)).json()).toEqual({ status: "completed" });
+  });
+
+  it("bulk-approves up to $50, skipping larger ones and those needing verification", async () => {
+    const admin = await gatedAdmin();
+    const small = await pendingPayout("40");
+    const over = await pendingPayout("60");
+    const response = await post("/api/admin/payouts/bulk-approve", admin.cookie, { maxAmount: 50 });
+    const body = (await response.json()) as { approved: number };
+    expect(body.approved).toBeGreaterThanOrEqual(1);
+    expect((await db().withdrawal.findUniqueOrThrow({ where: { id: small.id } })).status).toBe("completed");
+    expect((await db().withdrawal.findUniqueOrThrow({ where: { id: over.id } })).status).toBe("pending");
+  });
+
+  it("completes a raffle early, suspends and reinstates a player, and audits each with before and after", async () => {
+    const admin = await gatedAdmin();
+    const [a, b] = [await createTestUser({ coins: 100n }), await createTestUser({ coins: 100n })];
+    const raffle = await createTestRaffle();
+    await enterRaffle({ userId: a.id, raffleId: raffle.id });
+    await enterRaffle({ userId: b.id, raffleId: raffle.id });
+    expect(await (await post(`/api/admin/raffles/${raffle.id}/complete`, admin.cookie)).json()).toMatchObject({ outcome: "completed" });
+    expect((await post(`/api/admin/raffles/${raffle.id}/complete`, admin.cookie)).status).toBe(409);
+
+    const cookie = await sessionCookie(a.id);
+    await post(`/api/admin/users/${a.id}/suspend`, admin.cookie, { suspended: true });
+    expect((await call("/api/auth/user", { cookie })).status).toBe(401);
+    await post(`/api/admin/users/${a.id}/suspend`, admin.cookie, { suspended: false });
+
+    const audit = (await (await call("/api/admin/audit", { cookie: admin.cookie })).json()) as { actor: string; action: string; details: { before?: unknown; after?: unknown } }[];
+    const mine = audit.filter((e) => e.actor === admin.id).map((e) => e.action);
+    expect(mine).toEqual(expect.arrayContaining(["raffle.complete_early", "user.suspend", "user.unsuspend"]));
+    expect(audit.find((e) => e.action === "raffle.complete_early")!.details).toMatchObject({ before: { status: "active" }, after: { status: "completed" } });
+  });
+
+  it("reports the dashboard and a balanced ledger", async () => {
+    const admin = await gatedAdmin();
+    const dashboard = (await (await call("/api/admin/dashboard", { cookie: admin.cookie })).json()) as Record<string, Record<string, unknown>>;
+    expect(dashboard.overview).toMatchObject({ totalUsers: expect.any(Number), activeRaffles: expect.any(Number) });
+    expect(dashboard.revenue).toMatchObject({ daily: expect.any(String), weekly: expect.any(String), monthly: expect.any(String) });
+    expect(dashboard.payouts).toHaveProperty("pendingAmount");
+    expect(await (await call("/api/admin/ledger", { cookie: admin.cookie })).json()).toMatchObject({ sum: "0.00", balanced: true });
+    const page = await (await call("/admin?tab=ledger", { cookie: admin.cookie })).text();
+    expect(page).toContain("(balanced)");
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { userBalance } from "~/models/ledger.server";
+import { requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
+import { call, cookiesFrom, sessionCookie } from "../support/app";
+import { createTestUser } from "../support/factories";
+
+const CARD = "4242424242424242";
+
+async function player(coins: bigint) {
+  const user = await createTestUser({ coins });
+  return { ...user, cookie: await sessionCookie(user.id) };
+}
+
+async function dumpAllTables(): Promise<string> {
+  const tables = await db().$queryRaw<{ tablename: string }[]>`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`;
+  const dumps: string[] = [];
+  for (const { tablename } of tables) {
+    const rows = await db().$queryRawUnsafe<{ row: unknown }[]>(`SELECT row_to_json(t)::text AS row FROM "${tablename}" t`);
+    dumps.push(...rows.map((r) => String(r.row)));
+  }
+  return dumps.join("\n");
+}
+
+describe("withdrawals", () => {
+  it("checks the spec's rules in order, on the server, with its messages", async () => {
+    const p = await player(2000n);
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ amount: 9.99, method: "", accountInfo: "" }, "Minimum Withdrawal", "Minimum withdrawal amount is $10"],
+      [{ amount: 20.01, method: "", accountInfo: "" }, "Insufficient Balance", "You don't have enough coins to withdraw this amount"],
+      [{ amount: 10, method: "", accountInfo: "" }, "Missing Information", "Please fill in all required fields"],
+      [{ amount: 10, method: "bank", accountInfo: "Routing: 011000015" }, "Missing Information", "Please fill in all required fields"],
+    ];
+    for (const [body, title, message] of cases) {
+      const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: body });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toEqual({ title, message });
+    }
+    for (const bad of [{ amount: "1e9", method: "venmo", accountInfo: "x" }, { amount: [], method: "venmo" }, "not json"]) {
+      const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: bad });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+    }
+    expect(await userBalance(p.id)).toBe(2000n);
+  });
+
+  it("holds the amount at once and lists the request as pending", async () => {
+    const p = await player(5000n);
+    const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 12.5, method: "venmo", accountInfo: "lucky-lou" } });
+    expect(await response.json()).toMatchObject({ success: true, amount: "12.50", requiresVerification: false });
+    expect(await userBalance(p.id)).toBe(3750n);
+    const hold = await db().ledgerAccount.findUniqueOrThrow({ where: { userId_kind: { userId: p.id, kind: "withdrawal_hold" } } });
+    expect(hold.balance).toBe(1250n);
+    const list = (await (await call("/api/withdrawals", { cookie: p.cookie })).json()) as Record<string, unknown>[];
+    expect(list).toEqual([expect.objectContaining({ amount: "12.50", method: "venmo", status: "pending", destination: "Venmo ••••ou" })]);
+  });
+
+  it("50 concurrent requests over a balance that covers 3: exactly 3 held", async () => {
+    const p = await createTestUser({ coins: 3000n });
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => requestWithdrawal(p.id, { amount: "10", method: "paypal", fields: { username: "me@example.com" } })),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(WithdrawalRefused);
+    expect(await userBalance(p.id)).toBe(0n);
+    expect(await db().withdrawal.count({ where: { userId: p.id } })).toBe(3);
+  });
+
+  it("marks requests above $100 for identity verification", async () => {
+    const p = await player(20_000n);
+    const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 100.01, method: "venmo", accountInfo: "big-winner" } });
+    expect(await response.json()).toMatchObject({ requiresVerification: true });
+  });
+
+  it("never stores a CVV or a full card number, and encrypts bank details", async () => {
+    const p = await player(10_000n);
+    const card = await call("/api/withdraw", {
+      method: "POST",
+      cookie: p.cookie,
+      json: { amount: 10, method: "debit_card", accountInfo: `Card: ${CARD} | Exp: 12/29 | CVV: 7319` },
+    });
+    const cardBody = await card.text();
+    expect(card.status).toBe(200);
+    expect(cardBody).not.toContain(CARD);
+    expect(cardBody).not.toContain("7319");
+    await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 10, method: "bank", accountInfo: "Routing: 011000015 | Account: 98765432101" } });
+    const stored = await db().withdrawal.findMany({ where: { userId: p.id }, orderBy: { createdAt: "asc" } });
+    expect(stored[0]).toMatchObject({ method: "debit_card", cardLast4: "4242", cardExpiry: "12/29", destinationMasked: "Card ••••4242 (12/29)" });
+    expect(stored[0]!.cardToken).toMatch(/^demo_card_/);
+    expect(stored[1]!.destinationMasked).toBe("Bank ••••2101");
+    const dump = await dumpAllTables();
+    expect(dump).not.toContain(CARD);
+    expect(dump).not.toMatch(/7319/);
+    expect(dump).not.toContain("98765432101");
+    expect(dump).not.toContain("011000015");
+  });
+
+  it("works as a plain form post, with the spec's toasts", async () => {
+    const p = await player(3000n);
+    const response = await call("/withdraw", {
+      method: "POST",
+      cookie: p.cookie,
+      form: { amount: "15", method: "bank", "bank.routingNumber": "011000015", "bank.accountNumber": "12345678", "debit_card.cvv": "123" },
+    });
+    expect(response.headers.get("Location")).toBe("/withdraw");
+    const page = await (await call("/withdraw", { cookie: `${p.cookie}; ${cookiesFrom(response)}` })).text();
+    expect(page).toContain("Withdrawal Requested");
+    expect(page).toContain("Your withdrawal has been submitted and will be processed within 24 hours.");
+    expect(page).toContain("Bank ••••5678");
+    const refused = await call("/withdraw", { method: "POST", cookie: p.cookie, form: { amount: "5", method: "venmo" } });
+    const refusedPage = await (await call("/withdraw", { cookie: `${p.cookie}; ${cookiesFrom(refused)}` })).text();
+    expect(refusedPage).toContain("Minimum Withdrawal");
+  });
+});
