@@ -31,13 +31,14 @@ export default defineConfig({
       name: "mobile",
       // Pixel 7's viewport, touch and user agent, in the installed Chromium.
       use: { ...devices["Pixel 7"], launchOptions },
-      testIgnore: /\/process\//,
+      testIgnore: /\/(process|admin)\//,
     },
     {
       name: "no-javascript",
       use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions },
-      // tests/e2e/with-javascript/ needs JavaScript; tests/e2e/process/ needs no browser.
-      testIgnore: /\/(process|with-javascript)\//,
+      // tests/e2e/with-javascript/ needs JavaScript; tests/e2e/process/ needs no browser;
+      // tests/e2e/admin/ runs once (in desktop) and drives both modes itself.
+      testIgnore: /\/(process|with-javascript|admin)\//,
     },
   ],
   webServer: {

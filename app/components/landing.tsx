@@ -56,6 +56,8 @@ export function Landing({ live }: { live: { totalPlayers: number; totalPots: str
       <footer className="flex flex-wrap justify-center gap-6 px-4 py-6 text-sm">
         <a href="/terms" className="underline">Terms of Service</a>
         <a href="/privacy" className="underline">Privacy Policy</a>
+        <a href="/rules" className="underline">Rules &amp; odds</a>
+        <a href="/responsible-play" className="underline">Responsible play</a>
       </footer>
     </div>
   );

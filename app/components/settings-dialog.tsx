@@ -116,6 +116,7 @@ export function SettingsDialog({ account, theme, supportEmail, open, onClose }: 
           <div className="mt-1 flex flex-wrap gap-3 text-sm">
             <a href="/terms" target="_blank" rel="noreferrer" className="underline">Terms of Service</a>
             <a href="/privacy" target="_blank" rel="noreferrer" className="underline">Privacy Policy</a>
+            <a href="/responsible-play" className="underline">Responsible play</a>
           </div>
           {hydrated ? (
             <div className="mt-2 flex flex-wrap gap-2">

@@ -6,6 +6,9 @@ export function SiteFooter({ isAdmin }: { isAdmin: boolean }) {
     <footer className="mt-10 flex flex-wrap justify-center gap-6 border-t border-slate-200 px-4 py-6 pb-24 text-sm sm:pb-6 dark:border-slate-800">
       <Link to="/terms" className="underline">Terms of Service</Link>
       <Link to="/privacy" className="underline">Privacy Policy</Link>
+      <Link to="/rules" className="underline">Rules &amp; odds</Link>
+      <Link to="/history" className="underline">History</Link>
+      <Link to="/responsible-play" className="underline">Responsible play</Link>
       {isAdmin ? <Link to="/admin" className="underline">Support</Link> : null}
     </footer>
   );

@@ -41,6 +41,8 @@ export function WithdrawPage({ balance, history }: { balance: number; history: H
       </p>
       <form
         method="post"
+        // The spec's own checks and messages, not the browser's.
+        noValidate
         className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
         onSubmit={(event) => {
           event.preventDefault();

@@ -8,7 +8,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const outcome = await completeRaffle(session.user.id, uuidParam(params.id));
     return {
       json: { outcome: outcome.outcome, raffleId: outcome.raffleId },
-      toast: { type: "success", title: "Raffle Completed!", description: "Raffle has been completed and winner selected" },
+      toast:
+        outcome.outcome === "completed"
+          ? { type: "success", title: "Raffle Completed!", description: "Raffle has been completed and winner selected" }
+          : { type: "success", title: "Raffle Completed!", description: "Fewer than two players: the raffle was cancelled and every ticket refunded" },
     };
   });
 }

@@ -8,7 +8,7 @@ import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
 import { passwordProblem } from "./password-policy";
 import { hashPassword, verifyPassword } from "./password.server";
-import { consume, clear, ensureUnder, LIMITS } from "./rate-limit.server";
+import { consume, clear, ensureUnder, LIMITS, signUpLimit } from "./rate-limit.server";
 import { grantDemoWelcome } from "./rewards.server";
 import { USERNAME_TAKEN, validateUsername } from "./username";
 
@@ -37,7 +37,7 @@ export function isAdult(dateOfBirth: Date, now = new Date()): boolean {
 export type SignUp = { email: string; password: string; dateOfBirth: Date; acceptTerms: boolean };
 
 export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: string; now?: Date }): Promise<string> {
-  await consume(LIMITS.signUpPerIp, ip, now);
+  await consume(signUpLimit(), ip, now);
   const problem = passwordProblem(input.password);
   if (problem) throw new AccountError("password", problem);
   if (!isAdult(input.dateOfBirth, now)) {

@@ -1,6 +1,9 @@
+import { checkDeposit } from "./responsible-play.server";
+
 /**
- * The one place a deposit is checked against the player's limits, before any payment
- * is attempted (responsible play). Until players can set limits there are none; the
- * responsible-play work fills this in.
+ * The one place a deposit is checked before any payment is attempted: breaks and
+ * self-exclusion, then the player's deposit limits (app/services/responsible-play.server.ts).
  */
-export async function assertDepositAllowed(_userId: string, _amountCents: number, _now = new Date()): Promise<void> {}
+export async function assertDepositAllowed(userId: string, amountCents: number, now = new Date()): Promise<void> {
+  await checkDeposit(userId, amountCents, now);
+}

@@ -19,7 +19,9 @@ export type DomainErrorCode =
   | "withdrawal_not_found"
   | "withdrawal_decided"
   | "verification_required"
-  | "second_approver_required";
+  | "second_approver_required"
+  | "excluded"
+  | "deposit_limit";
 
 export class DomainError extends Error {
   name = "DomainError";

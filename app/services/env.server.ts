@@ -61,6 +61,8 @@ const schema = z.object({
     .optional(),
   /** Payouts above this many cents need two different admins' approval. */
   PAYOUT_SECOND_APPROVAL_ABOVE_CENTS: z.coerce.number({ message: "expected a whole number of cents" }).int().positive().default(50_000),
+  /** Sign-ups allowed per client address per hour (raise it behind a large shared NAT, or for test runs). */
+  SIGNUP_LIMIT_PER_HOUR: z.coerce.number({ message: "expected a whole number" }).int().positive().default(20),
   SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
   SEED_ON_START: booleanFlag.optional(),
   SEED_DEMO_USERS: booleanFlag.optional(),

@@ -26,6 +26,8 @@ const STATUS: Record<DomainErrorCode, number> = {
   withdrawal_decided: 409,
   verification_required: 409,
   second_approver_required: 409,
+  excluded: 403,
+  deposit_limit: 422,
 };
 
 export function jsonError(status: number, message: string, init?: ResponseInit): Response {

@@ -26,6 +26,7 @@ import { publish } from "./events.server";
 import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
 import { splitPot } from "./prize";
+import { assertMayPlay } from "./responsible-play.server";
 import { activeVipTier, winMultiplierTenths } from "./vip";
 
 export type NewRaffle = {
@@ -89,6 +90,12 @@ export async function enterRaffle({
 }): Promise<EntryResult> {
   if (!Number.isInteger(tickets) || tickets < 1) throw new RangeError("tickets must be a positive integer");
   return db().$transaction(async (tx) => {
+    // What concerns only the player is read before the raffle's lock, to keep the
+    // time a hot raffle is locked short.
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { vipTier: true, vipExpiry: true } });
+    if (!user) throw new DomainError("user_not_found", "Player not found");
+    await assertMayPlay(userId, now, tx);
+    const playerAccount = await userAccountId(tx, userId);
     const raffle = await lockRaffle(tx, raffleId);
     if (!raffle || (kind && raffle.kind !== kind)) throw new DomainError("raffle_not_found", "Raffle not found");
     if (raffle.status !== "active" || now.getTime() >= raffle.endsAt.getTime()) {
@@ -97,10 +104,8 @@ export async function enterRaffle({
     if (now.getTime() < raffle.startsAt.getTime()) {
       throw new DomainError("raffle_not_open", "This raffle has not started yet");
     }
-    if (raffle.vipOnly) {
-      const user = await tx.user.findUnique({ where: { id: userId }, select: { vipTier: true, vipExpiry: true } });
-      if (!user) throw new DomainError("user_not_found", "Player not found");
-      if (!activeVipTier(user, now)) throw new DomainError("vip_only", "This raffle is for VIP members only");
+    if (raffle.vipOnly && !activeVipTier(user, now)) {
+      throw new DomainError("vip_only", "This raffle is for VIP members only");
     }
     const held = await ticketsOf(tx, raffleId, userId);
     if (held + tickets > raffle.maxTicketsPerPlayer) {
@@ -109,7 +114,6 @@ export async function enterRaffle({
         `You can hold at most ${raffle.maxTicketsPerPlayer} tickets in this raffle`,
       );
     }
-    const playerAccount = await userAccountId(tx, userId);
     const pot = await potAccount(tx, raffleId);
     const cost = raffle.entryPrice * BigInt(tickets);
     const positions = Array.from({ length: tickets }, (_, i) => raffle.ticketCount + i);

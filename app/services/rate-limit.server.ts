@@ -1,4 +1,5 @@
 import * as buckets from "~/models/rate-limit.server";
+import { getEnv } from "./env.server";
 
 /**
  * Rate limits kept in PostgreSQL, so every instance counts the same hits. Counts live
@@ -12,6 +13,7 @@ export type Limit = { name: string; max: number; windowSeconds: number };
 export const LIMITS = {
   signInPerAccount: { name: "signin:account", max: 10, windowSeconds: 15 * 60 },
   signInPerIp: { name: "signin:ip", max: 50, windowSeconds: 15 * 60 },
+  /** The max is SIGNUP_LIMIT_PER_HOUR (see signUpLimit). */
   signUpPerIp: { name: "signup:ip", max: 20, windowSeconds: 60 * 60 },
   adminGatePerAccount: { name: "admin-gate:account", max: 10, windowSeconds: 15 * 60 },
   entriesPerPlayer: { name: "enter:player", max: 10, windowSeconds: 1 },
@@ -19,6 +21,10 @@ export const LIMITS = {
   withdrawalsPerPlayer: { name: "withdraw:player", max: 5, windowSeconds: 60 },
   usernamePerPlayer: { name: "username:player", max: 20, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, Limit>;
+
+export function signUpLimit(): Limit {
+  return { ...LIMITS.signUpPerIp, max: getEnv().SIGNUP_LIMIT_PER_HOUR };
+}
 
 export class RateLimited extends Error {
   name = "RateLimited";

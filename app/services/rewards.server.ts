@@ -5,6 +5,7 @@ import { houseAccountId, postTransaction, userAccountId, type Tx } from "~/model
 import { lastSpin, recordSpin, recordVipClaim, vipClaimOn } from "~/models/rewards.server";
 import { lockUser } from "~/models/user.server";
 import { DomainError } from "./domain-error";
+import { assertMayPlay } from "./responsible-play.server";
 import { getEnv } from "./env.server";
 import { pickReward, wheelOdds } from "./spin-wheel";
 import { activeVipTier, VIP_TIERS } from "./vip";
@@ -47,6 +48,7 @@ export async function spinWheel(userId: string, now = new Date()): Promise<{ rew
   return db().$transaction(async (tx) => {
     const user = await lockUser(tx, userId);
     if (!user) throw new DomainError("user_not_found", "Player not found");
+    await assertMayPlay(userId, now, tx);
     const last = await lastSpin(userId, tx);
     if (last && now.getTime() - last.spunAt.getTime() < SPIN_INTERVAL_MS) {
       throw new DomainError("spin_not_ready", "You have already spun today. Come back when the countdown ends.");
@@ -70,6 +72,7 @@ export async function claimVipDailyBonus(userId: string, now = new Date()): Prom
   return db().$transaction(async (tx) => {
     const user = await lockUser(tx, userId);
     if (!user) throw new DomainError("user_not_found", "Player not found");
+    await assertMayPlay(userId, now, tx);
     const tier = activeVipTier(user, now);
     if (!tier) throw new DomainError("not_vip", "The daily bonus is for active VIP members");
     const amount = BigInt(VIP_TIERS[tier].dailyCoins);

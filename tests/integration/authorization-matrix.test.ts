@@ -85,6 +85,10 @@ const MATRIX: Record<string, Row> = {
   "routes/api.admin.raffles.$id.complete": { request: [`/api/admin/raffles/${UNKNOWN}/complete`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.users.$id.verify": { request: [`/api/admin/users/${UNKNOWN}/verify`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.users.$id.suspend": { request: [`/api/admin/users/${UNKNOWN}/suspend`, { method: "POST", json: { suspended: true } }], expect: adminApi(404) },
+  "routes/rules": { request: ["/rules"], expect: all(200) },
+  "routes/history[.]csv": { request: ["/history.csv"], expect: signedIn(LOGIN("/history.csv"), 200) },
+  "routes/responsible-play": { request: ["/responsible-play"], expect: all(200) },
+  "routes/history": { request: ["/history?type=entries"], expect: signedIn(LOGIN("/history?type=entries"), 200) },
   "routes/api.fair.$id": { request: [`/api/fair/${UNKNOWN}`], expect: all(404) },
   "routes/fair.$id": { request: [`/fair/${UNKNOWN}`], expect: all(404) },
 };

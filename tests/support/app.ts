@@ -59,3 +59,8 @@ export function cookiesFrom(response: Response): string {
     .map((c) => c.split(";")[0]!)
     .join("; ");
 }
+
+/** A page's HTML without React's text separators (<!-- -->), for text assertions. */
+export async function pageText(response: Response): Promise<string> {
+  return (await response.text()).replaceAll("<!-- -->", "");
+}

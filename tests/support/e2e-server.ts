@@ -20,6 +20,8 @@ const env: NodeJS.ProcessEnv = {
   DATA_DIR: dataDir,
   LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
   SEED_DEMO_USERS: "true",
+  // Every browser test signs up from 127.0.0.1.
+  SIGNUP_LIMIT_PER_HOUR: "1000",
 };
 if (process.env.DATABASE_URL) {
   const name = `raffle_e2e_${Date.now().toString(36)}`;

@@ -1,0 +1,64 @@
+import { db } from "./db.server";
+import type { Tx } from "./ledger.server";
+
+export type LimitRow = {
+  period: string;
+  amountCents: number | null;
+  pendingAmountCents: number | null;
+  pendingRemoval: boolean;
+  pendingFrom: Date | null;
+};
+
+export function limitsOf(userId: string, client: Tx = db()): Promise<LimitRow[]> {
+  return client.depositLimit.findMany({
+    where: { userId },
+    select: { period: true, amountCents: true, pendingAmountCents: true, pendingRemoval: true, pendingFrom: true },
+  });
+}
+
+export function saveLimit(tx: Tx, userId: string, period: string, data: Omit<LimitRow, "period">) {
+  return tx.depositLimit.upsert({
+    where: { userId_period: { userId, period } },
+    create: { userId, period, ...data },
+    update: { ...data, updatedAt: new Date() },
+  });
+}
+
+/** Card deposits that went through since `since`, in cents, and the oldest one's time. */
+export async function depositsSince(userId: string, since: Date) {
+  const [row] = await db().$queryRaw<{ total: bigint; oldest: Date | null }[]>`
+    SELECT coalesce(sum(amount_cents), 0)::bigint AS total, min(settled_at) AS oldest
+    FROM payments WHERE user_id = ${userId}::uuid AND status = 'succeeded' AND settled_at > ${since}`;
+  return { total: Number(row!.total), oldest: row!.oldest };
+}
+
+export function exclusionOf(userId: string, client: Tx = db()) {
+  return client.user.findUnique({ where: { id: userId }, select: { excludedUntil: true, exclusionKind: true } });
+}
+
+export function setExclusion(tx: Tx, userId: string, excludedUntil: Date, exclusionKind: string) {
+  return tx.user.update({ where: { id: userId }, data: { excludedUntil, exclusionKind } });
+}
+
+/** Active raffles in which the player holds tickets. */
+export function openEntriesOf(userId: string) {
+  return db().entry.findMany({
+    where: { userId, raffle: { status: "active" } },
+    distinct: ["raffleId"],
+    select: { raffleId: true },
+  });
+}
+
+/** Removes the player's tickets from a locked raffle and closes the gaps in the positions. */
+export async function removeTickets(tx: Tx, raffleId: string, userId: string): Promise<number> {
+  const { count } = await tx.entry.deleteMany({ where: { raffleId, userId } });
+  if (count === 0) return 0;
+  // Two steps, so that no intermediate position collides with another ticket's.
+  await tx.$executeRaw`UPDATE entries SET position = position + 1000000000 WHERE raffle_id = ${raffleId}::uuid`;
+  await tx.$executeRaw`
+    UPDATE entries e SET position = r.rn - 1
+    FROM (SELECT id, row_number() OVER (ORDER BY position) AS rn FROM entries WHERE raffle_id = ${raffleId}::uuid) r
+    WHERE e.id = r.id`;
+  await tx.raffle.update({ where: { id: raffleId }, data: { ticketCount: { decrement: count }, playerCount: { decrement: 1 } } });
+  return count;
+}

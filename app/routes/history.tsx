@@ -1,0 +1,65 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { PlayerShell } from "~/components/player-shell";
+import { requireUser } from "~/services/auth.server";
+import { filterFrom, HISTORY_TYPES, playerHistory } from "~/services/history.server";
+
+/** The player's full record (/history.csv downloads the same rows). Works without JavaScript (a GET form). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const history = await playerHistory(user.id, filterFrom(request));
+  return { ...history, types: Object.keys(HISTORY_TYPES) };
+}
+
+export default function History() {
+  const data = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof playerHistory>> & { types: string[] };
+  const csv = `/history.csv?${new URLSearchParams(data.filter).toString()}`;
+  return (
+    <PlayerShell>
+      <main className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8">
+        <h1 className="text-3xl font-black">History</h1>
+        <dl className="grid grid-cols-3 gap-3 text-center" data-testid="history-totals">
+          <div><dt className="text-xs">Bought</dt><dd className="text-xl font-bold">${data.deposited}</dd></div>
+          <div><dt className="text-xs">Withdrawn</dt><dd className="text-xl font-bold">${data.paidOut}</dd></div>
+          <div><dt className="text-xs">Net deposits</dt><dd className="text-xl font-bold">${data.netDeposits}</dd></div>
+        </dl>
+        <form method="get" className="flex flex-wrap items-end gap-3">
+          <label className="flex flex-col text-sm font-semibold">
+            Type
+            <select name="type" defaultValue={data.filter.type} className="rounded border px-2 py-1 text-slate-900">
+              <option value="">All</option>
+              {data.types.map((t) => <option key={t} value={t} className="capitalize">{t}</option>)}
+            </select>
+          </label>
+          <label className="flex flex-col text-sm font-semibold">From<input type="date" name="from" defaultValue={data.filter.from} className="rounded border px-2 py-1 text-slate-900" /></label>
+          <label className="flex flex-col text-sm font-semibold">To<input type="date" name="to" defaultValue={data.filter.to} className="rounded border px-2 py-1 text-slate-900" /></label>
+          <button type="submit" className="rounded border px-3 py-1">Show</button>
+          <a href={csv} className="underline">Download CSV</a>
+        </form>
+        {data.rows.length === 0 ? (
+          <p>No movements in this period.</p>
+        ) : (
+          <table className="w-full text-sm">
+            <thead>
+              <tr className="text-left"><th className="py-1">Date (UTC)</th><th>Type</th><th className="text-right">Amount</th><th /></tr>
+            </thead>
+            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+              {data.rows.map((r) => (
+                <tr key={`${r.id}-${r.coins}`} data-testid="history-row">
+                  <td className="py-1">{r.date.slice(0, 16).replace("T", " ")}</td>
+                  <td>{r.type}</td>
+                  <td className={`text-right font-mono ${r.coins < 0 ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`}>
+                    {r.coins < 0 ? "−" : "+"}${r.amount.replace("-", "")}
+                  </td>
+                  <td className="text-right">{r.raffleId ? <Link to={`/fair/${r.raffleId}`} className="underline">fair draw</Link> : null}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </main>
+    </PlayerShell>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "History — Raffle Rush" }];

@@ -1,0 +1,16 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { filterFrom, historyCsv, playerHistory } from "~/services/history.server";
+
+/** The history page's rows as CSV, with the same filters. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const history = await playerHistory(user.id, filterFrom(request));
+  return new Response(historyCsv(history.rows), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="raffle-rush-history-${history.filter.from}-to-${history.filter.to}.csv"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

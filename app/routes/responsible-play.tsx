@@ -1,0 +1,113 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { buttonClass, inputClass } from "~/components/form-fields";
+import { getOptionalUser, requireUser } from "~/services/auth.server";
+import { errorResponse } from "~/services/http.server";
+import { coinsToDecimal, parseDollars } from "~/services/money";
+import { BREAKS, EXCLUSIONS, type ExclusionChoice } from "~/services/responsible-play-options";
+import { depositLimits, excludeSelf, exclusionStatus, setDepositLimit, type LimitPeriod } from "~/services/responsible-play.server";
+import { redirectWithToast } from "~/services/toast.server";
+
+const schema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("limit"), period: z.enum(["day", "week", "month"]), amount: z.string().max(12).default("") }),
+  z.object({ intent: z.literal("exclude"), choice: z.enum(["24h", "7d", "30d", "6m", "1y", "5y"]), confirm: z.literal("on", { message: "Please confirm" }) }),
+]);
+
+/** Public help; signed-in players also set limits, take a break or exclude themselves here. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  if (!user) return { signedIn: false as const };
+  const [limits, exclusion] = await Promise.all([depositLimits(user.id), exclusionStatus(user.id)]);
+  return { signedIn: true as const, limits, exclusion };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return redirectWithToast("/responsible-play", { type: "error", title: "Not saved", description: parsed.error.issues[0]!.message });
+  try {
+    if (parsed.data.intent === "limit") {
+      const text = parsed.data.amount.trim();
+      const cents = text === "" ? null : parseDollars(text);
+      if (cents === undefined) throw new Response(null, { status: 400 });
+      const result = await setDepositLimit(user.id, parsed.data.period as LimitPeriod, cents === null ? null : Number(cents));
+      return redirectWithToast("/responsible-play", {
+        type: "success",
+        title: "Deposit limit saved",
+        description: result.immediate ? "Your new limit applies now." : `Raising or removing a limit takes effect after 24 hours, at ${result.effectiveFrom.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+      });
+    }
+    const { until, refunded } = await excludeSelf(user.id, parsed.data.choice as ExclusionChoice);
+    return redirectWithToast("/responsible-play", {
+      type: "success",
+      title: "Your break has started",
+      description: `Play and purchases are paused until ${until.toISOString().slice(0, 16).replace("T", " ")} UTC.${refunded ? ` ${refunded} open tickets were refunded.` : ""}`,
+    });
+  } catch (error) {
+    const response = error instanceof Response ? Response.json({ message: "Enter a limit in dollars, like 50 or 25.50" }, { status: 400 }) : errorResponse(error);
+    if (!response) throw error;
+    const { message } = (await response.json()) as { message: string };
+    return redirectWithToast("/responsible-play", { type: "error", title: "Not saved", description: message });
+  }
+}
+
+export default function ResponsiblePlay() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
+      <Link to="/" className="underline">← Back to Raffle Rush</Link>
+      <h1 className="text-3xl font-black">Responsible play</h1>
+      <p>Raffles are entertainment, not a way to make money. Set limits before you play, take a break when you need one, and talk to someone if play stops being fun.</p>
+      {!data.signedIn ? (
+        <p><Link to="/api/login?returnTo=%2Fresponsible-play" className="underline">Sign in</Link> to set deposit limits or take a break.</p>
+      ) : (
+        <>
+          {data.exclusion ? (
+            <p role="status" className="rounded border-2 border-amber-500 p-3" data-testid="exclusion-status">
+              {data.exclusion.kind === "self_exclusion" ? "Self-excluded" : "On a break"} until {data.exclusion.until.slice(0, 16).replace("T", " ")} UTC. You can still see your balance and withdraw.
+            </p>
+          ) : null}
+          <section aria-labelledby="limits-title" className="flex flex-col gap-3">
+            <h2 id="limits-title" className="text-xl font-bold">Deposit limits</h2>
+            <p className="text-sm">Lowering a limit applies at once; raising or removing one takes effect after 24 hours.</p>
+            {data.limits.map((l) => (
+              <Form key={l.period} method="post" className="flex flex-wrap items-end gap-3" data-testid={`limit-${l.period}`}>
+                <input type="hidden" name="intent" value="limit" />
+                <input type="hidden" name="period" value={l.period} />
+                <label className="flex flex-col text-sm font-semibold">
+                  {l.label} limit ($)
+                  <input name="amount" inputMode="decimal" defaultValue={l.limitCents === null ? "" : coinsToDecimal(BigInt(l.limitCents))} className={inputClass} />
+                </label>
+                <button type="submit" className={buttonClass}>Save</button>
+                <span className="text-sm">
+                  Used: ${coinsToDecimal(BigInt(l.usedCents))}
+                  {l.pending ? ` · pending: ${l.pending.amountCents === null ? "no limit" : `$${coinsToDecimal(BigInt(l.pending.amountCents))}`} from ${String(l.pending.from).slice(0, 16).replace("T", " ")} UTC` : ""}
+                </span>
+              </Form>
+            ))}
+          </section>
+          <section aria-labelledby="break-title" className="flex flex-col gap-3">
+            <h2 id="break-title" className="text-xl font-bold">Take a break or exclude yourself</h2>
+            <p className="text-sm">During a break or exclusion you cannot enter raffles, spin, claim bonuses or buy coins or VIP; open tickets are refunded at once. It cannot be shortened.</p>
+            <Form method="post" className="flex flex-wrap items-end gap-3">
+              <input type="hidden" name="intent" value="exclude" />
+              <label className="flex flex-col text-sm font-semibold">
+                Period
+                <select name="choice" className={inputClass} defaultValue="24h">
+                  {Object.keys(BREAKS).map((k) => <option key={k} value={k}>Break: {k}</option>)}
+                  {Object.keys(EXCLUSIONS).map((k) => <option key={k} value={k}>Self-exclusion: {k}</option>)}
+                </select>
+              </label>
+              <label className="flex items-center gap-2 text-sm"><input type="checkbox" name="confirm" /> I understand this cannot be undone early</label>
+              <button type="submit" className={buttonClass}>Start</button>
+            </Form>
+          </section>
+          <p className="text-sm"><Link to="/history" className="underline">See your full history</Link></p>
+        </>
+      )}
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Responsible play — Raffle Rush" }];

@@ -1,0 +1,79 @@
+import type { LedgerTransactionKind } from "~/generated/prisma/client";
+import * as history from "~/models/history.server";
+import { coinsToDecimal } from "./money";
+
+/**
+ * The player's records: every movement of their coins (deposits, entries, prizes,
+ * refunds, bonuses, spins, withdrawals), filterable, with net deposits, and as CSV.
+ */
+export const HISTORY_TYPES = {
+  deposits: ["deposit", "reversal"],
+  entries: ["entry"],
+  prizes: ["prize"],
+  refunds: ["refund"],
+  bonuses: ["bonus"],
+  spins: ["spin_reward"],
+  withdrawals: ["withdrawal_hold", "withdrawal_release"],
+} as const satisfies Record<string, LedgerTransactionKind[]>;
+export type HistoryType = keyof typeof HISTORY_TYPES;
+
+const LABELS: Record<LedgerTransactionKind, string> = {
+  deposit: "Coins bought",
+  reversal: "Purchase reversed",
+  entry: "Raffle entry",
+  prize: "Prize",
+  rake: "House share",
+  refund: "Refund",
+  bonus: "Bonus",
+  spin_reward: "Daily spin",
+  withdrawal_hold: "Withdrawal requested",
+  withdrawal_release: "Withdrawal returned",
+  payout: "Withdrawal paid",
+};
+
+export type HistoryFilter = { type?: string; from?: string; to?: string };
+/** Records are kept and shown for at least this long. */
+export const HISTORY_DAYS = 92;
+
+export function filterFrom(request: Request): HistoryFilter {
+  const params = new URL(request.url).searchParams;
+  return { type: params.get("type") ?? undefined, from: params.get("from") ?? undefined, to: params.get("to") ?? undefined };
+}
+
+export function parseFilter(filter: HistoryFilter, now = new Date()) {
+  const day = /^\d{4}-\d{2}-\d{2}$/;
+  const from = filter.from && day.test(filter.from) ? new Date(`${filter.from}T00:00:00Z`) : new Date(now.getTime() - HISTORY_DAYS * 86_400_000);
+  const to = filter.to && day.test(filter.to) ? new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 86_400_000) : new Date(now.getTime() + 1000);
+  const type = filter.type && filter.type in HISTORY_TYPES ? (filter.type as HistoryType) : undefined;
+  return { from, to, type };
+}
+
+export async function playerHistory(userId: string, filter: HistoryFilter, now = new Date()) {
+  const { from, to, type } = parseFilter(filter, now);
+  const [rows, totals] = await Promise.all([
+    history.playerMovements(userId, { kinds: type ? [...HISTORY_TYPES[type]] : undefined, from, to, limit: 5000 }),
+    history.netDeposits(userId),
+  ]);
+  return {
+    filter: { type: type ?? "", from: from.toISOString().slice(0, 10), to: new Date(to.getTime() - 1).toISOString().slice(0, 10) },
+    rows: rows.map((r) => ({
+      id: r.id,
+      date: r.createdAt.toISOString(),
+      type: LABELS[r.kind],
+      kind: r.kind,
+      amount: coinsToDecimal(r.amount),
+      coins: Number(r.amount),
+      raffleId: r.raffleId,
+    })),
+    deposited: coinsToDecimal(totals.deposited),
+    paidOut: coinsToDecimal(totals.paidOut),
+    netDeposits: coinsToDecimal(totals.deposited - totals.paidOut),
+  };
+}
+
+export function historyCsv(rows: Awaited<ReturnType<typeof playerHistory>>["rows"]): string {
+  const escape = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+  const lines = [["date", "type", "amount_usd", "coins", "raffle"].join(",")];
+  for (const r of rows) lines.push([r.date, r.type, r.amount, String(r.coins), r.raffleId ?? ""].map(escape).join(","));
+  return `${lines.join("\n")}\n`;
+}

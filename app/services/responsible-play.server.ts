@@ -1,0 +1,136 @@
+import { recordAudit } from "~/models/audit.server";
+import { db } from "~/models/db.server";
+import { postTransaction, userAccountId, type Tx } from "~/models/ledger.server";
+import { lockRaffle, potAccount } from "~/models/raffle.server";
+import * as rp from "~/models/responsible-play.server";
+import { DomainError } from "./domain-error";
+import { coinsToDecimal } from "./money";
+import { BREAKS, EXCLUSIONS, type ExclusionChoice } from "./responsible-play-options";
+
+/**
+ * Deposit limits, breaks and self-exclusion (what regulated operators must offer).
+ * Limits: a decrease applies at once, an increase or removal only after 24 hours.
+ * Breaks and exclusions can be lengthened, never shortened; while one runs the player
+ * can sign in, see their balance and withdraw, but not play or buy.
+ */
+export const LIMIT_PERIODS = { day: 24, week: 7 * 24, month: 30 * 24 } as const;
+export type LimitPeriod = keyof typeof LIMIT_PERIODS;
+export const PERIOD_LABELS: Record<LimitPeriod, string> = { day: "24-hour", week: "7-day", month: "30-day" };
+export const INCREASE_DELAY_MS = 24 * 60 * 60 * 1000;
+
+
+const hours = (period: LimitPeriod) => LIMIT_PERIODS[period] * 3_600_000;
+const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** The limit in force at `now` (a pending change whose time has come applies). */
+export function effectiveLimit(row: rp.LimitRow | undefined, now: Date): number | null {
+  if (!row) return null;
+  if (row.pendingFrom && row.pendingFrom <= now) return row.pendingRemoval ? null : row.pendingAmountCents;
+  return row.amountCents;
+}
+
+export async function setDepositLimit(userId: string, period: LimitPeriod, amountCents: number | null, now = new Date()) {
+  if (amountCents !== null && (!Number.isInteger(amountCents) || amountCents <= 0 || amountCents > 100_000_000)) {
+    throw new DomainError("unknown_product", "Enter a limit in dollars, like 50 or 25.50");
+  }
+  return db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+    const row = (await rp.limitsOf(userId, tx)).find((r) => r.period === period);
+    const current = effectiveLimit(row, now);
+    const tighter = amountCents !== null && (current === null || amountCents <= current);
+    const data = tighter
+      ? { amountCents, pendingAmountCents: null, pendingRemoval: false, pendingFrom: null }
+      : { amountCents: current, pendingAmountCents: amountCents, pendingRemoval: amountCents === null, pendingFrom: new Date(now.getTime() + INCREASE_DELAY_MS) };
+    await rp.saveLimit(tx, userId, period, data);
+    await recordAudit(tx, { actor: userId, action: "limits.deposit", target: `user:${userId}`, details: { period, before: current, requested: amountCents, immediate: tighter } });
+    return { immediate: tighter, effectiveFrom: tighter ? now : data.pendingFrom! };
+  });
+}
+
+export async function depositLimits(userId: string, now = new Date()) {
+  const rows = await rp.limitsOf(userId);
+  return Promise.all(
+    (Object.keys(LIMIT_PERIODS) as LimitPeriod[]).map(async (period) => {
+      const row = rows.find((r) => r.period === period);
+      const limit = effectiveLimit(row, now);
+      const pending = row?.pendingFrom && row.pendingFrom > now ? { amountCents: row.pendingRemoval ? null : row.pendingAmountCents, from: row.pendingFrom } : null;
+      const used = (await rp.depositsSince(userId, new Date(now.getTime() - hours(period)))).total;
+      return { period, label: PERIOD_LABELS[period], limitCents: limit, usedCents: used, pending };
+    }),
+  );
+}
+
+/** Refused while a break or exclusion runs. */
+export async function assertMayPlay(userId: string, now = new Date(), client?: Tx) {
+  // Inside a transaction, use its connection: asking the pool for another can starve it.
+  const exclusion = await rp.exclusionOf(userId, client);
+  if (exclusion?.excludedUntil && exclusion.excludedUntil > now) {
+    throw new DomainError(
+      "excluded",
+      `${exclusion.exclusionKind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until ${utc(exclusion.excludedUntil)}. Playing and buying are paused; you can still see your balance and withdraw.`,
+    );
+  }
+}
+
+/** Before any payment is attempted: breaks, then every limit, with the limit named and when it resets. */
+export async function checkDeposit(userId: string, amountCents: number, now = new Date()) {
+  await assertMayPlay(userId, now);
+  const rows = await rp.limitsOf(userId);
+  for (const period of Object.keys(LIMIT_PERIODS) as LimitPeriod[]) {
+    const limit = effectiveLimit(rows.find((r) => r.period === period), now);
+    if (limit === null) continue;
+    const { total, oldest } = await rp.depositsSince(userId, new Date(now.getTime() - hours(period)));
+    if (total + amountCents > limit) {
+      const resets = oldest ? new Date(oldest.getTime() + hours(period)) : now;
+      throw new DomainError(
+        "deposit_limit",
+        `This purchase would go over your ${PERIOD_LABELS[period]} deposit limit of $${coinsToDecimal(BigInt(limit))} ($${coinsToDecimal(BigInt(total))} used). It resets at ${utc(resets)}.`,
+      );
+    }
+  }
+}
+
+/** A break or self-exclusion; refunds every ticket in raffles not yet drawn, at once. */
+export async function excludeSelf(userId: string, choice: ExclusionChoice, now = new Date()) {
+  const option = choice in BREAKS ? BREAKS[choice as keyof typeof BREAKS] : EXCLUSIONS[choice as keyof typeof EXCLUSIONS];
+  if (!option) throw new DomainError("unknown_product", "Choose a break or exclusion period");
+  const until = new Date(now.getTime() + option.days * 86_400_000);
+  const current = await rp.exclusionOf(userId);
+  if (current?.excludedUntil && current.excludedUntil > until) {
+    throw new DomainError("excluded", `Your current ${current.exclusionKind === "self_exclusion" ? "exclusion" : "break"} runs until ${utc(current.excludedUntil)} and cannot be shortened.`);
+  }
+  await db().$transaction(async (tx) => {
+    await rp.setExclusion(tx, userId, until, current?.exclusionKind === "self_exclusion" ? "self_exclusion" : option.kind);
+    await recordAudit(tx, { actor: userId, action: `responsible.${option.kind}`, target: `user:${userId}`, details: { until: until.toISOString() } });
+  });
+  let refunded = 0;
+  for (const { raffleId } of await rp.openEntriesOf(userId)) refunded += await refundOpenEntries(raffleId, userId, now);
+  return { until, refunded };
+}
+
+async function refundOpenEntries(raffleId: string, userId: string, now: Date): Promise<number> {
+  return db().$transaction(async (tx) => {
+    const raffle = await lockRaffle(tx, raffleId);
+    if (!raffle || raffle.status !== "active") return 0;
+    const tickets = await rp.removeTickets(tx, raffleId, userId);
+    if (tickets === 0) return 0;
+    const amount = raffle.entryPrice * BigInt(tickets);
+    await postTransaction(tx, {
+      kind: "refund",
+      reference: `exclusion-refund:${raffleId}:${userId}:${now.getTime()}`,
+      userId,
+      raffleId,
+      memo: "break or exclusion",
+      postings: [
+        { accountId: (await potAccount(tx, raffleId)).id, amount: -amount },
+        { accountId: await userAccountId(tx, userId), amount },
+      ],
+    });
+    return tickets;
+  });
+}
+
+export async function exclusionStatus(userId: string, now = new Date()) {
+  const exclusion = await rp.exclusionOf(userId);
+  return exclusion?.excludedUntil && exclusion.excludedUntil > now ? { kind: exclusion.exclusionKind, until: exclusion.excludedUntil.toISOString() } : null;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
+import { spinWheel } from "~/services/rewards.server";
+import { call, pageText, sessionCookie } from "../support/app";
+import { createTestRaffle, createTestUser } from "../support/factories";
+
+describe("the player's history", () => {
+  it("matches the ledger, filters by type, and exports the same rows as CSV", async () => {
+    const player = await createTestUser({ coins: 1000n });
+    const other = await createTestUser({ coins: 1000n });
+    const raffle = await createTestRaffle({ entryPrice: 25n });
+    await enterRaffle({ userId: player.id, raffleId: raffle.id, tickets: 2 });
+    await enterRaffle({ userId: other.id, raffleId: raffle.id });
+    await spinWheel(player.id);
+    await drawDueRaffles(new Date(raffle.endsAt.getTime() + 1));
+    const cookie = await sessionCookie(player.id);
+
+    const page = await pageText(await call("/history", { cookie }));
+    const ledger = await db().ledgerPosting.findMany({ where: { account: { userId: player.id, kind: "user" } } });
+    for (const posting of ledger) expect(page).toContain(`$${(Number(posting.amount < 0n ? -posting.amount : posting.amount) / 100).toFixed(2)}`);
+
+    const entries = await pageText(await call("/history?type=entries", { cookie }));
+    expect(entries).toContain("Raffle entry");
+    expect(entries).not.toContain("Daily spin");
+
+    const csv = await call("/history.csv", { cookie });
+    expect(csv.headers.get("Content-Type")).toMatch(/^text\/csv/);
+    const lines = (await csv.text()).trim().split("\n");
+    expect(lines[0]).toBe("date,type,amount_usd,coins,raffle");
+    expect(lines).toHaveLength(ledger.length + 1);
+    const coins = lines.slice(1).map((line) => BigInt(line.split(",")[3]!));
+    expect(coins.reduce((a, b) => a + b, 0n)).toBe(ledger.reduce((a, p) => a + p.amount, 0n));
+    expect(lines.some((l) => l.includes(raffle.id))).toBe(true);
+  });
+
+  it("shows the published odds", async () => {
+    const page = await pageText(await call("/rules"));
+    expect(page).toContain("expected value 11.75 coins per spin");
+    expect(page).toContain("50.00%");
+  });
+});

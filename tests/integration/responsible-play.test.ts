@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { userBalance } from "~/models/ledger.server";
+import { DomainError } from "~/services/domain-error";
+import { checkDeposit, excludeSelf, setDepositLimit } from "~/services/responsible-play.server";
+import { enterRaffle } from "~/services/raffles.server";
+import { call, sessionCookie } from "../support/app";
+import { createTestRaffle, createTestUser } from "../support/factories";
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
+  );
+
+async function paid(userId: string, cents: number, at: Date) {
+  await db().payment.create({
+    data: { userId, provider: "demo", providerPaymentId: `demo_${Math.random()}`, purpose: "coins", product: "package_2", amountCents: cents, status: "succeeded", settledAt: at },
+  });
+}
+
+describe("deposit limits", () => {
+  it("applies a decrease at once and an increase only after 24 hours (the clock advanced in the test)", async () => {
+    const p = await createTestUser();
+    const now = new Date("2026-06-01T12:00:00Z");
+    expect(await setDepositLimit(p.id, "week", 5000, now)).toMatchObject({ immediate: true });
+    await paid(p.id, 4500, new Date(now.getTime() - 3600_000));
+    expect(await codeOf(checkDeposit(p.id, 499, now))).toBe("ok");
+    await expect(checkDeposit(p.id, 999, now)).rejects.toThrow(/7-day deposit limit of \$50\.00 \(\$45\.00 used\)\. It resets at 2026-06-08 11:00 UTC/);
+
+    const raise = await setDepositLimit(p.id, "week", 20_000, now);
+    expect(raise).toMatchObject({ immediate: false });
+    expect(await codeOf(checkDeposit(p.id, 999, new Date(now.getTime() + 23 * 3600_000)))).toBe("deposit_limit");
+    expect(await codeOf(checkDeposit(p.id, 999, new Date(now.getTime() + 24 * 3600_000 + 1)))).toBe("ok");
+
+    expect(await setDepositLimit(p.id, "week", 1000, new Date(now.getTime() + 25 * 3600_000))).toMatchObject({ immediate: true });
+    expect(await codeOf(checkDeposit(p.id, 99, new Date(now.getTime() + 25 * 3600_000)))).toBe("deposit_limit");
+  });
+
+  it("refuses a deposit over the limit before the payment provider is called", async () => {
+    const p = await createTestUser();
+    await setDepositLimit(p.id, "day", 100);
+    const cookie = await sessionCookie(p.id);
+    const response = await call("/api/create-payment-intent", { method: "POST", cookie, json: { packageId: "package_2" } });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { message: string }).message).toMatch(/24-hour deposit limit of \$1\.00/);
+    expect(await db().payment.count({ where: { userId: p.id } })).toBe(0);
+    expect(await db().demoPayment.count()).toBe(0);
+  });
+});
+
+describe("breaks and self-exclusion", () => {
+  it("refuses entries, spins, claims and purchases on every path, allows withdrawals, and refunds open tickets once", async () => {
+    const p = await createTestUser({ coins: 5000n, vipTier: "gold", vipExpiry: new Date(Date.now() + 86_400_000) });
+    const other = await createTestUser({ coins: 1000n });
+    const raffle = await createTestRaffle({ entryPrice: 100n });
+    await enterRaffle({ userId: other.id, raffleId: raffle.id });
+    await enterRaffle({ userId: p.id, raffleId: raffle.id, tickets: 3 });
+    await enterRaffle({ userId: other.id, raffleId: raffle.id });
+    expect(await userBalance(p.id)).toBe(4700n);
+
+    const { refunded } = await excludeSelf(p.id, "7d");
+    expect(refunded).toBe(3);
+    expect(await userBalance(p.id)).toBe(5000n);
+    const after = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id }, include: { entries: { orderBy: { position: "asc" } }, pot: true } });
+    expect(after.entries.map((e) => [e.position, e.userId])).toEqual([[0, other.id], [1, other.id]]);
+    expect(after).toMatchObject({ ticketCount: 2, playerCount: 1 });
+    expect(after.pot!.balance).toBe(200n);
+
+    const cookie = await sessionCookie(p.id);
+    const refusedWith = async (path: string, json: unknown = {}) => {
+      const response = await call(path, { method: "POST", cookie, json });
+      expect(response.status, path).toBe(403);
+      expect(((await response.json()) as { message: string }).message).toMatch(/taking a break until/);
+    };
+    await refusedWith(`/api/raffles/${raffle.id}/enter`);
+    await refusedWith("/api/daily-spin");
+    await refusedWith("/api/vip/claim-daily-bonus");
+    await refusedWith("/api/create-payment-intent", { packageId: "package_1" });
+    await refusedWith("/api/vip/subscribe", { tier: "gold" });
+    const page = await call("/checkout?package=package_1", { method: "POST", cookie, form: { intent: "demo-pay", cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" } });
+    expect(page.status).toBe(302);
+    expect(await userBalance(p.id)).toBe(5000n);
+
+    const withdraw = await call("/api/withdraw", { method: "POST", cookie, json: { amount: 10, method: "venmo", accountInfo: "still-me" } });
+    expect(withdraw.status).toBe(200);
+    expect((await call("/api/auth/user", { cookie })).status).toBe(200);
+  });
+
+  it("cannot be shortened, only lengthened", async () => {
+    const p = await createTestUser();
+    await excludeSelf(p.id, "30d");
+    expect(await codeOf(excludeSelf(p.id, "24h"))).toBe("excluded");
+    expect(await codeOf(excludeSelf(p.id, "6m"))).toBe("ok");
+    const user = await db().user.findUniqueOrThrow({ where: { id: p.id } });
+    expect(user.exclusionKind).toBe("self_exclusion");
+  });
+});
