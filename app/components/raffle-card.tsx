@@ -1,4 +1,5 @@
 import { useLocation } from "@remix-run/react";
+import type { RaffleView } from "~/services/feeds.server";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
@@ -12,19 +13,8 @@ import {
   TIER_LABELS,
 } from "~/services/raffle-display";
 
-export type RaffleCardData = {
-  id: string;
-  tier: string;
-  entryPrice: string;
-  currentPot: string;
-  participantCount: number;
-  ticketCount: number;
-  endTime: string;
-  status: string;
-  vipOnly: boolean;
-  couldWin: string;
-  myTickets?: number;
-};
+/** The fields of the API's raffle view that a card shows. */
+export type RaffleCardData = Omit<RaffleView, "timeRemaining" | "maxTicketsPerPlayer" | "seedHash">;
 
 
 /**

@@ -46,11 +46,11 @@ export async function lockAccounts(tx: Tx, accountIds: string[]): Promise<Map<st
 }
 
 /**
- * Records one balanced transaction. Returns false (and changes nothing) when a
- * transaction with this reference exists already. Throws InsufficientBalance when a
- * floored account would go negative.
+ * Records one balanced transaction and returns the new balance of every account it
+ * touched. Returns false (and changes nothing) when a transaction with this reference
+ * exists already. Throws InsufficientBalance when a floored account would go negative.
  */
-export async function postTransaction(tx: Tx, entry: NewLedgerTransaction): Promise<boolean> {
+export async function postTransaction(tx: Tx, entry: NewLedgerTransaction): Promise<Map<string, bigint> | false> {
   const total = entry.postings.reduce((sum, posting) => sum + posting.amount, 0n);
   if (total !== 0n || entry.postings.length < 2 || entry.postings.some((p) => p.amount === 0n)) {
     throw new Error(`unbalanced ledger transaction ${entry.reference}`);
@@ -71,15 +71,17 @@ export async function postTransaction(tx: Tx, entry: NewLedgerTransaction): Prom
   for (const posting of entry.postings) {
     change.set(posting.accountId, (change.get(posting.accountId) ?? 0n) + posting.amount);
   }
+  const balances = new Map<string, bigint>();
   for (const [accountId, delta] of change) {
     const account = accounts.get(accountId);
     if (!account) throw new Error(`no ledger account ${accountId}`);
     if (FLOORED.has(account.kind) && account.balance + delta < 0n) throw new InsufficientBalance(accountId);
+    balances.set(accountId, account.balance + delta);
   }
   await tx.ledgerPosting.createMany({
     data: entry.postings.map((posting) => ({ transactionId, accountId: posting.accountId, amount: posting.amount })),
   });
-  return true;
+  return balances;
 }
 
 /** The id of a player's account of `kind`, created on first use. */

@@ -75,6 +75,11 @@ export function listTickets(tx: Tx, raffleId: string) {
   });
 }
 
+/** The raffle's pot account id, or null for an unknown raffle (its id never changes, so no lock is needed). */
+export function findPotAccountId(tx: Tx, raffleId: string) {
+  return tx.ledgerAccount.findUnique({ where: { raffleId }, select: { id: true } });
+}
+
 export function potAccount(tx: Tx, raffleId: string) {
   return tx.ledgerAccount.findUniqueOrThrow({ where: { raffleId }, select: { id: true, balance: true } });
 }

@@ -1,19 +1,8 @@
 import { db } from "./db.server";
+import { publicUserSelect } from "./user.server";
 
-const sessionUserSelect = {
-  id: true,
-  email: true,
-  username: true,
-  firstName: true,
-  totalWinnings: true,
-  vipTier: true,
-  vipExpiry: true,
-  isAdmin: true,
-  createdAt: true,
-  dateOfBirth: true,
-  termsAcceptedAt: true,
-  suspendedAt: true,
-} as const;
+/** What the guards need to know about the signed-in user: the public fields and the account's state. */
+const sessionUserSelect = { ...publicUserSelect, dateOfBirth: true, termsAcceptedAt: true, suspendedAt: true } as const;
 
 export function createSessionRow(data: { tokenHash: string; userId: string; expiresAt: Date; userAgent?: string; ip?: string }) {
   return db().session.create({ data, select: { id: true } });

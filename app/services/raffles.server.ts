@@ -15,6 +15,7 @@ import {
 import {
   addTickets,
   claimDueRaffle,
+  findPotAccountId,
   listTickets,
   lockRaffle,
   potAccount,
@@ -96,8 +97,9 @@ export async function enterRaffle({
     if (!user) throw new DomainError("user_not_found", "Player not found");
     await assertMayPlay(userId, now, tx);
     const playerAccount = await userAccountId(tx, userId);
+    const pot = await findPotAccountId(tx, raffleId);
     const raffle = await lockRaffle(tx, raffleId);
-    if (!raffle || (kind && raffle.kind !== kind)) throw new DomainError("raffle_not_found", "Raffle not found");
+    if (!raffle || !pot || (kind && raffle.kind !== kind)) throw new DomainError("raffle_not_found", "Raffle not found");
     if (raffle.status !== "active" || now.getTime() >= raffle.endsAt.getTime()) {
       throw new DomainError("raffle_closed", "This raffle is closed for entries");
     }
@@ -114,11 +116,11 @@ export async function enterRaffle({
         `You can hold at most ${raffle.maxTicketsPerPlayer} tickets in this raffle`,
       );
     }
-    const pot = await potAccount(tx, raffleId);
     const cost = raffle.entryPrice * BigInt(tickets);
     const positions = Array.from({ length: tickets }, (_, i) => raffle.ticketCount + i);
+    let balances: Map<string, bigint> | false;
     try {
-      await postTransaction(tx, {
+      balances = await postTransaction(tx, {
         kind: "entry",
         reference: `entry:${raffleId}:${positions[0]}`,
         userId,
@@ -137,7 +139,7 @@ export async function enterRaffle({
       type: "pot",
       raffleId,
       kind: raffle.kind,
-      currentPot: coinsToDecimal(pot.balance + cost),
+      currentPot: coinsToDecimal(balances ? balances.get(pot.id)! : raffle.entryPrice * BigInt(raffle.ticketCount + tickets)),
       participantCount: raffle.playerCount + (held === 0 ? 1 : 0),
       ticketCount: raffle.ticketCount + tickets,
     });
@@ -147,8 +149,10 @@ export async function enterRaffle({
       target: `raffle:${raffleId}`,
       details: { tickets, cost: cost.toString(), positions },
     });
-    return { raffleId, tier: raffle.tier, positions, cost, balance: await userBalance(userId, tx) };
-  });
+    const balance = balances ? balances.get(playerAccount)! : await userBalance(userId, tx);
+    return { raffleId, tier: raffle.tier, positions, cost, balance };
+    // A hot raffle queues its entries on its row lock; give the queue time rather than fail.
+  }, { maxWait: 30_000, timeout: 30_000 });
 }
 
 export type DrawOutcome =
