@@ -7,11 +7,11 @@ import { PlayerShell } from "~/components/player-shell";
 import { StripePayment } from "~/components/stripe-payment";
 import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/services/auth.server";
-import { payWithDemoCard, productFrom, startHostedCheckout, successToast } from "~/services/checkout.server";
+import { payWithDemoCard, productFrom, successToast } from "~/services/checkout.server";
 import { getEnv } from "~/services/env.server";
-import { errorResponse } from "~/services/http.server";
+import { expectedErrorMessage } from "~/services/http.server";
 import { coinsToDecimal } from "~/services/money";
-import { PaymentFailed } from "~/services/payments.server";
+import { PaymentFailed, startHostedCheckout } from "~/services/payments.server";
 import { redirectWithToast } from "~/services/toast.server";
 
 /**
@@ -67,9 +67,8 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(product.purpose === "vip" ? "/vip" : "/", successToast(settlement));
   } catch (error) {
     if (error instanceof PaymentFailed) return redirectWithToast(back, { type: "error", title: "Payment Failed", description: error.message });
-    const response = errorResponse(error);
-    if (!response) throw error;
-    const { message } = (await response.json()) as { message: string };
+    const message = expectedErrorMessage(error);
+    if (message === undefined) throw error;
     return redirectWithToast(back, { type: "error", title: "Payment Failed", description: message });
   }
 }

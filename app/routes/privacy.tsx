@@ -1,15 +1,11 @@
 import type { MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useRouteLoaderData } from "@remix-run/react";
 import { LegalPage } from "~/components/legal-page";
-import { getEnv } from "~/services/env.server";
+import type { RootData } from "~/root";
 import { POLICY } from "~/services/policy";
 
-export function loader() {
-  return { supportEmail: getEnv().SUPPORT_EMAIL };
-}
-
 export default function Privacy() {
-  const { supportEmail } = useLoaderData<typeof loader>();
+  const { supportEmail } = useRouteLoaderData<RootData>("root")!;
   return (
     <LegalPage
       title="Privacy Policy"

@@ -3,10 +3,11 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { buttonClass, inputClass } from "~/components/form-fields";
 import { getOptionalUser, requireUser } from "~/services/auth.server";
-import { errorResponse } from "~/services/http.server";
+import { DomainError } from "~/services/domain-error";
+import { expectedErrorMessage } from "~/services/http.server";
 import { coinsToDecimal, parseDollars } from "~/services/money";
 import { BREAKS, EXCLUSIONS, type ExclusionChoice } from "~/services/responsible-play-options";
-import { depositLimits, excludeSelf, exclusionStatus, setDepositLimit, type LimitPeriod } from "~/services/responsible-play.server";
+import { depositLimits, excludeSelf, exclusionStatus, LIMIT_HINT, setDepositLimit, type LimitPeriod } from "~/services/responsible-play.server";
 import { redirectWithToast } from "~/services/toast.server";
 
 const schema = z.discriminatedUnion("intent", [
@@ -30,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (parsed.data.intent === "limit") {
       const text = parsed.data.amount.trim();
       const cents = text === "" ? null : parseDollars(text);
-      if (cents === undefined) throw new Response(null, { status: 400 });
+      if (cents === undefined) throw new DomainError("invalid_input", LIMIT_HINT);
       const result = await setDepositLimit(user.id, parsed.data.period as LimitPeriod, cents === null ? null : Number(cents));
       return redirectWithToast("/responsible-play", {
         type: "success",
@@ -45,9 +46,8 @@ export async function action({ request }: ActionFunctionArgs) {
       description: `Play and purchases are paused until ${until.toISOString().slice(0, 16).replace("T", " ")} UTC.${refunded ? ` ${refunded} open tickets were refunded.` : ""}`,
     });
   } catch (error) {
-    const response = error instanceof Response ? Response.json({ message: "Enter a limit in dollars, like 50 or 25.50" }, { status: 400 }) : errorResponse(error);
-    if (!response) throw error;
-    const { message } = (await response.json()) as { message: string };
+    const message = expectedErrorMessage(error);
+    if (message === undefined) throw error;
     return redirectWithToast("/responsible-play", { type: "error", title: "Not saved", description: message });
   }
 }

@@ -1,19 +1,15 @@
 import type { MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { useRouteLoaderData } from "@remix-run/react";
 import { LegalPage } from "~/components/legal-page";
-import { getEnv } from "~/services/env.server";
+import type { RootData } from "~/root";
 import { coinsToDecimal } from "~/services/money";
 import { POLICY } from "~/services/policy";
-
-export function loader() {
-  return { supportEmail: getEnv().SUPPORT_EMAIL };
-}
 
 const dollars = (coins: number) => `$${coinsToDecimal(BigInt(coins))}`;
 
 /** Every figure comes from POLICY, the same constants the code enforces. */
 export default function Terms() {
-  const { supportEmail } = useLoaderData<typeof loader>();
+  const { supportEmail } = useRouteLoaderData<RootData>("root")!;
   return (
     <LegalPage
       title="Terms of Service"

@@ -5,7 +5,7 @@ import { WithdrawPage } from "~/components/withdraw-page";
 import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
 import { consume, LIMITS } from "~/services/rate-limit.server";
-import { errorResponse } from "~/services/http.server";
+import { errorResponse, expectedErrorMessage } from "~/services/http.server";
 import { wantsJson } from "~/services/respond.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { METHOD_FIELDS, WITHDRAWAL_METHODS } from "~/services/withdrawal-rules";
@@ -43,8 +43,11 @@ export async function action({ request }: ActionFunctionArgs) {
     const response = errorResponse(error);
     if (!response) throw error;
     if (json) return response;
-    const { message } = (await response.json()) as { message: string };
-    return redirectWithToast("/withdraw", { type: "error", title: "Withdrawal Failed", description: message || "Failed to process withdrawal" });
+    return redirectWithToast("/withdraw", {
+      type: "error",
+      title: "Withdrawal Failed",
+      description: expectedErrorMessage(error) || "Failed to process withdrawal",
+    });
   }
 }
 

@@ -36,12 +36,24 @@ async function tokenFrom(request: Request): Promise<string | undefined> {
 export type SessionUser = NonNullable<Awaited<ReturnType<typeof sessions.findSession>>>["user"];
 export type CurrentSession = { id: string; adminGatePassedAt: Date | null; user: SessionUser };
 
-/** The signed-in session, or undefined. A suspended player has none. */
-export async function getSession(request: Request, now = new Date()): Promise<CurrentSession | undefined> {
+async function readSession(request: Request): Promise<CurrentSession | undefined> {
   const token = await tokenFrom(request);
   if (!token) return undefined;
-  const session = await sessions.findSession(hashToken(token), now);
+  const session = await sessions.findSession(hashToken(token), new Date());
   if (!session || session.user.suspendedAt) return undefined;
+  return session;
+}
+
+/** The root loader and the page's loader both ask; the database is asked once per request. */
+const sessionOfRequest = new WeakMap<Request, Promise<CurrentSession | undefined>>();
+
+/** The signed-in session, or undefined. A suspended player has none. */
+export function getSession(request: Request): Promise<CurrentSession | undefined> {
+  let session = sessionOfRequest.get(request);
+  if (!session) {
+    session = readSession(request);
+    sessionOfRequest.set(request, session);
+  }
   return session;
 }
 

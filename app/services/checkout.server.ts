@@ -1,7 +1,7 @@
 import { DomainError } from "./domain-error";
 import { getEnv } from "./env.server";
 import { demoProvider } from "./payments/demo-provider.server";
-import { confirmPayment, PaymentFailed, priceCoins, priceVip, startHostedCheckout, startPayment, type Product, type Settlement } from "./payments.server";
+import { confirmPayment, PaymentFailed, priceCoins, priceVip, startPayment, type Product, type Settlement } from "./payments.server";
 import type { NewToast } from "./toast.server";
 
 /**
@@ -34,5 +34,3 @@ export async function payWithDemoCard(userId: string, product: Product, cardNumb
   if (settlement.status === "failed") throw new PaymentFailed(settlement.message);
   return settlement;
 }
-
-export { startHostedCheckout };

@@ -15,6 +15,7 @@ export type DomainErrorCode =
   | "already_claimed"
   | "payment_not_found"
   | "unknown_product"
+  | "invalid_input"
   | "withdrawal_invalid"
   | "withdrawal_not_found"
   | "withdrawal_decided"

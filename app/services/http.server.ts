@@ -21,6 +21,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   not_vip: 403,
   payment_not_found: 404,
   unknown_product: 400,
+  invalid_input: 400,
   withdrawal_invalid: 422,
   withdrawal_not_found: 404,
   withdrawal_decided: 409,
@@ -42,6 +43,12 @@ export function errorResponse(error: unknown): Response | undefined {
     return jsonError(429, error.message, { headers: { "Retry-After": String(error.retryAfterSeconds) } });
   }
   if (error instanceof AccountError) return jsonError(400, error.message);
+  return undefined;
+}
+
+/** The player-facing message of an expected failure (for a toast), or undefined for a bug. */
+export function expectedErrorMessage(error: unknown): string | undefined {
+  if (error instanceof DomainError || error instanceof RateLimited || error instanceof AccountError) return error.message;
   return undefined;
 }
 

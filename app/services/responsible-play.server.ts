@@ -16,6 +16,7 @@ import { BREAKS, EXCLUSIONS, type ExclusionChoice } from "./responsible-play-opt
 export const LIMIT_PERIODS = { day: 24, week: 7 * 24, month: 30 * 24 } as const;
 export type LimitPeriod = keyof typeof LIMIT_PERIODS;
 export const PERIOD_LABELS: Record<LimitPeriod, string> = { day: "24-hour", week: "7-day", month: "30-day" };
+export const LIMIT_HINT = "Enter a limit in dollars, like 50 or 25.50";
 export const INCREASE_DELAY_MS = 24 * 60 * 60 * 1000;
 
 
@@ -31,7 +32,7 @@ export function effectiveLimit(row: rp.LimitRow | undefined, now: Date): number 
 
 export async function setDepositLimit(userId: string, period: LimitPeriod, amountCents: number | null, now = new Date()) {
   if (amountCents !== null && (!Number.isInteger(amountCents) || amountCents <= 0 || amountCents > 100_000_000)) {
-    throw new DomainError("unknown_product", "Enter a limit in dollars, like 50 or 25.50");
+    throw new DomainError("invalid_input", LIMIT_HINT);
   }
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
@@ -93,7 +94,7 @@ export async function checkDeposit(userId: string, amountCents: number, now = ne
 /** A break or self-exclusion; refunds every ticket in raffles not yet drawn, at once. */
 export async function excludeSelf(userId: string, choice: ExclusionChoice, now = new Date()) {
   const option = choice in BREAKS ? BREAKS[choice as keyof typeof BREAKS] : EXCLUSIONS[choice as keyof typeof EXCLUSIONS];
-  if (!option) throw new DomainError("unknown_product", "Choose a break or exclusion period");
+  if (!option) throw new DomainError("invalid_input", "Choose a break or exclusion period");
   const until = new Date(now.getTime() + option.days * 86_400_000);
   const current = await rp.exclusionOf(userId);
   if (current?.excludedUntil && current.excludedUntil > until) {
