@@ -14,8 +14,9 @@ import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { NotFound } from "./components/not-found";
 import { Toaster } from "./components/toaster";
-import { getSession } from "./services/auth.server";
+import { getSession, needsOnboarding } from "./services/auth.server";
 import { getEnv } from "./services/env.server";
+import { playState, type PlayState } from "./services/reality-check.server";
 import { getTheme } from "./services/theme.server";
 import { readToast } from "./services/toast.server";
 import { userRecord, type UserRecord } from "./services/users.server";
@@ -28,9 +29,11 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ toast, headers }, theme, session] = await Promise.all([readToast(request), getTheme(request), getSession(request)]);
-  const user = session ? await userRecord(session.user) : null;
+  const [user, play] = session
+    ? await Promise.all([userRecord(session.user), needsOnboarding(session.user) ? null : playState(session)])
+    : [null, null];
   return Response.json(
-    { theme, toast, user, supportEmail: getEnv().SUPPORT_EMAIL, serverNow: Date.now() },
+    { theme, toast, user, play, supportEmail: getEnv().SUPPORT_EMAIL, serverNow: Date.now() },
     { headers: headers ?? undefined },
   );
 }
@@ -39,6 +42,8 @@ export type RootData = {
   theme: "light" | "dark";
   toast: import("./components/toaster").ToastMessage | null;
   user: UserRecord | null;
+  /** The signed-in player's stretch of play and reality check. */
+  play: PlayState | null;
   supportEmail: string;
   serverNow: number;
 };

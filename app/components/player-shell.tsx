@@ -2,6 +2,7 @@ import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import type { RootData } from "~/root";
 import { displayName } from "~/services/display-name";
+import { PlaySession } from "./play-session";
 import { SettingsDialog } from "./settings-dialog";
 import { BottomNav, SiteFooter } from "./site-chrome";
 import { useHydrated } from "./use-hydrated";
@@ -20,7 +21,8 @@ export function PlayerShell({ children }: { children: ReactNode }) {
     <div className="min-h-screen">
       <header className="sticky top-0 z-20 flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 bg-white/95 px-4 py-3 dark:border-slate-800 dark:bg-slate-950/95">
         <Link to="/" className="text-lg font-black">Raffle Rush</Link>
-        <div className="flex items-center gap-2 text-sm sm:gap-3">
+        <div className="flex flex-wrap items-center gap-2 text-sm sm:gap-3">
+          {root.play ? <PlaySession play={root.play} serverNow={root.serverNow} /> : null}
           <span className="rounded-full bg-amber-100 px-3 py-1 font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100" data-testid="coin-balance">
             {user.coinBalance.toLocaleString("en-US")} coins
           </span>

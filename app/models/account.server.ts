@@ -14,6 +14,8 @@ export async function createAccount(data: {
   dateOfBirth?: Date;
   termsAcceptedAt?: Date;
   firstName?: string;
+  country?: string;
+  region?: string | null;
 }): Promise<string | undefined> {
   const rows = await db().user.createManyAndReturn({
     data: [{ ...data, email: data.email.toLowerCase() }],
@@ -37,7 +39,7 @@ export async function setUsername(userId: string, username: string): Promise<boo
   return rows.length === 1;
 }
 
-export function completeProfile(userId: string, data: { dateOfBirth: Date; termsAcceptedAt: Date }) {
+export function completeProfile(userId: string, data: { dateOfBirth: Date; termsAcceptedAt: Date; country: string; region: string | null }) {
   return db().user.update({ where: { id: userId }, data, select: { id: true } });
 }
 

@@ -17,6 +17,17 @@ export async function playerMovements(
     LIMIT ${limit}`;
 }
 
+/** The player's result from play since `since`: stakes, prizes, refunds and spins (not purchases, bonuses or withdrawals). */
+export async function netPlaySince(userId: string, since: Date): Promise<bigint> {
+  const [row] = await db().$queryRaw<{ net: bigint }[]>`
+    SELECT coalesce(sum(p.amount), 0)::bigint AS net
+    FROM ledger_postings p
+    JOIN ledger_accounts a ON a.id = p.account_id AND a.user_id = ${userId}::uuid AND a.kind = 'user'
+    JOIN ledger_transactions t ON t.id = p.transaction_id
+    WHERE t.created_at >= ${since} AND t.kind IN ('entry', 'prize', 'refund', 'spin_reward')`;
+  return row!.net;
+}
+
 /** Coins bought by card, and coins paid out, over the player's whole history. */
 export async function netDeposits(userId: string) {
   const [row] = await db().$queryRaw<{ deposited: bigint; paidOut: bigint }[]>`

@@ -19,6 +19,7 @@ type NewUser = {
   email: string;
   passwordHash: string;
   dateOfBirth: Date;
+  country: string;
   username?: string;
   isAdmin?: boolean;
 };

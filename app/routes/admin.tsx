@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { ActionButton, Cell, Table } from "~/components/admin-tabs";
 import { auditView, dashboard, listRafflesForAdmin, listUsers, reconciliation } from "~/services/admin.server";
 import { requireAdmin } from "~/services/auth.server";
+import { BREAKS, EXCLUSIONS } from "~/services/responsible-play-options";
 
 const TABS = ["payouts", "users", "raffles", "audit", "ledger"] as const;
 type Tab = (typeof TABS)[number];
@@ -117,14 +118,39 @@ export default function Admin() {
             <label className="flex items-center gap-2">Search <input name="q" defaultValue={data.q} className="rounded border px-2 py-1 text-slate-900" /></label>
             <button type="submit" className="rounded border px-3">Search</button>
           </form>
-          <Table label="Players" head={["Player", "Balance", "Winnings", "VIP", "Status", ""]}>
+          <Table label="Players" head={["Player", "Balance", "Winnings", "VIP", "Status", "Protections (set by the player)", ""]}>
             {data.users.users.map((u) => (
               <tr key={u.id}>
                 <Cell>{u.username ?? "—"}<span className="block text-xs">{u.email}</span></Cell>
                 <Cell>{u.coinBalance.toLocaleString("en-US")}</Cell>
                 <Cell>{u.totalWinnings.toLocaleString("en-US")}</Cell>
                 <Cell>{u.vipTier ?? "—"}</Cell>
-                <Cell>{[u.suspended ? "suspended" : "active", u.identityVerified ? "verified" : "unverified", u.flagged ? `flagged: ${u.flagged}` : ""].filter(Boolean).join(" · ")}</Cell>
+                <Cell>{[u.suspended ? "suspended" : "active", u.identityVerified ? "verified" : "unverified", u.flagged ? `flagged: ${u.flagged}` : "", u.residence ?? ""].filter(Boolean).join(" · ")}</Cell>
+                <Cell>
+                  <span className="flex flex-col gap-1 text-xs" data-testid="player-protections">
+                    {u.exclusion ? (
+                      <strong>{u.exclusion.kind === "self_exclusion" ? "Self-excluded" : "On a break"} until {u.exclusion.until.slice(0, 16).replace("T", " ")} UTC</strong>
+                    ) : null}
+                    {u.limits.map((l) => (
+                      <span key={l.period}>
+                        {l.period} limit: {l.amount === null ? "none" : `$${l.amount}`}
+                        {l.pending ? ` (pending ${l.pending.amount === null ? "removal" : `$${l.pending.amount}`} from ${l.pending.from.slice(0, 16).replace("T", " ")} UTC)` : ""}
+                      </span>
+                    ))}
+                    {u.realityCheckMinutes ? <span>Reality check every {u.realityCheckMinutes} min</span> : null}
+                    {!u.exclusion && u.limits.length === 0 && !u.realityCheckMinutes ? <span>—</span> : null}
+                    {u.exclusion ? (
+                      <form method="post" action={`/api/admin/users/${u.id}/exclusion`} className="flex gap-1">
+                        <label className="sr-only" htmlFor={`extend-${u.id}`}>Extend to</label>
+                        <select id={`extend-${u.id}`} name="choice" defaultValue="6m" className="rounded border px-1 text-slate-900">
+                          {Object.keys(BREAKS).map((k) => <option key={k} value={k}>{k} from now</option>)}
+                          {Object.keys(EXCLUSIONS).map((k) => <option key={k} value={k}>{k} exclusion from now</option>)}
+                        </select>
+                        <button type="submit" className="rounded border px-2">Extend</button>
+                      </form>
+                    ) : null}
+                  </span>
+                </Cell>
                 <Cell>
                   <span className="flex gap-1">
                     {u.identityVerified ? null : <ActionButton action={`/api/admin/users/${u.id}/verify`} label="Verify identity" />}

@@ -2,14 +2,19 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
+import { DepositLimitFields } from "~/components/deposit-limit-fields";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
+import { ResidenceFields, type ResidenceChoices } from "~/components/residence-fields";
 import { AccountError, signIn, signUp } from "~/services/accounts.server";
 import { getOptionalUser, startSession } from "~/services/auth.server";
+import { getEnv } from "~/services/env.server";
+import { jurisdictionChoices, residenceFields } from "~/services/jurisdictions";
 import { authenticateWithOidc, oidcEnabled } from "~/services/oidc.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/services/password-policy";
 import { RateLimited } from "~/services/rate-limit.server";
+import { depositLimitFields, limitsFromFields } from "~/services/responsible-play-options";
 import { rememberReturnTo } from "~/services/return-to.server";
 import { safeRedirectPath } from "~/services/safe-redirect";
 
@@ -30,6 +35,8 @@ const signUpSchema = z.object({
     .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters.`)
     .max(PASSWORD_MAX),
   dateOfBirth: z.coerce.date({ message: "Enter your date of birth" }),
+  ...residenceFields,
+  ...depositLimitFields,
   acceptTerms: z.literal("on", { message: "Please accept the Terms of Service to continue." }),
   returnTo: z.string().optional(),
 });
@@ -48,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       throw response;
     }
   }
-  return null;
+  return { residence: jurisdictionChoices(getEnv().ALLOWED_COUNTRIES) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -60,7 +67,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const userId =
       input.intent === "signin"
         ? await signIn(input, { ip: context.clientIp })
-        : await signUp({ ...input, acceptTerms: true }, { ip: context.clientIp });
+        : await signUp({ ...input, acceptTerms: true, depositLimits: limitsFromFields(input) }, { ip: context.clientIp });
     const cookie = await startSession(request, userId, { ip: context.clientIp });
     return redirect(safeRedirectPath(input.returnTo), { headers: { "Set-Cookie": cookie } });
   } catch (error) {
@@ -110,7 +117,7 @@ function SignInForm({ returnTo }: { returnTo: string }) {
   );
 }
 
-function SignUpForm({ returnTo }: { returnTo: string }) {
+function SignUpForm({ returnTo, residence }: { returnTo: string; residence: ResidenceChoices }) {
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const mine = navigation.formData?.get("intent") === "signup";
@@ -137,6 +144,15 @@ function SignUpForm({ returnTo }: { returnTo: string }) {
       <Field label="Date of birth" id={fields.dateOfBirth.id} errors={fields.dateOfBirth.errors}>
         <input {...getInputProps(fields.dateOfBirth, { type: "date" })} autoComplete="bday" className={inputClass} />
       </Field>
+      <ResidenceFields
+        choices={residence}
+        country={{ id: fields.country.id, name: fields.country.name, errors: fields.country.errors, initialValue: fields.country.initialValue }}
+        region={{ id: fields.region.id, name: fields.region.name, errors: fields.region.errors, initialValue: fields.region.initialValue }}
+      />
+      <DepositLimitFields
+        idPrefix="signup"
+        errors={{ limitDay: fields.limitDay.errors, limitWeek: fields.limitWeek.errors, limitMonth: fields.limitMonth.errors }}
+      />
       <div className="flex flex-col gap-1">
         <div className="flex items-start gap-2">
           <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="mt-1 h-4 w-4" />
@@ -162,6 +178,7 @@ function SignUpForm({ returnTo }: { returnTo: string }) {
 }
 
 export default function Login() {
+  const { residence } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const returnTo = safeRedirectPath(params.get("returnTo"));
   return (
@@ -174,7 +191,7 @@ export default function Login() {
           <SignInForm returnTo={returnTo} />
         </section>
         <section className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
-          <SignUpForm returnTo={returnTo} />
+          <SignUpForm returnTo={returnTo} residence={residence} />
         </section>
       </div>
     </main>

@@ -2,11 +2,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
+import { DepositLimitFields } from "~/components/deposit-limit-fields";
 import { buttonClass, inputClass } from "~/components/form-fields";
 import { PlayerShell } from "~/components/player-shell";
 import { StripePayment } from "~/components/stripe-payment";
 import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/services/auth.server";
+import { shouldOfferLimits } from "~/services/responsible-play.server";
 import { payWithDemoCard, productFrom, successToast } from "~/services/checkout.server";
 import { getEnv } from "~/services/env.server";
 import { expectedErrorMessage } from "~/services/http.server";
@@ -32,11 +34,14 @@ const schema = z.discriminatedUnion("intent", [
 const INIT_FAILED = { type: "error", title: "Error", description: "Failed to initialize payment" } as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  const product = productFrom(new URL(request.url));
+  const user = await requireUser(request);
+  const url = new URL(request.url);
+  const product = productFrom(url);
   if (!product) throw await redirectWithToast("/", INIT_FAILED);
   const env = getEnv();
   return {
+    offerLimits: await shouldOfferLimits(user.id),
+    returnTo: `${url.pathname}${url.search}`,
     product: {
       purpose: product.purpose,
       product: product.product,
@@ -74,7 +79,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Checkout() {
-  const { product, demoMode, publishableKey } = useLoaderData<typeof loader>();
+  const { product, demoMode, publishableKey, offerLimits, returnTo } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
   const navigation = useNavigation();
   const pending = navigation.state !== "idle";
@@ -92,6 +97,18 @@ export default function Checkout() {
             <dd className="text-right font-semibold" data-testid="order-total">${product.amount}</dd>
           </dl>
         </section>
+        {offerLimits ? (
+          <section aria-labelledby="limits-offer-title" className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900" data-testid="limits-offer">
+            <h2 id="limits-offer-title" className="font-bold">Before your first purchase: set a deposit limit?</h2>
+            <Form method="post" action="/responsible-play" className="flex flex-col gap-3">
+              <input type="hidden" name="intent" value="limits" />
+              <input type="hidden" name="returnTo" value={returnTo} />
+              <DepositLimitFields idPrefix="checkout" />
+              <button type="submit" className={buttonClass}>Save limits</button>
+            </Form>
+            <p className="text-sm">Or go ahead without one below. <Link to="/responsible-play" className="underline">More about responsible play</Link></p>
+          </section>
+        ) : null}
         {demoMode ? (
           <section aria-labelledby="card-title" className="flex flex-col gap-3">
             <p className="rounded-md border-2 border-dashed border-amber-500 bg-amber-50 p-3 font-bold text-amber-900 dark:bg-amber-950 dark:text-amber-100" role="note">

@@ -2,15 +2,19 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
+import { ResidenceFields } from "~/components/residence-fields";
 import { AccountError, completeOnboarding } from "~/services/accounts.server";
 import { getSession, needsOnboarding, unauthorized } from "~/services/auth.server";
+import { getEnv } from "~/services/env.server";
+import { jurisdictionChoices, residenceFields } from "~/services/jurisdictions";
 import { safeRedirectPath } from "~/services/safe-redirect";
 
 const schema = z.object({
   dateOfBirth: z.coerce.date({ message: "Enter your date of birth" }),
+  ...residenceFields,
   acceptTerms: z.literal("on", { message: "Please accept the Terms of Service to continue." }),
 });
 
@@ -25,7 +29,7 @@ async function pendingUser(request: Request) {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await pendingUser(request);
-  return null;
+  return { residence: jurisdictionChoices(getEnv().ALLOWED_COUNTRIES) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -33,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(await request.formData(), { schema });
   if (submission.status !== "success") return Response.json(submission.reply(), { status: 400 });
   try {
-    await completeOnboarding(user.id, { dateOfBirth: submission.value.dateOfBirth, acceptTerms: true });
+    await completeOnboarding(user.id, { ...submission.value, acceptTerms: true });
   } catch (error) {
     if (error instanceof AccountError) {
       return Response.json(submission.reply({ fieldErrors: { [error.field ?? "dateOfBirth"]: [error.message] } }), { status: 400 });
@@ -44,6 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Onboarding() {
+  const { residence } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm({
     lastResult,
@@ -53,12 +58,17 @@ export default function Onboarding() {
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
       <h1 className="text-2xl font-bold">One more step</h1>
-      <p>Raffle Rush is for adults only. Please confirm your date of birth and accept the Terms.</p>
+      <p>Raffle Rush is for adults only. Please confirm your date of birth and where you live, and accept the Terms.</p>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
         <FormErrors errors={form.errors} />
         <Field label="Date of birth" id={fields.dateOfBirth.id} errors={fields.dateOfBirth.errors}>
           <input {...getInputProps(fields.dateOfBirth, { type: "date" })} className={inputClass} />
         </Field>
+        <ResidenceFields
+          choices={residence}
+          country={{ id: fields.country.id, name: fields.country.name, errors: fields.country.errors, initialValue: fields.country.initialValue }}
+          region={{ id: fields.region.id, name: fields.region.name, errors: fields.region.errors, initialValue: fields.region.initialValue }}
+        />
         <div className="flex items-start gap-2">
           <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="mt-1 h-4 w-4" />
           <label htmlFor={fields.acceptTerms.id} className="text-sm">

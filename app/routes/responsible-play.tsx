@@ -6,12 +6,26 @@ import { getOptionalUser, requireUser } from "~/services/auth.server";
 import { DomainError } from "~/services/domain-error";
 import { expectedErrorMessage } from "~/services/http.server";
 import { coinsToDecimal, parseDollars } from "~/services/money";
-import { BREAKS, EXCLUSIONS, type ExclusionChoice } from "~/services/responsible-play-options";
-import { depositLimits, excludeSelf, exclusionStatus, LIMIT_HINT, setDepositLimit, type LimitPeriod } from "~/services/responsible-play.server";
+import {
+  BREAKS,
+  depositLimitFields,
+  EXCLUSIONS,
+  LIMIT_HINT,
+  limitsFromFields,
+  REALITY_CHECK_CHOICES,
+  type ExclusionChoice,
+  type RealityCheckMinutes,
+} from "~/services/responsible-play-options";
+import { setRealityCheck } from "~/services/reality-check.server";
+import { safeRedirectPath } from "~/services/safe-redirect";
+import { depositLimits, excludeSelf, exclusionStatus, setDepositLimit, type LimitPeriod } from "~/services/responsible-play.server";
 import { redirectWithToast } from "~/services/toast.server";
 
 const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("limit"), period: z.enum(["day", "week", "month"]), amount: z.string().max(12).default("") }),
+  // The first-purchase offer: the limits given are set, blank ones left alone.
+  z.object({ intent: z.literal("limits"), returnTo: z.string().optional(), ...depositLimitFields }),
+  z.object({ intent: z.literal("reality"), minutes: z.enum(["off", "15", "30", "60"], { message: "Choose off, 15, 30 or 60 minutes" }) }),
   z.object({ intent: z.literal("exclude"), choice: z.enum(["24h", "7d", "30d", "6m", "1y", "5y"]), confirm: z.literal("on", { message: "Please confirm" }) }),
 ]);
 
@@ -20,14 +34,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   if (!user) return { signedIn: false as const };
   const [limits, exclusion] = await Promise.all([depositLimits(user.id), exclusionStatus(user.id)]);
-  return { signedIn: true as const, limits, exclusion };
+  return { signedIn: true as const, limits, exclusion, realityCheckMinutes: user.realityCheckMinutes };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return redirectWithToast("/responsible-play", { type: "error", title: "Not saved", description: parsed.error.issues[0]!.message });
+  const form = Object.fromEntries(await request.formData());
+  // Blank optional fields count as not given.
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(form).filter(([, value]) => value !== "" || form.intent === "limit")));
+  const back = safeRedirectPath(typeof form.returnTo === "string" ? form.returnTo : null, "/responsible-play");
+  if (!parsed.success) return redirectWithToast(back, { type: "error", title: "Not saved", description: parsed.error.issues[0]!.message });
   try {
+    if (parsed.data.intent === "limits") {
+      const limits = Object.entries(limitsFromFields(parsed.data));
+      if (limits.length === 0) throw new DomainError("invalid_input", "Enter at least one limit, or go ahead without one");
+      for (const [period, cents] of limits) await setDepositLimit(user.id, period as LimitPeriod, cents);
+      return redirectWithToast(back, { type: "success", title: "Deposit limits saved", description: "Your limits apply now." });
+    }
+    if (parsed.data.intent === "reality") {
+      const minutes = parsed.data.minutes === "off" ? null : (Number(parsed.data.minutes) as RealityCheckMinutes);
+      await setRealityCheck(user.id, minutes);
+      return redirectWithToast("/responsible-play", {
+        type: "success",
+        title: "Reality check saved",
+        description: minutes ? `We will remind you every ${minutes} minutes of play.` : "Reality check reminders are off.",
+      });
+    }
     if (parsed.data.intent === "limit") {
       const text = parsed.data.amount.trim();
       const cents = text === "" ? null : parseDollars(text);
@@ -48,7 +80,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     const message = expectedErrorMessage(error);
     if (message === undefined) throw error;
-    return redirectWithToast("/responsible-play", { type: "error", title: "Not saved", description: message });
+    return redirectWithToast(back, { type: "error", title: "Not saved", description: message });
   }
 }
 
@@ -86,6 +118,21 @@ export default function ResponsiblePlay() {
                 </span>
               </Form>
             ))}
+          </section>
+          <section aria-labelledby="reality-title" className="flex flex-col gap-3">
+            <h2 id="reality-title" className="text-xl font-bold">Reality check</h2>
+            <p className="text-sm">A reminder every so often while you play, with how long you have played and your net result. The time you have been playing is always shown in the top bar.</p>
+            <Form method="post" className="flex flex-wrap items-end gap-3">
+              <input type="hidden" name="intent" value="reality" />
+              <label className="flex flex-col text-sm font-semibold">
+                Remind me every
+                <select name="minutes" className={inputClass} defaultValue={data.realityCheckMinutes ?? "off"} data-testid="reality-minutes">
+                  <option value="off">Off</option>
+                  {REALITY_CHECK_CHOICES.map((m) => <option key={m} value={m}>{m} minutes</option>)}
+                </select>
+              </label>
+              <button type="submit" className={buttonClass}>Save</button>
+            </Form>
           </section>
           <section aria-labelledby="break-title" className="flex flex-col gap-3">
             <h2 id="break-title" className="text-xl font-bold">Take a break or exclude yourself</h2>

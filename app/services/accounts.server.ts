@@ -9,6 +9,8 @@ import { getLogger } from "./logger.server";
 import { passwordProblem } from "./password-policy";
 import { hashPassword, verifyPassword } from "./password.server";
 import { consume, clear, ensureUnder, LIMITS, signUpLimit } from "./rate-limit.server";
+import { checkJurisdiction } from "./jurisdictions";
+import { setDepositLimit, type LimitPeriod } from "./responsible-play.server";
 import { grantDemoWelcome } from "./rewards.server";
 import { USERNAME_TAKEN, validateUsername } from "./username";
 
@@ -34,7 +36,23 @@ export function isAdult(dateOfBirth: Date, now = new Date()): boolean {
   return eighteenth <= now.getTime();
 }
 
-export type SignUp = { email: string; password: string; dateOfBirth: Date; acceptTerms: boolean };
+/** Where the player lives; refused, naming the field, where the site is not allowed. */
+export type Residence = { country: string; region?: string };
+
+function allowedResidence({ country, region }: Residence) {
+  const check = checkJurisdiction(getEnv().ALLOWED_COUNTRIES, country, region);
+  if (!check.ok) throw new AccountError(check.field, check.message);
+  return check;
+}
+
+export type SignUp = Residence & {
+  email: string;
+  password: string;
+  dateOfBirth: Date;
+  acceptTerms: boolean;
+  /** Deposit limits chosen at sign-up, in cents (optional). */
+  depositLimits?: Partial<Record<LimitPeriod, number>>;
+};
 
 export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: string; now?: Date }): Promise<string> {
   await consume(signUpLimit(), ip, now);
@@ -43,15 +61,21 @@ export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: stri
   if (!isAdult(input.dateOfBirth, now)) {
     throw new AccountError("dateOfBirth", "You must be 18 or older to play. This site is for adults only.");
   }
+  const residence = allowedResidence(input);
   if (!input.acceptTerms) throw new AccountError("acceptTerms", "Please accept the Terms of Service to continue.");
   const userId = await accounts.createAccount({
     email: input.email,
     passwordHash: await hashPassword(input.password),
     dateOfBirth: input.dateOfBirth,
     termsAcceptedAt: now,
+    country: residence.country,
+    region: residence.region,
   });
   if (!userId) throw new AccountError("email", "An account with this email already exists. Please sign in.");
-  await db().$transaction((tx) => recordAudit(tx, { actor: userId, action: "account.sign_up", target: `user:${userId}` }));
+  await db().$transaction((tx) => recordAudit(tx, { actor: userId, action: "account.sign_up", target: `user:${userId}`, details: { country: residence.country, region: residence.region } }));
+  for (const [period, cents] of Object.entries(input.depositLimits ?? {})) {
+    if (cents !== undefined) await setDepositLimit(userId, period as LimitPeriod, cents, now);
+  }
   if (getEnv().demoMode) await grantDemoWelcome(userId);
   return userId;
 }
@@ -89,14 +113,15 @@ export async function createUsername(userId: string, raw: string, now = new Date
 
 export async function completeOnboarding(
   userId: string,
-  input: { dateOfBirth: Date; acceptTerms: boolean },
+  input: Residence & { dateOfBirth: Date; acceptTerms: boolean },
   now = new Date(),
 ): Promise<void> {
   if (!isAdult(input.dateOfBirth, now)) {
     throw new AccountError("dateOfBirth", "You must be 18 or older to play. This site is for adults only.");
   }
+  const residence = allowedResidence(input);
   if (!input.acceptTerms) throw new AccountError("acceptTerms", "Please accept the Terms of Service to continue.");
-  await accounts.completeProfile(userId, { dateOfBirth: input.dateOfBirth, termsAcceptedAt: now });
+  await accounts.completeProfile(userId, { dateOfBirth: input.dateOfBirth, termsAcceptedAt: now, country: residence.country, region: residence.region });
 }
 
 /**

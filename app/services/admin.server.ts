@@ -10,6 +10,7 @@ import { getEnv } from "./env.server";
 import { utcDay } from "./rewards.server";
 import { coinsToDecimal } from "./money";
 import { completeRaffleEarly } from "./raffles.server";
+import { effectiveLimit, PERIOD_LABELS } from "./responsible-play.server";
 
 /**
  * The back office's rules. Every action is decided under a row lock (approve racing
@@ -178,7 +179,9 @@ export async function listPayouts(now = new Date()) {
   return (await admin.pendingWithdrawals()).map(payoutView(now));
 }
 
-export async function listUsers(query: string, page: number, pageSize = 25) {
+const LIMIT_ORDER = ["day", "week", "month"] as const;
+
+export async function listUsers(query: string, page: number, pageSize = 25, now = new Date()) {
   const [users, total] = await admin.searchUsers(query, page, pageSize);
   return {
     total,
@@ -195,6 +198,16 @@ export async function listUsers(query: string, page: number, pageSize = 25) {
       suspended: u.suspendedAt !== null,
       flagged: u.flagReason,
       identityVerified: u.identityVerifiedAt !== null,
+      residence: u.region ?? u.country,
+      // What the player chose to protect themselves (read-only here).
+      limits: LIMIT_ORDER.flatMap((period) => {
+        const row = u.depositLimits.find((l) => l.period === period);
+        const limit = effectiveLimit(row, now);
+        const pending = row?.pendingFrom && row.pendingFrom > now ? { amount: row.pendingRemoval || row.pendingAmountCents === null ? null : dollars(BigInt(row.pendingAmountCents)), from: row.pendingFrom.toISOString() } : null;
+        return limit === null && !pending ? [] : [{ period: PERIOD_LABELS[period], amount: limit === null ? null : dollars(BigInt(limit)), pending }];
+      }),
+      exclusion: u.excludedUntil && u.excludedUntil > now ? { kind: u.exclusionKind, until: u.excludedUntil.toISOString() } : null,
+      realityCheckMinutes: u.realityCheckMinutes,
       createdAt: u.createdAt.toISOString(),
     })),
   };

@@ -34,14 +34,29 @@ async function tokenFrom(request: Request): Promise<string | undefined> {
 }
 
 export type SessionUser = NonNullable<Awaited<ReturnType<typeof sessions.findSession>>>["user"];
-export type CurrentSession = { id: string; adminGatePassedAt: Date | null; user: SessionUser };
+export type CurrentSession = {
+  id: string;
+  adminGatePassedAt: Date | null;
+  /** When this stretch of play began, and when its last reality check was dismissed. */
+  playStartedAt: Date;
+  realityCheckAt: Date | null;
+  user: SessionUser;
+};
+
+/** A new stretch of play begins after this long without a request. */
+export const PLAY_IDLE_GAP_MS = 30 * 60 * 1000;
+/** How often a session's last request is written down. */
+const PLAY_SEEN_PRECISION_MS = 60 * 1000;
 
 async function readSession(request: Request): Promise<CurrentSession | undefined> {
   const token = await tokenFrom(request);
   if (!token) return undefined;
-  const session = await sessions.findSession(hashToken(token), new Date());
+  const now = new Date();
+  const session = await sessions.findSession(hashToken(token), now);
   if (!session || session.user.suspendedAt) return undefined;
-  return session;
+  if (now.getTime() - session.playSeenAt.getTime() < PLAY_SEEN_PRECISION_MS) return session;
+  const play = await sessions.touchPlay(session.id, now, PLAY_IDLE_GAP_MS);
+  return play ? { ...session, ...play } : undefined;
 }
 
 /** The root loader and the page's loader both ask; the database is asked once per request. */
@@ -109,9 +124,9 @@ export function unauthorized(request: Request): Response {
     : redirect(`/api/login?returnTo=${encodeURIComponent(returnTo(request))}`);
 }
 
-/** Whether a signed-in user still has to give their date of birth or accept the Terms. */
-export function needsOnboarding(user: Pick<SessionUser, "dateOfBirth" | "termsAcceptedAt">): boolean {
-  return user.dateOfBirth === null || user.termsAcceptedAt === null;
+/** Whether a signed-in user still has to give their date of birth and country, or accept the Terms. */
+export function needsOnboarding(user: Pick<SessionUser, "dateOfBirth" | "termsAcceptedAt" | "country">): boolean {
+  return user.dateOfBirth === null || user.termsAcceptedAt === null || user.country === null;
 }
 
 /** The signed-in, onboarded session; otherwise throws 401 (API) or a redirect (pages). */

@@ -6,6 +6,7 @@ describe("parseEnv", () => {
     const env = parseEnv({});
     expect(env).toMatchObject({ NODE_ENV: "development", PORT: 3000, DATA_DIR: ".data", LOG_LEVEL: "info", demoMode: true });
     expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.ALLOWED_COUNTRIES).toEqual({ countries: ["GB", "IE", "MT"], regions: { CA: ["CA-ON"], US: ["US-NJ", "US-PA"] } });
   });
 
   it("treats empty values as unset", () => {
@@ -36,6 +37,19 @@ describe("parseEnv", () => {
       },
       /ADMIN_ACCESS_KEY is required/,
     ],
+    [
+      {
+        STRIPE_SECRET_KEY: "sk_test_abc",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+        SESSION_SECRET: "x".repeat(32),
+        PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64"),
+        ADMIN_ACCESS_KEY: "a-real-admin-key",
+      },
+      /ALLOWED_COUNTRIES is required/,
+    ],
+    [{ ALLOWED_COUNTRIES: "GB,England" }, /^Invalid configuration: ALLOWED_COUNTRIES expected country codes like GB/],
+    [{ ALLOWED_COUNTRIES: "GB,QQ" }, /ALLOWED_COUNTRIES QQ is not an ISO 3166-1 country code/],
+    [{ REALITY_CHECK_MINUTE_SECONDS: "0" }, /REALITY_CHECK_MINUTE_SECONDS expected a number of seconds/],
     [{ PAYOUT_ENCRYPTION_KEY: "c2hvcnQ=" }, /PAYOUT_ENCRYPTION_KEY expected 32 bytes/],
     [{ OAUTH_ISSUER: "https://id.example" }, /must be set together/],
     [{ CLIENT_IP_HEADER: "x forwarded" }, /^Invalid configuration: CLIENT_IP_HEADER expected a header name/],
@@ -56,8 +70,10 @@ describe("parseEnv", () => {
       SESSION_SECRET: "x".repeat(32),
       ADMIN_ACCESS_KEY: "a-real-admin-key",
       PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      ALLOWED_COUNTRIES: "gb, us-nj,US-PA,US-NJ",
     });
     expect(env.demoMode).toBe(false);
+    expect(env.ALLOWED_COUNTRIES).toEqual({ countries: ["GB"], regions: { US: ["US-NJ", "US-PA"] } });
     expect(env.ADMIN_ACCESS_KEY).toBe("a-real-admin-key");
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseJurisdictions, type Jurisdictions } from "./jurisdictions";
 
 /**
  * The process configuration, parsed once from the environment at start-up.
@@ -15,6 +16,19 @@ const spinWeights = z
   .transform((text) => text.split(",").map((pair) => pair.split(":").map(Number) as [number, number]))
   .refine((pairs) => pairs.every(([reward, weight]) => reward > 0 && weight > 0), "expected positive coins and weights")
   .transform((pairs) => pairs.map(([reward, weight]) => ({ reward: BigInt(reward), weight })));
+
+/** "GB,IE,US-NJ": countries (everywhere in them) and regions (only there) where players may sign up. */
+const jurisdictions = z.string().transform((text, ctx) => {
+  const parsed = parseJurisdictions(text);
+  if (typeof parsed === "string") {
+    ctx.addIssue({ code: "custom", message: parsed });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
+/** Where demo mode takes players when ALLOWED_COUNTRIES is unset. */
+export const DEMO_ALLOWED_COUNTRIES = "GB,IE,MT,CA-ON,US-NJ,US-PA";
 
 const schema = z.object({
   NODE_ENV: z
@@ -77,14 +91,18 @@ const schema = z.object({
     .regex(/^[a-z0-9-]+$/i, "expected a header name, like fly-client-ip")
     .transform((name) => name.toLowerCase())
     .optional(),
+  ALLOWED_COUNTRIES: jurisdictions.optional(),
+  /** Tests only: how many seconds one "minute" of the reality check's interval lasts. */
+  REALITY_CHECK_MINUTE_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").default(60),
   SPIN_WHEEL_WEIGHTS: spinWeights.default(spinWeights.parse("5:50,10:30,25:15,50:5")),
 });
 
 /** The admin gate's key in demo mode only (the README prints it). */
 export const DEMO_ADMIN_ACCESS_KEY = "demo-admin-access-key";
 
-export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY"> & {
+export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY" | "ALLOWED_COUNTRIES"> & {
   ADMIN_ACCESS_KEY: string;
+  ALLOWED_COUNTRIES: Jurisdictions;
   /** No real payment provider is configured: demo payments, demo users, generated secrets. */
   demoMode: boolean;
 };
@@ -133,7 +151,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid configuration: ADMIN_ACCESS_KEY is required when STRIPE_SECRET_KEY is set (at least 12 characters)",
     );
   }
-  return { ...env, ADMIN_ACCESS_KEY: env.ADMIN_ACCESS_KEY ?? DEMO_ADMIN_ACCESS_KEY, demoMode };
+  if (!demoMode && env.ALLOWED_COUNTRIES === undefined) {
+    throw new ConfigError(
+      "Invalid configuration: ALLOWED_COUNTRIES is required when STRIPE_SECRET_KEY is set (where you are licensed, like GB,US-NJ)",
+    );
+  }
+  return {
+    ...env,
+    ADMIN_ACCESS_KEY: env.ADMIN_ACCESS_KEY ?? DEMO_ADMIN_ACCESS_KEY,
+    ALLOWED_COUNTRIES: env.ALLOWED_COUNTRIES ?? (parseJurisdictions(DEMO_ALLOWED_COUNTRIES) as Jurisdictions),
+    demoMode,
+  };
 }
 
 const globalForEnv = globalThis as unknown as { __raffleEnv?: Env };

@@ -5,7 +5,7 @@ import { lockRaffle, potAccount } from "~/models/raffle.server";
 import * as rp from "~/models/responsible-play.server";
 import { DomainError } from "./domain-error";
 import { coinsToDecimal } from "./money";
-import { BREAKS, EXCLUSIONS, type ExclusionChoice } from "./responsible-play-options";
+import { BREAKS, EXCLUSIONS, LIMIT_HINT, MAX_LIMIT_CENTS, type ExclusionChoice } from "./responsible-play-options";
 
 /**
  * Deposit limits, breaks and self-exclusion (what regulated operators must offer).
@@ -16,7 +16,6 @@ import { BREAKS, EXCLUSIONS, type ExclusionChoice } from "./responsible-play-opt
 export const LIMIT_PERIODS = { day: 24, week: 7 * 24, month: 30 * 24 } as const;
 export type LimitPeriod = keyof typeof LIMIT_PERIODS;
 export const PERIOD_LABELS: Record<LimitPeriod, string> = { day: "24-hour", week: "7-day", month: "30-day" };
-export const LIMIT_HINT = "Enter a limit in dollars, like 50 or 25.50";
 export const INCREASE_DELAY_MS = 24 * 60 * 60 * 1000;
 
 
@@ -31,7 +30,7 @@ export function effectiveLimit(row: rp.LimitRow | undefined, now: Date): number 
 }
 
 export async function setDepositLimit(userId: string, period: LimitPeriod, amountCents: number | null, now = new Date()) {
-  if (amountCents !== null && (!Number.isInteger(amountCents) || amountCents <= 0 || amountCents > 100_000_000)) {
+  if (amountCents !== null && (!Number.isInteger(amountCents) || amountCents <= 0 || amountCents > MAX_LIMIT_CENTS)) {
     throw new DomainError("invalid_input", LIMIT_HINT);
   }
   return db().$transaction(async (tx) => {
@@ -59,6 +58,12 @@ export async function depositLimits(userId: string, now = new Date()) {
       return { period, label: PERIOD_LABELS[period], limitCents: limit, usedCents: used, pending };
     }),
   );
+}
+
+/** Before a player's first purchase, and only while they have set no limit: offer them. */
+export async function shouldOfferLimits(userId: string): Promise<boolean> {
+  const [limits, deposits] = await Promise.all([rp.limitsOf(userId), rp.depositsSince(userId, new Date(0))]);
+  return limits.length === 0 && deposits.total === 0;
 }
 
 /** Refused while a break or exclusion runs. */
@@ -91,9 +96,42 @@ export async function checkDeposit(userId: string, amountCents: number, now = ne
   }
 }
 
+const exclusionOption = (choice: ExclusionChoice) =>
+  choice in BREAKS ? BREAKS[choice as keyof typeof BREAKS] : EXCLUSIONS[choice as keyof typeof EXCLUSIONS];
+
+/**
+ * The one thing an admin may do to a player's protections: lengthen a break or
+ * exclusion that is running (never start, shorten or lift one; limits are the player's).
+ */
+export async function extendExclusionByAdmin(adminId: string, userId: string, choice: ExclusionChoice, now = new Date()) {
+  const option = exclusionOption(choice);
+  if (!option) throw new DomainError("invalid_input", "Choose a break or exclusion period");
+  const until = new Date(now.getTime() + option.days * 86_400_000);
+  return db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+    const current = await rp.exclusionOf(userId, tx);
+    if (!current) throw new DomainError("user_not_found", "Player not found");
+    if (!current.excludedUntil || current.excludedUntil <= now) {
+      throw new DomainError("invalid_input", "This player has no break or exclusion running. Only the player can start one.");
+    }
+    if (until <= current.excludedUntil) {
+      throw new DomainError("invalid_input", `That would not extend it: it already runs until ${utc(current.excludedUntil)}.`);
+    }
+    const kind = option.kind === "self_exclusion" ? "self_exclusion" : current.exclusionKind ?? "break";
+    await rp.setExclusion(tx, userId, until, kind);
+    await recordAudit(tx, {
+      actor: adminId,
+      action: "responsible.extend_exclusion",
+      target: `user:${userId}`,
+      details: { before: { until: current.excludedUntil.toISOString(), kind: current.exclusionKind }, after: { until: until.toISOString(), kind } },
+    });
+    return { until, kind };
+  });
+}
+
 /** A break or self-exclusion; refunds every ticket in raffles not yet drawn, at once. */
 export async function excludeSelf(userId: string, choice: ExclusionChoice, now = new Date()) {
-  const option = choice in BREAKS ? BREAKS[choice as keyof typeof BREAKS] : EXCLUSIONS[choice as keyof typeof EXCLUSIONS];
+  const option = exclusionOption(choice);
   if (!option) throw new DomainError("invalid_input", "Choose a break or exclusion period");
   const until = new Date(now.getTime() + option.days * 86_400_000);
   const current = await rp.exclusionOf(userId);

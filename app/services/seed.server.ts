@@ -42,6 +42,7 @@ export async function seed({ demoUsers }: { demoUsers: boolean }): Promise<SeedR
         email: user.email,
         passwordHash: await hashPassword(user.password),
         dateOfBirth: new Date("1990-01-01"),
+        country: "GB",
         username: user.username,
         isAdmin: user.isAdmin,
       });

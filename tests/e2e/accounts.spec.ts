@@ -9,6 +9,7 @@ async function signUp(page: Page, email: string, password: string) {
   await form.getByLabel("Email").fill(email);
   await form.getByLabel("Password").fill(password);
   await form.getByLabel("Date of birth").fill("1990-05-17");
+  await form.getByLabel("Country where you live").selectOption("GB");
   await form.getByLabel(/accept the/).check();
   await form.getByRole("button", { name: "Create account" }).click();
 }
@@ -49,6 +50,7 @@ test("refuses a minor with a clear message", async ({ page }) => {
   await form.getByLabel("Email").fill(`minor-${unique()}@example.com`);
   await form.getByLabel("Password").fill("correct horse battery staple");
   await form.getByLabel("Date of birth").fill(`${new Date().getUTCFullYear() - 10}-01-01`);
+  await form.getByLabel("Country where you live").selectOption("GB");
   await form.getByLabel(/accept the/).check();
   await form.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("You must be 18 or older to play")).toBeVisible();

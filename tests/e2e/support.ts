@@ -11,6 +11,7 @@ export async function signUpWithUsername(page: Page): Promise<{ email: string; u
   await form.getByLabel("Email").fill(email);
   await form.getByLabel("Password").fill("correct horse battery staple");
   await form.getByLabel("Date of birth").fill("1990-05-17");
+  await form.getByLabel("Country where you live").selectOption("GB");
   await form.getByLabel(/accept the/).check();
   await form.getByRole("button", { name: "Create account" }).click();
   const username = `p_${id}`.slice(0, 20);

@@ -9,6 +9,7 @@ const signUpForm = (email: string, overrides: Record<string, string> = {}) => ({
   email,
   password: "a-long-unusual-passphrase",
   dateOfBirth: "1990-05-17",
+  country: "GB",
   acceptTerms: "on",
   ...overrides,
 });

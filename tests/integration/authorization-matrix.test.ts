@@ -84,6 +84,8 @@ const MATRIX: Record<string, Row> = {
   "routes/api.admin.payouts.$id.reject": { request: [`/api/admin/payouts/${UNKNOWN}/reject`, { method: "POST", json: { reason: "Admin review" } }], expect: adminApi(404) },
   "routes/api.admin.raffles.$id.complete": { request: [`/api/admin/raffles/${UNKNOWN}/complete`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.users.$id.verify": { request: [`/api/admin/users/${UNKNOWN}/verify`, { method: "POST", json: {} }], expect: adminApi(404) },
+  "routes/api.admin.users.$id.exclusion": { request: [`/api/admin/users/${UNKNOWN}/exclusion`, { method: "POST", json: { choice: "1y" } }], expect: adminApi(404) },
+  "routes/api.reality-check": { request: ["/api/reality-check"], expect: api(200) },
   "routes/api.admin.users.$id.suspend": { request: [`/api/admin/users/${UNKNOWN}/suspend`, { method: "POST", json: { suspended: true } }], expect: adminApi(404) },
   "routes/rules": { request: ["/rules"], expect: all(200) },
   "routes/history[.]csv": { request: ["/history.csv"], expect: signedIn(LOGIN("/history.csv"), 200) },

@@ -19,6 +19,7 @@ const ENV = {
   SESSION_SECRET: "s".repeat(40),
   ADMIN_ACCESS_KEY: "an-admin-key-for-tests",
   PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
+  ALLOWED_COUNTRIES: "GB",
 };
 const saved: Record<string, string | undefined> = {};
 const resetEnvCache = () => ((globalThis as { __raffleEnv?: unknown }).__raffleEnv = undefined);

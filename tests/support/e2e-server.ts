@@ -22,6 +22,8 @@ const env: NodeJS.ProcessEnv = {
   SEED_DEMO_USERS: "true",
   // Every browser test signs up from 127.0.0.1.
   SIGNUP_LIMIT_PER_HOUR: "1000",
+  // The reality check's "minute" lasts 0.2 s here, so a 15-minute reminder comes after 3 s.
+  REALITY_CHECK_MINUTE_SECONDS: "0.2",
 };
 if (process.env.DATABASE_URL) {
   const name = `raffle_e2e_${Date.now().toString(36)}`;

@@ -20,6 +20,7 @@ export async function createTestUser({
       usernameKey: username ? `p_${tag}` : null,
       dateOfBirth: new Date("1990-01-01"),
       termsAcceptedAt: new Date(),
+      country: "GB",
       isAdmin,
       vipTier,
       vipExpiry,

@@ -11,7 +11,7 @@ async function playerWithPayout(browser: Browser, baseURL: string, dollars: numb
   const email = `payout-${unique()}@example.com`;
   const headers = { Origin: baseURL };
   await context.request.post("/api/login", {
-    form: { intent: "signup", email, password: "correct horse battery staple", dateOfBirth: "1990-01-01", acceptTerms: "on" },
+    form: { intent: "signup", email, password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
     headers,
     maxRedirects: 0,
   });

@@ -24,7 +24,7 @@ test("no card number or CVV in responses or logs", async ({ playwright }) => {
   const base = `http://localhost:${server.port}`;
   const request = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { Origin: base } });
   const signUp = await request.post("/api/login", {
-    form: { intent: "signup", email: "cards@example.com", password: "correct horse battery staple", dateOfBirth: "1990-01-01", acceptTerms: "on" },
+    form: { intent: "signup", email: "cards@example.com", password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
     maxRedirects: 0,
   });
   expect(signUp.status()).toBe(302);

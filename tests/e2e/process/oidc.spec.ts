@@ -45,7 +45,7 @@ test.afterAll(async () => {
   removeDataDirs();
 });
 
-test("signs a new player in through the provider, asks for age and Terms, and lands them where they were going", async ({ page }) => {
+test("signs a new player in through the provider, asks for age, residence and Terms, and lands them where they were going", async ({ page }) => {
   const base = `http://localhost:${app.port}`;
   await page.goto(`${base}/api/login?returnTo=%2Fadmin-access`);
 
@@ -57,6 +57,8 @@ test("signs a new player in through the provider, asks for age and Terms, and la
 
   await expect(page.getByRole("heading", { name: "One more step" })).toBeVisible();
   await page.getByLabel("Date of birth").fill("1988-02-29");
+  await page.getByLabel("Country where you live").selectOption("US");
+  await page.getByLabel("State or province").selectOption("US-NJ");
   await page.getByLabel(/accept the/).check();
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(`${base}/admin-access`);

@@ -1,0 +1,34 @@
+import { Field, inputClass } from "./form-fields";
+
+export const LIMIT_FIELDS = [
+  { name: "limitDay", label: "24-hour limit ($)" },
+  { name: "limitWeek", label: "7-day limit ($)" },
+  { name: "limitMonth", label: "30-day limit ($)" },
+] as const;
+
+/** Optional deposit limits, offered at sign-up and before the first purchase. */
+export function DepositLimitFields({ idPrefix, errors = {} }: { idPrefix: string; errors?: Partial<Record<string, string[]>> }) {
+  return (
+    <fieldset className="flex flex-col gap-3 rounded-md border border-slate-300 p-3 dark:border-slate-700">
+      <legend className="px-1 text-sm font-semibold">Deposit limits (optional)</legend>
+      <p className="text-xs text-slate-600 dark:text-slate-400">
+        Cap what you can spend on coins. Leave blank for no limit; you can change them any time on the Responsible play page.
+      </p>
+      <div className="grid grid-cols-3 gap-2">
+        {LIMIT_FIELDS.map((f) => (
+          <Field key={f.name} label={f.label} id={`${idPrefix}-${f.name}`} errors={errors[f.name]}>
+            <input
+              id={`${idPrefix}-${f.name}`}
+              name={f.name}
+              inputMode="decimal"
+              maxLength={12}
+              aria-invalid={errors[f.name]?.length ? true : undefined}
+              aria-describedby={errors[f.name]?.length ? `${idPrefix}-${f.name}-error` : undefined}
+              className={`${inputClass} w-full`}
+            />
+          </Field>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

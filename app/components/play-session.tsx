@@ -1,0 +1,95 @@
+import { useLocation } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import type { PlayState } from "~/services/reality-check.server";
+import { formatDuration } from "~/services/responsible-play-options";
+import { useNow } from "./use-now";
+
+/** "1:05:09" or "5:09". */
+function clock(ms: number) {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const [h, m, s] = [Math.floor(total / 3600), Math.floor(total / 60) % 60, total % 60];
+  const mmss = `${String(m).padStart(h ? 2 : 1, "0")}:${String(s).padStart(2, "0")}`;
+  return h ? `${h}:${mmss}` : mmss;
+}
+
+const signed = (coins: number) => `${coins > 0 ? "+" : coins < 0 ? "−" : ""}${Math.abs(coins).toLocaleString("en-US")} coins`;
+
+/**
+ * The elapsed time of this stretch of play (always in the top bar), and the reality
+ * check when it is due: rendered by the server when due at page load (works without
+ * JavaScript: "Keep playing" is a form), and raised by a timer while the page is open.
+ */
+export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: number }) {
+  const now = useNow(serverNow);
+  const [reality, setReality] = useState(play.reality);
+  const location = useLocation();
+  const fresh = useRef(false);
+  // New data from the server (a page load or revalidation) replaces what the page held.
+  const [served, setServed] = useState(play.reality);
+  if (served?.dueAt !== play.reality?.dueAt || served?.netCoins !== play.reality?.netCoins) {
+    setServed(play.reality);
+    setReality(play.reality);
+  }
+
+  const due = reality !== null && now >= Date.parse(reality.dueAt);
+  // When the timer brings the reminder, ask for the net result as it is now.
+  useEffect(() => {
+    if (!due || fresh.current || reality?.due) return;
+    fresh.current = true;
+    fetch("/api/reality-check", { headers: { Accept: "application/json" }, credentials: "same-origin" })
+      .then((response) => (response.ok ? (response.json() as Promise<PlayState>) : null))
+      .then((state) => state?.reality && setReality(state.reality))
+      .catch(() => {});
+  }, [due, reality?.due]);
+
+  async function keepPlaying(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const response = await fetch("/api/reality-check", {
+      method: "POST",
+      body: new FormData(event.currentTarget),
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+    }).catch(() => null);
+    const state = response?.ok ? ((await response.json()) as PlayState) : null;
+    fresh.current = false;
+    if (state) setReality(state.reality);
+  }
+
+  const elapsed = now - Date.parse(play.startedAt);
+  return (
+    <>
+      <span className="tabular-nums text-slate-600 dark:text-slate-300" data-testid="session-clock" title="Time playing this session">
+        <span className="sr-only">Playing for </span>⏱ {clock(elapsed)}
+      </span>
+      {due && reality ? (
+        <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/60 p-4">
+          <section
+            role="alertdialog"
+            aria-modal="true"
+            aria-labelledby="reality-check-title"
+            aria-describedby="reality-check-body"
+            className="flex w-full max-w-md flex-col gap-4 rounded-xl bg-white p-6 text-slate-900 shadow-xl dark:bg-slate-900 dark:text-slate-100"
+            data-testid="reality-check"
+          >
+            <h2 id="reality-check-title" className="text-xl font-black">Reality check</h2>
+            <div id="reality-check-body" className="flex flex-col gap-1">
+              <p>You have been playing for <strong>{formatDuration(elapsed)}</strong>.</p>
+              <p>Net result this session: <strong data-testid="reality-net">{signed(reality.netCoins)}</strong>.</p>
+            </div>
+            <div className="flex flex-wrap gap-3">
+              <a href="/history" className="rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">View history</a>
+              <a href="/api/logout" className="rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">Stop playing</a>
+              <form method="post" action="/api/reality-check" onSubmit={keepPlaying}>
+                <input type="hidden" name="returnTo" value={`${location.pathname}${location.search}`} />
+                {/* The reminder interrupts play on purpose: focus lands on it. */}
+                {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
+                <button type="submit" autoFocus className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white">Keep playing</button>
+              </form>
+            </div>
+            <p className="text-sm">Change or turn off these reminders on the <a href="/responsible-play" className="underline">Responsible play</a> page.</p>
+          </section>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,72 @@
+import { useEffect, useRef, useState } from "react";
+import { Field, inputClass } from "./form-fields";
+import { useHydrated } from "./use-hydrated";
+
+export type ResidenceChoices = {
+  countries: { code: string; name: string }[];
+  regions: { country: string; name: string; regions: { code: string; name: string }[] }[];
+};
+
+type FieldState = { id: string; name: string; errors?: string[]; initialValue?: string };
+
+/**
+ * Country and region of residence. Without JavaScript both selects show (the region one
+ * grouped by country); with it, the region select appears only for a country the site
+ * takes in some regions only.
+ */
+export function ResidenceFields({ choices, country, region }: { choices: ResidenceChoices; country: FieldState; region: FieldState }) {
+  const hydrated = useHydrated();
+  const [selected, setSelected] = useState(country.initialValue ?? "");
+  const countrySelect = useRef<HTMLSelectElement>(null);
+  // A choice made before the page's JavaScript ran.
+  useEffect(() => setSelected(countrySelect.current?.value ?? ""), []);
+  const limited = choices.regions.find((group) => group.country === selected);
+  const showRegion = choices.regions.length > 0 && (!hydrated || limited !== undefined);
+  const groups = hydrated && limited ? [limited] : choices.regions;
+  return (
+    <>
+      <Field label="Country where you live" id={country.id} errors={country.errors}>
+        <select
+          ref={countrySelect}
+          id={country.id}
+          name={country.name}
+          defaultValue={country.initialValue ?? ""}
+          onChange={(event) => setSelected(event.target.value)}
+          autoComplete="country"
+          required
+          aria-invalid={country.errors?.length ? true : undefined}
+          aria-describedby={country.errors?.length ? `${country.id}-error` : undefined}
+          className={inputClass}
+        >
+          <option value="">Choose your country</option>
+          {choices.countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+        </select>
+      </Field>
+      {showRegion ? (
+        <Field
+          label="State or province"
+          id={region.id}
+          errors={region.errors}
+          hint={hydrated ? undefined : `Only for ${choices.regions.map((g) => g.name).join(", ")}.`}
+        >
+          <select
+            id={region.id}
+            name={region.name}
+            defaultValue={region.initialValue ?? ""}
+            aria-invalid={region.errors?.length ? true : undefined}
+            aria-describedby={region.errors?.length ? `${region.id}-error` : `${region.id}-hint`}
+            className={inputClass}
+          >
+            <option value="">{hydrated ? "Choose your state or province" : "Not applicable"}</option>
+            {groups.map((group) => (
+              <optgroup key={group.country} label={group.name}>
+                {group.regions.map((r) => <option key={r.code} value={r.code}>{r.name}</option>)}
+                <option value={`${group.country}-OTHER`}>Somewhere else in {group.name}</option>
+              </optgroup>
+            ))}
+          </select>
+        </Field>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+import { z } from "zod";
+
+/**
+ * Where the site may take players: `ALLOWED_COUNTRIES`, a comma-separated list of
+ * ISO 3166-1 country codes ("GB": the whole country) and ISO 3166-2 regions ("US-NJ": only
+ * that region of the country). Shared by the server (checks) and the sign-up form (choices).
+ */
+export type Jurisdictions = {
+  /** Countries allowed everywhere. */
+  countries: string[];
+  /** Countries allowed only in some regions: country → its allowed regions. */
+  regions: Record<string, string[]>;
+};
+
+/** ISO 3166-1 alpha-2 codes in use, plus XK (Kosovo). */
+export const COUNTRY_CODES = `
+AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ
+BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM
+DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS
+GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN
+KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ
+MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM
+PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV
+SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI
+VN VU WF WS XK YE YT ZA ZM ZW`
+  .trim()
+  .split(/\s+/);
+
+/** Names of the regions operators most often license separately; others show their code. */
+const REGION_NAMES: Record<string, string> = {
+  "US-AL": "Alabama", "US-AK": "Alaska", "US-AZ": "Arizona", "US-AR": "Arkansas", "US-CA": "California",
+  "US-CO": "Colorado", "US-CT": "Connecticut", "US-DE": "Delaware", "US-DC": "District of Columbia",
+  "US-FL": "Florida", "US-GA": "Georgia", "US-HI": "Hawaii", "US-ID": "Idaho", "US-IL": "Illinois",
+  "US-IN": "Indiana", "US-IA": "Iowa", "US-KS": "Kansas", "US-KY": "Kentucky", "US-LA": "Louisiana",
+  "US-ME": "Maine", "US-MD": "Maryland", "US-MA": "Massachusetts", "US-MI": "Michigan", "US-MN": "Minnesota",
+  "US-MS": "Mississippi", "US-MO": "Missouri", "US-MT": "Montana", "US-NE": "Nebraska", "US-NV": "Nevada",
+  "US-NH": "New Hampshire", "US-NJ": "New Jersey", "US-NM": "New Mexico", "US-NY": "New York",
+  "US-NC": "North Carolina", "US-ND": "North Dakota", "US-OH": "Ohio", "US-OK": "Oklahoma", "US-OR": "Oregon",
+  "US-PA": "Pennsylvania", "US-RI": "Rhode Island", "US-SC": "South Carolina", "US-SD": "South Dakota",
+  "US-TN": "Tennessee", "US-TX": "Texas", "US-UT": "Utah", "US-VT": "Vermont", "US-VA": "Virginia",
+  "US-WA": "Washington", "US-WV": "West Virginia", "US-WI": "Wisconsin", "US-WY": "Wyoming",
+  "CA-AB": "Alberta", "CA-BC": "British Columbia", "CA-MB": "Manitoba", "CA-NB": "New Brunswick",
+  "CA-NL": "Newfoundland and Labrador", "CA-NS": "Nova Scotia", "CA-NT": "Northwest Territories",
+  "CA-NU": "Nunavut", "CA-ON": "Ontario", "CA-PE": "Prince Edward Island", "CA-QC": "Quebec",
+  "CA-SK": "Saskatchewan", "CA-YT": "Yukon",
+};
+
+let names: Intl.DisplayNames | undefined;
+export function countryName(code: string): string {
+  names ??= new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+  return names.of(code) ?? code;
+}
+
+export const regionName = (code: string) => REGION_NAMES[code] ?? code;
+
+const COUNTRY = /^[A-Z]{2}$/;
+const REGION = /^[A-Z]{2}-[A-Z0-9]{1,3}$/;
+
+/** Parses the configuration text; a string result is what is wrong with it. */
+export function parseJurisdictions(text: string): Jurisdictions | string {
+  const countries = new Set<string>();
+  const regions: Record<string, string[]> = {};
+  for (const raw of text.split(",")) {
+    const code = raw.trim().toUpperCase();
+    if (!COUNTRY.test(code) && !REGION.test(code)) return `expected country codes like GB or regions like US-NJ, separated by commas`;
+    const country = code.slice(0, 2);
+    if (!COUNTRY_CODES.includes(country)) return `${country} is not an ISO 3166-1 country code`;
+    if (code.length === 2) countries.add(country);
+    else if (!(regions[country] ??= []).includes(code)) regions[country]!.push(code);
+  }
+  // A whole country already allows all of its regions.
+  for (const country of countries) delete regions[country];
+  return { countries: [...countries].sort(), regions };
+}
+
+export type JurisdictionCheck =
+  | { ok: true; country: string; region: string | null }
+  | { ok: false; field: "country" | "region"; message: string };
+
+const list = (items: string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+/** Whether a player living in `country` (and `region`) may play here, with a message when not. */
+export function checkJurisdiction(allowed: Jurisdictions, country: string, region: string | undefined): JurisdictionCheck {
+  if (!COUNTRY_CODES.includes(country)) return { ok: false, field: "country", message: "Choose the country where you live." };
+  if (allowed.countries.includes(country)) return { ok: true, country, region: null };
+  const regions = allowed.regions[country];
+  if (!regions) {
+    return { ok: false, field: "country", message: `Sorry, Raffle Rush is not available in ${countryName(country)}. We can only accept players where we are licensed.` };
+  }
+  if (region && regions.includes(region)) return { ok: true, country, region };
+  return {
+    ok: false,
+    field: "region",
+    message: `Sorry, in ${countryName(country)} Raffle Rush is only available in ${list(regions.map(regionName))}.`,
+  };
+}
+
+/** The choices for the sign-up form: every country by name, and the regions of region-limited ones. */
+export function jurisdictionChoices(allowed: Jurisdictions) {
+  return {
+    countries: COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) => a.name.localeCompare(b.name, "en")),
+    regions: Object.entries(allowed.regions).map(([country, codes]) => ({
+      country,
+      name: countryName(country),
+      regions: codes.map((code) => ({ code, name: regionName(code) })),
+    })),
+  };
+}
+
+/** The sign-up and onboarding form fields (the check against the configuration is the server's). */
+export const residenceFields = {
+  country: z.string({ message: "Choose the country where you live." }).regex(/^[A-Z]{2}$/, "Choose the country where you live."),
+  region: z.string().regex(/^[A-Z]{2}-[A-Z0-9]{1,5}$/, "Choose your state or province.").optional(),
+};

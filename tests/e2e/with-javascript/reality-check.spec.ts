@@ -1,0 +1,22 @@
+import { expect, test } from "@playwright/test";
+import { signUpWithUsername } from "../support";
+
+test("with JavaScript the reality check rises on its own while the page stays open, and the clock ticks", async ({ page }) => {
+  await signUpWithUsername(page);
+  await page.goto("/responsible-play");
+  await page.getByTestId("reality-minutes").selectOption("15");
+  await page.getByRole("region", { name: "Reality check" }).getByRole("button", { name: "Save" }).click();
+
+  await page.goto("/");
+  const clock = page.getByTestId("session-clock");
+  const first = await clock.innerText();
+  await expect(clock).not.toHaveText(first);
+  // No reload: the page's timer brings it (a "minute" is 0.2 s on the test server).
+  const reminder = page.getByRole("alertdialog", { name: "Reality check" });
+  await expect(reminder).toBeVisible({ timeout: 10_000 });
+  await expect(reminder.getByRole("button", { name: "Keep playing" })).toBeFocused();
+  await reminder.getByRole("button", { name: "Keep playing" }).click();
+  await expect(reminder).toBeHidden();
+  // And it comes back one interval later.
+  await expect(reminder).toBeVisible({ timeout: 10_000 });
+});
