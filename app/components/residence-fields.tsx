@@ -11,8 +11,8 @@ type FieldState = { id: string; name: string; errors?: string[]; initialValue?: 
 
 /**
  * Country and region of residence. Without JavaScript both selects show (the region one
- * grouped by country); with it, the region select appears only for a country the site
- * takes in some regions only.
+ * grouped by country); with it, the region select shows only for a country the site takes
+ * in some regions only.
  */
 export function ResidenceFields({ choices, country, region }: { choices: ResidenceChoices; country: FieldState; region: FieldState }) {
   const hydrated = useHydrated();
@@ -20,9 +20,8 @@ export function ResidenceFields({ choices, country, region }: { choices: Residen
   const countrySelect = useRef<HTMLSelectElement>(null);
   // A choice made before the page's JavaScript ran.
   useEffect(() => setSelected(countrySelect.current?.value ?? ""), []);
-  const limited = choices.regions.find((group) => group.country === selected);
-  const showRegion = choices.regions.length > 0 && (!hydrated || limited !== undefined);
-  const groups = hydrated && limited ? [limited] : choices.regions;
+  // With JavaScript the region select hides (but stays, keeping its value) for other countries.
+  const hideRegion = hydrated && !choices.regions.some((group) => group.country === selected);
   return (
     <>
       <Field label="Country where you live" id={country.id} errors={country.errors}>
@@ -42,30 +41,27 @@ export function ResidenceFields({ choices, country, region }: { choices: Residen
           {choices.countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
         </select>
       </Field>
-      {showRegion ? (
-        <Field
-          label="State or province"
-          id={region.id}
-          errors={region.errors}
-          hint={hydrated ? undefined : `Only for ${choices.regions.map((g) => g.name).join(", ")}.`}
-        >
-          <select
-            id={region.id}
-            name={region.name}
-            defaultValue={region.initialValue ?? ""}
-            aria-invalid={region.errors?.length ? true : undefined}
-            aria-describedby={region.errors?.length ? `${region.id}-error` : `${region.id}-hint`}
-            className={inputClass}
-          >
-            <option value="">{hydrated ? "Choose your state or province" : "Not applicable"}</option>
-            {groups.map((group) => (
-              <optgroup key={group.country} label={group.name}>
-                {group.regions.map((r) => <option key={r.code} value={r.code}>{r.name}</option>)}
-                <option value={`${group.country}-OTHER`}>Somewhere else in {group.name}</option>
-              </optgroup>
-            ))}
-          </select>
-        </Field>
+      {choices.regions.length > 0 ? (
+        <div hidden={hideRegion}>
+          <Field label="State or province" id={region.id} errors={region.errors} hint={`Only for ${choices.regions.map((g) => g.name).join(" and ")}.`}>
+            <select
+              id={region.id}
+              name={region.name}
+              defaultValue={region.initialValue ?? ""}
+              aria-invalid={region.errors?.length ? true : undefined}
+              aria-describedby={region.errors?.length ? `${region.id}-error` : `${region.id}-hint`}
+              className={inputClass}
+            >
+              <option value="">Choose your state or province</option>
+              {choices.regions.map((group) => (
+                <optgroup key={group.country} label={group.name}>
+                  {group.regions.map((r) => <option key={r.code} value={r.code}>{r.name}</option>)}
+                  <option value={`${group.country}-OTHER`}>Somewhere else in {group.name}</option>
+                </optgroup>
+              ))}
+            </select>
+          </Field>
+        </div>
       ) : null}
     </>
   );
