@@ -1,5 +1,6 @@
 import { REGULAR_TIERS, TIER_LABELS } from "~/services/raffle-display";
 import { BigWinBanner } from "./big-win";
+import { usePaused } from "./play-session";
 import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "./home-panels";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { SpinWheel } from "./spin-wheel";
@@ -20,16 +21,18 @@ const heroLink = "rounded-md px-4 py-2 text-center font-bold";
 export function HomePage({ data, balance, serverNow }: { data: HomeData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
   useLiveUpdates(30_000);
+  // During a break or exclusion: no win banners, offers, wheel or coin store.
+  const promote = usePaused() === null;
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
-      <BigWinBanner winners={data.winners} />
+      {promote ? <BigWinBanner winners={data.winners} /> : null}
       <section aria-labelledby="hero-title" className="rounded-2xl bg-slate-900 p-6 text-white">
         <h1 id="hero-title" className="text-3xl font-black">Win half the pot</h1>
         <p className="mt-1 text-slate-300">Raffles from $0.05, drawn provably fair.</p>
         <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
           <a href="#featured" className={`${heroLink} bg-brand-700`}>View Raffles</a>
-          <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>Join VIP</a>
-          <a href="#coin-store" className={`${heroLink} bg-white text-slate-900`}>Buy Coins</a>
+          {promote ? <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>Join VIP</a> : null}
+          {promote ? <a href="#coin-store" className={`${heroLink} bg-white text-slate-900`}>Buy Coins</a> : null}
           <a href="/withdraw" className={`${heroLink} border border-white`}>Withdraw</a>
           <a href="/quick" className={`${heroLink} border border-white`}>Quick Raffles</a>
         </div>
@@ -68,11 +71,11 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         })}
       </section>
       <div className="grid gap-6 lg:grid-cols-3">
-        <SpinWheel canSpin={data.spin.canSpin} nextSpinTime={data.spin.nextSpinTime} now={now} />
+        {promote ? <SpinWheel canSpin={data.spin.canSpin} nextSpinTime={data.spin.nextSpinTime} now={now} /> : null}
         <RecentWinners winners={data.winners} />
         <Leaderboard entries={data.leaderboard} />
       </div>
-      <CoinStore />
+      {promote ? <CoinStore /> : null}
     </main>
   );
 }

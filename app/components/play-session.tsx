@@ -1,8 +1,26 @@
-import { useLocation } from "@remix-run/react";
+import { useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { RootData } from "~/root";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { PlayState } from "~/services/reality-check.server";
 import { formatDuration } from "~/services/responsible-play-options";
 import { useNow } from "./use-now";
+
+/** The break or self-exclusion running for the signed-in player, if any: promotions stay hidden. */
+export function usePaused() {
+  return useRouteLoaderData<RootData>("root")?.play?.paused ?? null;
+}
+
+/** Under the top bar while a break or exclusion runs. */
+export function PausedNotice() {
+  const paused = usePaused();
+  if (!paused) return null;
+  return (
+    <p role="status" className="border-b border-amber-500 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50" data-testid="paused-notice">
+      {paused.kind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until {paused.until.slice(0, 16).replace("T", " ")} UTC.
+      Playing and buying are paused and we show you no offers; you can still see your balance and withdraw.
+    </p>
+  );
+}
 
 /** "1:05:09" or "5:09". */
 function clock(ms: number) {

@@ -2,7 +2,7 @@ import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import type { RootData } from "~/root";
 import { displayName } from "~/services/display-name";
-import { PlaySession } from "./play-session";
+import { PausedNotice, PlaySession } from "./play-session";
 import { SettingsDialog } from "./settings-dialog";
 import { BottomNav, SiteFooter } from "./site-chrome";
 import { useHydrated } from "./use-hydrated";
@@ -43,6 +43,7 @@ export function PlayerShell({ children }: { children: ReactNode }) {
           </form>
         </div>
       </header>
+      <PausedNotice />
       {children}
       <SiteFooter isAdmin={user.isAdmin} />
       <BottomNav />

@@ -1,3 +1,4 @@
+import { usePaused } from "./play-session";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { useLiveUpdates } from "./use-live-updates";
 import { useNow } from "./use-now";
@@ -17,6 +18,7 @@ export function priceChips(raffles: { entryPrice: string }[]): { price: string; 
 export function QuickPage({ data, balance, serverNow }: { data: QuickData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
   useLiveUpdates(5_000);
+  const paused = usePaused();
   const chips = priceChips(data.raffles);
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
@@ -65,7 +67,7 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
       </section>
       <nav aria-label="More" className="flex flex-wrap gap-4 text-sm">
         <a href="/" className="underline">All raffles</a>
-        <a href="/checkout?package=package_2" className="underline">Buy coins</a>
+        {paused ? null : <a href="/checkout?package=package_2" className="underline">Buy coins</a>}
         <a href="/withdraw" className="underline">Withdraw</a>
       </nav>
     </main>

@@ -2,7 +2,7 @@ import { db } from "./db.server";
 import { publicUserSelect } from "./user.server";
 
 /** What the guards need to know about the signed-in user: the public fields and the account's state. */
-const sessionUserSelect = { ...publicUserSelect, dateOfBirth: true, termsAcceptedAt: true, country: true, suspendedAt: true, realityCheckMinutes: true } as const;
+const sessionUserSelect = { ...publicUserSelect, dateOfBirth: true, termsAcceptedAt: true, country: true, suspendedAt: true, realityCheckMinutes: true, excludedUntil: true, exclusionKind: true } as const;
 
 export function createSessionRow(data: { tokenHash: string; userId: string; expiresAt: Date; userAgent?: string; ip?: string }) {
   return db().session.create({ data, select: { id: true } });

@@ -15,6 +15,8 @@ import { REALITY_CHECK_CHOICES, type RealityCheckMinutes } from "./responsible-p
  */
 export type PlayState = {
   startedAt: string;
+  /** A break or self-exclusion running: play, purchases and promotions are paused. */
+  paused: { kind: "break" | "self_exclusion"; until: string } | null;
   /** Off when null; otherwise when the next reminder is due and whether it is due now. */
   reality: { intervalMinutes: number; dueAt: string; due: boolean; netCoins: number } | null;
 };
@@ -23,12 +25,14 @@ const minuteMs = () => getEnv().REALITY_CHECK_MINUTE_SECONDS * 1000;
 
 export async function playState(session: CurrentSession, now = new Date()): Promise<PlayState> {
   const startedAt = session.playStartedAt.toISOString();
+  const { excludedUntil, exclusionKind } = session.user;
+  const paused = excludedUntil && excludedUntil > now ? { kind: exclusionKind === "self_exclusion" ? ("self_exclusion" as const) : ("break" as const), until: excludedUntil.toISOString() } : null;
   const minutes = session.user.realityCheckMinutes;
-  if (!minutes) return { startedAt, reality: null };
+  if (!minutes) return { startedAt, paused, reality: null };
   const from = session.realityCheckAt && session.realityCheckAt > session.playStartedAt ? session.realityCheckAt : session.playStartedAt;
   const dueAt = new Date(from.getTime() + minutes * minuteMs());
   const netCoins = Number(await netPlaySince(session.user.id, session.playStartedAt));
-  return { startedAt, reality: { intervalMinutes: minutes, dueAt: dueAt.toISOString(), due: dueAt <= now, netCoins } };
+  return { startedAt, paused, reality: { intervalMinutes: minutes, dueAt: dueAt.toISOString(), due: dueAt <= now, netCoins } };
 }
 
 /** "Keep playing": the next reminder comes one interval from now. */

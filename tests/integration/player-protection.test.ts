@@ -233,3 +233,23 @@ describe("the back office and a player's protections", () => {
     expect((await extend((await sessionCookie(player2.id)), player.id, "5y")).status).toBe(403);
   });
 });
+
+describe("marketing stops during a break", () => {
+  it("hides offers, the coin store, the wheel and win banners, and says why", async () => {
+    const resting = await createTestUser({ coins: 100n });
+    await excludeSelf(resting.id, "24h");
+    const page = await pageText(await call("/", { cookie: await sessionCookie(resting.id) }));
+    expect(page).toContain('data-testid="paused-notice"');
+    expect(page).toContain("You are taking a break until");
+    expect(page).not.toContain('href="/checkout?package=');
+    expect(page).not.toContain('id="coin-store"');
+    expect(page).not.toContain("Join VIP");
+    expect(await pageText(await call("/quick", { cookie: await sessionCookie(resting.id) }))).not.toContain("Buy coins");
+
+    const playing = await createTestUser({ coins: 100n });
+    const usual = await pageText(await call("/", { cookie: await sessionCookie(playing.id) }));
+    expect(usual).not.toContain('data-testid="paused-notice"');
+    expect(usual).toContain('href="/checkout?package=');
+    expect(usual).toContain("Join VIP");
+  });
+});
