@@ -46,8 +46,8 @@ export class PaymentFailed extends Error {
 }
 
 /** Starts a card payment for the signed-in player; the deposit-limit check comes before the provider is called. */
-export async function startPayment(userId: string, product: Product) {
-  await assertDepositAllowed(userId, product.amountCents);
+export async function startPayment(userId: string, product: Product, now = new Date()) {
+  await assertDepositAllowed(userId, product.amountCents, now);
   const provider = paymentProvider();
   const metadata = { userId, purpose: product.purpose, product: product.product };
   const created = await provider.createPayment({

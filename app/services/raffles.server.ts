@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { RaffleKind } from "~/generated/prisma/client";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
@@ -8,7 +8,6 @@ import {
   InsufficientBalance,
   postTransaction,
   userAccountId,
-  userBalance,
   type Posting,
   type Tx,
 } from "~/models/ledger.server";
@@ -122,7 +121,9 @@ export async function enterRaffle({
     try {
       balances = await postTransaction(tx, {
         kind: "entry",
-        reference: `entry:${raffleId}:${positions[0]}`,
+        // Not the position: a break refunds tickets and renumbers the rest, so positions
+        // come round again, and a repeated reference would post nothing.
+        reference: `entry:${raffleId}:${randomUUID()}`,
         userId,
         raffleId,
         postings: [
@@ -134,12 +135,14 @@ export async function enterRaffle({
       if (error instanceof InsufficientBalance) throw new DomainError("insufficient_coins", "Insufficient Coins");
       throw error;
     }
+    // Tickets only ever come with their coins.
+    if (!balances) throw new Error(`entry into raffle ${raffleId} posted nothing`);
     await addTickets(tx, raffle, userId, tickets, held === 0);
     await publish(tx, {
       type: "pot",
       raffleId,
       kind: raffle.kind,
-      currentPot: coinsToDecimal(balances ? balances.get(pot.id)! : raffle.entryPrice * BigInt(raffle.ticketCount + tickets)),
+      currentPot: coinsToDecimal(balances.get(pot.id)!),
       participantCount: raffle.playerCount + (held === 0 ? 1 : 0),
       ticketCount: raffle.ticketCount + tickets,
     });
@@ -149,8 +152,7 @@ export async function enterRaffle({
       target: `raffle:${raffleId}`,
       details: { tickets, cost: cost.toString(), positions },
     });
-    const balance = balances ? balances.get(playerAccount)! : await userBalance(userId, tx);
-    return { raffleId, tier: raffle.tier, positions, cost, balance };
+    return { raffleId, tier: raffle.tier, positions, cost, balance: balances.get(playerAccount)! };
     // A hot raffle queues its entries on its row lock; give the queue time rather than fail.
   }, { maxWait: 30_000, timeout: 30_000 });
 }

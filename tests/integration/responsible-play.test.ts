@@ -87,6 +87,21 @@ describe("breaks and self-exclusion", () => {
     expect((await call("/api/auth/user", { cookie })).status).toBe(200);
   });
 
+  it("charges the entry after a break's refund as any other (found by the model test: the positions came round again)", async () => {
+    const resting = await createTestUser({ coins: 300n });
+    const next = await createTestUser({ coins: 300n });
+    const raffle = await createTestRaffle({ entryPrice: 50n });
+    await enterRaffle({ userId: resting.id, raffleId: raffle.id });
+    await excludeSelf(resting.id, "24h");
+    expect(await userBalance(resting.id)).toBe(300n);
+
+    // The refund renumbered the tickets, so this one is at position 0 again.
+    expect(await enterRaffle({ userId: next.id, raffleId: raffle.id })).toMatchObject({ positions: [0], cost: 50n, balance: 250n });
+    expect(await userBalance(next.id)).toBe(250n);
+    const pot = await db().ledgerAccount.findUniqueOrThrow({ where: { raffleId: raffle.id } });
+    expect(pot.balance).toBe(50n);
+  });
+
   it("cannot be shortened, only lengthened", async () => {
     const p = await createTestUser();
     await excludeSelf(p.id, "30d");
