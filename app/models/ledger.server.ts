@@ -95,7 +95,11 @@ export async function userAccountId(tx: Tx, userId: string, kind: "user" | "with
     UNION ALL
     SELECT id::text FROM ledger_accounts WHERE user_id = ${userId}::uuid AND kind = ${kind}::"LedgerAccountKind"
     LIMIT 1`;
-  return rows[0]!.id;
+  if (rows[0]) return rows[0].id;
+  // Another transaction created it while this statement ran: the insert waited for it and
+  // did nothing, and the statement's snapshot predates it. A new statement sees it.
+  const created = await tx.ledgerAccount.findUniqueOrThrow({ where: { userId_kind: { userId, kind } }, select: { id: true } });
+  return created.id;
 }
 
 type HouseKind = "house_rake" | "promotions" | "card_deposits" | "payouts";

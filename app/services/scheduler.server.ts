@@ -62,8 +62,11 @@ export async function schedulerTick(now = new Date()) {
 
 export type Scheduler = { stop: () => Promise<void> };
 
-/** Runs ticks every `intervalMs` (never two at once) until stopped. */
-export function startScheduler({ intervalMs = 250 } = {}): Scheduler {
+/** The pause between two passes: a due raffle waits at most this long, plus one pass. */
+export const SCHEDULER_INTERVAL_MS = 250;
+
+/** Runs ticks every `intervalMs` (never two at once) until stopped. The first runs at once. */
+export function startScheduler({ intervalMs = SCHEDULER_INTERVAL_MS } = {}): Scheduler {
   const logger = getLogger().child({ component: "scheduler" });
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

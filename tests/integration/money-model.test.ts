@@ -9,10 +9,10 @@ import { commands, setupModel, startingCoins } from "../support/money-model";
  * step the ledger sums to zero, no balance is negative, every stored balance equals its
  * postings, and every balance, raffle, payment and payout equals the model's.
  *
- * MODEL_RUNS raises the number of runs (default 15, for CI); MODEL_SEED (and
+ * MODEL_RUNS raises the number of runs (default 10, for CI); MODEL_SEED (and
  * MODEL_PATH) replay the run a failure printed.
  */
-const RUNS = Number(process.env.MODEL_RUNS ?? 15);
+const RUNS = Number(process.env.MODEL_RUNS ?? 10);
 const MAX_COMMANDS = Number(process.env.MODEL_COMMANDS ?? 40);
 
 /**

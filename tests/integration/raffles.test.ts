@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalance } from "~/models/ledger.server";
+import { userAccountId, userBalance } from "~/models/ledger.server";
 import { DomainError } from "~/services/domain-error";
 import { seedHash } from "~/services/fairness";
 import { completeRaffleEarly, drawDueRaffles, drawNextDueRaffle, enterRaffle } from "~/services/raffles.server";
@@ -203,6 +203,30 @@ describe("the ledger itself", () => {
     await expect(db().$executeRawUnsafe(`DELETE FROM ledger_transactions`)).rejects.toThrow(/append-only/);
     await expect(db().$executeRawUnsafe(`DELETE FROM audit_events`)).rejects.toThrow(/append-only/);
     expect(await userBalance(player.id)).toBe(10n);
+  });
+
+  it("gives a player's account to two transactions creating it at once (found by the crash test: the second got nothing)", async () => {
+    const player = await createTestUser();
+    let commitFirst = () => {};
+    let firstInserted = () => {};
+    const inserted = new Promise<void>((resolve) => (firstInserted = resolve));
+    const first = db().$transaction(async (tx) => {
+      const id = await userAccountId(tx, player.id, "withdrawal_hold");
+      firstInserted();
+      await new Promise<void>((resolve) => (commitFirst = resolve));
+      return id;
+    });
+    await inserted;
+    const second = db().$transaction((tx) => userAccountId(tx, player.id, "withdrawal_hold"));
+    // The second insert waits on the first's uncommitted row; then the first commits.
+    for (;;) {
+      const [waiting] = await db().$queryRaw<{ count: bigint }[]>`
+        SELECT count(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      if (waiting!.count > 0n) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    commitFirst();
+    expect(await second).toBe(await first);
   });
 
   it("refuses an unbalanced transaction at commit", async () => {

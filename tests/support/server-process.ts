@@ -3,9 +3,12 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import { expect } from "@playwright/test";
 
-/** The production server as a child process, on an embedded database of its own. */
+/**
+ * The production server as a child process: on an embedded database of its own under
+ * `dataDir`, or on the server that `extraEnv.DATABASE_URL` names. Used by the process
+ * suites (Playwright) and the crash-recovery test (Vitest), so it needs neither runner.
+ */
 export type ServerProcess = { child: ChildProcess; port: number; output: () => string; exited: Promise<number | null> };
 
 const dataDirs: string[] = [];
@@ -20,15 +23,26 @@ export function removeDataDirs(): void {
   for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+/** A port nothing listens on: the system's pick, or the first free one in [from, to]. */
+export async function freePort(range?: { from: number; to: number }): Promise<number> {
+  const tryPort = (port: number) =>
+    new Promise<number | undefined>((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(undefined));
+      server.listen(port, "127.0.0.1", () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === "object" && address ? address.port : undefined));
+      });
     });
-  });
+  if (!range) {
+    const port = await tryPort(0);
+    if (port === undefined) throw new Error("no free port");
+    return port;
+  }
+  for (let port = range.from; port <= range.to; port++) {
+    if ((await tryPort(port)) !== undefined) return port;
+  }
+  throw new Error(`no free port in ${range.from}-${range.to}`);
 }
 
 export async function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
@@ -39,9 +53,9 @@ export async function startServer(dataDir: string, extraEnv: Record<string, stri
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: "info",
-    ...extraEnv,
   };
   delete env.DATABASE_URL;
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, ["build/server.js"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
@@ -50,16 +64,21 @@ export async function startServer(dataDir: string, extraEnv: Record<string, stri
   return { child, port, output: () => output, exited };
 }
 
-export async function waitUntilReady(server: ServerProcess): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        if (server.child.exitCode !== null) throw new Error(`server exited: ${server.output()}`);
-        return fetch(`http://localhost:${server.port}/readyz`).then((r) => r.status, () => 0);
-      },
-      { timeout: 60_000, intervals: [100, 250, 500] },
-    )
-    .toBe(200);
+export async function waitUntilReady(server: ServerProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(`server exited: ${server.output()}`);
+    const status = await fetch(`http://localhost:${server.port}/readyz`).then((r) => r.status, () => 0);
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`server not ready within ${timeoutMs} ms: ${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Kills the server the hard way (a crash): no shutdown handler runs. */
+export async function killServer(server: ServerProcess): Promise<void> {
+  server.child.kill("SIGKILL");
+  await server.exited;
 }
 
 export async function stopServer(server: ServerProcess): Promise<{ code: number | null; ms: number }> {
