@@ -1,0 +1,348 @@
+/**
+ * fast-check commands over the money model (money-model.ts): each predicts its outcome
+ * (which error, how many coins where) from the model, runs the real service on real
+ * PostgreSQL, updates the model, and then the whole database is checked against it.
+ */
+import fc from "fast-check";
+import { expect } from "vitest";
+import { approvePayout, rejectPayout, verifyIdentity } from "~/services/admin.server";
+import { getEnv } from "~/services/env.server";
+import { coinsToDecimal } from "~/services/money";
+import { DEMO_DECLINED_CARD, DEMO_SUCCESS_CARD, demoProvider } from "~/services/payments/demo-provider.server";
+import { priceCoins, priceVip, reversePayment, settlePayment, startPayment, VIP_PERIOD_DAYS } from "~/services/payments.server";
+import { POLICY } from "~/services/policy";
+import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles.server";
+import { excludeSelf } from "~/services/responsible-play.server";
+import { claimVipDailyBonus, SPIN_INTERVAL_MS, spinWheel, utcDay } from "~/services/rewards.server";
+import { activeVipTier, VIP_TIERS, type VipTierName } from "~/services/vip";
+import { requestWithdrawal } from "~/services/withdrawals.server";
+import {
+  addRaffle,
+  applyDraw,
+  checkAgainstModel,
+  DAY,
+  expectCode,
+  isExcluded,
+  isVip,
+  outcome,
+  pick,
+  type Command,
+  type Model,
+  type Real,
+} from "./money-model";
+
+class Deposit implements Command {
+  constructor(readonly player: number, readonly pkg: string, readonly declined: boolean) {}
+  check = () => true;
+  async run(m: Model) {
+    const p = pick(m.players, this.player);
+    const product = this.pkg.startsWith("package_") ? priceCoins(this.pkg)! : priceVip(this.pkg)!;
+    const started = await outcome(() => startPayment(p.id, product, m.now));
+    if (isExcluded(p, m.now)) return expectCode(started, "excluded", "a deposit during a break");
+    if (started.code !== "ok" || !("value" in started)) throw new Error(`deposit refused: ${started.code}`);
+    const { paymentId } = started.value;
+    await demoProvider.payWithTestCard(paymentId, this.declined ? DEMO_DECLINED_CARD : DEMO_SUCCESS_CARD);
+    const settlement = await settlePayment(paymentId, m.now);
+    if (this.declined) {
+      expect(settlement.status).toBe("failed");
+      m.payments.push({ id: paymentId, userId: p.id, purpose: product.purpose, credited: 0n, status: "failed" });
+      return;
+    }
+    if (product.purpose === "coins") {
+      const tier = activeVipTier(p, m.now);
+      const credited = product.coins + (tier ? (product.coins * BigInt(VIP_TIERS[tier].bonusPercent)) / 100n : 0n);
+      expect(settlement).toEqual({ status: "succeeded", purpose: "coins", coins: credited, product: product.product });
+      p.coins += credited;
+      m.payments.push({ id: paymentId, userId: p.id, purpose: "coins", credited, status: "succeeded" });
+    } else {
+      const from = p.vipExpiry && p.vipExpiry > m.now ? p.vipExpiry : m.now;
+      p.vipExpiry = new Date(from.getTime() + VIP_PERIOD_DAYS * DAY);
+      p.vipTier = product.product;
+      expect(settlement).toEqual({ status: "succeeded", purpose: "vip", tier: product.product, vipExpiry: p.vipExpiry });
+      m.payments.push({ id: paymentId, userId: p.id, purpose: "vip", credited: 0n, status: "succeeded" });
+    }
+  }
+  toString = () => `deposit(p${this.player}, ${this.pkg}${this.declined ? ", declined" : ""})`;
+}
+
+class Refund implements Command {
+  constructor(readonly payment: number, readonly reason: "refund" | "dispute") {}
+  check = (m: Readonly<Model>) => m.payments.length > 0;
+  async run(m: Model) {
+    const payment = pick(m.payments, this.payment);
+    const p = m.players.find((x) => x.id === payment.userId)!;
+    await reversePayment(payment.id, this.reason, m.now);
+    if (payment.status !== "succeeded") return;
+    payment.status = this.reason === "refund" ? "refunded" : "disputed";
+    if (payment.purpose === "vip") {
+      if (p.vipExpiry) p.vipExpiry = new Date(Math.max(m.now.getTime(), p.vipExpiry.getTime() - VIP_PERIOD_DAYS * DAY));
+      return;
+    }
+    const taken = p.coins < payment.credited ? p.coins : payment.credited;
+    p.coins -= taken;
+  }
+  toString = () => `${this.reason}(payment ${this.payment})`;
+}
+
+class Enter implements Command {
+  constructor(readonly player: number, readonly raffle: number, readonly tickets: number) {}
+  check = () => true;
+  async run(m: Model) {
+    const p = pick(m.players, this.player);
+    const r = pick(m.raffles, this.raffle);
+    const result = await outcome(() => enterRaffle({ userId: p.id, raffleId: r.id, tickets: this.tickets, now: m.now }));
+    const held = r.tickets.filter((t) => t === p.id).length;
+    const cost = r.entryPrice * BigInt(this.tickets);
+    const expected = isExcluded(p, m.now)
+      ? "excluded"
+      : r.status !== "active" || m.now >= r.endsAt
+        ? "raffle_closed"
+        : m.now < r.startsAt
+          ? "raffle_not_open"
+          : r.vipOnly && !isVip(p, m.now)
+            ? "vip_only"
+            : held + this.tickets > r.cap
+              ? "over_ticket_cap"
+              : cost > p.coins
+                ? "insufficient_coins"
+                : "ok";
+    expectCode(result, expected, "entry");
+    if (expected !== "ok" || !("value" in result)) return;
+    expect(result.value).toMatchObject({ cost, balance: p.coins - cost, positions: Array.from({ length: this.tickets }, (_, i) => r.tickets.length + i) });
+    p.coins -= cost;
+    for (let i = 0; i < this.tickets; i++) r.tickets.push(p.id);
+  }
+  toString = () => `enter(p${this.player}, r${this.raffle}, ${this.tickets})`;
+}
+
+class OpenRaffle implements Command {
+  constructor(readonly r: { startOffsetMs: number; durationMs: number; entryPrice: bigint; vipOnly: boolean; cap: number }) {}
+  check = (m: Readonly<Model>) => m.raffles.length < 8;
+  async run(m: Model) {
+    await addRaffle(m, this.r);
+  }
+  toString = () => `open(+${this.r.startOffsetMs}ms for ${this.r.durationMs}ms, ${this.r.entryPrice}c, cap ${this.r.cap}${this.r.vipOnly ? ", VIP" : ""})`;
+}
+
+class Advance implements Command {
+  constructor(readonly ms: number) {}
+  check = (m: Readonly<Model>) => m.now.getTime() + this.ms <= m.end.getTime();
+  async run(m: Model) {
+    m.now = new Date(m.now.getTime() + this.ms);
+  }
+  toString = () => `advance(${this.ms}ms)`;
+}
+
+/** The scheduler's pass: every raffle whose end has come is drawn (or cancelled below two players). */
+class DrawDue implements Command {
+  check = () => true;
+  async run(m: Model) {
+    const outcomes = await drawDueRaffles(m.now);
+    const due = m.raffles.filter((r) => r.status === "active" && r.endsAt <= m.now);
+    expect(outcomes.map((o) => o.raffleId).sort()).toEqual(due.map((r) => r.id).sort());
+    for (const r of due) applyDraw(m, r, outcomes.find((o) => o.raffleId === r.id)!);
+  }
+  toString = () => "drawDue()";
+}
+
+class CompleteEarly implements Command {
+  constructor(readonly admin: number, readonly raffle: number) {}
+  check = () => true;
+  async run(m: Model) {
+    const r = pick(m.raffles, this.raffle);
+    const result = await completeRaffleEarly(r.id, pick(m.admins, this.admin), m.now);
+    if (r.status !== "active") return expect(result).toBeUndefined();
+    applyDraw(m, r, result!);
+  }
+  toString = () => `completeEarly(r${this.raffle})`;
+}
+
+class Spin implements Command {
+  constructor(readonly player: number) {}
+  check = () => true;
+  async run(m: Model) {
+    const p = pick(m.players, this.player);
+    const result = await outcome(() => spinWheel(p.id, m.now));
+    const expected = isExcluded(p, m.now)
+      ? "excluded"
+      : p.lastSpinAt && m.now.getTime() - p.lastSpinAt.getTime() < SPIN_INTERVAL_MS
+        ? "spin_not_ready"
+        : "ok";
+    expectCode(result, expected, "spin");
+    if (!("value" in result)) return;
+    expect(getEnv().SPIN_WHEEL_WEIGHTS.map((s) => s.reward)).toContain(result.value.reward);
+    p.coins += result.value.reward;
+    p.lastSpinAt = m.now;
+  }
+  toString = () => `spin(p${this.player})`;
+}
+
+class ClaimVipBonus implements Command {
+  constructor(readonly player: number) {}
+  check = () => true;
+  async run(m: Model) {
+    const p = pick(m.players, this.player);
+    const result = await outcome(() => claimVipDailyBonus(p.id, m.now));
+    const day = utcDay(m.now).getTime();
+    const tier = activeVipTier(p, m.now);
+    const expected = isExcluded(p, m.now) ? "excluded" : !tier ? "not_vip" : p.claimedDays.has(day) ? "already_claimed" : "ok";
+    expectCode(result, expected, "VIP bonus");
+    if (!("value" in result) || !tier) return;
+    expect(result.value.amount).toBe(BigInt(VIP_TIERS[tier].dailyCoins));
+    p.coins += result.value.amount;
+    p.claimedDays.add(day);
+  }
+  toString = () => `claimVipBonus(p${this.player})`;
+}
+
+class Withdraw implements Command {
+  constructor(readonly player: number, readonly amount: bigint) {}
+  check = () => true;
+  async run(m: Model) {
+    const p = pick(m.players, this.player);
+    const result = await outcome(() => requestWithdrawal(p.id, { amount: coinsToDecimal(this.amount), method: "venmo", fields: { username: "model-player" } }));
+    const expected = this.amount < BigInt(POLICY.minimumWithdrawalCoins) || this.amount > p.coins ? "withdrawal_invalid" : "ok";
+    expectCode(result, expected, "withdrawal");
+    if (!("value" in result)) return;
+    const requiresVerification = this.amount > BigInt(POLICY.identityCheckAboveCoins) && !p.verified;
+    expect(result.value.requiresVerification).toBe(requiresVerification);
+    p.coins -= this.amount;
+    p.hold += this.amount;
+    m.withdrawals.push({ id: result.value.id, userId: p.id, amount: this.amount, status: "pending", requiresVerification, firstApprover: null });
+  }
+  toString = () => `withdraw(p${this.player}, ${this.amount}c)`;
+}
+
+class Approve implements Command {
+  constructor(readonly admin: number, readonly withdrawal: number) {}
+  check = (m: Readonly<Model>) => m.withdrawals.length > 0;
+  async run(m: Model) {
+    const w = pick(m.withdrawals, this.withdrawal);
+    const admin = pick(m.admins, this.admin);
+    const p = m.players.find((x) => x.id === w.userId)!;
+    const result = await outcome(() => approvePayout(admin, w.id, m.now));
+    const twoApprovers = w.amount > BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
+    const expected =
+      w.status !== "pending"
+        ? "withdrawal_decided"
+        : w.requiresVerification && !p.verified
+          ? "verification_required"
+          : twoApprovers && w.firstApprover === admin
+            ? "second_approver_required"
+            : "ok";
+    expectCode(result, expected, "approval");
+    if (!("value" in result)) return;
+    if (twoApprovers && !w.firstApprover) {
+      expect(result.value).toEqual({ status: "awaiting_second_approval" });
+      w.firstApprover = admin;
+      return;
+    }
+    expect(result.value).toEqual({ status: "completed" });
+    w.status = "completed";
+    p.hold -= w.amount;
+  }
+  toString = () => `approve(admin${this.admin % 2}, w${this.withdrawal})`;
+}
+
+class Reject implements Command {
+  constructor(readonly admin: number, readonly withdrawal: number) {}
+  check = (m: Readonly<Model>) => m.withdrawals.length > 0;
+  async run(m: Model) {
+    const w = pick(m.withdrawals, this.withdrawal);
+    const p = m.players.find((x) => x.id === w.userId)!;
+    const result = await outcome(() => rejectPayout(pick(m.admins, this.admin), w.id, "Model review", m.now));
+    expectCode(result, w.status === "pending" ? "ok" : "withdrawal_decided", "rejection");
+    if (w.status !== "pending") return;
+    w.status = "rejected";
+    p.hold -= w.amount;
+    p.coins += w.amount;
+  }
+  toString = () => `reject(w${this.withdrawal})`;
+}
+
+class VerifyIdentity implements Command {
+  constructor(readonly player: number) {}
+  check = () => true;
+  async run(m: Model) {
+    const p = pick(m.players, this.player);
+    await verifyIdentity(m.admins[0]!, p.id, m.now);
+    p.verified = true;
+  }
+  toString = () => `verifyIdentity(p${this.player})`;
+}
+
+/** A 24-hour break: every ticket in a raffle not yet drawn comes back at once. */
+class TakeBreak implements Command {
+  constructor(readonly player: number) {}
+  check = () => true;
+  async run(m: Model) {
+    const p = pick(m.players, this.player);
+    const until = new Date(m.now.getTime() + DAY);
+    const result = await outcome(() => excludeSelf(p.id, "24h", m.now));
+    expectCode(result, p.excludedUntil && p.excludedUntil > until ? "excluded" : "ok", "break");
+    if (!("value" in result)) return;
+    let refunded = 0;
+    for (const r of m.raffles.filter((x) => x.status === "active")) {
+      const mine = r.tickets.filter((t) => t === p.id).length;
+      refunded += mine;
+      p.coins += r.entryPrice * BigInt(mine);
+      r.tickets = r.tickets.filter((t) => t !== p.id);
+    }
+    expect(result.value.refunded).toBe(refunded);
+    p.excludedUntil = until;
+  }
+  toString = () => `takeBreak(p${this.player})`;
+}
+
+/** Runs a command, then checks the whole database against the model. */
+class Checked implements Command {
+  constructor(readonly command: Command) {}
+  check = (m: Readonly<Model>) => this.command.check(m);
+  async run(m: Model, real: Real) {
+    await this.command.run(m, real);
+    await checkAgainstModel(m);
+  }
+  toString = () => this.command.toString();
+}
+
+// ---- generation ----
+
+const player = fc.nat({ max: 2 });
+const index = fc.nat({ max: 7 });
+const vipTiers = Object.keys(VIP_TIERS) as VipTierName[];
+
+const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>) => ({ weight, arbitrary: arbitrary.map((c) => new Checked(c)) });
+
+/** Every command, weighted towards entries (the busiest path) and away from breaks (which stop a player for a day). */
+export const commands = [
+  fc.oneof(
+    weighted(2, fc.tuple(player, fc.constantFrom("package_1", "package_2", "package_4", ...vipTiers), fc.boolean()).map(([p, pkg, d]) => new Deposit(p, pkg, d))),
+    weighted(1, fc.tuple(index, fc.constantFrom("refund" as const, "dispute" as const)).map(([i, reason]) => new Refund(i, reason))),
+    weighted(7, fc.tuple(player, index, fc.integer({ min: 1, max: 4 })).map(([p, r, n]) => new Enter(p, r, n))),
+    weighted(
+      2,
+      fc
+        .record({
+          startOffsetMs: fc.constantFrom(-1000, 5 * 60_000),
+          durationMs: fc.constantFrom(60_000, 20 * 60_000, 3 * 3_600_000, 2 * 86_400_000),
+          entryPrice: fc.constantFrom(5n, 50n, 500n),
+          vipOnly: fc.boolean(),
+          cap: fc.constantFrom(2, 10),
+        })
+        .map((r) => new OpenRaffle(r)),
+    ),
+    weighted(2, fc.constantFrom(30_000, 30_000, 10 * 60_000, 10 * 60_000, 3_600_000, 25 * 3_600_000).map((ms) => new Advance(ms))),
+    weighted(2, fc.constant(new DrawDue())),
+    weighted(1, fc.tuple(index, index).map(([a, r]) => new CompleteEarly(a, r))),
+    weighted(1, player.map((p) => new Spin(p))),
+    weighted(1, player.map((p) => new ClaimVipBonus(p))),
+    weighted(2, fc.tuple(player, fc.constantFrom(500n, 1_000n, 2_500n, 12_000n, 60_000n)).map(([p, a]) => new Withdraw(p, a))),
+    weighted(2, fc.tuple(index, index).map(([a, w]) => new Approve(a, w))),
+    weighted(1, fc.tuple(index, index).map(([a, w]) => new Reject(a, w))),
+    weighted(1, player.map((p) => new VerifyIdentity(p))),
+    weighted(1, player.map((p) => new TakeBreak(p))),
+  ),
+];
+
+/** Starting coins per player: none, some, enough for the large payouts. */
+export const startingCoins = fc.array(fc.constantFrom(300n, 2_000n, 80_000n), { minLength: 3, maxLength: 3 });
