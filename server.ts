@@ -12,6 +12,7 @@ import { isCrossSite } from "~/services/csrf";
 import { ConfigError, getEnv, type Env } from "~/services/env.server";
 import { closeEvents } from "~/services/events.server";
 import { getLogger } from "~/services/logger.server";
+import { startPaymentSweep } from "~/services/payments.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/services/seed.server";
 
@@ -100,6 +101,8 @@ async function main() {
   }
 
   const scheduler: Scheduler | undefined = env.SCHEDULER_ENABLED ? startScheduler() : undefined;
+  // Payments whose confirmation never came (a closed browser, a crash) are settled from the provider's record.
+  const paymentSweep = env.SCHEDULER_ENABLED ? startPaymentSweep() : undefined;
   const remix = await remixHandler(env);
   const app = express();
   let shuttingDown = false;
@@ -202,6 +205,7 @@ async function main() {
       server.closeIdleConnections();
     });
     await scheduler?.stop();
+    await paymentSweep?.stop();
     await closeEvents();
     await remix.close();
     await database.close();

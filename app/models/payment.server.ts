@@ -19,6 +19,16 @@ export function findPaymentOfUser(providerPaymentId: string, userId: string) {
   return db().payment.findFirst({ where: { providerPaymentId, userId }, select: { providerPaymentId: true, status: true } });
 }
 
+/** Payments still pending that were started between `from` and `to`, oldest first. */
+export function stalePendingPayments(from: Date, to: Date, take: number) {
+  return db().payment.findMany({
+    where: { status: "pending", createdAt: { gte: from, lte: to } },
+    orderBy: { createdAt: "asc" },
+    take,
+    select: { providerPaymentId: true, checkoutSessionId: true },
+  });
+}
+
 export function findPaymentBySession(checkoutSessionId: string) {
   return db().payment.findUnique({ where: { checkoutSessionId }, select: { providerPaymentId: true, userId: true } });
 }

@@ -236,3 +236,44 @@ export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
       return;
   }
 }
+
+/** A payment still pending this long is asked about again; older than a week, it is left to support. */
+export const STALE_PAYMENT_MS = 2 * 60 * 1000;
+const STALE_PAYMENT_HORIZON_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Settles payments whose confirm call and webhook never arrived (the browser closed, the
+ * process died between the charge and the credit, webhooks not configured): each is
+ * settled from the provider's record, exactly once like any other settlement.
+ */
+export async function settleStalePayments(now = new Date(), take = 50): Promise<number> {
+  const stale = await payments.stalePendingPayments(new Date(now.getTime() - STALE_PAYMENT_HORIZON_MS), new Date(now.getTime() - STALE_PAYMENT_MS), take);
+  let settled = 0;
+  for (const payment of stale) {
+    try {
+      const result = payment.checkoutSessionId && payment.providerPaymentId.startsWith("cs_pending:")
+        ? await settleHostedCheckout(payment.checkoutSessionId, now)
+        : await settlePayment(payment.providerPaymentId, now);
+      if (result.status !== "pending") settled += 1;
+    } catch (error) {
+      // One payment the provider cannot answer for must not hold up the others.
+      getLogger().warn({ err: error, providerPaymentId: payment.providerPaymentId }, "stale payment not settled");
+    }
+  }
+  return settled;
+}
+
+/** Runs `settleStalePayments` every `intervalMs` until stopped (every instance may: settling is exactly-once). */
+export function startPaymentSweep({ intervalMs = 60_000 } = {}) {
+  let running: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = settleStalePayments().catch((error: unknown) => getLogger().error({ err: error }, "payment sweep failed"));
+  }, intervalMs);
+  timer.unref();
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

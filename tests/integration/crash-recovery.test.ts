@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { db } from "~/models/db.server";
 import { startSession } from "~/services/auth.server";
+import { settleStalePayments, STALE_PAYMENT_MS } from "~/services/payments.server";
 import { openRaffle } from "~/services/raffles.server";
 import { SCHEDULER_INTERVAL_MS } from "~/services/scheduler.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
@@ -85,6 +86,13 @@ async function checkRecovered(acked: Acknowledged, where: string) {
   for (const [userId, count] of acked.deposits) {
     expect(Number(payments.find((p) => p.userId === userId)?.succeeded ?? 0), `${where}: acknowledged purchases`).toBeGreaterThanOrEqual(count);
   }
+
+  // A card charged at the provider just before the crash is credited by the payment sweep.
+  await settleStalePayments(new Date(Date.now() + STALE_PAYMENT_MS + 1000), 1000);
+  const uncredited = await db().$queryRaw<{ id: string }[]>`
+    SELECT d.id FROM demo_payments d JOIN payments p ON p.provider_payment_id = d.id
+    WHERE d.status = 'succeeded' AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.reference = 'deposit:' || d.id)`;
+  expect(uncredited, `${where}: charged but never credited`).toEqual([]);
 
   // A payout is paid once when completed, never while pending; the holds cover exactly what is pending.
   const payouts = await db().$queryRaw<{ id: string; status: string; paid: bigint }[]>`

@@ -2,6 +2,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
+import { settleStalePayments } from "~/services/payments.server";
 import { enterRaffle } from "~/services/raffles.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
@@ -193,5 +194,24 @@ describe("Stripe payments", () => {
     stripe.succeed(second.paymentIntentId);
     const extended = (await (await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: second.paymentIntentId } })).json()) as { vipExpiry: string };
     expect(new Date(extended.vipExpiry).getTime() - expiry).toBe(30 * 86_400_000);
+  });
+
+  it("settles, once, a charged payment whose confirmation and webhook never came (a closed browser, a crash)", async () => {
+    const p = await buyer();
+    const charged = await createIntent(p.cookie);
+    const abandoned = await createIntent(p.cookie, "package_1");
+    stripe.succeed(charged.paymentIntentId);
+    const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+    // Not yet: the player may still be confirming.
+    expect(await settleStalePayments(later(1))).toBe(0);
+    expect(await userBalance(p.id)).toBe(0n);
+    // Two instances sweeping at once credit it once; the unpaid one stays pending.
+    const swept = await Promise.all([settleStalePayments(later(3)), settleStalePayments(later(3))]);
+    expect(swept.reduce((a, b) => a + b)).toBeGreaterThanOrEqual(1);
+    expect(await userBalance(p.id)).toBe(600n);
+    expect(await db().ledgerTransaction.count({ where: { reference: `deposit:${charged.paymentIntentId}` } })).toBe(1);
+    expect(await db().payment.findUniqueOrThrow({ where: { providerPaymentId: abandoned.paymentIntentId } })).toMatchObject({ status: "pending" });
+    expect(await settleStalePayments(later(4))).toBe(0);
+    expect(await userBalance(p.id)).toBe(600n);
   });
 });
