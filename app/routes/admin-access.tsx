@@ -7,6 +7,7 @@ import { passAdminGate } from "~/services/accounts.server";
 import { getSession, requireSession } from "~/services/auth.server";
 import { RateLimited } from "~/services/rate-limit.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { readForm } from "~/services/http.server";
 
 const schema = z.object({ key: z.string().max(500).default("") });
 
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** The key is checked on the server only; it never reaches the browser. */
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireSession(request);
-  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
   const key = parsed.success ? parsed.data.key : "";
   try {
     if (await passAdminGate(session, key)) return redirect("/admin");

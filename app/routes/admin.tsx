@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { ActionButton, Cell, Table } from "~/components/admin-tabs";
 import { auditView, dashboard, listRafflesForAdmin, listUsers, reconciliation } from "~/services/admin.server";
 import { requireAdmin } from "~/services/auth.server";
+import { queryParams } from "~/services/http.server";
 import { BREAKS, EXCLUSIONS } from "~/services/responsible-play-options";
 
 const TABS = ["payouts", "users", "raffles", "audit", "ledger"] as const;
@@ -12,7 +13,7 @@ type Tab = (typeof TABS)[number];
 /** The back office: overview and revenue on every tab; one tab's data at a time. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const params = new URL(request.url).searchParams;
+  const params = queryParams(request);
   const tab: Tab = TABS.find((t) => t === params.get("tab")) ?? "payouts";
   const q = (params.get("q") ?? "").slice(0, 100);
   const page = Math.max(0, Number.parseInt(params.get("page") ?? "0", 10) || 0);

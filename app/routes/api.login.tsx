@@ -17,6 +17,7 @@ import { RateLimited } from "~/services/rate-limit.server";
 import { depositLimitFields, limitsFromFields } from "~/services/responsible-play-options";
 import { rememberReturnTo } from "~/services/return-to.server";
 import { safeRedirectPath } from "~/services/safe-redirect";
+import { readForm } from "~/services/http.server";
 
 const email = z.string({ message: "Email is required" }).trim().email("Enter a valid email address").max(254);
 
@@ -59,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== "success") return Response.json(submission.reply(), { status: 400 });
   const input = submission.value;

@@ -1,19 +1,19 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
 import { successToast } from "~/services/checkout.server";
-import { errorResponse } from "~/services/http.server";
+import { errorResponse, queryParams } from "~/services/http.server";
 import { confirmPayment, settleHostedCheckout } from "~/services/payments.server";
 import { redirectWithToast } from "~/services/toast.server";
 
 /** Where Stripe sends the player back (Checkout, or a card that needed a redirect): settle, then home with a toast. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const params = new URL(request.url).searchParams;
+  const params = queryParams(request);
   const sessionId = params.get("session_id");
   const paymentIntent = params.get("payment_intent");
   try {
     const settlement = sessionId
-      ? await settleHostedCheckout(sessionId)
+      ? await settleHostedCheckout(sessionId, { userId: user.id })
       : paymentIntent
         ? (await confirmPayment(user.id, paymentIntent)).settlement
         : undefined;

@@ -11,7 +11,7 @@ import { requireUser } from "~/services/auth.server";
 import { shouldOfferLimits } from "~/services/responsible-play.server";
 import { payWithDemoCard, productFrom, successToast } from "~/services/checkout.server";
 import { getEnv } from "~/services/env.server";
-import { expectedErrorMessage } from "~/services/http.server";
+import { expectedErrorMessage, readForm } from "~/services/http.server";
 import { coinsToDecimal } from "~/services/money";
 import { PaymentFailed, startHostedCheckout } from "~/services/payments.server";
 import { redirectWithToast } from "~/services/toast.server";
@@ -59,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const product = productFrom(url);
   if (!product) return redirectWithToast("/", INIT_FAILED);
   const back = `${url.pathname}${url.search}`;
-  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) {
     return redirectWithToast(back, { type: "error", title: "Payment Failed", description: parsed.error.issues[0]!.message });
   }

@@ -11,6 +11,7 @@ import { getSession, needsOnboarding, unauthorized } from "~/services/auth.serve
 import { getEnv } from "~/services/env.server";
 import { jurisdictionChoices, residenceFields } from "~/services/jurisdictions";
 import { safeRedirectPath } from "~/services/safe-redirect";
+import { readForm } from "~/services/http.server";
 
 const schema = z.object({
   dateOfBirth: z.coerce.date({ message: "Enter your date of birth" }),
@@ -34,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await pendingUser(request);
-  const submission = parseWithZod(await request.formData(), { schema });
+  const submission = parseWithZod(await readForm(request), { schema });
   if (submission.status !== "success") return Response.json(submission.reply(), { status: 400 });
   try {
     await completeOnboarding(user.id, { ...submission.value, acceptTerms: true });

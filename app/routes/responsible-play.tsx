@@ -4,7 +4,7 @@ import { z } from "zod";
 import { buttonClass, inputClass } from "~/components/form-fields";
 import { getOptionalUser, requireUser } from "~/services/auth.server";
 import { DomainError } from "~/services/domain-error";
-import { expectedErrorMessage } from "~/services/http.server";
+import { expectedErrorMessage, readForm } from "~/services/http.server";
 import { coinsToDecimal, parseDollars } from "~/services/money";
 import {
   BREAKS,
@@ -39,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = Object.fromEntries(await request.formData());
+  const form = Object.fromEntries(await readForm(request));
   // Blank optional fields count as not given.
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(form).filter(([, value]) => value !== "" || form.intent === "limit")));
   const back = safeRedirectPath(typeof form.returnTo === "string" ? form.returnTo : null, "/responsible-play");

@@ -3,12 +3,13 @@ import { redirect } from "@remix-run/node";
 import { z } from "zod";
 import { safeRedirectPath } from "~/services/safe-redirect";
 import { setThemeCookie, themeSchema } from "~/services/theme.server";
+import { readForm } from "~/services/http.server";
 
 const schema = z.object({ theme: themeSchema, redirectTo: z.string().optional() });
 
 /** Sets the theme cookie; a plain form post (JavaScript off) comes back to the page it came from. */
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return Response.json({ message: "Theme must be light or dark" }, { status: 400 });
   const headers = { "Set-Cookie": await setThemeCookie(parsed.data.theme) };
   if (request.headers.get("Accept")?.includes("application/json")) {

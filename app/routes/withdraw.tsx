@@ -5,7 +5,7 @@ import { WithdrawPage } from "~/components/withdraw-page";
 import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
 import { consume, LIMITS } from "~/services/rate-limit.server";
-import { errorResponse, expectedErrorMessage } from "~/services/http.server";
+import { errorResponse, expectedErrorMessage, readForm } from "~/services/http.server";
 import { wantsJson } from "~/services/respond.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { METHOD_FIELDS, WITHDRAWAL_METHODS } from "~/services/withdrawal-rules";
@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** The plain form post (JavaScript off, or on): same rules and messages as the API. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const method = String(form.get("method") ?? "");
   const known = WITHDRAWAL_METHODS.find((m) => m === method);
   // Only the chosen method's fields are read; anything else sent (a CVV included) is ignored.

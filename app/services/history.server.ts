@@ -1,5 +1,6 @@
 import type { LedgerTransactionKind } from "~/generated/prisma/client";
 import * as history from "~/models/history.server";
+import { queryParams } from "./http.server";
 import { coinsToDecimal } from "./money";
 
 /**
@@ -36,7 +37,7 @@ export type HistoryFilter = { type?: string; from?: string; to?: string };
 export const HISTORY_DAYS = 92;
 
 export function filterFrom(request: Request): HistoryFilter {
-  const params = new URL(request.url).searchParams;
+  const params = queryParams(request);
   return { type: params.get("type") ?? undefined, from: params.get("from") ?? undefined, to: params.get("to") ?? undefined };
 }
 
@@ -44,7 +45,7 @@ export function parseFilter(filter: HistoryFilter, now = new Date()) {
   const day = /^\d{4}-\d{2}-\d{2}$/;
   const from = filter.from && day.test(filter.from) ? new Date(`${filter.from}T00:00:00Z`) : new Date(now.getTime() - HISTORY_DAYS * 86_400_000);
   const to = filter.to && day.test(filter.to) ? new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 86_400_000) : new Date(now.getTime() + 1000);
-  const type = filter.type && filter.type in HISTORY_TYPES ? (filter.type as HistoryType) : undefined;
+  const type = filter.type && Object.hasOwn(HISTORY_TYPES, filter.type) ? (filter.type as HistoryType) : undefined;
   return { from, to, type };
 }
 

@@ -75,8 +75,9 @@ export async function readJson<T extends z.ZodType>(request: Request, schema: T)
     } catch {
       throw jsonError(400, "The request body is not valid JSON");
     }
+    refuseNul(body);
   } else if (type.includes("form")) {
-    body = Object.fromEntries(await request.formData());
+    body = Object.fromEntries(await readForm(request));
   }
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
@@ -84,6 +85,48 @@ export async function readJson<T extends z.ZodType>(request: Request, schema: T)
     throw jsonError(400, `${issue.path.join(".") || "body"}: ${issue.message}`);
   }
   return parsed.data;
+}
+
+const FORM_TYPE = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+
+/**
+ * The posted form: 415 when the body is not a form (JSON, XML, text), 400 when it claims
+ * to be one but cannot be read (a multipart body without its boundary, a cut-off upload).
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  if (!FORM_TYPE.test(request.headers.get("Content-Type") ?? "")) {
+    throw jsonError(415, "Send this form as application/x-www-form-urlencoded or multipart/form-data");
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw jsonError(400, "The form could not be read");
+  }
+  refuseNul([...form.entries()].flat().filter((v) => typeof v === "string"));
+  return form;
+}
+
+/** The query string's parameters, refused (400) when one carries a NUL character. */
+export function queryParams(request: Request): URLSearchParams {
+  const params = new URL(request.url).searchParams;
+  refuseNul([...params.entries()].flat());
+  return params;
+}
+
+/**
+ * PostgreSQL text cannot hold NUL (U+0000), and no field of ours means one: text with it
+ * is refused at the door with a 400 rather than failing in the database as a 500.
+ */
+function refuseNul(value: unknown): void {
+  if (containsNul(value)) throw jsonError(400, "Text must not contain NUL characters");
+}
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === "object") return Object.entries(value).some(([key, item]) => key.includes("\u0000") || containsNul(item));
+  return false;
 }
 
 /** A UUID path parameter, or a 400. */

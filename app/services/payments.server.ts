@@ -36,7 +36,7 @@ export function priceCoins(packageId: string | null | undefined): Product | unde
 }
 
 export function priceVip(tier: string | null | undefined): Product | undefined {
-  if (!tier || !(tier in VIP_TIERS)) return undefined;
+  if (!tier || !Object.hasOwn(VIP_TIERS, tier)) return undefined;
   const name = tier as VipTierName;
   return { purpose: "vip", product: name, amountCents: VIP_TIERS[name].priceCents, description: `VIP ${name.toUpperCase()} — 30 days` };
 }
@@ -169,10 +169,17 @@ export async function confirmPayment(userId: string, providerPaymentId: string, 
   return { settlement, coinBalance: await userBalance(userId) };
 }
 
-/** A hosted checkout came back (or its webhook arrived): bind the payment id, then settle. */
-export async function settleHostedCheckout(sessionId: string, now = new Date()): Promise<Settlement> {
+/**
+ * A hosted checkout came back (or its webhook arrived): bind the payment id, then settle.
+ * Only a session we started is looked up at the provider (and, on the player's return,
+ * only their own).
+ */
+export async function settleHostedCheckout(sessionId: string, { userId, now = new Date() }: { userId?: string; now?: Date } = {}): Promise<Settlement> {
   const provider = paymentProvider();
-  if (!provider.getHostedCheckout) throw new DomainError("payment_not_found", "Payment not found");
+  const ours = await payments.findPaymentBySession(sessionId);
+  if (!provider.getHostedCheckout || !ours || (userId !== undefined && ours.userId !== userId)) {
+    throw new DomainError("payment_not_found", "Payment not found");
+  }
   const session = await provider.getHostedCheckout(sessionId);
   if (!session.paymentId) return { status: "pending" };
   await db().$transaction((tx) => payments.setProviderPaymentId(tx, sessionId, session.paymentId!));

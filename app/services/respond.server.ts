@@ -12,14 +12,21 @@ export function wantsJson(request: Request): boolean {
   return type.includes("application/json") || (accept.includes("application/json") && !accept.includes("text/html"));
 }
 
+/** The same-site page the request came from (its path and query), or the fallback for a missing or malformed Referer. */
+function refererPath(request: Request, fallback: string): string {
+  const referer = request.headers.get("Referer");
+  if (!referer || !URL.canParse(referer)) return fallback;
+  const url = new URL(referer);
+  return safeRedirectPath(url.pathname + url.search, fallback);
+}
+
 export async function respond(
   request: Request,
   run: () => Promise<{ json: unknown; toast: NewToast; status?: number }>,
   { failureTitle, back = "/" }: { failureTitle: string; back?: string },
 ): Promise<Response> {
   const json = wantsJson(request);
-  const referer = request.headers.get("Referer");
-  const backTo = referer ? safeRedirectPath(new URL(referer).pathname + new URL(referer).search, back) : back;
+  const backTo = refererPath(request, back);
   try {
     const result = await run();
     return json ? Response.json(result.json, { status: result.status ?? 200 }) : redirectWithToast(backTo, result.toast);

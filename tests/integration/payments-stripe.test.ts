@@ -1,52 +1,24 @@
-import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
 import { settleStalePayments } from "~/services/payments.server";
 import { enterRaffle } from "~/services/raffles.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
-import { startFakeStripe, type FakeStripe } from "../support/fake-stripe";
+import { setUpStripeMode } from "../support/stripe-mode";
 
 /**
  * The Stripe adapter against a local server that speaks Stripe's API, and webhooks
  * signed with the SDK's own test-header helper.
  */
-const WEBHOOK_SECRET = "whsec_test_secret_for_the_suite";
-const ENV = {
-  STRIPE_SECRET_KEY: "sk_test_fake",
-  STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-  SESSION_SECRET: "s".repeat(40),
-  ADMIN_ACCESS_KEY: "an-admin-key-for-tests",
-  PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
-  ALLOWED_COUNTRIES: "GB",
-};
-const saved: Record<string, string | undefined> = {};
-const resetEnvCache = () => ((globalThis as { __raffleEnv?: unknown }).__raffleEnv = undefined);
-let stripe: FakeStripe;
-const signer = new Stripe("sk_test_fake");
-
-beforeAll(async () => {
-  stripe = await startFakeStripe();
-  for (const [key, value] of Object.entries({ ...ENV, STRIPE_API_URL: stripe.url })) {
-    saved[key] = process.env[key];
-    process.env[key] = value;
-  }
-  resetEnvCache();
-});
-
-afterAll(async () => {
-  for (const [key, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
-  resetEnvCache();
-  await stripe.close();
-});
+const mode = setUpStripeMode();
 
 function rawPost(payload: string, signature: string) {
-  return call("/api/stripe/webhook", { method: "POST", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body: payload });
+  return mode.deliver(payload, signature);
+}
+
+function signed(payload: string) {
+  return mode.sign(payload);
 }
 
 async function buyer(coins = 0n, vip?: "gold") {
@@ -66,13 +38,13 @@ describe("Stripe payments", () => {
     const intent = await createIntent(p.cookie, "package_2", { amount: 1, coins: 999999 });
     expect(intent).toMatchObject({ coins: 600, amount: "4.99" });
     expect(intent.clientSecret).toMatch(/_secret_/);
-    expect(stripe.intents.get(intent.paymentIntentId)).toMatchObject({ amount: 499, metadata: { userId: p.id, purpose: "coins", product: "package_2" } });
+    expect(mode.stripe.intents.get(intent.paymentIntentId)).toMatchObject({ amount: 499, metadata: { userId: p.id, purpose: "coins", product: "package_2" } });
 
     const early = await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } });
     expect(early.status).toBe(202);
     expect(await userBalance(p.id)).toBe(0n);
 
-    stripe.succeed(intent.paymentIntentId);
+    mode.stripe.succeed(intent.paymentIntentId);
     const confirmed = await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } });
     expect(await confirmed.json()).toMatchObject({ status: "succeeded", coins: 600, coinBalance: 600 });
     const again = await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } });
@@ -83,9 +55,9 @@ describe("Stripe payments", () => {
   it("credits once when the webhook arrives 5 times, 20 at once, and races the confirm call", async () => {
     const p = await buyer();
     const intent = await createIntent(p.cookie);
-    const succeeded = stripe.succeed(intent.paymentIntentId);
+    const succeeded = mode.stripe.succeed(intent.paymentIntentId);
     const payload = JSON.stringify({ id: "evt_repeat", object: "event", type: "payment_intent.succeeded", data: { object: succeeded } });
-    const header = () => signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
+    const header = () => signed(payload);
     for (let i = 0; i < 5; i++) expect((await rawPost(payload, header())).status).toBe(200);
     const burst = await Promise.all([
       ...Array.from({ length: 20 }, () => rawPost(payload, header())),
@@ -99,10 +71,10 @@ describe("Stripe payments", () => {
   it("refuses a forged or stale signature and changes nothing", async () => {
     const p = await buyer();
     const intent = await createIntent(p.cookie);
-    const succeeded = stripe.succeed(intent.paymentIntentId);
+    const succeeded = mode.stripe.succeed(intent.paymentIntentId);
     const payload = JSON.stringify({ id: "evt_forged", object: "event", type: "payment_intent.succeeded", data: { object: succeeded } });
-    const forged = signer.webhooks.generateTestHeaderString({ payload, secret: "whsec_not_ours" });
-    const stale = signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    const forged = mode.sign(payload, { secret: "whsec_not_ours" });
+    const stale = mode.sign(payload, { timestamp: Math.floor(Date.now() / 1000) - 3600 });
     expect((await rawPost(payload, forged)).status).toBe(400);
     expect((await rawPost(payload, stale)).status).toBe(400);
     expect((await call("/api/stripe/webhook", { method: "POST", body: payload })).status).toBe(400);
@@ -113,7 +85,7 @@ describe("Stripe payments", () => {
     const owner = await buyer();
     const thief = await buyer();
     const intent = await createIntent(owner.cookie);
-    stripe.succeed(intent.paymentIntentId);
+    mode.stripe.succeed(intent.paymentIntentId);
     const response = await call("/api/confirm-payment", { method: "POST", cookie: thief.cookie, json: { paymentIntentId: intent.paymentIntentId } });
     expect(response.status).toBe(404);
     expect(await userBalance(thief.id)).toBe(0n);
@@ -123,7 +95,7 @@ describe("Stripe payments", () => {
   it("marks a declined payment failed, credits nothing, and says why", async () => {
     const p = await buyer();
     const intent = await createIntent(p.cookie);
-    stripe.decline(intent.paymentIntentId, "Your card has insufficient funds.");
+    mode.stripe.decline(intent.paymentIntentId, "Your card has insufficient funds.");
     const response = await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } });
     expect(response.status).toBe(402);
     expect(await response.json()).toEqual({ message: "Your card has insufficient funds." });
@@ -133,7 +105,7 @@ describe("Stripe payments", () => {
   it("adds the VIP bonus percentage to purchases", async () => {
     const p = await buyer(0n, "gold");
     const intent = await createIntent(p.cookie, "package_2");
-    stripe.succeed(intent.paymentIntentId);
+    mode.stripe.succeed(intent.paymentIntentId);
     const response = await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } });
     expect(await response.json()).toMatchObject({ coins: 780 });
   });
@@ -141,20 +113,20 @@ describe("Stripe payments", () => {
   it("reverses refunded coins, and flags the account when they were already spent", async () => {
     const keeper = await buyer();
     const intent = await createIntent(keeper.cookie, "package_1");
-    stripe.succeed(intent.paymentIntentId);
+    mode.stripe.succeed(intent.paymentIntentId);
     await call("/api/confirm-payment", { method: "POST", cookie: keeper.cookie, json: { paymentIntentId: intent.paymentIntentId } });
     const refund = JSON.stringify({ id: "evt_refund", object: "event", type: "charge.refunded", data: { object: { id: "ch_1", object: "charge", payment_intent: intent.paymentIntentId } } });
-    expect((await rawPost(refund, signer.webhooks.generateTestHeaderString({ payload: refund, secret: WEBHOOK_SECRET }))).status).toBe(200);
+    expect((await rawPost(refund, signed(refund))).status).toBe(200);
     expect(await userBalance(keeper.id)).toBe(0n);
 
     const spender = await buyer();
     const second = await createIntent(spender.cookie, "package_1");
-    stripe.succeed(second.paymentIntentId);
+    mode.stripe.succeed(second.paymentIntentId);
     await call("/api/confirm-payment", { method: "POST", cookie: spender.cookie, json: { paymentIntentId: second.paymentIntentId } });
     const raffle = await createTestRaffle({ entryPrice: 60n });
     await enterRaffle({ userId: spender.id, raffleId: raffle.id });
     const dispute = JSON.stringify({ id: "evt_dispute", object: "event", type: "charge.dispute.created", data: { object: { id: "dp_1", object: "dispute", payment_intent: second.paymentIntentId } } });
-    expect((await rawPost(dispute, signer.webhooks.generateTestHeaderString({ payload: dispute, secret: WEBHOOK_SECRET }))).status).toBe(200);
+    expect((await rawPost(dispute, signed(dispute))).status).toBe(200);
     expect(await userBalance(spender.id)).toBe(0n);
     const flagged = await db().user.findUniqueOrThrow({ where: { id: spender.id } });
     expect(flagged.flaggedAt).not.toBeNull();
@@ -163,7 +135,7 @@ describe("Stripe payments", () => {
 
   it("acknowledges and ignores unknown events", async () => {
     const payload = JSON.stringify({ id: "evt_unknown", object: "event", type: "customer.created", data: { object: { id: "cus_1" } } });
-    const response = await rawPost(payload, signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }));
+    const response = await rawPost(payload, signed(payload));
     expect(response.status).toBe(200);
   });
 
@@ -173,9 +145,9 @@ describe("Stripe payments", () => {
     expect(start.status).toBe(303);
     expect(start.headers.get("Location")).toMatch(/^https:\/\/checkout\.stripe\.test\//);
     const payment = await db().payment.findFirstOrThrow({ where: { userId: p.id } });
-    const session = stripe.completeSession(payment.checkoutSessionId!);
+    const session = mode.stripe.completeSession(payment.checkoutSessionId!);
     const completed = JSON.stringify({ id: "evt_cs", object: "event", type: "checkout.session.completed", data: { object: session } });
-    await rawPost(completed, signer.webhooks.generateTestHeaderString({ payload: completed, secret: WEBHOOK_SECRET }));
+    await rawPost(completed, signed(completed));
     const back = await call(`/checkout-success?session_id=${session.id}`, { cookie: p.cookie });
     expect(back.status).toBe(302);
     expect(await userBalance(p.id)).toBe(1500n);
@@ -185,13 +157,13 @@ describe("Stripe payments", () => {
     const p = await buyer();
     const first = (await (await call("/api/vip/subscribe", { method: "POST", cookie: p.cookie, json: { tier: "gold" } })).json()) as { paymentIntentId: string; tier: string };
     expect(first.tier).toBe("gold");
-    expect(stripe.intents.get(first.paymentIntentId)!.amount).toBe(3999);
-    stripe.succeed(first.paymentIntentId);
+    expect(mode.stripe.intents.get(first.paymentIntentId)!.amount).toBe(3999);
+    mode.stripe.succeed(first.paymentIntentId);
     const confirmed = (await (await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: first.paymentIntentId } })).json()) as { vipExpiry: string };
     const expiry = new Date(confirmed.vipExpiry).getTime();
     expect(Math.abs(expiry - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
     const second = (await (await call("/api/vip/subscribe", { method: "POST", cookie: p.cookie, json: { tier: "gold" } })).json()) as { paymentIntentId: string };
-    stripe.succeed(second.paymentIntentId);
+    mode.stripe.succeed(second.paymentIntentId);
     const extended = (await (await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: second.paymentIntentId } })).json()) as { vipExpiry: string };
     expect(new Date(extended.vipExpiry).getTime() - expiry).toBe(30 * 86_400_000);
   });
@@ -200,7 +172,7 @@ describe("Stripe payments", () => {
     const p = await buyer();
     const charged = await createIntent(p.cookie);
     const abandoned = await createIntent(p.cookie, "package_1");
-    stripe.succeed(charged.paymentIntentId);
+    mode.stripe.succeed(charged.paymentIntentId);
     const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
     // Not yet: the player may still be confirming.
     expect(await settleStalePayments(later(1))).toBe(0);
@@ -213,5 +185,70 @@ describe("Stripe payments", () => {
     expect(await db().payment.findUniqueOrThrow({ where: { providerPaymentId: abandoned.paymentIntentId } })).toMatchObject({ status: "pending" });
     expect(await settleStalePayments(later(4))).toBe(0);
     expect(await userBalance(p.id)).toBe(600n);
+  });
+
+  describe("webhook delivery", () => {
+    /** A hosted checkout the player has paid: Stripe now sends checkout.session.completed and payment_intent.succeeded. */
+    async function paidCheckout() {
+      const p = await buyer();
+      const start = await call("/checkout?package=package_2", { method: "POST", cookie: p.cookie, form: { intent: "hosted" } });
+      expect(start.status).toBe(303);
+      const payment = await db().payment.findFirstOrThrow({ where: { userId: p.id }, orderBy: { createdAt: "desc" } });
+      const session = mode.stripe.completeSession(payment.checkoutSessionId!);
+      const intent = mode.stripe.intents.get(session.payment_intent!)!;
+      const events = {
+        completed: JSON.stringify({ id: `evt_cs_${session.id}`, object: "event", type: "checkout.session.completed", data: { object: session } }),
+        succeeded: JSON.stringify({ id: `evt_pi_${intent.id}`, object: "event", type: "payment_intent.succeeded", data: { object: intent } }),
+      };
+      return { p, paymentId: intent.id, events };
+    }
+    const deposits = (paymentId: string) => db().ledgerTransaction.count({ where: { reference: `deposit:${paymentId}` } });
+
+    it("credits once when two event types for one payment arrive in either order, and all at once", async () => {
+      const inOrder = await paidCheckout();
+      expect((await mode.deliver(inOrder.events.succeeded)).status).toBe(200);
+      expect((await mode.deliver(inOrder.events.completed)).status).toBe(200);
+      expect((await mode.deliver(inOrder.events.succeeded)).status).toBe(200);
+      expect(await userBalance(inOrder.p.id)).toBe(600n);
+      expect(await deposits(inOrder.paymentId)).toBe(1);
+
+      const together = await paidCheckout();
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => mode.deliver(i % 2 ? together.events.succeeded : together.events.completed)),
+      );
+      expect(burst.map((r) => r.status)).toEqual(Array(10).fill(200));
+      // Whichever event type lost the race, a later delivery of it changes nothing.
+      expect((await mode.deliver(together.events.succeeded)).status).toBe(200);
+      expect(await userBalance(together.p.id)).toBe(600n);
+      expect(await deposits(together.paymentId)).toBe(1);
+    });
+
+    it("credits once on Stripe's retry when the handler failed after its first write", async () => {
+      const { p, paymentId, events } = await paidCheckout();
+      // A fault in the database, not a mock: the credit's audit row cannot be written, so the
+      // transaction that posted the deposit fails after its ledger insert.
+      await db().$executeRawUnsafe(`CREATE FUNCTION test_injected_fault() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'injected fault'; END $$`);
+      await db().$executeRawUnsafe(`CREATE TRIGGER test_injected_fault BEFORE INSERT ON audit_events
+        FOR EACH ROW WHEN (NEW.action = 'payment.credit') EXECUTE FUNCTION test_injected_fault()`);
+      try {
+        const failed = await mode.deliver(events.completed);
+        expect(failed.status).toBe(500);
+        // The handler's first write (binding the payment to its session) stayed; the credit did not.
+        expect(await db().payment.count({ where: { providerPaymentId: paymentId, status: "pending" } })).toBe(1);
+        expect(await deposits(paymentId)).toBe(0);
+        expect(await userBalance(p.id)).toBe(0n);
+      } finally {
+        await db().$executeRawUnsafe("DROP TRIGGER test_injected_fault ON audit_events");
+        await db().$executeRawUnsafe("DROP FUNCTION test_injected_fault()");
+      }
+      // Stripe retries the failed event (and may send it again after it succeeds).
+      expect((await mode.deliver(events.completed)).status).toBe(200);
+      expect((await mode.deliver(events.completed)).status).toBe(200);
+      expect((await mode.deliver(events.succeeded)).status).toBe(200);
+      expect(await userBalance(p.id)).toBe(600n);
+      expect(await deposits(paymentId)).toBe(1);
+      expect(await db().auditEvent.count({ where: { action: "payment.credit", target: `user:${p.id}` } })).toBe(1);
+    });
   });
 });

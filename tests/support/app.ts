@@ -13,6 +13,13 @@ const handler = createRequestHandler(build, "production");
 
 export const routeIds = Object.keys(build.routes).filter((id) => id !== "root");
 
+/** Every route's URL pattern and whether it answers GET (loader) and POST (action). */
+export const routeTable = routeIds.map((id) => {
+  const route = build.routes[id]!;
+  const path = route.path === undefined ? "/" : `/${route.path.replace(/^\//, "")}`;
+  return { id, path, loader: Boolean(route.module.loader), action: Boolean(route.module.action) };
+});
+
 export type Call = {
   method?: string;
   cookie?: string;
@@ -21,8 +28,8 @@ export type Call = {
   headers?: Record<string, string>;
   /** The client address the deploy's proxy would report (rate limits count per address). */
   ip?: string;
-  /** A raw body, sent as is (webhooks). */
-  body?: string;
+  /** A raw body, sent as is (webhooks, hostile input). */
+  body?: BodyInit;
 };
 
 export async function call(

@@ -38,7 +38,6 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
   };
 }
 
-const paymentIdOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : (value?.id ?? null));
 
 export const stripeProvider: PaymentProvider = {
   name: "stripe",
@@ -74,7 +73,7 @@ export const stripeProvider: PaymentProvider = {
     const session = await sdk().checkout.sessions.retrieve(id);
     return {
       id: session.id,
-      paymentId: paymentIdOf(session.payment_intent),
+      paymentId: stripeId(session.payment_intent),
       paid: session.payment_status === "paid",
       metadata: (session.metadata ?? {}) as Record<string, string>,
     };
@@ -98,23 +97,37 @@ export const stripeProvider: PaymentProvider = {
   },
 };
 
+/** A Stripe id: a short string of letters, digits and underscores (anything else is not one of ours). */
+function stripeId(value: unknown): string | null {
+  const id = typeof value === "object" && value !== null ? (value as { id?: unknown }).id : value;
+  return typeof id === "string" && /^\w{1,255}$/.test(id) ? id : null;
+}
+
+/**
+ * Our reading of a verified event. The signature proves who sent it, not its shape: an
+ * event whose object or ids are not what its type promises is acknowledged and ignored.
+ */
 function toEvent(event: Stripe.Event): ProviderEvent {
-  switch (event.type) {
+  const type = String(event.type);
+  const object: unknown = (event.data as { object?: unknown } | undefined)?.object;
+  if (typeof object !== "object" || object === null) return { kind: "ignored", type };
+  const fields = object as Record<string, unknown>;
+  const id = stripeId(fields.id);
+  const paymentIntent = stripeId(fields.payment_intent);
+  switch (type) {
     case "payment_intent.succeeded":
-      return { kind: "payment_succeeded", paymentId: event.data.object.id };
-    case "payment_intent.payment_failed":
-      return { kind: "payment_failed", paymentId: event.data.object.id, message: event.data.object.last_payment_error?.message };
+      return id ? { kind: "payment_succeeded", paymentId: id } : { kind: "ignored", type };
+    case "payment_intent.payment_failed": {
+      const message = (fields.last_payment_error as { message?: unknown } | null | undefined)?.message;
+      return id ? { kind: "payment_failed", paymentId: id, message: typeof message === "string" ? message : undefined } : { kind: "ignored", type };
+    }
     case "checkout.session.completed":
-      return { kind: "checkout_completed", sessionId: event.data.object.id, paymentId: paymentIdOf(event.data.object.payment_intent) };
-    case "charge.refunded": {
-      const paymentId = paymentIdOf(event.data.object.payment_intent);
-      return paymentId ? { kind: "payment_reversed", paymentId, reason: "refund" } : { kind: "ignored", type: event.type };
-    }
-    case "charge.dispute.created": {
-      const paymentId = paymentIdOf(event.data.object.payment_intent);
-      return paymentId ? { kind: "payment_reversed", paymentId, reason: "dispute" } : { kind: "ignored", type: event.type };
-    }
+      return id ? { kind: "checkout_completed", sessionId: id, paymentId: paymentIntent } : { kind: "ignored", type };
+    case "charge.refunded":
+      return paymentIntent ? { kind: "payment_reversed", paymentId: paymentIntent, reason: "refund" } : { kind: "ignored", type };
+    case "charge.dispute.created":
+      return paymentIntent ? { kind: "payment_reversed", paymentId: paymentIntent, reason: "dispute" } : { kind: "ignored", type };
     default:
-      return { kind: "ignored", type: event.type };
+      return { kind: "ignored", type };
   }
 }
