@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
@@ -9,6 +8,7 @@ import { pinoHttp } from "pino-http";
 import { checkReadiness } from "~/models/health.server";
 import { openDatabase, type Database } from "~/services/database.server";
 import { isCrossSite } from "~/services/csrf";
+import { readBodyUpTo, remixRequestHandler } from "~/services/express-remix.server";
 import { ConfigError, getEnv, type Env } from "~/services/env.server";
 import { closeEvents } from "~/services/events.server";
 import { getLogger } from "~/services/logger.server";
@@ -16,7 +16,7 @@ import { startPaymentSweep } from "~/services/payments.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/services/seed.server";
 
-/** Requests with bodies larger than this are refused with 413 before any route sees them. */
+/** Request bodies larger than this are refused with 413 before any route sees them, announced or chunked. */
 const MAX_BODY_BYTES = 1024 * 1024;
 /** Everything, database included, is closed within this long of SIGTERM or SIGINT. */
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -144,14 +144,7 @@ async function main() {
       },
     }),
   );
-  app.use((req, res, next) => {
-    const length = Number(req.get("content-length") ?? 0);
-    if (length > MAX_BODY_BYTES) {
-      res.status(413).json({ message: "Request body too large" });
-      return;
-    }
-    next();
-  });
+  app.use(readBodyUpTo(MAX_BODY_BYTES));
   app.use((req, res, next) => {
     const forged = isCrossSite({
       method: req.method,
@@ -172,7 +165,7 @@ async function main() {
   app.use(remix.assets);
   app.all(
     "*",
-    createRequestHandler({
+    remixRequestHandler({
       build: remix.build,
       mode: env.NODE_ENV,
       getLoadContext: (_req, res) => ({
