@@ -3,21 +3,24 @@ import { z } from "zod";
 import { requireUser } from "~/services/auth.server";
 import { apiResponse, jsonError, readJson } from "~/services/http.server";
 import { confirmPayment } from "~/services/payments.server";
+import { idempotent } from "~/services/idempotency.server";
 
 const schema = z.object({ paymentIntentId: z.string().min(1).max(200) });
 
 /** POST {paymentIntentId}: the server asks the provider, then credits once. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return apiResponse(async () => {
-    const { paymentIntentId } = await readJson(request, schema);
-    const { settlement, coinBalance } = await confirmPayment(user.id, paymentIntentId);
-    if (settlement.status === "failed") return jsonError(402, settlement.message);
-    if (settlement.status === "pending") return Response.json({ status: "pending" }, { status: 202 });
-    return Response.json({
-      status: "succeeded",
-      ...(settlement.purpose === "coins" ? { coins: Number(settlement.coins) } : { tier: settlement.tier, vipExpiry: settlement.vipExpiry?.toISOString() }),
-      coinBalance: Number(coinBalance),
-    });
-  });
+  return idempotent(request, user.id, () =>
+    apiResponse(async () => {
+      const { paymentIntentId } = await readJson(request, schema);
+      const { settlement, coinBalance } = await confirmPayment(user.id, paymentIntentId);
+      if (settlement.status === "failed") return jsonError(402, settlement.message);
+      if (settlement.status === "pending") return Response.json({ status: "pending" }, { status: 202 });
+      return Response.json({
+        status: "succeeded",
+        ...(settlement.purpose === "coins" ? { coins: Number(settlement.coins) } : { tier: settlement.tier, vipExpiry: settlement.vipExpiry?.toISOString() }),
+        coinBalance: Number(coinBalance),
+      });
+    }),
+  );
 }

@@ -5,17 +5,20 @@ import { DomainError } from "~/services/domain-error";
 import { apiResponse, readJson } from "~/services/http.server";
 import { coinsToDecimal } from "~/services/money";
 import { priceCoins, startPayment } from "~/services/payments.server";
+import { idempotent } from "~/services/idempotency.server";
 
 const schema = z.object({ packageId: z.string().max(40) });
 
 /** POST {packageId} → {clientSecret, coins, amount}: the price is ours, whatever the client sends. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return apiResponse(async () => {
-    const { packageId } = await readJson(request, schema);
-    const product = priceCoins(packageId);
-    if (!product || product.purpose !== "coins") throw new DomainError("unknown_product", "Unknown coin package");
-    const { clientSecret, paymentId } = await startPayment(user.id, product);
-    return Response.json({ clientSecret, paymentIntentId: paymentId, coins: Number(product.coins), amount: coinsToDecimal(BigInt(product.amountCents)) });
-  });
+  return idempotent(request, user.id, () =>
+    apiResponse(async () => {
+      const { packageId } = await readJson(request, schema);
+      const product = priceCoins(packageId);
+      if (!product || product.purpose !== "coins") throw new DomainError("unknown_product", "Unknown coin package");
+      const { clientSecret, paymentId } = await startPayment(user.id, product);
+      return Response.json({ clientSecret, paymentIntentId: paymentId, coins: Number(product.coins), amount: coinsToDecimal(BigInt(product.amountCents)) });
+    }),
+  );
 }

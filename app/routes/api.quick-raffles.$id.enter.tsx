@@ -3,13 +3,13 @@ import { requireUser } from "~/services/auth.server";
 import { enterAsPlayer } from "~/services/game-actions.server";
 import { uuidParam } from "~/services/http.server";
 import { respond } from "~/services/respond.server";
+import { idempotent } from "~/services/idempotency.server";
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return respond(request, () => enterAsPlayer(user, uuidParam(params.id), "quick"), {
-    failureTitle: "Entry Failed",
-    back: "/quick",
-  });
+  return idempotent(request, user.id, () =>
+    respond(request, () => enterAsPlayer(user, uuidParam(params.id), "quick"), { failureTitle: "Entry Failed", back: "/quick" }),
+  );
 }
 
 export function loader() {

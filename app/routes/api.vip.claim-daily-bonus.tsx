@@ -2,10 +2,11 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
 import { claimAsPlayer } from "~/services/game-actions.server";
 import { respond } from "~/services/respond.server";
+import { idempotent } from "~/services/idempotency.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return respond(request, () => claimAsPlayer(user), { failureTitle: "Claim Failed", back: "/vip" });
+  return idempotent(request, user.id, () => respond(request, () => claimAsPlayer(user), { failureTitle: "Claim Failed", back: "/vip" }));
 }
 
 export function loader() {

@@ -4,17 +4,20 @@ import { requireUser } from "~/services/auth.server";
 import { DomainError } from "~/services/domain-error";
 import { apiResponse, readJson } from "~/services/http.server";
 import { priceVip, startPayment } from "~/services/payments.server";
+import { idempotent } from "~/services/idempotency.server";
 
 const schema = z.object({ tier: z.string().max(20) });
 
 /** POST {tier} → {clientSecret, tier}: the browser then completes the payment on /vip/checkout. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return apiResponse(async () => {
-    const { tier } = await readJson(request, schema);
-    const product = priceVip(tier);
-    if (!product) throw new DomainError("unknown_product", "Unknown VIP tier");
-    const { clientSecret, paymentId } = await startPayment(user.id, product);
-    return Response.json({ clientSecret, paymentIntentId: paymentId, tier: product.product });
-  });
+  return idempotent(request, user.id, () =>
+    apiResponse(async () => {
+      const { tier } = await readJson(request, schema);
+      const product = priceVip(tier);
+      if (!product) throw new DomainError("unknown_product", "Unknown VIP tier");
+      const { clientSecret, paymentId } = await startPayment(user.id, product);
+      return Response.json({ clientSecret, paymentIntentId: paymentId, tier: product.product });
+    }),
+  );
 }

@@ -5,6 +5,7 @@ import { consume, LIMITS } from "~/services/rate-limit.server";
 import { apiResponse, jsonError, readJson } from "~/services/http.server";
 import { fieldsFromAccountInfo } from "~/services/withdrawal-rules";
 import { requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
+import { idempotent } from "~/services/idempotency.server";
 
 /** The spec's call: {amount (number, dollars), method, accountInfo (string)}. A CVV inside accountInfo is dropped. */
 const schema = z.object({
@@ -15,18 +16,20 @@ const schema = z.object({
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return apiResponse(async () => {
-    await consume(LIMITS.withdrawalsPerPlayer, user.id);
-    const body = await readJson(request, schema);
-    const amount = typeof body.amount === "number" ? body.amount.toFixed(2) : body.amount;
-    try {
-      const withdrawal = await requestWithdrawal(user.id, { amount, method: body.method, fields: fieldsFromAccountInfo(body.method, body.accountInfo) });
-      return Response.json({ success: true, ...withdrawal });
-    } catch (error) {
-      if (error instanceof WithdrawalRefused) return Response.json({ title: error.problem.title, message: error.problem.description }, { status: 422 });
-      throw error;
-    }
-  });
+  return idempotent(request, user.id, () =>
+    apiResponse(async () => {
+      await consume(LIMITS.withdrawalsPerPlayer, user.id);
+      const body = await readJson(request, schema);
+      const amount = typeof body.amount === "number" ? body.amount.toFixed(2) : body.amount;
+      try {
+        const withdrawal = await requestWithdrawal(user.id, { amount, method: body.method, fields: fieldsFromAccountInfo(body.method, body.accountInfo) });
+        return Response.json({ success: true, ...withdrawal });
+      } catch (error) {
+        if (error instanceof WithdrawalRefused) return Response.json({ title: error.problem.title, message: error.problem.description }, { status: 422 });
+        throw error;
+      }
+    }),
+  );
 }
 
 export function loader() {

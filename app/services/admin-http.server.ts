@@ -1,14 +1,15 @@
 import { requireAdmin, type CurrentSession } from "./auth.server";
+import { idempotent } from "./idempotency.server";
 import { respond } from "./respond.server";
 import type { NewToast } from "./toast.server";
 
-/** An admin action: the gate first, then JSON for fetchers and the API, a toast for plain forms. */
+/** An admin action: the gate first, at most once per Idempotency-Key, then JSON for fetchers and the API, a toast for plain forms. */
 export async function adminAction(
   request: Request,
   run: (session: CurrentSession) => Promise<{ json: unknown; toast: NewToast }>,
 ): Promise<Response> {
   const session = await requireAdmin(request);
-  return respond(request, () => run(session), { failureTitle: "Error", back: "/admin" });
+  return idempotent(request, session.user.id, () => respond(request, () => run(session), { failureTitle: "Error", back: "/admin" }));
 }
 
 export const PAYOUT_UPDATED = { type: "success", title: "Payout updated successfully" } as const;
