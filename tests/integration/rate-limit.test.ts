@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { consume, ensureUnder, RateLimited, type Limit } from "~/services/rate-limit.server";
+import { db } from "~/models/db.server";
+import { userBalance } from "~/models/ledger.server";
+import { consume, ensureUnder, LIMITS, RateLimited, type Limit } from "~/services/rate-limit.server";
+import { call, sessionCookie } from "../support/app";
+import { createTestRaffle, createTestUser } from "../support/factories";
+import { ledgerSnapshot } from "../support/ledger-snapshot";
 
 const LIMIT: Limit = { name: "test", max: 10, windowSeconds: 1 };
 const at = (ms: number) => new Date(1_800_000_000_000 + ms);
@@ -40,5 +45,46 @@ describe("rate limits", () => {
     await ensureUnder(LIMIT, "f", at(0));
     await outcomes("f", Array(10).fill(0));
     await expect(ensureUnder(LIMIT, "f", at(0))).rejects.toBeInstanceOf(RateLimited);
+  });
+});
+
+describe("the entry limit (10 per second per player)", () => {
+  async function setUp() {
+    const player = await createTestUser({ coins: 10_000n });
+    const raffle = await createTestRaffle({ maxTicketsPerPlayer: 1000 });
+    return { player, raffle, cookie: await sessionCookie(player.id), enter: (cookie: string) => call(`/api/raffles/${raffle.id}/enter`, { method: "POST", cookie, json: {} }) };
+  }
+
+  it("answers an entry over the limit with 429 and Retry-After, and moves no coin", async () => {
+    const { player, raffle, cookie, enter } = await setUp();
+    // Far over the limit in this second and the next three, whatever the clock does meanwhile.
+    for (let second = 0; second < 4; second++) {
+      for (let i = 0; i < 11; i++) await consume(LIMITS.entriesPerPlayer, player.id, new Date(Date.now() + second * 1000)).catch(() => {});
+    }
+    const before = await ledgerSnapshot();
+    const response = await enter(cookie);
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect(await response.json()).toEqual({ message: "Too many requests. Please wait a moment and try again." });
+    expect(await ledgerSnapshot()).toEqual(before);
+    expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(0);
+    // Another player is not held back.
+    const other = await createTestUser({ coins: 100n });
+    expect((await enter(await sessionCookie(other.id))).status).toBe(200);
+  });
+
+  it("lets a burst of 30 through only up to the limit, and the refused ones move no coin", async () => {
+    const { player, raffle, cookie, enter } = await setUp();
+    const transactions = (await ledgerSnapshot()).transactions;
+    const burst = await Promise.all(Array.from({ length: 30 }, () => enter(cookie)));
+    const statuses = burst.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    const accepted = statuses.filter((s) => s === 200).length;
+    expect(accepted).toBeGreaterThanOrEqual(1);
+    // At most the limit per sliding second; a burst that straddles a second may reach into the next one's.
+    expect(accepted).toBeLessThanOrEqual(2 * LIMITS.entriesPerPlayer.max);
+    expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(accepted);
+    expect(await userBalance(player.id)).toBe(10_000n - 5n * BigInt(accepted));
+    expect((await ledgerSnapshot()).transactions).toBe(transactions + accepted);
   });
 });
