@@ -20,12 +20,21 @@ export default tseslint.config(
   },
   {
     // Game and money randomness comes from node:crypto only (PRODUCT.md, "Fair draws").
-    files: ["server.ts", "app/**/*.ts", "app/**/*.tsx", "scripts/**/*.ts"],
+    // app/services/randomness.test.ts proves the rule catches each way of reaching Math.random.
+    files: ["server.ts", "app/**/*.ts", "app/**/*.tsx", "scripts/**/*.ts", "scripts/**/*.mjs"],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
     rules: {
       "no-restricted-properties": [
         "error",
         { object: "Math", property: "random", message: "Use node:crypto (randomInt, randomBytes) for anything random." },
+      ],
+      "no-restricted-syntax": [
+        "error",
+        {
+          // globalThis.Math.random, window.Math["random"]: the rule above sees only a bare Math.
+          selector: "MemberExpression[object.type='MemberExpression'][object.property.name='Math'][property.name='random'], MemberExpression[object.type='MemberExpression'][object.property.name='Math'][property.value='random']",
+          message: "Use node:crypto (randomInt, randomBytes) for anything random.",
+        },
       ],
     },
   },

@@ -6,8 +6,8 @@ import fc from "fast-check";
  * `__proto__`), sent in every encoding a client can choose, right or wrong.
  */
 
-/** How many generated cases each route gets; FUZZ_RUNS raises it for long runs (npm run test:reliability). */
-export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+/** Generated cases per route: a few in `npm test`, 200 in `npm run test:reliability`, or FUZZ_RUNS. */
+export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? (process.env.RELIABILITY === "long" ? 200 : 12));
 
 const NUMBER_LIKE = [
   "NaN", "-NaN", "Infinity", "-Infinity", "1e309", "-1e309", "1e-7", "-0", "0", "-1", "-10", "0.001", "10.005", "10.1.1",
