@@ -26,19 +26,26 @@ export default defineConfig({
     {
       name: "desktop",
       use: { ...devices["Desktop Chrome"], launchOptions },
+      testIgnore: /\/after-suites\//,
     },
     {
       name: "mobile",
       // Pixel 7's viewport, touch and user agent, in the installed Chromium.
       use: { ...devices["Pixel 7"], launchOptions },
-      testIgnore: /\/(process|admin)\//,
+      testIgnore: /\/(process|admin|after-suites)\//,
     },
     {
       name: "no-javascript",
       use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions },
       // tests/e2e/with-javascript/ needs JavaScript; tests/e2e/process/ needs no browser;
       // tests/e2e/admin/ runs once (in desktop) and drives both modes itself.
-      testIgnore: /\/(process|with-javascript|admin)\//,
+      testIgnore: /\/(process|with-javascript|admin|after-suites)\//,
+    },
+    {
+      // Runs once every browser suite has finished: scans the server they used.
+      name: "after-suites",
+      testMatch: /\/after-suites\/.*\.spec\.ts$/,
+      dependencies: ["desktop", "mobile", "no-javascript"],
     },
   ],
   webServer: {

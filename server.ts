@@ -11,7 +11,7 @@ import { isCrossSite } from "~/services/csrf";
 import { readBodyUpTo, remixRequestHandler } from "~/services/express-remix.server";
 import { ConfigError, getEnv, type Env } from "~/services/env.server";
 import { closeEvents } from "~/services/events.server";
-import { getLogger } from "~/services/logger.server";
+import { getLogger, loggableUrl } from "~/services/logger.server";
 import { startPaymentSweep } from "~/services/payments.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/services/seed.server";
@@ -139,7 +139,7 @@ async function main() {
       genReqId: (_req, res) => (res as unknown as { locals: Locals }).locals.requestId,
       customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
       serializers: {
-        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: loggableUrl(req.url) }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     }),

@@ -5,7 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
-import { getLogger } from "./services/logger.server";
+import { getLogger, loggableUrl } from "./services/logger.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -63,5 +63,5 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  getLogger().error({ err: error, url: request.url }, "unhandled error in a loader or action");
+  getLogger().error({ err: error, url: loggableUrl(request.url) }, "unhandled error in a loader or action");
 }

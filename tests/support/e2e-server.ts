@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureDatabase } from "~/services/embedded-postgres.server";
 import { databaseUrl } from "./test-database";
@@ -7,18 +7,21 @@ import { databaseUrl } from "./test-database";
 /**
  * Serves the production build for the end-to-end tests on a database of their own:
  * a fresh embedded cluster under .data/e2e, or a fresh database on DATABASE_URL's
- * server. The development database is never touched.
+ * server. The development database is never touched. The server's logs go to
+ * .data/e2e/server.log (and the database's URL, when not embedded, to
+ * .data/e2e/database-url) for the scan after the suites (tests/e2e/after-suites/).
  */
 const port = process.env.E2E_PORT ?? "3210";
 const dataDir = path.resolve(".data/e2e");
 rmSync(dataDir, { recursive: true, force: true });
+mkdirSync(dataDir, { recursive: true });
 
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   NODE_ENV: "production",
   PORT: port,
   DATA_DIR: dataDir,
-  LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
   SEED_DEMO_USERS: "true",
   // Every browser test signs up from 127.0.0.1.
   SIGNUP_LIMIT_PER_HOUR: "1000",
@@ -30,8 +33,10 @@ if (process.env.DATABASE_URL) {
   await ensureDatabase(process.env.DATABASE_URL, name);
   env.DATABASE_URL = databaseUrl(process.env.DATABASE_URL, name);
   env.SEED_ON_START = "true";
+  writeFileSync(path.join(dataDir, "database-url"), env.DATABASE_URL, { mode: 0o600 });
 }
 
-const child = spawn(process.execPath, ["build/server.js"], { env, stdio: "inherit" });
+const child = spawn(process.execPath, ["build/server.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
+child.stdout!.pipe(createWriteStream(path.join(dataDir, "server.log")));
 for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => child.kill(signal));
 child.on("exit", (code) => process.exit(code ?? 1));

@@ -1,17 +1,24 @@
 import { expect, test } from "@playwright/test";
+import { findCardData } from "../../support/card-scan";
+import { dumpAllTables, runningDatabaseUrl } from "../../support/database-dump";
 import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
 
 /**
- * Card data in, nothing out: a debit-card withdrawal whose accountInfo carries a full
- * card number and a CVV leaves neither in any response or in the server's logs (traced
- * at the most verbose level). The database side is checked by tests/integration/withdrawals.test.ts.
+ * Card data in, nothing out: every way a card number and a CVV reach the server (demo card
+ * payments, debit-card withdrawals through the API and the form, an admin paying one out,
+ * a card number pasted into a URL) leaves neither in any response, in any table of the
+ * database, or in the server's logs traced at the most verbose level. The same scan runs
+ * over the main end-to-end server after all suites: tests/e2e/after-suites/card-data.spec.ts.
  */
-const CARD = "4000056655665556";
+const PAYOUT_CARD = "4000056655665556";
 const CVV = "8642";
+const DEMO_CVC = "9317";
 let server: ServerProcess;
+let dataDir: string;
 
 test.beforeAll(async () => {
-  server = await startServer(newDataDir(), { LOG_LEVEL: "trace" });
+  dataDir = newDataDir();
+  server = await startServer(dataDir, { LOG_LEVEL: "trace", SCHEDULER_ENABLED: "false" });
   await waitUntilReady(server);
 });
 
@@ -20,26 +27,64 @@ test.afterAll(async () => {
   removeDataDirs();
 });
 
-test("no card number or CVV in responses or logs", async ({ playwright }) => {
+test("the scanner finds card numbers and CVVs, and leaves other numbers alone", () => {
+  const findings = (text: string) => findCardData(text, { cvvs: [CVV] }).map((f) => f.kind);
+  for (const card of [PAYOUT_CARD, "4000 0566 5566 5556", "4000-0566-5566-5556", "4000+0566+5566+5556", "4000%200566%205566%205556", "378282246310005", "5555555555554444"]) {
+    expect(findings(`{"x":"${card}"}`), card).toEqual(["card number"]);
+  }
+  for (const cvv of ["CVV: 123", '"cvc":"123"', "cvc=123", "security code 1234"]) expect(findings(cvv), cvv).toEqual(["cvv"]);
+  expect(findings(`accountInfo=x|${CVV}|`)).toEqual(["cvv"]);
+  // Timestamps, UUIDs, hex digests, a wrong check digit, masked numbers: not card data.
+  const clean = '{"time":1732186420123,"id":"8642a0b1-0000-4000-8000-000000086420","seed":"4242424242424242ab","n":"4000056655665557","m":"••••5556","t":"2026-11-21 10:00:00"}';
+  expect(findings(clean)).toEqual([]);
+});
+
+test("no card number or CVV in responses, tables or logs", async ({ playwright }) => {
   const base = `http://localhost:${server.port}`;
   const request = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { Origin: base } });
+  const bodies: string[] = [];
+  const keep = async (response: { text(): Promise<string>; status(): number }, status: number) => {
+    expect(response.status()).toBe(status);
+    bodies.push(await response.text());
+  };
   const signUp = await request.post("/api/login", {
     form: { intent: "signup", email: "cards@example.com", password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
     maxRedirects: 0,
   });
   expect(signUp.status()).toBe(302);
-  const bodies: string[] = [];
-  const withdraw = await request.post("/api/withdraw", {
-    data: { amount: 10, method: "debit_card", accountInfo: `Card: ${CARD} | Exp: 11/30 | CVV: ${CVV}` },
-    headers: { Accept: "application/json" },
-  });
-  expect(withdraw.status()).toBe(200);
-  bodies.push(await withdraw.text());
-  for (const path of ["/api/withdrawals", "/withdraw", "/api/auth/user"]) bodies.push(await (await request.get(path)).text());
-  expect(bodies.join("\n")).toContain("••••5556");
-  for (const secret of [CARD, CVV]) {
-    expect(bodies.join("\n")).not.toContain(secret);
-    expect(server.output()).not.toContain(secret);
+
+  // Buying coins with the demo provider's test cards (declined, then paid).
+  for (const card of ["4000 0000 0000 0002", "4242 4242 4242 4242"]) {
+    await keep(await request.post("/checkout?package=package_3", { form: { intent: "demo-pay", cardNumber: card, expiry: "12/34", cvc: DEMO_CVC }, maxRedirects: 0 }), 302);
   }
+  // Withdrawing to a debit card: the spec's accountInfo with a CVV, and the form with a CVV field it does not have.
+  await keep(await request.post("/api/withdraw", { data: { amount: 10, method: "debit_card", accountInfo: `Card: ${PAYOUT_CARD} | Exp: 11/30 | CVV: ${CVV}` }, headers: { Accept: "application/json" } }), 200);
+  await keep(
+    await request.post("/withdraw", {
+      form: { amount: "10", method: "debit_card", "debit_card.cardNumber": "4000 0566 5566 5556", "debit_card.expiry": "11/30", "debit_card.cvv": CVV },
+      maxRedirects: 0,
+    }),
+    302,
+  );
+  // Pasted into a URL, where request logs would see it.
+  await keep(await request.get(`/withdraw?card=${PAYOUT_CARD}&cvv=${CVV}`), 200);
+  for (const path of ["/api/withdrawals", "/withdraw", "/api/auth/user", "/history.csv"]) await keep(await request.get(path), 200);
   await request.dispose();
+
+  // An admin pays one of the withdrawals out (the stored, encrypted details are read back).
+  const admin = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { Origin: base } });
+  expect((await admin.post("/api/login", { form: { intent: "signin", email: "admin@demo.test", password: "demo-admin-pass" }, maxRedirects: 0 })).status()).toBe(302);
+  expect((await admin.post("/admin-access", { form: { key: "demo-admin-access-key" }, maxRedirects: 0 })).headers().location).toBe("/admin");
+  const payouts = (await (await admin.get("/api/admin/payouts")).json()) as { id: string; method: string }[];
+  const card = payouts.find((p) => p.method === "debit_card")!;
+  await keep(await admin.post(`/api/admin/payouts/${card.id}/approve`, { data: {}, headers: { Accept: "application/json" } }), 200);
+  bodies.push(await (await admin.get("/api/admin/payouts")).text(), await (await admin.get("/admin?tab=payouts")).text());
+  await admin.dispose();
+
+  expect(bodies.join("\n")).toContain("••••5556");
+  const dump = await dumpAllTables(await runningDatabaseUrl(dataDir));
+  expect(dump).toContain("5556");
+  for (const [where, text] of [["responses", bodies.join("\n")], ["database", dump], ["logs", server.output()]] as const) {
+    expect(findCardData(text, { cvvs: [CVV, DEMO_CVC] }), where).toEqual([]);
+  }
 });

@@ -1,0 +1,25 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { findCardData } from "../../support/card-scan";
+import { dumpAllTables, runningDatabaseUrl } from "../../support/database-dump";
+
+/**
+ * After every browser suite (payments with the demo cards, withdrawals, the back office):
+ * the end-to-end server's database, every table of it, and its logs hold no card number
+ * and no CVV. The server is tests/support/e2e-server.ts; this project depends on the
+ * others, so it runs last (playwright.config.ts).
+ */
+const dataDir = path.resolve(".data/e2e");
+
+test("no card number or CVV in any table or in the logs after the suites", async () => {
+  const urlFile = path.join(dataDir, "database-url");
+  const database = existsSync(urlFile) ? readFileSync(urlFile, "utf8").trim() : await runningDatabaseUrl(dataDir);
+  const dump = await dumpAllTables(database);
+  const logs = readFileSync(path.join(dataDir, "server.log"), "utf8");
+  // The suites did handle cards: demo card payments went through this server.
+  expect(dump.split("\n").filter((row) => row.startsWith("payments\t") && row.includes('"status":"succeeded"')).length).toBeGreaterThan(0);
+  expect(logs).toContain('"url":"/checkout?package=');
+  expect(findCardData(dump), "database").toEqual([]);
+  expect(findCardData(logs), "logs").toEqual([]);
+});
