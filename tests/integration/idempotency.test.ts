@@ -5,11 +5,12 @@ import { userBalance } from "~/models/ledger.server";
 import { enterRaffle } from "~/services/raffles.server";
 import { startPayment, priceCoins } from "~/services/payments.server";
 import { demoProvider } from "~/services/payments/demo-provider.server";
-import { consume, LIMITS } from "~/services/rate-limit.server";
+import { LIMITS } from "~/services/rate-limit.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { call, sessionCookie, type Call } from "../support/app";
 import { createTestRaffle, createTestUser, grantCoins } from "../support/factories";
 import { ledgerSnapshot } from "../support/ledger-snapshot";
+import { saturate } from "../support/rate-limits";
 
 /**
  * Idempotency-Key on every money-moving POST (docs/decisions/010-idempotency-keys.md):
@@ -191,9 +192,8 @@ describe("Idempotency-Key", () => {
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(0);
 
-    // Far over the 10-per-second limit (so still over it a second from now).
     const busy = await player();
-    for (let i = 0; i < 100; i++) await consume(LIMITS.entriesPerPlayer, busy.id).catch(() => {});
+    await saturate(LIMITS.entriesPerPlayer, busy.id);
     const limited = await call(`/api/raffles/${raffle.id}/enter`, keyed("later", { cookie: busy.cookie, json: {} }));
     expect(limited.status).toBe(429);
     expect(await db().idempotencyKey.count({ where: { userId: busy.id } })).toBe(0);
