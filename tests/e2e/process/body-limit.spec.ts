@@ -30,7 +30,7 @@ test.beforeAll(async () => {
     method: "POST",
     redirect: "manual",
     headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ intent: "signup", email: "big-bodies@example.com", password: "correct horse battery staple", dateOfBirth: "1990-01-01", acceptTerms: "on" }),
+    body: new URLSearchParams({ intent: "signup", email: "big-bodies@example.com", password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" }),
   });
   expect(signUp.status).toBe(302);
   cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
