@@ -259,7 +259,7 @@ export async function settleStalePayments(now = new Date(), take = 50): Promise<
   for (const payment of stale) {
     try {
       const result = payment.checkoutSessionId && payment.providerPaymentId.startsWith("cs_pending:")
-        ? await settleHostedCheckout(payment.checkoutSessionId, now)
+        ? await settleHostedCheckout(payment.checkoutSessionId, { now })
         : await settlePayment(payment.providerPaymentId, now);
       if (result.status !== "pending") settled += 1;
     } catch (error) {
