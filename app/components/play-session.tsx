@@ -77,7 +77,7 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
   return (
     <>
       <span className="tabular-nums text-slate-600 dark:text-slate-300" data-testid="session-clock" title="Time playing this session">
-        <span className="sr-only">Playing for </span>⏱ {clock(elapsed)}
+        <span className="sr-only">Playing for </span><span aria-hidden="true">Session </span>{clock(elapsed)}
       </span>
       {due && reality ? (
         <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/60 p-4">

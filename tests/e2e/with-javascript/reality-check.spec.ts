@@ -1,11 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { signUpWithUsername } from "../support";
+import { signUpWithUsername, toastText } from "../support";
 
 test("with JavaScript the reality check rises on its own while the page stays open, and the clock ticks", async ({ page }) => {
   await signUpWithUsername(page);
   await page.goto("/responsible-play");
   await page.getByTestId("reality-minutes").selectOption("15");
   await page.getByRole("region", { name: "Reality check" }).getByRole("button", { name: "Save" }).click();
+  await expect.poll(() => toastText(page)).toContain("We will remind you every 15 minutes of play.");
 
   await page.goto("/");
   const clock = page.getByTestId("session-clock");
