@@ -1,24 +1,20 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { RaffleKind } from "~/generated/prisma/client";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import {
   createRafflePot,
   houseAccountId,
-  InsufficientBalance,
   postTransaction,
   userAccountId,
   type Posting,
   type Tx,
 } from "~/models/ledger.server";
 import {
-  addTickets,
   claimDueRaffle,
-  findPotAccountId,
   listTickets,
   lockRaffle,
   potAccount,
-  ticketsOf,
   type LockedRaffle,
 } from "~/models/raffle.server";
 import { DomainError } from "./domain-error";
@@ -26,7 +22,8 @@ import { publish } from "./events.server";
 import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
 import { splitPot } from "./prize";
-import { assertMayPlay } from "./responsible-play.server";
+import { submitEntry } from "./entry-queue.server";
+import { exclusionError } from "./responsible-play.server";
 import { activeVipTier, winMultiplierTenths } from "./vip";
 
 export type NewRaffle = {
@@ -69,10 +66,12 @@ export async function openRaffle(raffle: NewRaffle): Promise<string | undefined>
 export type EntryResult = { raffleId: string; tier: string; positions: number[]; cost: bigint; balance: bigint };
 
 /**
- * Buys `tickets` tickets for the player, in one database transaction: the raffle is
- * open (server time in [startsAt, endsAt)), the player may enter (VIP-only raffles),
- * stays under the per-raffle cap and has the coins. Debits the player, credits the pot,
- * adds the tickets.
+ * Buys `tickets` tickets for the player: the player may play (no break or exclusion),
+ * the raffle is open (server time in [startsAt, endsAt)), takes the player (VIP-only
+ * raffles), the per-raffle cap holds and the coins are there. Debits the player,
+ * credits the pot, adds the tickets, records the audit event and publishes the new pot,
+ * all in one database transaction. The rules run in the database (enter_raffles), in
+ * batches shared with concurrent entries (entry-queue.server.ts).
  */
 export async function enterRaffle({
   userId,
@@ -89,72 +88,35 @@ export async function enterRaffle({
   now?: Date;
 }): Promise<EntryResult> {
   if (!Number.isInteger(tickets) || tickets < 1) throw new RangeError("tickets must be a positive integer");
-  return db().$transaction(async (tx) => {
-    // What concerns only the player is read before the raffle's lock, to keep the
-    // time a hot raffle is locked short.
-    const user = await tx.user.findUnique({ where: { id: userId }, select: { vipTier: true, vipExpiry: true } });
-    if (!user) throw new DomainError("user_not_found", "Player not found");
-    await assertMayPlay(userId, now, tx);
-    const playerAccount = await userAccountId(tx, userId);
-    const pot = await findPotAccountId(tx, raffleId);
-    const raffle = await lockRaffle(tx, raffleId);
-    if (!raffle || !pot || (kind && raffle.kind !== kind)) throw new DomainError("raffle_not_found", "Raffle not found");
-    if (raffle.status !== "active" || now.getTime() >= raffle.endsAt.getTime()) {
-      throw new DomainError("raffle_closed", "This raffle is closed for entries");
-    }
-    if (now.getTime() < raffle.startsAt.getTime()) {
-      throw new DomainError("raffle_not_open", "This raffle has not started yet");
-    }
-    if (raffle.vipOnly && !activeVipTier(user, now)) {
-      throw new DomainError("vip_only", "This raffle is for VIP members only");
-    }
-    const held = await ticketsOf(tx, raffleId, userId);
-    if (held + tickets > raffle.maxTicketsPerPlayer) {
-      throw new DomainError(
-        "over_ticket_cap",
-        `You can hold at most ${raffle.maxTicketsPerPlayer} tickets in this raffle`,
-      );
-    }
-    const cost = raffle.entryPrice * BigInt(tickets);
-    const positions = Array.from({ length: tickets }, (_, i) => raffle.ticketCount + i);
-    let balances: Map<string, bigint> | false;
-    try {
-      balances = await postTransaction(tx, {
-        kind: "entry",
-        // Not the position: a break refunds tickets and renumbers the rest, so positions
-        // come round again, and a repeated reference would post nothing.
-        reference: `entry:${raffleId}:${randomUUID()}`,
-        userId,
+  const row = await submitEntry({ userId, raffleId, kind, tickets, now });
+  switch (row.outcome) {
+    case "ok":
+      return {
         raffleId,
-        postings: [
-          { accountId: playerAccount, amount: -cost },
-          { accountId: pot.id, amount: cost },
-        ],
-      });
-    } catch (error) {
-      if (error instanceof InsufficientBalance) throw new DomainError("insufficient_coins", "Insufficient Coins");
-      throw error;
-    }
-    // Tickets only ever come with their coins.
-    if (!balances) throw new Error(`entry into raffle ${raffleId} posted nothing`);
-    await addTickets(tx, raffle, userId, tickets, held === 0);
-    await publish(tx, {
-      type: "pot",
-      raffleId,
-      kind: raffle.kind,
-      currentPot: coinsToDecimal(balances.get(pot.id)!),
-      participantCount: raffle.playerCount + (held === 0 ? 1 : 0),
-      ticketCount: raffle.ticketCount + tickets,
-    });
-    await recordAudit(tx, {
-      actor: userId,
-      action: "raffle.enter",
-      target: `raffle:${raffleId}`,
-      details: { tickets, cost: cost.toString(), positions },
-    });
-    return { raffleId, tier: raffle.tier, positions, cost, balance: balances.get(playerAccount)! };
-    // A hot raffle queues its entries on its row lock; give the queue time rather than fail.
-  }, { maxWait: 30_000, timeout: 30_000 });
+        tier: row.tier!,
+        positions: Array.from({ length: tickets }, (_, i) => row.firstPosition! + i),
+        cost: row.cost!,
+        balance: row.balance!,
+      };
+    case "user_not_found":
+      throw new DomainError("user_not_found", "Player not found");
+    case "excluded":
+      throw exclusionError(row.excludedUntil!, row.exclusionKind);
+    case "raffle_not_found":
+      throw new DomainError("raffle_not_found", "Raffle not found");
+    case "raffle_closed":
+      throw new DomainError("raffle_closed", "This raffle is closed for entries");
+    case "raffle_not_open":
+      throw new DomainError("raffle_not_open", "This raffle has not started yet");
+    case "vip_only":
+      throw new DomainError("vip_only", "This raffle is for VIP members only");
+    case "over_ticket_cap":
+      throw new DomainError("over_ticket_cap", `You can hold at most ${row.cap} tickets in this raffle`);
+    case "insufficient_coins":
+      throw new DomainError("insufficient_coins", "Insufficient Coins");
+    default:
+      throw new Error(`enter_raffles answered ${row.outcome}`);
+  }
 }
 
 export type DrawOutcome =

@@ -16,6 +16,7 @@ export const LIMITS = {
   /** The max is SIGNUP_LIMIT_PER_HOUR (see signUpLimit). */
   signUpPerIp: { name: "signup:ip", max: 20, windowSeconds: 60 * 60 },
   adminGatePerAccount: { name: "admin-gate:account", max: 10, windowSeconds: 15 * 60 },
+  /** The max is ENTRY_LIMIT_PER_SECOND (see entryLimit). */
   entriesPerPlayer: { name: "enter:player", max: 10, windowSeconds: 1 },
   rewardsPerPlayer: { name: "reward:player", max: 10, windowSeconds: 60 },
   withdrawalsPerPlayer: { name: "withdraw:player", max: 5, windowSeconds: 60 },
@@ -24,6 +25,10 @@ export const LIMITS = {
 
 export function signUpLimit(): Limit {
   return { ...LIMITS.signUpPerIp, max: getEnv().SIGNUP_LIMIT_PER_HOUR };
+}
+
+export function entryLimit(): Limit {
+  return { ...LIMITS.entriesPerPlayer, max: getEnv().ENTRY_LIMIT_PER_SECOND };
 }
 
 export class RateLimited extends Error {
