@@ -34,7 +34,9 @@ function stopper(child: ChildProcess) {
 /** The production build (`npm run build`), as `npm run serve` runs it; its logs go to `logFile`. */
 export async function startApp({ port, env, logFile }: { port: number; env: Record<string, string>; logFile: string }): Promise<Child> {
   const out = openSync(logFile, "a");
-  const child = spawn(process.execPath, [path.join(root, "build/server.js")], {
+  // BENCH_APP_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=.data/profiles", profiles the server.
+  const nodeArgs = process.env.BENCH_APP_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "build/server.js")], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
     stdio: ["ignore", out, out],

@@ -37,24 +37,6 @@ export async function lockRaffle(tx: Tx, id: string, { skipLocked = false } = {}
   return rows[0];
 }
 
-/** Ids of active raffles whose end has passed, oldest first, skipping ones being drawn elsewhere. */
-export async function claimDueRaffle(tx: Tx, now: Date): Promise<string | undefined> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM raffles
-    WHERE status = 'active' AND ends_at <= ${now}
-    ORDER BY ends_at LIMIT 1 FOR UPDATE SKIP LOCKED`;
-  return rows[0]?.id;
-}
-
-/** Every ticket of a raffle in position order. */
-export function listTickets(tx: Tx, raffleId: string) {
-  return tx.entry.findMany({
-    where: { raffleId },
-    orderBy: { position: "asc" },
-    select: { id: true, position: true, userId: true },
-  });
-}
-
 export function potAccount(tx: Tx, raffleId: string) {
   return tx.ledgerAccount.findUniqueOrThrow({ where: { raffleId }, select: { id: true, balance: true } });
 }
@@ -82,7 +64,7 @@ export type EntryRow = {
 
 /**
  * Applies a batch of entries in one statement (the rules are in the enter_raffles
- * function, prisma/migrations/20261121180000_entries_in_one_call); one row per entry, in order.
+ * function, prisma/migrations/20261121180000_bulk_entries_and_draws); one row per entry, in order.
  */
 export async function enterRaffles(entries: EntryRequest[]): Promise<EntryRow[]> {
   const rows = await db().$queryRaw<(EntryRow & { ord: number })[]>`

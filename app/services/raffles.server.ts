@@ -1,24 +1,29 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { RaffleKind } from "~/generated/prisma/client";
-import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import {
   createRafflePot,
   houseAccountId,
-  postTransaction,
-  userAccountId,
   type Posting,
   type Tx,
 } from "~/models/ledger.server";
 import {
-  claimDueRaffle,
-  listTickets,
-  lockRaffle,
-  potAccount,
-  type LockedRaffle,
-} from "~/models/raffle.server";
+  claimDueRaffles,
+  lockDrawAccounts,
+  markCancelled,
+  markCompleted,
+  playersForDraw,
+  postTransactions,
+  recordDraws,
+  ticketsOfRaffles,
+  type BulkTransaction,
+  type Completed,
+  type DrawTicket,
+  type RaffleToDraw,
+} from "~/models/draws.server";
+import { lockRaffle } from "~/models/raffle.server";
 import { DomainError } from "./domain-error";
-import { publish } from "./events.server";
+import { CHANNEL, publish, type GameEvent } from "./events.server";
 import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
 import { splitPot } from "./prize";
@@ -124,86 +129,101 @@ export type DrawOutcome =
   | { raffleId: string; outcome: "cancelled"; refunded: number };
 
 /**
- * Draws a locked, active raffle inside `tx`: fewer than two distinct players cancels it
- * and refunds every ticket; otherwise the provably fair draw picks a ticket, the winner
- * gets the prize, the house the rake. Everything, or nothing, commits.
+ * Draws locked, active raffles inside `tx`, together: a raffle with fewer than two
+ * distinct players is cancelled and every ticket refunded; otherwise the provably fair
+ * draw picks a ticket, the winner gets the prize, the house the rake. Everything, or
+ * nothing, commits. The statements cover the whole batch (app/models/draws.server.ts).
  */
-async function drawLocked(tx: Tx, raffle: LockedRaffle, now: Date, actor: string): Promise<DrawOutcome> {
-  const tickets = await listTickets(tx, raffle.id);
-  const pot = await potAccount(tx, raffle.id);
-  if (pot.balance !== raffle.entryPrice * BigInt(tickets.length)) {
-    throw new Error(`raffle ${raffle.id}: pot ${pot.balance} does not match ${tickets.length} tickets`);
-  }
-  const players = new Set(tickets.map((t) => t.userId));
+async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: string): Promise<DrawOutcome[]> {
+  if (raffles.length === 0) return [];
+  const ids = raffles.map((r) => r.id);
+  const ticketsByRaffle = await ticketsOfRaffles(tx, ids);
 
-  if (players.size < 2) {
-    for (const userId of players) {
-      const count = tickets.filter((t) => t.userId === userId).length;
-      const amount = raffle.entryPrice * BigInt(count);
-      await postTransaction(tx, {
-        kind: "refund",
-        reference: `refund:${raffle.id}:${userId}`,
-        userId,
-        raffleId: raffle.id,
-        postings: [
-          { accountId: pot.id, amount: -amount },
-          { accountId: await userAccountId(tx, userId), amount },
-        ],
-      });
+  type Plan = { raffle: RaffleToDraw; tickets: DrawTicket[]; players: Set<string>; winner?: { userId: string; ticket: number; root: string } };
+  const plans: Plan[] = raffles.map((raffle) => {
+    const tickets = ticketsByRaffle.get(raffle.id)!;
+    const players = new Set(tickets.map((t) => t.userId));
+    if (players.size < 2) return { raffle, tickets, players };
+    const root = merkleRoot(raffle.id, tickets.map((t) => ({ position: t.position, ticketId: t.id })));
+    const ticket = winningTicket(raffle.seed, raffle.id, root, tickets.length);
+    return { raffle, tickets, players, winner: { userId: tickets[ticket]!.userId, ticket, root } };
+  });
+  const paid = [...new Set(plans.flatMap((p) => (p.winner ? [p.winner.userId] : [...p.players])))];
+  const people = new Map((await playersForDraw(tx, paid)).map((p) => [p.id, p]));
+  const rakeAccount = await houseAccountId("house_rake", tx);
+  const pots = await lockDrawAccounts(tx, ids, [...[...people.values()].map((p) => p.account), rakeAccount]);
+
+  const transactions: BulkTransaction[] = [];
+  const completed: Completed[] = [];
+  const cancelled: { id: string; finalPot: bigint }[] = [];
+  const audits: { actor: string; action: string; target: string; details: unknown }[] = [];
+  const events: GameEvent[] = [];
+  const outcomes: DrawOutcome[] = [];
+  for (const { raffle, tickets, players, winner } of plans) {
+    const pot = pots.get(raffle.id)!;
+    if (pot.balance !== raffle.entryPrice * BigInt(tickets.length)) {
+      throw new Error(`raffle ${raffle.id}: pot ${pot.balance} does not match ${tickets.length} tickets`);
     }
-    await tx.raffle.update({ where: { id: raffle.id }, data: { status: "cancelled", drawnAt: now, finalPot: pot.balance } });
-    await recordAudit(tx, {
+    if (!winner) {
+      for (const userId of players) {
+        const amount = raffle.entryPrice * BigInt(tickets.filter((t) => t.userId === userId).length);
+        transactions.push({
+          kind: "refund",
+          reference: `refund:${raffle.id}:${userId}`,
+          userId,
+          raffleId: raffle.id,
+          postings: [
+            { accountId: pot.id, amount: -amount },
+            { accountId: people.get(userId)!.account, amount },
+          ],
+        });
+      }
+      cancelled.push({ id: raffle.id, finalPot: pot.balance });
+      audits.push({
+        actor,
+        action: "raffle.cancel",
+        target: `raffle:${raffle.id}`,
+        details: { reason: "fewer than two players", refundedTickets: tickets.length, pot: pot.balance.toString() },
+      });
+      events.push({ type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled" });
+      outcomes.push({ raffleId: raffle.id, outcome: "cancelled", refunded: tickets.length });
+      continue;
+    }
+    const person = people.get(winner.userId)!;
+    const { prize, rake } = splitPot(pot.balance, winMultiplierTenths(activeVipTier(person, now)));
+    const postings: Posting[] = [{ accountId: pot.id, amount: -pot.balance }];
+    if (prize > 0n) postings.push({ accountId: person.account, amount: prize });
+    if (rake > 0n) postings.push({ accountId: rakeAccount, amount: rake });
+    transactions.push({ kind: "prize", reference: `draw:${raffle.id}`, userId: winner.userId, raffleId: raffle.id, postings });
+    completed.push({ id: raffle.id, merkleRoot: winner.root, winningTicket: winner.ticket, winnerId: winner.userId, finalPot: pot.balance, prize, rake });
+    audits.push({
       actor,
-      action: "raffle.cancel",
+      action: "raffle.draw",
       target: `raffle:${raffle.id}`,
-      details: { reason: "fewer than two players", refundedTickets: tickets.length, pot: pot.balance.toString() },
+      details: {
+        winnerId: winner.userId,
+        winningTicket: winner.ticket,
+        merkleRoot: winner.root,
+        pot: pot.balance.toString(),
+        prize: prize.toString(),
+        rake: rake.toString(),
+      },
     });
-    await publish(tx, { type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled" });
-    return { raffleId: raffle.id, outcome: "cancelled", refunded: tickets.length };
+    events.push({
+      type: "drawn",
+      raffleId: raffle.id,
+      kind: raffle.kind,
+      outcome: "completed",
+      winner: person.username ?? person.firstName ?? "Player",
+      prize: coinsToDecimal(prize),
+    });
+    outcomes.push({ raffleId: raffle.id, outcome: "completed", winnerId: winner.userId, winningTicket: winner.ticket, prize, rake });
   }
-
-  const root = merkleRoot(
-    raffle.id,
-    tickets.map((t) => ({ position: t.position, ticketId: t.id })),
-  );
-  const ticket = winningTicket(raffle.seed, raffle.id, root, tickets.length);
-  const winnerId = tickets[ticket]!.userId;
-  const winner = await tx.user.findUniqueOrThrow({ where: { id: winnerId }, select: { vipTier: true, vipExpiry: true } });
-  const { prize, rake } = splitPot(pot.balance, winMultiplierTenths(activeVipTier(winner, now)));
-  const postings: Posting[] = [{ accountId: pot.id, amount: -pot.balance }];
-  if (prize > 0n) postings.push({ accountId: await userAccountId(tx, winnerId), amount: prize });
-  if (rake > 0n) postings.push({ accountId: await houseAccountId("house_rake", tx), amount: rake });
-  await postTransaction(tx, { kind: "prize", reference: `draw:${raffle.id}`, userId: winnerId, raffleId: raffle.id, postings });
-  await tx.user.update({ where: { id: winnerId }, data: { totalWinnings: { increment: prize } } });
-  await tx.raffle.update({
-    where: { id: raffle.id },
-    data: {
-      status: "completed",
-      merkleRoot: root,
-      winningTicket: ticket,
-      winnerId,
-      finalPot: pot.balance,
-      prize,
-      rake,
-      drawnAt: now,
-    },
-  });
-  await recordAudit(tx, {
-    actor,
-    action: "raffle.draw",
-    target: `raffle:${raffle.id}`,
-    details: { winnerId, winningTicket: ticket, merkleRoot: root, pot: pot.balance.toString(), prize: prize.toString(), rake: rake.toString() },
-  });
-  const winnerName = await tx.user.findUniqueOrThrow({ where: { id: winnerId }, select: { username: true, firstName: true } });
-  await publish(tx, {
-    type: "drawn",
-    raffleId: raffle.id,
-    kind: raffle.kind,
-    outcome: "completed",
-    winner: winnerName.username ?? winnerName.firstName ?? "Player",
-    prize: coinsToDecimal(prize),
-  });
-  return { raffleId: raffle.id, outcome: "completed", winnerId, winningTicket: ticket, prize, rake };
+  await postTransactions(tx, transactions);
+  await markCompleted(tx, completed, now);
+  await markCancelled(tx, cancelled, now);
+  await recordDraws(tx, audits, events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })));
+  return outcomes;
 }
 
 /**
@@ -215,7 +235,7 @@ export async function completeRaffleEarly(raffleId: string, actor: string, now =
     const raffle = await lockRaffle(tx, raffleId);
     if (!raffle) throw new DomainError("raffle_not_found", "Raffle not found");
     if (raffle.status !== "active") return undefined;
-    return drawLocked(tx, raffle, now, actor);
+    return (await drawLocked(tx, [raffle], now, actor))[0];
   });
 }
 
@@ -227,24 +247,29 @@ export async function completeRaffleEarly(raffleId: string, actor: string, now =
 export async function drawNextDueRaffle(now = new Date(), hooks: { afterLock?: () => void } = {}): Promise<DrawOutcome | undefined> {
   return db().$transaction(
     async (tx) => {
-      const id = await claimDueRaffle(tx, now);
-      if (!id) return undefined;
-      const raffle = (await lockRaffle(tx, id))!;
+      const raffles = await claimDueRaffles(tx, now, 1);
+      if (raffles.length === 0) return undefined;
       hooks.afterLock?.();
-      return drawLocked(tx, raffle, now, "system");
+      return (await drawLocked(tx, raffles, now, "system"))[0];
     },
     { timeout: 30_000 },
   );
 }
 
-/** Draws every due raffle, `workers` at a time; returns what was drawn. */
-export async function drawDueRaffles(now = new Date(), { workers = 4 } = {}): Promise<DrawOutcome[]> {
+/**
+ * Draws every due raffle, `batchSize` per transaction and `workers` transactions at a
+ * time (raffles another drawer holds are skipped, so any number of instances may run
+ * this); returns what was drawn.
+ */
+export async function drawDueRaffles(now = new Date(), { batchSize = 100, workers = 2 } = {}): Promise<DrawOutcome[]> {
   const outcomes: DrawOutcome[] = [];
   const worker = async () => {
     for (;;) {
-      const outcome = await drawNextDueRaffle(now);
-      if (!outcome) return;
-      outcomes.push(outcome);
+      const drawn = await db().$transaction(async (tx) => drawLocked(tx, await claimDueRaffles(tx, now, batchSize), now, "system"), {
+        timeout: 30_000,
+      });
+      outcomes.push(...drawn);
+      if (drawn.length < batchSize) return;
     }
   };
   await Promise.all(Array.from({ length: workers }, worker));

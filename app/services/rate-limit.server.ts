@@ -59,8 +59,8 @@ async function estimate(limit: Limit, key: string, now: Date, current: number): 
 export async function consume(limit: Limit, subject: string, now = new Date()): Promise<void> {
   const key = `${limit.name}:${subject}`;
   const w = window(limit, now);
-  const count = await buckets.hit(key, w.start);
-  if ((await estimate(limit, key, now, count)) > limit.max) throw new RateLimited(w.retryAfter);
+  const { count, previous } = await buckets.hitWithPrevious(key, w.start, w.previous);
+  if (count + previous * w.overlap > limit.max) throw new RateLimited(w.retryAfter);
 }
 
 /** Throws RateLimited when the limit is already reached, without counting (for failures counted later). */

@@ -115,3 +115,18 @@ BEGIN
     RETURN NEXT;
   END LOOP;
 END $$;
+
+-- Balances follow postings per statement rather than per row: a statement inserting many
+-- postings (a batch of draws) updates each account once, by the sum of its postings.
+-- Callers lock the accounts first (sorted ids), as before; the floors stay CHECK constraints.
+CREATE FUNCTION "ledger_apply_postings"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE "ledger_accounts" a SET "balance" = a."balance" + d."amount"
+    FROM (SELECT "account_id", sum("amount") AS "amount" FROM "new_postings" GROUP BY "account_id") d
+    WHERE a."id" = d."account_id";
+  RETURN NULL;
+END $$;
+CREATE TRIGGER "ledger_postings_apply_statement" AFTER INSERT ON "ledger_postings"
+  REFERENCING NEW TABLE AS "new_postings" FOR EACH STATEMENT EXECUTE FUNCTION "ledger_apply_postings"();
+DROP TRIGGER "ledger_postings_apply" ON "ledger_postings";
+DROP FUNCTION "ledger_apply_posting"();
