@@ -23,6 +23,7 @@ export async function createPlayers(count: number, coins: bigint): Promise<Playe
         usernameKey: `bench_${tag}`,
         dateOfBirth: new Date("1990-01-01"),
         termsAcceptedAt: new Date(),
+        country: "GB",
         vipTier: "gold",
         vipExpiry: new Date(Date.now() + 30 * 86_400_000),
       },
