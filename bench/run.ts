@@ -44,6 +44,8 @@ const round = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits)
 
 type Row = { figure: string; measured: string; baseline: string; ratio: string; target: string; pass: boolean };
 const rows: Row[] = [];
+const loadAtStart = os.loadavg()[0]!;
+const started = new Date();
 const details: string[] = [];
 
 const postgres = await startEmbeddedPostgres({ dir: path.join(dataDir, "postgres") });
@@ -242,9 +244,9 @@ const machine = [
 const command = `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim().replace(/ --$/, "");
 const report = [
   "<!-- bench:begin (written by `npm run bench`; edit outside the markers) -->",
-  `Run ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC with \`${command}\`.`,
+  `Run ${started.toISOString().slice(0, 16).replace("T", " ")}–${new Date().toISOString().slice(11, 16)} UTC with \`${command}\`.`,
   "",
-  `Machine: ${machine.join("; ")}.${flags.note ? ` ${flags.note}` : ""}`,
+  `Machine: ${machine.join("; ")}. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end.${flags.note ? ` ${flags.note}` : ""}`,
   "",
   "| Figure | Measured | Baseline (same run) | Ratio | Target | Result |",
   "| --- | --- | --- | --- | --- | --- |",
