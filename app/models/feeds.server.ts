@@ -31,12 +31,10 @@ export async function listActiveRaffles(kind: RaffleKind, now: Date) {
 /** The player's ticket count per raffle, for the given raffles. */
 export async function ticketCounts(userId: string, raffleIds: string[]): Promise<Map<string, number>> {
   if (raffleIds.length === 0) return new Map();
-  const rows = await db().entry.groupBy({
-    by: ["raffleId"],
-    where: { userId, raffleId: { in: raffleIds } },
-    _count: { _all: true },
-  });
-  return new Map(rows.map((row) => [row.raffleId, row._count._all]));
+  const rows = await db().$queryRaw<{ raffleId: string; tickets: number }[]>`
+    SELECT raffle_id::text AS "raffleId", count(*)::int AS tickets FROM entries
+    WHERE user_id = ${userId}::uuid AND raffle_id = ANY(${raffleIds}::uuid[]) GROUP BY raffle_id`;
+  return new Map(rows.map((row) => [row.raffleId, row.tickets]));
 }
 
 export async function recentWinners(kind: RaffleKind | undefined, limit: number) {

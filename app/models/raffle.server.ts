@@ -37,49 +37,6 @@ export async function lockRaffle(tx: Tx, id: string, { skipLocked = false } = {}
   return rows[0];
 }
 
-/** Ids of active raffles whose end has passed, oldest first, skipping ones being drawn elsewhere. */
-export async function claimDueRaffle(tx: Tx, now: Date): Promise<string | undefined> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
-    SELECT id::text AS id FROM raffles
-    WHERE status = 'active' AND ends_at <= ${now}
-    ORDER BY ends_at LIMIT 1 FOR UPDATE SKIP LOCKED`;
-  return rows[0]?.id;
-}
-
-export async function ticketsOf(tx: Tx, raffleId: string, userId: string): Promise<number> {
-  return tx.entry.count({ where: { raffleId, userId } });
-}
-
-export async function addTickets(
-  tx: Tx,
-  raffle: Pick<LockedRaffle, "id" | "ticketCount">,
-  userId: string,
-  count: number,
-  newPlayer: boolean,
-): Promise<number[]> {
-  const positions = Array.from({ length: count }, (_, i) => raffle.ticketCount + i);
-  await tx.entry.createMany({ data: positions.map((position) => ({ raffleId: raffle.id, userId, position })) });
-  await tx.raffle.update({
-    where: { id: raffle.id },
-    data: { ticketCount: { increment: count }, playerCount: { increment: newPlayer ? 1 : 0 } },
-  });
-  return positions;
-}
-
-/** Every ticket of a raffle in position order. */
-export function listTickets(tx: Tx, raffleId: string) {
-  return tx.entry.findMany({
-    where: { raffleId },
-    orderBy: { position: "asc" },
-    select: { id: true, position: true, userId: true },
-  });
-}
-
-/** The raffle's pot account id, or null for an unknown raffle (its id never changes, so no lock is needed). */
-export function findPotAccountId(tx: Tx, raffleId: string) {
-  return tx.ledgerAccount.findUnique({ where: { raffleId }, select: { id: true } });
-}
-
 export function potAccount(tx: Tx, raffleId: string) {
   return tx.ledgerAccount.findUniqueOrThrow({ where: { raffleId }, select: { id: true, balance: true } });
 }
@@ -90,4 +47,34 @@ export function listOpenSlots(since: Date) {
     where: { scheduleId: { not: null }, startsAt: { gte: since } },
     select: { scheduleId: true, slot: true, startsAt: true },
   });
+}
+
+export type EntryRequest = { userId: string; raffleId: string; kind?: RaffleKind; tickets: number; now: Date };
+
+export type EntryRow = {
+  outcome: string;
+  tier: string | null;
+  firstPosition: number | null;
+  cost: bigint | null;
+  balance: bigint | null;
+  cap: number | null;
+  excludedUntil: Date | null;
+  exclusionKind: string | null;
+};
+
+/**
+ * Applies a batch of entries in one statement (the rules are in the enter_raffles
+ * function, prisma/migrations/20261121180000_bulk_entries_and_draws); one row per entry, in order.
+ */
+export async function enterRaffles(entries: EntryRequest[]): Promise<EntryRow[]> {
+  const rows = await db().$queryRaw<(EntryRow & { ord: number })[]>`
+    SELECT ord, outcome, tier, first_position AS "firstPosition", cost, balance, cap,
+           excluded_until AS "excludedUntil", exclusion_kind AS "exclusionKind"
+    FROM enter_raffles(
+      ${entries.map((e) => e.userId)}::uuid[], ${entries.map((e) => e.raffleId)}::uuid[],
+      ${entries.map((e) => e.kind ?? null)}::text[], ${entries.map((e) => e.tickets)}::int[],
+      ${entries.map((e) => e.now.toISOString())}::timestamptz[])`;
+  const ordered: EntryRow[] = [];
+  for (const { ord, ...row } of rows) ordered[ord - 1] = row;
+  return ordered;
 }

@@ -1,12 +1,16 @@
 import { db } from "./db.server";
 
-/** Counts one hit in the key's current window and returns the window's count. */
-export async function hit(key: string, windowStart: Date): Promise<number> {
-  const rows = await db().$queryRaw<{ count: number }[]>`
-    INSERT INTO rate_limit_buckets (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
-    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_buckets.count + 1
-    RETURNING count`;
-  return rows[0]!.count;
+/** Counts one hit in the key's current window; returns that window's count and the previous window's, in one round trip. */
+export async function hitWithPrevious(key: string, windowStart: Date, previousStart: Date): Promise<{ count: number; previous: number }> {
+  const rows = await db().$queryRaw<{ count: number; previous: number }[]>`
+    WITH hit AS (
+      INSERT INTO rate_limit_buckets (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
+      ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_buckets.count + 1
+      RETURNING count
+    )
+    SELECT (SELECT count FROM hit) AS count,
+           coalesce((SELECT count FROM rate_limit_buckets WHERE key = ${key} AND window_start = ${previousStart}), 0) AS previous`;
+  return rows[0]!;
 }
 
 export async function count(key: string, windowStart: Date): Promise<number> {

@@ -4,7 +4,7 @@ import { ConfigError, parseEnv } from "./env.server";
 describe("parseEnv", () => {
   it("applies the documented defaults", () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ NODE_ENV: "development", PORT: 3000, DATA_DIR: ".data", LOG_LEVEL: "info", demoMode: true });
+    expect(env).toMatchObject({ NODE_ENV: "development", PORT: 3000, DATA_DIR: ".data", LOG_LEVEL: "info", ENTRY_LIMIT_PER_SECOND: 10, demoMode: true });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.ALLOWED_COUNTRIES).toEqual({ countries: ["GB", "IE", "MT"], regions: { CA: ["CA-ON"], US: ["US-NJ", "US-PA"] } });
   });
@@ -51,6 +51,7 @@ describe("parseEnv", () => {
     [{ ALLOWED_COUNTRIES: "GB,QQ" }, /ALLOWED_COUNTRIES QQ is not an ISO 3166-1 country code/],
     [{ REALITY_CHECK_MINUTE_SECONDS: "0" }, /REALITY_CHECK_MINUTE_SECONDS expected a number of seconds/],
     [{ PAYOUT_ENCRYPTION_KEY: "c2hvcnQ=" }, /PAYOUT_ENCRYPTION_KEY expected 32 bytes/],
+    [{ ENTRY_LIMIT_PER_SECOND: "0" }, /^Invalid configuration: ENTRY_LIMIT_PER_SECOND /],
     [{ OAUTH_ISSUER: "https://id.example" }, /must be set together/],
     [{ CLIENT_IP_HEADER: "x forwarded" }, /^Invalid configuration: CLIENT_IP_HEADER expected a header name/],
   ])("refuses %o with one line naming the variable", (source, message) => {

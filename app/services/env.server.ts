@@ -77,6 +77,8 @@ const schema = z.object({
   PAYOUT_SECOND_APPROVAL_ABOVE_CENTS: z.coerce.number({ message: "expected a whole number of cents" }).int().positive().default(50_000),
   /** Sign-ups allowed per client address per hour (raise it behind a large shared NAT, or for test runs). */
   SIGNUP_LIMIT_PER_HOUR: z.coerce.number({ message: "expected a whole number" }).int().positive().default(20),
+  /** Raffle entries one player may make per second (raised only by the benchmark, bench/). */
+  ENTRY_LIMIT_PER_SECOND: z.coerce.number({ message: "expected a whole number" }).int().positive().default(10),
   SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
   SEED_ON_START: booleanFlag.optional(),
   SEED_DEMO_USERS: booleanFlag.optional(),

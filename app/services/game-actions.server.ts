@@ -1,7 +1,7 @@
 import type { SessionUser } from "./auth.server";
 import { coinsToDecimal } from "./money";
 import { enterRaffle } from "./raffles.server";
-import { consume, LIMITS } from "./rate-limit.server";
+import { consume, entryLimit, LIMITS } from "./rate-limit.server";
 import { claimVipDailyBonus, spinWheel } from "./rewards.server";
 import type { NewToast } from "./toast.server";
 
@@ -12,7 +12,7 @@ import type { NewToast } from "./toast.server";
 type Outcome = { json: unknown; toast: NewToast };
 
 export async function enterAsPlayer(user: SessionUser, raffleId: string, kind: "regular" | "quick"): Promise<Outcome> {
-  await consume(LIMITS.entriesPerPlayer, user.id);
+  await consume(entryLimit(), user.id);
   const result = await enterRaffle({ userId: user.id, raffleId, kind });
   const json = {
     success: true,

@@ -1,32 +1,34 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { RaffleKind } from "~/generated/prisma/client";
-import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import {
   createRafflePot,
   houseAccountId,
-  InsufficientBalance,
-  postTransaction,
-  userAccountId,
   type Posting,
   type Tx,
 } from "~/models/ledger.server";
 import {
-  addTickets,
-  claimDueRaffle,
-  findPotAccountId,
-  listTickets,
-  lockRaffle,
-  potAccount,
-  ticketsOf,
-  type LockedRaffle,
-} from "~/models/raffle.server";
+  claimDueRaffles,
+  lockDrawAccounts,
+  markCancelled,
+  markCompleted,
+  playersForDraw,
+  postTransactions,
+  recordDraws,
+  ticketsOfRaffles,
+  type BulkTransaction,
+  type Completed,
+  type DrawTicket,
+  type RaffleToDraw,
+} from "~/models/draws.server";
+import { lockRaffle } from "~/models/raffle.server";
 import { DomainError } from "./domain-error";
-import { publish } from "./events.server";
+import { CHANNEL, publish, type GameEvent } from "./events.server";
 import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
 import { splitPot } from "./prize";
-import { assertMayPlay } from "./responsible-play.server";
+import { submitEntry } from "./entry-queue.server";
+import { exclusionError } from "./responsible-play.server";
 import { activeVipTier, winMultiplierTenths } from "./vip";
 
 export type NewRaffle = {
@@ -69,10 +71,12 @@ export async function openRaffle(raffle: NewRaffle): Promise<string | undefined>
 export type EntryResult = { raffleId: string; tier: string; positions: number[]; cost: bigint; balance: bigint };
 
 /**
- * Buys `tickets` tickets for the player, in one database transaction: the raffle is
- * open (server time in [startsAt, endsAt)), the player may enter (VIP-only raffles),
- * stays under the per-raffle cap and has the coins. Debits the player, credits the pot,
- * adds the tickets.
+ * Buys `tickets` tickets for the player: the player may play (no break or exclusion),
+ * the raffle is open (server time in [startsAt, endsAt)), takes the player (VIP-only
+ * raffles), the per-raffle cap holds and the coins are there. Debits the player,
+ * credits the pot, adds the tickets, records the audit event and publishes the new pot,
+ * all in one database transaction. The rules run in the database (enter_raffles), in
+ * batches shared with concurrent entries (entry-queue.server.ts).
  */
 export async function enterRaffle({
   userId,
@@ -89,72 +93,35 @@ export async function enterRaffle({
   now?: Date;
 }): Promise<EntryResult> {
   if (!Number.isInteger(tickets) || tickets < 1) throw new RangeError("tickets must be a positive integer");
-  return db().$transaction(async (tx) => {
-    // What concerns only the player is read before the raffle's lock, to keep the
-    // time a hot raffle is locked short.
-    const user = await tx.user.findUnique({ where: { id: userId }, select: { vipTier: true, vipExpiry: true } });
-    if (!user) throw new DomainError("user_not_found", "Player not found");
-    await assertMayPlay(userId, now, tx);
-    const playerAccount = await userAccountId(tx, userId);
-    const pot = await findPotAccountId(tx, raffleId);
-    const raffle = await lockRaffle(tx, raffleId);
-    if (!raffle || !pot || (kind && raffle.kind !== kind)) throw new DomainError("raffle_not_found", "Raffle not found");
-    if (raffle.status !== "active" || now.getTime() >= raffle.endsAt.getTime()) {
-      throw new DomainError("raffle_closed", "This raffle is closed for entries");
-    }
-    if (now.getTime() < raffle.startsAt.getTime()) {
-      throw new DomainError("raffle_not_open", "This raffle has not started yet");
-    }
-    if (raffle.vipOnly && !activeVipTier(user, now)) {
-      throw new DomainError("vip_only", "This raffle is for VIP members only");
-    }
-    const held = await ticketsOf(tx, raffleId, userId);
-    if (held + tickets > raffle.maxTicketsPerPlayer) {
-      throw new DomainError(
-        "over_ticket_cap",
-        `You can hold at most ${raffle.maxTicketsPerPlayer} tickets in this raffle`,
-      );
-    }
-    const cost = raffle.entryPrice * BigInt(tickets);
-    const positions = Array.from({ length: tickets }, (_, i) => raffle.ticketCount + i);
-    let balances: Map<string, bigint> | false;
-    try {
-      balances = await postTransaction(tx, {
-        kind: "entry",
-        // Not the position: a break refunds tickets and renumbers the rest, so positions
-        // come round again, and a repeated reference would post nothing.
-        reference: `entry:${raffleId}:${randomUUID()}`,
-        userId,
+  const row = await submitEntry({ userId, raffleId, kind, tickets, now });
+  switch (row.outcome) {
+    case "ok":
+      return {
         raffleId,
-        postings: [
-          { accountId: playerAccount, amount: -cost },
-          { accountId: pot.id, amount: cost },
-        ],
-      });
-    } catch (error) {
-      if (error instanceof InsufficientBalance) throw new DomainError("insufficient_coins", "Insufficient Coins");
-      throw error;
-    }
-    // Tickets only ever come with their coins.
-    if (!balances) throw new Error(`entry into raffle ${raffleId} posted nothing`);
-    await addTickets(tx, raffle, userId, tickets, held === 0);
-    await publish(tx, {
-      type: "pot",
-      raffleId,
-      kind: raffle.kind,
-      currentPot: coinsToDecimal(balances.get(pot.id)!),
-      participantCount: raffle.playerCount + (held === 0 ? 1 : 0),
-      ticketCount: raffle.ticketCount + tickets,
-    });
-    await recordAudit(tx, {
-      actor: userId,
-      action: "raffle.enter",
-      target: `raffle:${raffleId}`,
-      details: { tickets, cost: cost.toString(), positions },
-    });
-    return { raffleId, tier: raffle.tier, positions, cost, balance: balances.get(playerAccount)! };
-    // A hot raffle queues its entries on its row lock; give the queue time rather than fail.
-  }, { maxWait: 30_000, timeout: 30_000 });
+        tier: row.tier!,
+        positions: Array.from({ length: tickets }, (_, i) => row.firstPosition! + i),
+        cost: row.cost!,
+        balance: row.balance!,
+      };
+    case "user_not_found":
+      throw new DomainError("user_not_found", "Player not found");
+    case "excluded":
+      throw exclusionError(row.excludedUntil!, row.exclusionKind);
+    case "raffle_not_found":
+      throw new DomainError("raffle_not_found", "Raffle not found");
+    case "raffle_closed":
+      throw new DomainError("raffle_closed", "This raffle is closed for entries");
+    case "raffle_not_open":
+      throw new DomainError("raffle_not_open", "This raffle has not started yet");
+    case "vip_only":
+      throw new DomainError("vip_only", "This raffle is for VIP members only");
+    case "over_ticket_cap":
+      throw new DomainError("over_ticket_cap", `You can hold at most ${row.cap} tickets in this raffle`);
+    case "insufficient_coins":
+      throw new DomainError("insufficient_coins", "Insufficient Coins");
+    default:
+      throw new Error(`enter_raffles answered ${row.outcome}`);
+  }
 }
 
 export type DrawOutcome =
@@ -162,86 +129,101 @@ export type DrawOutcome =
   | { raffleId: string; outcome: "cancelled"; refunded: number };
 
 /**
- * Draws a locked, active raffle inside `tx`: fewer than two distinct players cancels it
- * and refunds every ticket; otherwise the provably fair draw picks a ticket, the winner
- * gets the prize, the house the rake. Everything, or nothing, commits.
+ * Draws locked, active raffles inside `tx`, together: a raffle with fewer than two
+ * distinct players is cancelled and every ticket refunded; otherwise the provably fair
+ * draw picks a ticket, the winner gets the prize, the house the rake. Everything, or
+ * nothing, commits. The statements cover the whole batch (app/models/draws.server.ts).
  */
-async function drawLocked(tx: Tx, raffle: LockedRaffle, now: Date, actor: string): Promise<DrawOutcome> {
-  const tickets = await listTickets(tx, raffle.id);
-  const pot = await potAccount(tx, raffle.id);
-  if (pot.balance !== raffle.entryPrice * BigInt(tickets.length)) {
-    throw new Error(`raffle ${raffle.id}: pot ${pot.balance} does not match ${tickets.length} tickets`);
-  }
-  const players = new Set(tickets.map((t) => t.userId));
+async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: string): Promise<DrawOutcome[]> {
+  if (raffles.length === 0) return [];
+  const ids = raffles.map((r) => r.id);
+  const ticketsByRaffle = await ticketsOfRaffles(tx, ids);
 
-  if (players.size < 2) {
-    for (const userId of players) {
-      const count = tickets.filter((t) => t.userId === userId).length;
-      const amount = raffle.entryPrice * BigInt(count);
-      await postTransaction(tx, {
-        kind: "refund",
-        reference: `refund:${raffle.id}:${userId}`,
-        userId,
-        raffleId: raffle.id,
-        postings: [
-          { accountId: pot.id, amount: -amount },
-          { accountId: await userAccountId(tx, userId), amount },
-        ],
-      });
+  type Plan = { raffle: RaffleToDraw; tickets: DrawTicket[]; players: Set<string>; winner?: { userId: string; ticket: number; root: string } };
+  const plans: Plan[] = raffles.map((raffle) => {
+    const tickets = ticketsByRaffle.get(raffle.id)!;
+    const players = new Set(tickets.map((t) => t.userId));
+    if (players.size < 2) return { raffle, tickets, players };
+    const root = merkleRoot(raffle.id, tickets.map((t) => ({ position: t.position, ticketId: t.id })));
+    const ticket = winningTicket(raffle.seed, raffle.id, root, tickets.length);
+    return { raffle, tickets, players, winner: { userId: tickets[ticket]!.userId, ticket, root } };
+  });
+  const paid = [...new Set(plans.flatMap((p) => (p.winner ? [p.winner.userId] : [...p.players])))];
+  const people = new Map((await playersForDraw(tx, paid)).map((p) => [p.id, p]));
+  const rakeAccount = await houseAccountId("house_rake", tx);
+  const pots = await lockDrawAccounts(tx, ids, [...[...people.values()].map((p) => p.account), rakeAccount]);
+
+  const transactions: BulkTransaction[] = [];
+  const completed: Completed[] = [];
+  const cancelled: { id: string; finalPot: bigint }[] = [];
+  const audits: { actor: string; action: string; target: string; details: unknown }[] = [];
+  const events: GameEvent[] = [];
+  const outcomes: DrawOutcome[] = [];
+  for (const { raffle, tickets, players, winner } of plans) {
+    const pot = pots.get(raffle.id)!;
+    if (pot.balance !== raffle.entryPrice * BigInt(tickets.length)) {
+      throw new Error(`raffle ${raffle.id}: pot ${pot.balance} does not match ${tickets.length} tickets`);
     }
-    await tx.raffle.update({ where: { id: raffle.id }, data: { status: "cancelled", drawnAt: now, finalPot: pot.balance } });
-    await recordAudit(tx, {
+    if (!winner) {
+      for (const userId of players) {
+        const amount = raffle.entryPrice * BigInt(tickets.filter((t) => t.userId === userId).length);
+        transactions.push({
+          kind: "refund",
+          reference: `refund:${raffle.id}:${userId}`,
+          userId,
+          raffleId: raffle.id,
+          postings: [
+            { accountId: pot.id, amount: -amount },
+            { accountId: people.get(userId)!.account, amount },
+          ],
+        });
+      }
+      cancelled.push({ id: raffle.id, finalPot: pot.balance });
+      audits.push({
+        actor,
+        action: "raffle.cancel",
+        target: `raffle:${raffle.id}`,
+        details: { reason: "fewer than two players", refundedTickets: tickets.length, pot: pot.balance.toString() },
+      });
+      events.push({ type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled" });
+      outcomes.push({ raffleId: raffle.id, outcome: "cancelled", refunded: tickets.length });
+      continue;
+    }
+    const person = people.get(winner.userId)!;
+    const { prize, rake } = splitPot(pot.balance, winMultiplierTenths(activeVipTier(person, now)));
+    const postings: Posting[] = [{ accountId: pot.id, amount: -pot.balance }];
+    if (prize > 0n) postings.push({ accountId: person.account, amount: prize });
+    if (rake > 0n) postings.push({ accountId: rakeAccount, amount: rake });
+    transactions.push({ kind: "prize", reference: `draw:${raffle.id}`, userId: winner.userId, raffleId: raffle.id, postings });
+    completed.push({ id: raffle.id, merkleRoot: winner.root, winningTicket: winner.ticket, winnerId: winner.userId, finalPot: pot.balance, prize, rake });
+    audits.push({
       actor,
-      action: "raffle.cancel",
+      action: "raffle.draw",
       target: `raffle:${raffle.id}`,
-      details: { reason: "fewer than two players", refundedTickets: tickets.length, pot: pot.balance.toString() },
+      details: {
+        winnerId: winner.userId,
+        winningTicket: winner.ticket,
+        merkleRoot: winner.root,
+        pot: pot.balance.toString(),
+        prize: prize.toString(),
+        rake: rake.toString(),
+      },
     });
-    await publish(tx, { type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled" });
-    return { raffleId: raffle.id, outcome: "cancelled", refunded: tickets.length };
+    events.push({
+      type: "drawn",
+      raffleId: raffle.id,
+      kind: raffle.kind,
+      outcome: "completed",
+      winner: person.username ?? person.firstName ?? "Player",
+      prize: coinsToDecimal(prize),
+    });
+    outcomes.push({ raffleId: raffle.id, outcome: "completed", winnerId: winner.userId, winningTicket: winner.ticket, prize, rake });
   }
-
-  const root = merkleRoot(
-    raffle.id,
-    tickets.map((t) => ({ position: t.position, ticketId: t.id })),
-  );
-  const ticket = winningTicket(raffle.seed, raffle.id, root, tickets.length);
-  const winnerId = tickets[ticket]!.userId;
-  const winner = await tx.user.findUniqueOrThrow({ where: { id: winnerId }, select: { vipTier: true, vipExpiry: true } });
-  const { prize, rake } = splitPot(pot.balance, winMultiplierTenths(activeVipTier(winner, now)));
-  const postings: Posting[] = [{ accountId: pot.id, amount: -pot.balance }];
-  if (prize > 0n) postings.push({ accountId: await userAccountId(tx, winnerId), amount: prize });
-  if (rake > 0n) postings.push({ accountId: await houseAccountId("house_rake", tx), amount: rake });
-  await postTransaction(tx, { kind: "prize", reference: `draw:${raffle.id}`, userId: winnerId, raffleId: raffle.id, postings });
-  await tx.user.update({ where: { id: winnerId }, data: { totalWinnings: { increment: prize } } });
-  await tx.raffle.update({
-    where: { id: raffle.id },
-    data: {
-      status: "completed",
-      merkleRoot: root,
-      winningTicket: ticket,
-      winnerId,
-      finalPot: pot.balance,
-      prize,
-      rake,
-      drawnAt: now,
-    },
-  });
-  await recordAudit(tx, {
-    actor,
-    action: "raffle.draw",
-    target: `raffle:${raffle.id}`,
-    details: { winnerId, winningTicket: ticket, merkleRoot: root, pot: pot.balance.toString(), prize: prize.toString(), rake: rake.toString() },
-  });
-  const winnerName = await tx.user.findUniqueOrThrow({ where: { id: winnerId }, select: { username: true, firstName: true } });
-  await publish(tx, {
-    type: "drawn",
-    raffleId: raffle.id,
-    kind: raffle.kind,
-    outcome: "completed",
-    winner: winnerName.username ?? winnerName.firstName ?? "Player",
-    prize: coinsToDecimal(prize),
-  });
-  return { raffleId: raffle.id, outcome: "completed", winnerId, winningTicket: ticket, prize, rake };
+  await postTransactions(tx, transactions);
+  await markCompleted(tx, completed, now);
+  await markCancelled(tx, cancelled, now);
+  await recordDraws(tx, audits, events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })));
+  return outcomes;
 }
 
 /**
@@ -253,7 +235,7 @@ export async function completeRaffleEarly(raffleId: string, actor: string, now =
     const raffle = await lockRaffle(tx, raffleId);
     if (!raffle) throw new DomainError("raffle_not_found", "Raffle not found");
     if (raffle.status !== "active") return undefined;
-    return drawLocked(tx, raffle, now, actor);
+    return (await drawLocked(tx, [raffle], now, actor))[0];
   });
 }
 
@@ -265,24 +247,29 @@ export async function completeRaffleEarly(raffleId: string, actor: string, now =
 export async function drawNextDueRaffle(now = new Date(), hooks: { afterLock?: () => void } = {}): Promise<DrawOutcome | undefined> {
   return db().$transaction(
     async (tx) => {
-      const id = await claimDueRaffle(tx, now);
-      if (!id) return undefined;
-      const raffle = (await lockRaffle(tx, id))!;
+      const raffles = await claimDueRaffles(tx, now, 1);
+      if (raffles.length === 0) return undefined;
       hooks.afterLock?.();
-      return drawLocked(tx, raffle, now, "system");
+      return (await drawLocked(tx, raffles, now, "system"))[0];
     },
     { timeout: 30_000 },
   );
 }
 
-/** Draws every due raffle, `workers` at a time; returns what was drawn. */
-export async function drawDueRaffles(now = new Date(), { workers = 4 } = {}): Promise<DrawOutcome[]> {
+/**
+ * Draws every due raffle, `batchSize` per transaction and `workers` transactions at a
+ * time (raffles another drawer holds are skipped, so any number of instances may run
+ * this); returns what was drawn.
+ */
+export async function drawDueRaffles(now = new Date(), { batchSize = 100, workers = 2 } = {}): Promise<DrawOutcome[]> {
   const outcomes: DrawOutcome[] = [];
   const worker = async () => {
     for (;;) {
-      const outcome = await drawNextDueRaffle(now);
-      if (!outcome) return;
-      outcomes.push(outcome);
+      const drawn = await db().$transaction(async (tx) => drawLocked(tx, await claimDueRaffles(tx, now, batchSize), now, "system"), {
+        timeout: 30_000,
+      });
+      outcomes.push(...drawn);
+      if (drawn.length < batchSize) return;
     }
   };
   await Promise.all(Array.from({ length: workers }, worker));

@@ -16,6 +16,7 @@ export const LIMITS = {
   /** The max is SIGNUP_LIMIT_PER_HOUR (see signUpLimit). */
   signUpPerIp: { name: "signup:ip", max: 20, windowSeconds: 60 * 60 },
   adminGatePerAccount: { name: "admin-gate:account", max: 10, windowSeconds: 15 * 60 },
+  /** The max is ENTRY_LIMIT_PER_SECOND (see entryLimit). */
   entriesPerPlayer: { name: "enter:player", max: 10, windowSeconds: 1 },
   rewardsPerPlayer: { name: "reward:player", max: 10, windowSeconds: 60 },
   withdrawalsPerPlayer: { name: "withdraw:player", max: 5, windowSeconds: 60 },
@@ -24,6 +25,10 @@ export const LIMITS = {
 
 export function signUpLimit(): Limit {
   return { ...LIMITS.signUpPerIp, max: getEnv().SIGNUP_LIMIT_PER_HOUR };
+}
+
+export function entryLimit(): Limit {
+  return { ...LIMITS.entriesPerPlayer, max: getEnv().ENTRY_LIMIT_PER_SECOND };
 }
 
 export class RateLimited extends Error {
@@ -54,8 +59,8 @@ async function estimate(limit: Limit, key: string, now: Date, current: number): 
 export async function consume(limit: Limit, subject: string, now = new Date()): Promise<void> {
   const key = `${limit.name}:${subject}`;
   const w = window(limit, now);
-  const count = await buckets.hit(key, w.start);
-  if ((await estimate(limit, key, now, count)) > limit.max) throw new RateLimited(w.retryAfter);
+  const { count, previous } = await buckets.hitWithPrevious(key, w.start, w.previous);
+  if (count + previous * w.overlap > limit.max) throw new RateLimited(w.retryAfter);
 }
 
 /** Throws RateLimited when the limit is already reached, without counting (for failures counted later). */

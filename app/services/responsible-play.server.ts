@@ -70,12 +70,15 @@ export async function shouldOfferLimits(userId: string): Promise<boolean> {
 export async function assertMayPlay(userId: string, now = new Date(), client?: Tx) {
   // Inside a transaction, use its connection: asking the pool for another can starve it.
   const exclusion = await rp.exclusionOf(userId, client);
-  if (exclusion?.excludedUntil && exclusion.excludedUntil > now) {
-    throw new DomainError(
-      "excluded",
-      `${exclusion.exclusionKind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until ${utc(exclusion.excludedUntil)}. Playing and buying are paused; you can still see your balance and withdraw.`,
-    );
-  }
+  if (exclusion?.excludedUntil && exclusion.excludedUntil > now) throw exclusionError(exclusion.excludedUntil, exclusion.exclusionKind);
+}
+
+/** What a player on a break or excluded is told when they try to play or buy. */
+export function exclusionError(until: Date, kind: string | null): DomainError {
+  return new DomainError(
+    "excluded",
+    `${kind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until ${utc(until)}. Playing and buying are paused; you can still see your balance and withdraw.`,
+  );
 }
 
 /** Before any payment is attempted: breaks, then every limit, with the limit named and when it resets. */

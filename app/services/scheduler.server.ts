@@ -65,29 +65,37 @@ export type Scheduler = { stop: () => Promise<void> };
 /** The pause between two passes: a due raffle waits at most this long, plus one pass. */
 export const SCHEDULER_INTERVAL_MS = 250;
 
-/** Runs ticks every `intervalMs` (never two at once) until stopped. The first runs at once. */
+/**
+ * Runs two loops every `intervalMs` until stopped: one opens rounds, one draws. They
+ * are apart so that a long run of draws (a thousand raffles ending together) never
+ * makes a round open late; each loop never runs twice at once. The first passes run at once.
+ */
 export function startScheduler({ intervalMs = SCHEDULER_INTERVAL_MS } = {}): Scheduler {
   const logger = getLogger().child({ component: "scheduler" });
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-
-  const loop = () => {
-    running = schedulerTick()
-      .then(({ opened, drawn }) => {
-        if (opened || drawn.length) logger.info({ opened, drawn: drawn.length }, "scheduler tick");
-      })
-      .catch((error: unknown) => logger.error({ err: error }, "scheduler tick failed"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(loop, intervalMs);
-      });
-  };
-  loop();
+  const loops = [
+    { name: "open", run: () => openScheduledRaffles(new Date()).then((opened) => (opened ? { opened } : undefined)) },
+    { name: "draw", run: () => drawDueRaffles(new Date()).then((drawn) => (drawn.length ? { drawn: drawn.length } : undefined)) },
+  ].map(({ name, run }) => {
+    const loop = { timer: undefined as NodeJS.Timeout | undefined, running: Promise.resolve() };
+    const tick = () => {
+      loop.running = run()
+        .then((done) => {
+          if (done) logger.info(done, "scheduler tick");
+        })
+        .catch((error: unknown) => logger.error({ err: error }, `scheduler ${name} tick failed`))
+        .finally(() => {
+          if (!stopped) loop.timer = setTimeout(tick, intervalMs);
+        });
+    };
+    tick();
+    return loop;
+  });
   return {
     stop: async () => {
       stopped = true;
-      clearTimeout(timer);
-      await running;
+      for (const loop of loops) clearTimeout(loop.timer);
+      await Promise.all(loops.map((loop) => loop.running));
     },
   };
 }

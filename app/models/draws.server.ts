@@ -1,0 +1,137 @@
+import type { RaffleKind, VipTier } from "~/generated/prisma/client";
+import type { Tx } from "./ledger.server";
+
+/**
+ * The SQL of drawing many raffles in one transaction: a few statements per batch
+ * rather than a dozen per raffle (docs/decisions/009-entries-and-draws-in-bulk.md).
+ * The ledger's triggers still keep balances and check that each transaction balances.
+ */
+export type RaffleToDraw = { id: string; kind: RaffleKind; entryPrice: bigint; seed: string };
+
+/** Locks up to `limit` active raffles whose end has passed, oldest first, skipping ones being drawn elsewhere. */
+export function claimDueRaffles(tx: Tx, now: Date, limit: number): Promise<RaffleToDraw[]> {
+  return tx.$queryRaw<RaffleToDraw[]>`
+    SELECT id::text AS id, kind, entry_price AS "entryPrice", seed FROM raffles
+    WHERE status = 'active' AND ends_at <= ${now}
+    ORDER BY ends_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+}
+
+export type DrawTicket = { id: string; position: number; userId: string };
+
+/** Every ticket of the raffles in position order, by raffle (one row per raffle keeps the result small). */
+export async function ticketsOfRaffles(tx: Tx, raffleIds: string[]): Promise<Map<string, DrawTicket[]>> {
+  const rows = await tx.$queryRaw<{ raffleId: string; ids: string[]; positions: number[]; users: string[] }[]>`
+    SELECT raffle_id::text AS "raffleId", array_agg(id::text ORDER BY position) AS ids,
+           array_agg(position ORDER BY position) AS positions, array_agg(user_id::text ORDER BY position) AS users
+    FROM entries WHERE raffle_id = ANY(${raffleIds}::uuid[]) GROUP BY raffle_id`;
+  const tickets = new Map<string, DrawTicket[]>(raffleIds.map((id) => [id, []]));
+  for (const row of rows) {
+    tickets.set(row.raffleId, row.ids.map((id, i) => ({ id, position: row.positions[i]!, userId: row.users[i]! })));
+  }
+  return tickets;
+}
+
+export type DrawPlayer = { id: string; vipTier: VipTier | null; vipExpiry: Date | null; username: string | null; firstName: string | null; account: string };
+
+/** The players (their VIP state, names, and "user" ledger account, created on first use). */
+export async function playersForDraw(tx: Tx, userIds: string[]): Promise<DrawPlayer[]> {
+  await tx.$executeRaw`
+    INSERT INTO ledger_accounts (kind, user_id) SELECT 'user', id FROM users WHERE id = ANY(${userIds}::uuid[])
+    ON CONFLICT (user_id, kind) DO NOTHING`;
+  return tx.$queryRaw<DrawPlayer[]>`
+    SELECT u.id::text AS id, u.vip_tier AS "vipTier", u.vip_expiry AS "vipExpiry", u.username,
+           u.first_name AS "firstName", a.id::text AS account
+    FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.kind = 'user'
+    WHERE u.id = ANY(${userIds}::uuid[])`;
+}
+
+/**
+ * Locks the pots and the accounts paid from them in one fixed order (sorted ids) and
+ * returns the pots' balances by raffle.
+ */
+export async function lockDrawAccounts(tx: Tx, raffleIds: string[], accountIds: string[]): Promise<Map<string, { id: string; balance: bigint }>> {
+  const rows = await tx.$queryRaw<{ id: string; raffleId: string | null; balance: bigint }[]>`
+    SELECT id::text AS id, raffle_id::text AS "raffleId", balance FROM ledger_accounts
+    WHERE raffle_id = ANY(${raffleIds}::uuid[]) OR id = ANY(${accountIds}::uuid[])
+    ORDER BY id FOR UPDATE`;
+  return new Map(rows.filter((r) => r.raffleId).map((r) => [r.raffleId!, { id: r.id, balance: r.balance }]));
+}
+
+export type BulkTransaction = {
+  kind: "prize" | "refund";
+  reference: string;
+  userId: string;
+  raffleId: string;
+  postings: { accountId: string; amount: bigint }[];
+};
+
+/** Records balanced ledger transactions and their postings in one statement. */
+export async function postTransactions(tx: Tx, transactions: BulkTransaction[]): Promise<void> {
+  if (transactions.length === 0) return;
+  const postings = transactions.flatMap((t) => t.postings.map((p) => ({ reference: t.reference, ...p })));
+  if (transactions.some((t) => t.postings.reduce((sum, p) => sum + p.amount, 0n) !== 0n || t.postings.some((p) => p.amount === 0n))) {
+    throw new Error("unbalanced ledger transaction in a draw");
+  }
+  await tx.$executeRaw`
+    WITH t AS (
+      INSERT INTO ledger_transactions (kind, reference, user_id, raffle_id)
+      SELECT x.kind::"LedgerTransactionKind", x.reference, x.user_id, x.raffle_id
+      FROM unnest(${transactions.map((t) => t.kind)}::text[], ${transactions.map((t) => t.reference)}::text[],
+                  ${transactions.map((t) => t.userId)}::uuid[], ${transactions.map((t) => t.raffleId)}::uuid[])
+           AS x(kind, reference, user_id, raffle_id)
+      RETURNING id, reference
+    )
+    INSERT INTO ledger_postings (transaction_id, account_id, amount)
+    SELECT t.id, p.account_id, p.amount
+    FROM unnest(${postings.map((p) => p.reference)}::text[], ${postings.map((p) => p.accountId)}::uuid[],
+                ${postings.map((p) => p.amount)}::bigint[]) AS p(reference, account_id, amount)
+    JOIN t ON t.reference = p.reference`;
+}
+
+export type Completed = { id: string; merkleRoot: string; winningTicket: number; winnerId: string; finalPot: bigint; prize: bigint; rake: bigint };
+
+export async function markCompleted(tx: Tx, raffles: Completed[], drawnAt: Date): Promise<void> {
+  if (raffles.length === 0) return;
+  await tx.$executeRaw`
+    UPDATE raffles r SET status = 'completed', merkle_root = x.merkle_root, winning_ticket = x.winning_ticket,
+      winner_id = x.winner_id, final_pot = x.final_pot, prize = x.prize, rake = x.rake, drawn_at = ${drawnAt}
+    FROM unnest(${raffles.map((r) => r.id)}::uuid[], ${raffles.map((r) => r.merkleRoot)}::text[],
+                ${raffles.map((r) => r.winningTicket)}::int[], ${raffles.map((r) => r.winnerId)}::uuid[],
+                ${raffles.map((r) => r.finalPot)}::bigint[], ${raffles.map((r) => r.prize)}::bigint[],
+                ${raffles.map((r) => r.rake)}::bigint[])
+         AS x(id, merkle_root, winning_ticket, winner_id, final_pot, prize, rake)
+    WHERE r.id = x.id`;
+  await tx.$executeRaw`
+    UPDATE users u SET total_winnings = u.total_winnings + x.prize
+    FROM (SELECT id, sum(prize)::bigint AS prize
+          FROM unnest(${raffles.map((r) => r.winnerId)}::uuid[], ${raffles.map((r) => r.prize)}::bigint[]) AS w(id, prize)
+          GROUP BY id) x
+    WHERE u.id = x.id`;
+}
+
+export async function markCancelled(tx: Tx, raffles: { id: string; finalPot: bigint }[], drawnAt: Date): Promise<void> {
+  if (raffles.length === 0) return;
+  await tx.$executeRaw`
+    UPDATE raffles r SET status = 'cancelled', final_pot = x.final_pot, drawn_at = ${drawnAt}
+    FROM unnest(${raffles.map((r) => r.id)}::uuid[], ${raffles.map((r) => r.finalPot)}::bigint[]) AS x(id, final_pot)
+    WHERE r.id = x.id`;
+}
+
+/** Audit events and live events (sent at commit) for the batch. */
+export async function recordDraws(
+  tx: Tx,
+  audits: { actor: string; action: string; target: string; details: unknown }[],
+  events: { channel: string; payload: string }[],
+): Promise<void> {
+  if (audits.length > 0) {
+    await tx.$executeRaw`
+      INSERT INTO audit_events (actor, action, target, details)
+      SELECT * FROM unnest(${audits.map((a) => a.actor)}::text[], ${audits.map((a) => a.action)}::text[],
+                           ${audits.map((a) => a.target)}::text[], ${audits.map((a) => JSON.stringify(a.details))}::jsonb[])`;
+  }
+  if (events.length > 0) {
+    await tx.$executeRaw`
+      SELECT pg_notify(e.channel, e.payload)
+      FROM unnest(${events.map((e) => e.channel)}::text[], ${events.map((e) => e.payload)}::text[]) AS e(channel, payload)`;
+  }
+}

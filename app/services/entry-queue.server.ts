@@ -1,0 +1,55 @@
+import { enterRaffles, type EntryRequest, type EntryRow } from "~/models/raffle.server";
+
+/**
+ * Entries travel to the database in batches: while one batch is in the database, new
+ * entries wait, and then all of them go together as the next batch. One player alone
+ * gets no delay (a batch of one leaves at once); under load many entries share one
+ * statement and one commit instead of queueing one by one on a hot raffle's row lock
+ * (docs/decisions/009-entries-and-draws-in-bulk.md).
+ */
+const MAX_BATCH = 256;
+
+type Waiting = { request: EntryRequest; resolve: (row: EntryRow) => void; reject: (error: unknown) => void };
+
+const state = globalThis as unknown as { __raffleEntryQueue?: { waiting: Waiting[]; busy: boolean } };
+
+function queue() {
+  state.__raffleEntryQueue ??= { waiting: [], busy: false };
+  return state.__raffleEntryQueue;
+}
+
+export function submitEntry(request: EntryRequest): Promise<EntryRow> {
+  return new Promise((resolve, reject) => {
+    queue().waiting.push({ request, resolve, reject });
+    void drain();
+  });
+}
+
+async function drain(): Promise<void> {
+  const q = queue();
+  if (q.busy) return;
+  q.busy = true;
+  try {
+    while (q.waiting.length > 0) {
+      const batch = q.waiting.splice(0, MAX_BATCH);
+      await run(batch);
+    }
+  } finally {
+    q.busy = false;
+  }
+}
+
+async function run(batch: Waiting[]): Promise<void> {
+  try {
+    const rows = await enterRaffles(batch.map((w) => w.request));
+    batch.forEach((waiting, i) => waiting.resolve(rows[i]!));
+  } catch (error) {
+    // An unexpected failure rolls back the whole batch: retry each entry alone, so it
+    // fails only the entry that caused it.
+    if (batch.length === 1) {
+      batch[0]!.reject(error);
+      return;
+    }
+    for (const waiting of batch) await run([waiting]);
+  }
+}

@@ -1,0 +1,213 @@
+import { gzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { runLoad, percentile, type LoadResult, type Request } from "./load";
+import { endAllAt, openBenchRaffle, openRaffleOfEveryTier, rafflesWithTickets, type Player } from "./fixtures";
+import { residentBytes, root } from "./infra";
+
+/** The five figures of issue #9. Each returns what the report prints. */
+
+const enterHeaders = (port: number, player: Player) => ({
+  Cookie: player.cookie,
+  Origin: `http://127.0.0.1:${port}`,
+  Accept: "application/json",
+  "Content-Length": "0",
+});
+
+const enterPath = (raffle: { id: string; kind: string }) =>
+  raffle.kind === "quick" ? `/api/quick-raffles/${raffle.id}/enter` : `/api/raffles/${raffle.id}/enter`;
+
+/** 1a: every player enters the same raffle, one ticket per request, as fast as answers come. */
+type Load = LoadResult & { failures: string[] };
+
+export async function entriesHot({ port, players, seconds }: { port: number; players: Player[]; seconds: number }): Promise<Load> {
+  const raffle = await openBenchRaffle({ kind: "regular", tier: "micro", entryPrice: 5 }, 1_000_000);
+  return runLoad({
+    port,
+    connections: players.length,
+    seconds,
+    next: (worker) => ({ method: "POST", path: enterPath(raffle), headers: enterHeaders(port, players[worker]!) }),
+  });
+}
+
+/** 1b: every player enters raffles of every tier (regular, quick, VIP-only), picked in turn. */
+export async function entriesSpread({ port, players, seconds }: { port: number; players: Player[]; seconds: number }): Promise<Load> {
+  const raffles = await openRaffleOfEveryTier(1_000_000);
+  return runLoad({
+    port,
+    connections: players.length,
+    seconds,
+    next: (worker, n) => ({
+      method: "POST",
+      path: enterPath(raffles[(worker + n) % raffles.length]!),
+      headers: enterHeaders(port, players[worker]!),
+    }),
+  });
+}
+
+/** 2: a GET as a signed-in player (the baseline is the same loader against hello world). */
+export function reads({ port, path: target, players, seconds, connections }: { port: number; path: string; players: Player[]; seconds: number; connections: number }) {
+  return runLoad({
+    port,
+    connections,
+    seconds,
+    next: (worker) => ({ path: target, headers: { Cookie: players[worker % players.length]!.cookie, "Accept-Encoding": "gzip" } }),
+  });
+}
+
+export type DrawResult = {
+  raffles: number;
+  drawn: number;
+  p50: number;
+  p99: number;
+  max: number;
+  quickRounds: number;
+  lateQuickRounds: number;
+  worstQuickStartMs: number;
+};
+
+/**
+ * 3: `count` raffles of `tickets` tickets each end in the same second; the time from
+ * their end to the winner being recorded is when the "drawn" event (sent at commit)
+ * arrives. Quick rounds that open meanwhile must be open by their start.
+ */
+export async function draws({ databaseUrl, players, count, tickets }: { databaseUrl: string; players: Player[]; count: number; tickets: number }): Promise<DrawResult> {
+  const ids = await rafflesWithTickets(count, tickets, players);
+  const wanted = new Set(ids);
+  const drawnAt = new Map<string, number>();
+  const roundOpenedAt = new Map<string, number>();
+  const listener = new pg.Client({ connectionString: databaseUrl });
+  await listener.connect();
+  listener.on("notification", (message) => {
+    const at = Date.now();
+    const event = JSON.parse(message.payload ?? "{}") as { type?: string; raffleId?: string; kind?: string };
+    if (event.type === "drawn" && event.raffleId && wanted.has(event.raffleId)) drawnAt.set(event.raffleId, at);
+    if (event.type === "round" && event.kind === "quick" && event.raffleId) roundOpenedAt.set(event.raffleId, at);
+  });
+  await listener.query("LISTEN raffle_events");
+  try {
+    // End them all 2.3 s before a quick round starts: the scheduler opens that round 2 s
+    // ahead, so it must open it while it is drawing the thousand.
+    const boundary = (at: number) => Math.ceil(at / 30_000) * 30_000;
+    let start = boundary(Date.now() + 4_000);
+    const endsAt = new Date(start - 2_300);
+    await endAllAt(ids, endsAt);
+    const deadline = endsAt.getTime() + 60_000;
+    while (drawnAt.size < ids.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    // Watch one more quick boundary after the draws, then judge every round seen.
+    start = boundary(Date.now() + 1);
+    while (Date.now() < start + 1_000) await new Promise((resolve) => setTimeout(resolve, 100));
+    const latencies = ids.map((id) => (drawnAt.get(id) ?? Number.POSITIVE_INFINITY) - endsAt.getTime()).sort((a, b) => a - b);
+    const rounds = await listener.query<{ id: string; starts_at: Date }>(
+      "SELECT id::text, starts_at FROM raffles WHERE id = ANY($1::uuid[])",
+      [[...roundOpenedAt.keys()]],
+    );
+    const lateness = rounds.rows.map((row) => roundOpenedAt.get(row.id)! - row.starts_at.getTime());
+    return {
+      raffles: ids.length,
+      drawn: drawnAt.size,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      max: latencies[latencies.length - 1]!,
+      quickRounds: rounds.rows.length,
+      lateQuickRounds: lateness.filter((ms) => ms > 0).length,
+      worstQuickStartMs: Math.max(...lateness),
+    };
+  } finally {
+    await listener.end();
+  }
+}
+
+export type PageWeight = { page: string; js: number; css: number; files: number };
+
+/**
+ * 4: the JavaScript and CSS a page loads on first visit, gzip-compressed: every module
+ * script, modulepreload and stylesheet the server-rendered HTML names, sized from the
+ * production build's files.
+ */
+export async function pageWeight({ port, pages, player }: { port: number; pages: string[]; player: Player }): Promise<PageWeight[]> {
+  const sizes = new Map<string, number>();
+  const gzipped = (href: string) => {
+    let size = sizes.get(href);
+    if (size === undefined) {
+      size = gzipSync(readFileSync(path.join(root, "build/client", new URL(href, "http://x").pathname)), { level: 9 }).length;
+      sizes.set(href, size);
+    }
+    return size;
+  };
+  const results: PageWeight[] = [];
+  for (const page of pages) {
+    const response = await fetch(`http://127.0.0.1:${port}${page}`, { headers: { Cookie: player.cookie }, redirect: "manual" });
+    if (response.status !== 200) throw new Error(`${page} answered ${response.status}`);
+    const html = await response.text();
+    const scripts = new Set<string>();
+    const styles = new Set<string>();
+    for (const [tag] of html.matchAll(/<(?:link|script)\b[^>]*>/g)) {
+      const href = /\b(?:href|src)="([^"]+)"/.exec(tag)?.[1];
+      if (!href || !href.startsWith("/")) continue;
+      if (/rel="modulepreload"/.test(tag) || (/^<script/.test(tag) && href.endsWith(".js"))) scripts.add(href);
+      else if (/rel="stylesheet"/.test(tag)) styles.add(href);
+    }
+    // The entry script imports the route modules; Remix also names them in an inline import().
+    for (const [, href] of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?["'](\/assets\/[^"']+\.js)["']/g)) scripts.add(href!);
+    const sum = (hrefs: Set<string>) => [...hrefs].reduce((total, href) => total + gzipped(href), 0);
+    results.push({ page, js: sum(scripts), css: sum(styles), files: scripts.size + styles.size });
+  }
+  return results;
+}
+
+export type MemoryResult = { minutes: number; samples: { minute: number; mb: number }[]; startMb: number; endMb: number; growthPercent: number; slopeMbPerMinute: number; requests: number; failed: number };
+
+/**
+ * 5: mixed load (entries, reads, home page) for `minutes`, sampling the server's
+ * resident memory every 5 s. "Flat" compares the median of the last fifth with the
+ * median of the second fifth (after warm-up), and fits a line through the second half.
+ */
+export async function memory({ port, pid, players, minutes }: { port: number; pid: number; players: Player[]; minutes: number }): Promise<MemoryResult> {
+  const raffles = await openRaffleOfEveryTier(1_000_000);
+  const samples: { minute: number; mb: number }[] = [];
+  const started = Date.now();
+  const sample = () => samples.push({ minute: (Date.now() - started) / 60_000, mb: residentBytes(pid) / 2 ** 20 });
+  sample();
+  const timer = setInterval(sample, 5_000);
+  const connections = 16;
+  const load = await runLoad({
+    port,
+    connections,
+    seconds: minutes * 60,
+    next: (worker, n): Request => {
+      const player = players[worker % players.length]!;
+      switch (n % 4) {
+        case 0:
+          return { method: "POST", path: enterPath(raffles[(worker + n) % raffles.length]!), headers: enterHeaders(port, player) };
+        case 1:
+          return { path: "/api/raffles", headers: { Cookie: player.cookie } };
+        case 2:
+          return { path: "/", headers: { Cookie: player.cookie, "Accept-Encoding": "gzip" } };
+        default:
+          return { path: "/quick", headers: { Cookie: player.cookie, "Accept-Encoding": "gzip" } };
+      }
+    },
+  });
+  clearInterval(timer);
+  sample();
+  const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+  const fifth = (i: number) => samples.filter((s) => s.minute >= (minutes * i) / 5 && s.minute < (minutes * (i + 1)) / 5 + 1e-9).map((s) => s.mb);
+  const startMb = median(fifth(1));
+  const endMb = median(fifth(4));
+  const half = samples.filter((s) => s.minute >= minutes / 2);
+  const mx = half.reduce((a, s) => a + s.minute, 0) / half.length;
+  const my = half.reduce((a, s) => a + s.mb, 0) / half.length;
+  const slope = half.reduce((a, s) => a + (s.minute - mx) * (s.mb - my), 0) / half.reduce((a, s) => a + (s.minute - mx) ** 2, 0);
+  return {
+    minutes,
+    samples,
+    startMb,
+    endMb,
+    growthPercent: ((endMb - startMb) / startMb) * 100,
+    slopeMbPerMinute: slope,
+    requests: load.requests,
+    failed: load.failed,
+  };
+}

