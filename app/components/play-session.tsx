@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { PlayState } from "~/services/reality-check.server";
 import { formatDuration } from "~/services/responsible-play-options";
 import { useNow } from "./use-now";
+import { utcMinute } from "~/services/dates";
 
 /** The break or self-exclusion running for the signed-in player, if any: promotions stay hidden. */
 export function usePaused() {
@@ -16,7 +17,7 @@ export function PausedNotice() {
   if (!paused) return null;
   return (
     <p role="status" className="border-b border-amber-500 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50" data-testid="paused-notice">
-      {paused.kind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until {paused.until.slice(0, 16).replace("T", " ")} UTC.
+      {paused.kind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until {utcMinute(paused.until)}.
       Playing and buying are paused and we show you no offers; you can still see your balance and withdraw.
     </p>
   );

@@ -3,6 +3,7 @@ import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
 import { formatClock } from "~/services/raffle-display";
+import { utcMinute } from "~/services/dates";
 
 /** What the wheel shows; the server picks the real reward. */
 export const WHEEL_PRIZES = [5, 10, 25, 50] as const;
@@ -88,7 +89,7 @@ export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; ne
         </button>
       </form>
       {state === "waiting" && !hydrated ? (
-        <p className="mt-2 text-xs">Next spin at {new Date(nextSpinTime).toISOString().slice(0, 16).replace("T", " ")} UTC</p>
+        <p className="mt-2 text-xs">Next spin at {utcMinute(nextSpinTime)}</p>
       ) : null}
     </section>
   );

@@ -6,6 +6,7 @@ import { buttonClass, inputClass } from "./form-fields";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
+import { utcMinute } from "~/services/dates";
 
 type History = { id: string; amount: string; method: string; destination: string; status: string; createdAt: string }[];
 
@@ -126,7 +127,7 @@ export function WithdrawPage({ balance, history }: { balance: number; history: H
               <li key={w.id} className="flex items-center justify-between gap-2 py-2" data-testid="withdrawal">
                 <span>
                   <strong>${w.amount}</strong> · {w.destination}
-                  <span className="block text-xs text-slate-600 dark:text-slate-400">{new Date(w.createdAt).toISOString().slice(0, 16).replace("T", " ")} UTC</span>
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">{utcMinute(w.createdAt)}</span>
                 </span>
                 <span className={`rounded px-2 py-0.5 text-xs font-bold ${STATUS_STYLE[w.status] ?? STATUS_STYLE.pending}`}>{w.status}</span>
               </li>

@@ -6,6 +6,7 @@ import { auditView, dashboard, listRafflesForAdmin, listUsers, reconciliation } 
 import { requireAdmin } from "~/services/auth.server";
 import { queryParams } from "~/services/http.server";
 import { BREAKS, EXCLUSIONS } from "~/services/responsible-play-options";
+import { utcMinute } from "~/services/dates";
 
 const TABS = ["payouts", "users", "raffles", "audit", "ledger"] as const;
 type Tab = (typeof TABS)[number];
@@ -130,12 +131,12 @@ export default function Admin() {
                 <Cell>
                   <span className="flex flex-col gap-1 text-xs" data-testid="player-protections">
                     {u.exclusion ? (
-                      <strong>{u.exclusion.kind === "self_exclusion" ? "Self-excluded" : "On a break"} until {u.exclusion.until.slice(0, 16).replace("T", " ")} UTC</strong>
+                      <strong>{u.exclusion.kind === "self_exclusion" ? "Self-excluded" : "On a break"} until {utcMinute(u.exclusion.until)}</strong>
                     ) : null}
                     {u.limits.map((l) => (
                       <span key={l.period}>
                         {l.period} limit: {l.amount === null ? "none" : `$${l.amount}`}
-                        {l.pending ? ` (pending ${l.pending.amount === null ? "removal" : `$${l.pending.amount}`} from ${l.pending.from.slice(0, 16).replace("T", " ")} UTC)` : ""}
+                        {l.pending ? ` (pending ${l.pending.amount === null ? "removal" : `$${l.pending.amount}`} from ${utcMinute(l.pending.from)})` : ""}
                       </span>
                     ))}
                     {u.realityCheckMinutes ? <span>Reality check every {u.realityCheckMinutes} min</span> : null}

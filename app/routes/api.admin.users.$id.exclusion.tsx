@@ -3,6 +3,7 @@ import { z } from "zod";
 import { adminAction } from "~/services/admin-http.server";
 import { readJson, uuidParam } from "~/services/http.server";
 import { extendExclusionByAdmin } from "~/services/responsible-play.server";
+import { utcMinute } from "~/services/dates";
 
 const schema = z.object({ choice: z.enum(["24h", "7d", "30d", "6m", "1y", "5y"], { message: "Choose a period: 24h, 7d, 30d, 6m, 1y or 5y" }) });
 
@@ -13,7 +14,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const { until, kind } = await extendExclusionByAdmin(session.user.id, uuidParam(params.id), choice);
     return {
       json: { until: until.toISOString(), kind },
-      toast: { type: "success", title: "Exclusion extended", description: `Now until ${until.toISOString().slice(0, 16).replace("T", " ")} UTC.` },
+      toast: { type: "success", title: "Exclusion extended", description: `Now until ${utcMinute(until)}.` },
     };
   });
 }

@@ -147,8 +147,8 @@ function SignUpForm({ returnTo, residence }: { returnTo: string; residence: Resi
       </Field>
       <ResidenceFields
         choices={residence}
-        country={{ id: fields.country.id, name: fields.country.name, errors: fields.country.errors, initialValue: fields.country.initialValue }}
-        region={{ id: fields.region.id, name: fields.region.name, errors: fields.region.errors, initialValue: fields.region.initialValue }}
+        country={fields.country}
+        region={fields.region}
       />
       <DepositLimitFields
         idPrefix="signup"

@@ -67,8 +67,8 @@ export default function Onboarding() {
         </Field>
         <ResidenceFields
           choices={residence}
-          country={{ id: fields.country.id, name: fields.country.name, errors: fields.country.errors, initialValue: fields.country.initialValue }}
-          region={{ id: fields.region.id, name: fields.region.name, errors: fields.region.errors, initialValue: fields.region.initialValue }}
+          country={fields.country}
+          region={fields.region}
         />
         <div className="flex items-start gap-2">
           <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="mt-1 h-4 w-4" />

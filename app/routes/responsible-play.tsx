@@ -5,12 +5,13 @@ import { buttonClass, inputClass } from "~/components/form-fields";
 import { getOptionalUser, requireUser } from "~/services/auth.server";
 import { DomainError } from "~/services/domain-error";
 import { expectedErrorMessage, readForm } from "~/services/http.server";
-import { coinsToDecimal, parseDollars } from "~/services/money";
+import { coinsToDecimal } from "~/services/money";
 import {
   BREAKS,
   depositLimitFields,
   EXCLUSIONS,
   LIMIT_HINT,
+  limitCents,
   limitsFromFields,
   REALITY_CHECK_CHOICES,
   type ExclusionChoice,
@@ -20,6 +21,7 @@ import { setRealityCheck } from "~/services/reality-check.server";
 import { safeRedirectPath } from "~/services/safe-redirect";
 import { depositLimits, excludeSelf, exclusionStatus, setDepositLimit, type LimitPeriod } from "~/services/responsible-play.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { utcMinute } from "~/services/dates";
 
 const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("limit"), period: z.enum(["day", "week", "month"]), amount: z.string().max(12).default("") }),
@@ -62,20 +64,20 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     if (parsed.data.intent === "limit") {
       const text = parsed.data.amount.trim();
-      const cents = text === "" ? null : parseDollars(text);
+      const cents = text === "" ? null : limitCents(text);
       if (cents === undefined) throw new DomainError("invalid_input", LIMIT_HINT);
-      const result = await setDepositLimit(user.id, parsed.data.period as LimitPeriod, cents === null ? null : Number(cents));
+      const result = await setDepositLimit(user.id, parsed.data.period as LimitPeriod, cents);
       return redirectWithToast("/responsible-play", {
         type: "success",
         title: "Deposit limit saved",
-        description: result.immediate ? "Your new limit applies now." : `Raising or removing a limit takes effect after 24 hours, at ${result.effectiveFrom.toISOString().slice(0, 16).replace("T", " ")} UTC.`,
+        description: result.immediate ? "Your new limit applies now." : `Raising or removing a limit takes effect after 24 hours, at ${utcMinute(result.effectiveFrom)}.`,
       });
     }
     const { until, refunded } = await excludeSelf(user.id, parsed.data.choice as ExclusionChoice);
     return redirectWithToast("/responsible-play", {
       type: "success",
       title: "Your break has started",
-      description: `Play and purchases are paused until ${until.toISOString().slice(0, 16).replace("T", " ")} UTC.${refunded ? ` ${refunded} open tickets were refunded.` : ""}`,
+      description: `Play and purchases are paused until ${utcMinute(until)}.${refunded ? ` ${refunded} open tickets were refunded.` : ""}`,
     });
   } catch (error) {
     const message = expectedErrorMessage(error);
@@ -97,7 +99,7 @@ export default function ResponsiblePlay() {
         <>
           {data.exclusion ? (
             <p role="status" className="rounded border-2 border-amber-500 p-3" data-testid="exclusion-status">
-              {data.exclusion.kind === "self_exclusion" ? "Self-excluded" : "On a break"} until {data.exclusion.until.slice(0, 16).replace("T", " ")} UTC. You can still see your balance and withdraw.
+              {data.exclusion.kind === "self_exclusion" ? "Self-excluded" : "On a break"} until {utcMinute(data.exclusion.until)}. You can still see your balance and withdraw.
             </p>
           ) : null}
           <section aria-labelledby="limits-title" className="flex flex-col gap-3">
@@ -114,7 +116,7 @@ export default function ResponsiblePlay() {
                 <button type="submit" className={buttonClass}>Save</button>
                 <span className="text-sm">
                   Used: ${coinsToDecimal(BigInt(l.usedCents))}
-                  {l.pending ? ` · pending: ${l.pending.amountCents === null ? "no limit" : `$${coinsToDecimal(BigInt(l.pending.amountCents))}`} from ${String(l.pending.from).slice(0, 16).replace("T", " ")} UTC` : ""}
+                  {l.pending ? ` · pending: ${l.pending.amountCents === null ? "no limit" : `$${coinsToDecimal(BigInt(l.pending.amountCents))}`} from ${utcMinute(l.pending.from)}` : ""}
                 </span>
               </Form>
             ))}

@@ -10,7 +10,7 @@ import { getEnv } from "./env.server";
 import { utcDay } from "./rewards.server";
 import { coinsToDecimal } from "./money";
 import { completeRaffleEarly } from "./raffles.server";
-import { effectiveLimit, PERIOD_LABELS } from "./responsible-play.server";
+import { effectiveLimit, LIMIT_PERIODS, pendingLimit, PERIOD_LABELS, runningExclusion, type LimitPeriod } from "./responsible-play.server";
 
 /**
  * The back office's rules. Every action is decided under a row lock (approve racing
@@ -179,8 +179,6 @@ export async function listPayouts(now = new Date()) {
   return (await admin.pendingWithdrawals()).map(payoutView(now));
 }
 
-const LIMIT_ORDER = ["day", "week", "month"] as const;
-
 export async function listUsers(query: string, page: number, pageSize = 25, now = new Date()) {
   const [users, total] = await admin.searchUsers(query, page, pageSize);
   return {
@@ -200,13 +198,14 @@ export async function listUsers(query: string, page: number, pageSize = 25, now 
       identityVerified: u.identityVerifiedAt !== null,
       residence: u.region ?? u.country,
       // What the player chose to protect themselves (read-only here).
-      limits: LIMIT_ORDER.flatMap((period) => {
+      limits: (Object.keys(LIMIT_PERIODS) as LimitPeriod[]).flatMap((period) => {
         const row = u.depositLimits.find((l) => l.period === period);
         const limit = effectiveLimit(row, now);
-        const pending = row?.pendingFrom && row.pendingFrom > now ? { amount: row.pendingRemoval || row.pendingAmountCents === null ? null : dollars(BigInt(row.pendingAmountCents)), from: row.pendingFrom.toISOString() } : null;
+        const waiting = pendingLimit(row, now);
+        const pending = waiting && { amount: waiting.amountCents === null ? null : dollars(BigInt(waiting.amountCents)), from: waiting.from.toISOString() };
         return limit === null && !pending ? [] : [{ period: PERIOD_LABELS[period], amount: limit === null ? null : dollars(BigInt(limit)), pending }];
       }),
-      exclusion: u.excludedUntil && u.excludedUntil > now ? { kind: u.exclusionKind, until: u.excludedUntil.toISOString() } : null,
+      exclusion: runningExclusion(u, now),
       realityCheckMinutes: u.realityCheckMinutes,
       createdAt: u.createdAt.toISOString(),
     })),

@@ -5,6 +5,7 @@ import { markRealityCheckSeen } from "~/models/session.server";
 import type { CurrentSession } from "./auth.server";
 import { DomainError } from "./domain-error";
 import { getEnv } from "./env.server";
+import { runningExclusion } from "./responsible-play.server";
 import { REALITY_CHECK_CHOICES, type RealityCheckMinutes } from "./responsible-play-options";
 
 /**
@@ -25,8 +26,7 @@ const minuteMs = () => getEnv().REALITY_CHECK_MINUTE_SECONDS * 1000;
 
 export async function playState(session: CurrentSession, now = new Date()): Promise<PlayState> {
   const startedAt = session.playStartedAt.toISOString();
-  const { excludedUntil, exclusionKind } = session.user;
-  const paused = excludedUntil && excludedUntil > now ? { kind: exclusionKind === "self_exclusion" ? ("self_exclusion" as const) : ("break" as const), until: excludedUntil.toISOString() } : null;
+  const paused = runningExclusion(session.user, now);
   const minutes = session.user.realityCheckMinutes;
   if (!minutes) return { startedAt, paused, reality: null };
   const from = session.realityCheckAt && session.realityCheckAt > session.playStartedAt ? session.realityCheckAt : session.playStartedAt;

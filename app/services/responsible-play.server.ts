@@ -6,6 +6,7 @@ import * as rp from "~/models/responsible-play.server";
 import { DomainError } from "./domain-error";
 import { coinsToDecimal } from "./money";
 import { BREAKS, EXCLUSIONS, LIMIT_HINT, MAX_LIMIT_CENTS, type ExclusionChoice } from "./responsible-play-options";
+import { utcMinute } from "./dates";
 
 /**
  * Deposit limits, breaks and self-exclusion (what regulated operators must offer).
@@ -20,13 +21,24 @@ export const INCREASE_DELAY_MS = 24 * 60 * 60 * 1000;
 
 
 const hours = (period: LimitPeriod) => LIMIT_PERIODS[period] * 3_600_000;
-const utc = (date: Date) => `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
 /** The limit in force at `now` (a pending change whose time has come applies). */
 export function effectiveLimit(row: rp.LimitRow | undefined, now: Date): number | null {
   if (!row) return null;
   if (row.pendingFrom && row.pendingFrom <= now) return row.pendingRemoval ? null : row.pendingAmountCents;
   return row.amountCents;
+}
+
+/** A raised or removed limit still waiting for its 24 hours (null amount: removal). */
+export function pendingLimit(row: rp.LimitRow | undefined, now: Date): { amountCents: number | null; from: Date } | null {
+  if (!row?.pendingFrom || row.pendingFrom <= now) return null;
+  return { amountCents: row.pendingRemoval ? null : row.pendingAmountCents, from: row.pendingFrom };
+}
+
+/** The break or self-exclusion running at `now`, if any. */
+export function runningExclusion(user: { excludedUntil: Date | null; exclusionKind: string | null }, now: Date) {
+  if (!user.excludedUntil || user.excludedUntil <= now) return null;
+  return { kind: user.exclusionKind === "self_exclusion" ? ("self_exclusion" as const) : ("break" as const), until: user.excludedUntil.toISOString() };
 }
 
 export async function setDepositLimit(userId: string, period: LimitPeriod, amountCents: number | null, now = new Date()) {
@@ -53,7 +65,7 @@ export async function depositLimits(userId: string, now = new Date()) {
     (Object.keys(LIMIT_PERIODS) as LimitPeriod[]).map(async (period) => {
       const row = rows.find((r) => r.period === period);
       const limit = effectiveLimit(row, now);
-      const pending = row?.pendingFrom && row.pendingFrom > now ? { amountCents: row.pendingRemoval ? null : row.pendingAmountCents, from: row.pendingFrom } : null;
+      const pending = pendingLimit(row, now);
       const used = (await rp.depositsSince(userId, new Date(now.getTime() - hours(period)))).total;
       return { period, label: PERIOD_LABELS[period], limitCents: limit, usedCents: used, pending };
     }),
@@ -77,7 +89,7 @@ export async function assertMayPlay(userId: string, now = new Date(), client?: T
 export function exclusionError(until: Date, kind: string | null): DomainError {
   return new DomainError(
     "excluded",
-    `${kind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until ${utc(until)}. Playing and buying are paused; you can still see your balance and withdraw.`,
+    `${kind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until ${utcMinute(until)}. Playing and buying are paused; you can still see your balance and withdraw.`,
   );
 }
 
@@ -93,7 +105,7 @@ export async function checkDeposit(userId: string, amountCents: number, now = ne
       const resets = oldest ? new Date(oldest.getTime() + hours(period)) : now;
       throw new DomainError(
         "deposit_limit",
-        `This purchase would go over your ${PERIOD_LABELS[period]} deposit limit of $${coinsToDecimal(BigInt(limit))} ($${coinsToDecimal(BigInt(total))} used). It resets at ${utc(resets)}.`,
+        `This purchase would go over your ${PERIOD_LABELS[period]} deposit limit of $${coinsToDecimal(BigInt(limit))} ($${coinsToDecimal(BigInt(total))} used). It resets at ${utcMinute(resets)}.`,
       );
     }
   }
@@ -118,7 +130,7 @@ export async function extendExclusionByAdmin(adminId: string, userId: string, ch
       throw new DomainError("invalid_input", "This player has no break or exclusion running. Only the player can start one.");
     }
     if (until <= current.excludedUntil) {
-      throw new DomainError("invalid_input", `That would not extend it: it already runs until ${utc(current.excludedUntil)}.`);
+      throw new DomainError("invalid_input", `That would not extend it: it already runs until ${utcMinute(current.excludedUntil)}.`);
     }
     const kind = option.kind === "self_exclusion" ? "self_exclusion" : current.exclusionKind ?? "break";
     await rp.setExclusion(tx, userId, until, kind);
@@ -139,7 +151,7 @@ export async function excludeSelf(userId: string, choice: ExclusionChoice, now =
   const until = new Date(now.getTime() + option.days * 86_400_000);
   const current = await rp.exclusionOf(userId);
   if (current?.excludedUntil && current.excludedUntil > until) {
-    throw new DomainError("excluded", `Your current ${current.exclusionKind === "self_exclusion" ? "exclusion" : "break"} runs until ${utc(current.excludedUntil)} and cannot be shortened.`);
+    throw new DomainError("excluded", `Your current ${current.exclusionKind === "self_exclusion" ? "exclusion" : "break"} runs until ${utcMinute(current.excludedUntil)} and cannot be shortened.`);
   }
   await db().$transaction(async (tx) => {
     await rp.setExclusion(tx, userId, until, current?.exclusionKind === "self_exclusion" ? "self_exclusion" : option.kind);
@@ -174,5 +186,5 @@ async function refundOpenEntries(raffleId: string, userId: string, now: Date): P
 
 export async function exclusionStatus(userId: string, now = new Date()) {
   const exclusion = await rp.exclusionOf(userId);
-  return exclusion?.excludedUntil && exclusion.excludedUntil > now ? { kind: exclusion.exclusionKind, until: exclusion.excludedUntil.toISOString() } : null;
+  return exclusion ? runningExclusion(exclusion, now) : null;
 }
