@@ -49,6 +49,13 @@ export function listOpenSlots(since: Date) {
   });
 }
 
+/** When the next active raffle ends (perhaps already past), or undefined when none is active. */
+export async function nextEndOfActiveRaffle(): Promise<Date | undefined> {
+  const [row] = await db().$queryRaw<{ endsAt: Date | null }[]>`
+    SELECT min(ends_at) AS "endsAt" FROM raffles WHERE status = 'active'`;
+  return row?.endsAt ?? undefined;
+}
+
 export type EntryRequest = { userId: string; raffleId: string; kind?: RaffleKind; tickets: number; now: Date };
 
 export type EntryRow = {

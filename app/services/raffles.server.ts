@@ -8,8 +8,10 @@ import {
   type Tx,
 } from "~/models/ledger.server";
 import {
+  addWinnings,
   claimDueRaffles,
-  lockDrawAccounts,
+  lockAccounts,
+  lockPots,
   markCancelled,
   markCompleted,
   playersForDraw,
@@ -151,7 +153,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   const paid = [...new Set(plans.flatMap((p) => (p.winner ? [p.winner.userId] : [...p.players])))];
   const people = new Map((await playersForDraw(tx, paid)).map((p) => [p.id, p]));
   const rakeAccount = await houseAccountId("house_rake", tx);
-  const pots = await lockDrawAccounts(tx, ids, [...[...people.values()].map((p) => p.account), rakeAccount]);
+  const pots = await lockPots(tx, ids);
 
   const transactions: BulkTransaction[] = [];
   const completed: Completed[] = [];
@@ -219,10 +221,14 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
     });
     outcomes.push({ raffleId: raffle.id, outcome: "completed", winnerId: winner.userId, winningTicket: winner.ticket, prize, rake });
   }
-  await postTransactions(tx, transactions);
+  // The raffles' own rows first; the accounts other draws and entries share are locked
+  // last, so that two batches wait on each other only for the postings and the commit.
   await markCompleted(tx, completed, now);
   await markCancelled(tx, cancelled, now);
   await recordDraws(tx, audits, events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })));
+  await lockAccounts(tx, [...[...people.values()].map((p) => p.account), rakeAccount]);
+  await postTransactions(tx, transactions);
+  await addWinnings(tx, completed);
   return outcomes;
 }
 

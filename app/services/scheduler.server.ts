@@ -1,5 +1,5 @@
 import { listRaffleSeries } from "~/models/raffle-schedule.server";
-import { listOpenSlots } from "~/models/raffle.server";
+import { listOpenSlots, nextEndOfActiveRaffle } from "~/models/raffle.server";
 import { getLogger } from "./logger.server";
 import { drawDueRaffles, openRaffle } from "./raffles.server";
 
@@ -62,30 +62,57 @@ export async function schedulerTick(now = new Date()) {
 
 export type Scheduler = { stop: () => Promise<void> };
 
-/** The pause between two passes: a due raffle waits at most this long, plus one pass. */
+/** The longest pause between two passes: a round opens at most this long after it is due to. */
 export const SCHEDULER_INTERVAL_MS = 250;
 
 /**
- * Runs two loops every `intervalMs` until stopped: one opens rounds, one draws. They
- * are apart so that a long run of draws (a thousand raffles ending together) never
- * makes a round open late; each loop never runs twice at once. The first passes run at once.
+ * How long the draw loop sleeps: until the next raffle ends, so that it is drawn at
+ * once, but no longer than `intervalMs` (an end moved earlier, or a raffle opened by
+ * another instance, is seen by the next pass). Raffles already past their end were left
+ * by this pass because another instance holds them: look again after `intervalMs`.
+ */
+export function drawLoopDelay(nextEnd: Date | undefined, now: number, intervalMs: number): number {
+  if (!nextEnd || nextEnd.getTime() <= now) return intervalMs;
+  return Math.min(intervalMs, nextEnd.getTime() - now);
+}
+
+type Loop = { name: string; run: () => Promise<Record<string, number> | undefined>; delay: () => Promise<number> };
+
+/**
+ * Runs two loops until stopped: one opens rounds every `intervalMs`, one draws, waking
+ * when the next raffle ends (docs/decisions/012-hot-paths.md). They are apart so that a
+ * long run of draws (a thousand raffles ending together) never makes a round open late;
+ * each loop never runs twice at once. The first passes run at once.
  */
 export function startScheduler({ intervalMs = SCHEDULER_INTERVAL_MS } = {}): Scheduler {
   const logger = getLogger().child({ component: "scheduler" });
   let stopped = false;
-  const loops = [
-    { name: "open", run: () => openScheduledRaffles(new Date()).then((opened) => (opened ? { opened } : undefined)) },
-    { name: "draw", run: () => drawDueRaffles(new Date()).then((drawn) => (drawn.length ? { drawn: drawn.length } : undefined)) },
-  ].map(({ name, run }) => {
+  const definitions: Loop[] = [
+    {
+      name: "open",
+      run: () => openScheduledRaffles(new Date()).then((opened) => (opened ? { opened } : undefined)),
+      delay: async () => intervalMs,
+    },
+    {
+      name: "draw",
+      run: () => drawDueRaffles(new Date()).then((drawn) => (drawn.length ? { drawn: drawn.length } : undefined)),
+      delay: async () => drawLoopDelay(await nextEndOfActiveRaffle(), Date.now(), intervalMs),
+    },
+  ];
+  const loops = definitions.map(({ name, run, delay }) => {
     const loop = { timer: undefined as NodeJS.Timeout | undefined, running: Promise.resolve() };
     const tick = () => {
       loop.running = run()
         .then((done) => {
           if (done) logger.info(done, "scheduler tick");
         })
-        .catch((error: unknown) => logger.error({ err: error }, `scheduler ${name} tick failed`))
-        .finally(() => {
-          if (!stopped) loop.timer = setTimeout(tick, intervalMs);
+        .then(delay)
+        .catch((error: unknown) => {
+          logger.error({ err: error }, `scheduler ${name} tick failed`);
+          return intervalMs;
+        })
+        .then((ms) => {
+          if (!stopped) loop.timer = setTimeout(tick, ms);
         });
     };
     tick();
