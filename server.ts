@@ -81,7 +81,9 @@ async function remixHandler(env: Env) {
   const build = (await import(/* @vite-ignore */ buildUrl)) as ServerBuild;
   const assets = express.Router();
   assets.use("/assets", express.static(new URL("./client/assets", import.meta.url).pathname, { immutable: true, maxAge: "1y" }));
-  assets.use(express.static(new URL("./client", import.meta.url).pathname, { maxAge: "1h" }));
+  // The other public files (favicon.svg) have an extension; pages and API paths never look on disk.
+  const publicFiles = express.static(new URL("./client", import.meta.url).pathname, { maxAge: "1h" });
+  assets.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   return { assets, build, close: async () => {} };
 }
 

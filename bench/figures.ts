@@ -79,6 +79,10 @@ export async function draws({ databaseUrl, players, count, tickets }: { database
   const roundOpenedAt = new Map<string, number>();
   const listener = new pg.Client({ connectionString: databaseUrl });
   await listener.connect();
+  // The fixtures just wrote 20,000 tickets and their postings in bulk: vacuum and analyze
+  // now (as pgbench does before its runs), rather than let autovacuum pick its own moment
+  // inside the measurement.
+  await listener.query("VACUUM ANALYZE raffles, entries, ledger_transactions, ledger_postings, ledger_accounts");
   listener.on("notification", (message) => {
     const at = Date.now();
     const event = JSON.parse(message.payload ?? "{}") as { type?: string; raffleId?: string; kind?: string };

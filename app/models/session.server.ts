@@ -1,27 +1,69 @@
+import type { User } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import { publicUserSelect } from "./user.server";
 
 /** What the guards need to know about the signed-in user: the public fields and the account's state. */
-const sessionUserSelect = { ...publicUserSelect, dateOfBirth: true, termsAcceptedAt: true, country: true, suspendedAt: true, realityCheckMinutes: true, excludedUntil: true, exclusionKind: true } as const;
+export const sessionUserSelect = { ...publicUserSelect, dateOfBirth: true, termsAcceptedAt: true, country: true, suspendedAt: true, realityCheckMinutes: true, excludedUntil: true, exclusionKind: true } as const;
+
+export type SessionUserRow = Pick<User, keyof typeof sessionUserSelect>;
+export type SessionRow = {
+  id: string;
+  adminGatePassedAt: Date | null;
+  expiresAt: Date;
+  playStartedAt: Date;
+  playSeenAt: Date;
+  realityCheckAt: Date | null;
+  user: SessionUserRow;
+};
 
 export function createSessionRow(data: { tokenHash: string; userId: string; expiresAt: Date; userAgent?: string; ip?: string }) {
   return db().session.create({ data, select: { id: true } });
 }
 
-/** The live session for this token hash, with its user; expired ones are not returned. */
-export function findSession(tokenHash: string, now: Date) {
-  return db().session.findFirst({
-    where: { tokenHash, expiresAt: { gt: now } },
-    select: {
-      id: true,
-      adminGatePassedAt: true,
-      expiresAt: true,
-      playStartedAt: true,
-      playSeenAt: true,
-      realityCheckAt: true,
-      user: { select: sessionUserSelect },
+/**
+ * The live session for this token hash, with its user; expired ones are not returned.
+ * One statement: every signed-in request runs it, and Prisma's nested select takes two
+ * round trips (docs/decisions/012-hot-paths.md).
+ */
+export async function findSession(tokenHash: string, now: Date): Promise<SessionRow | undefined> {
+  const [row] = await db().$queryRaw<(Omit<SessionRow, "user"> & { [K in keyof SessionUserRow as `u_${K}`]: SessionUserRow[K] })[]>`
+    SELECT s.id::text AS id, s.admin_gate_passed_at AS "adminGatePassedAt", s.expires_at AS "expiresAt",
+           s.play_started_at AS "playStartedAt", s.play_seen_at AS "playSeenAt", s.reality_check_at AS "realityCheckAt",
+           u.id::text AS "u_id", u.email AS "u_email", u.username AS "u_username", u.first_name AS "u_firstName",
+           u.total_winnings AS "u_totalWinnings", u.vip_tier::text AS "u_vipTier", u.vip_expiry AS "u_vipExpiry",
+           u.is_admin AS "u_isAdmin", u.created_at AS "u_createdAt", u.date_of_birth AS "u_dateOfBirth",
+           u.terms_accepted_at AS "u_termsAcceptedAt", u.country AS "u_country", u.suspended_at AS "u_suspendedAt",
+           u.reality_check_minutes AS "u_realityCheckMinutes", u.excluded_until AS "u_excludedUntil",
+           u.exclusion_kind AS "u_exclusionKind"
+    FROM sessions s JOIN users u ON u.id = s.user_id
+    WHERE s.token_hash = ${tokenHash} AND s.expires_at > ${now}`;
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    adminGatePassedAt: row.adminGatePassedAt,
+    expiresAt: row.expiresAt,
+    playStartedAt: row.playStartedAt,
+    playSeenAt: row.playSeenAt,
+    realityCheckAt: row.realityCheckAt,
+    user: {
+      id: row.u_id,
+      email: row.u_email,
+      username: row.u_username,
+      firstName: row.u_firstName,
+      totalWinnings: row.u_totalWinnings,
+      vipTier: row.u_vipTier,
+      vipExpiry: row.u_vipExpiry,
+      isAdmin: row.u_isAdmin,
+      createdAt: row.u_createdAt,
+      dateOfBirth: row.u_dateOfBirth,
+      termsAcceptedAt: row.u_termsAcceptedAt,
+      country: row.u_country,
+      suspendedAt: row.u_suspendedAt,
+      realityCheckMinutes: row.u_realityCheckMinutes,
+      excludedUntil: row.u_excludedUntil,
+      exclusionKind: row.u_exclusionKind,
     },
-  });
+  };
 }
 
 /**

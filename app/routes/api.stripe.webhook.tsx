@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { jsonError } from "~/services/http.server";
+import { errorResponse, jsonError } from "~/services/http.server";
 import { getLogger } from "~/services/logger.server";
-import { WebhookSignatureError } from "~/services/payments/provider";
+import { PaymentProviderUnavailable, WebhookSignatureError } from "~/services/payments/provider";
 import { handleProviderEvent, paymentProvider } from "~/services/payments.server";
 
 /** Stripe's webhook: the raw body's signature is verified before anything is read from it. */
@@ -17,7 +17,13 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     throw error;
   }
-  await handleProviderEvent(event);
+  try {
+    await handleProviderEvent(event);
+  } catch (error) {
+    // Stripe retries an event until it gets a 2xx: a 503 asks for exactly that.
+    if (error instanceof PaymentProviderUnavailable) return errorResponse(error)!;
+    throw error;
+  }
   return Response.json({ received: true });
 }
 

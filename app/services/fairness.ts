@@ -14,22 +14,26 @@ import { createHmac, hash } from "node:crypto";
 /** A ticket as published: its position and its entry id (never the player's identity). */
 export type Ticket = { position: number; ticketId: string };
 
-// One-shot hashing: a draw of 1,000 raffles hashes about 40,000 times (docs/decisions/012-hot-paths.md).
-const sha256 = (...parts: Buffer[]): Buffer => hash("sha256", parts.length === 1 ? parts[0]! : Buffer.concat(parts), "buffer");
+// One-shot hashing without intermediate buffers: a draw of 1,000 raffles hashes about
+// 40,000 times (docs/decisions/012-hot-paths.md).
+const sha256 = (data: Buffer | string): Buffer => hash("sha256", data, "buffer");
 
 export function seedHash(seedHex: string): string {
   return sha256(Buffer.from(seedHex, "hex")).toString("hex");
 }
 
-const LEAF = Buffer.from([0]);
-const NODE = Buffer.from([1]);
-
+/** sha256(0x00 ‖ utf8(text)): U+0000 is the single byte 0x00 in UTF-8. */
 export function leafHash(raffleId: string, ticket: Ticket): Buffer {
-  return sha256(LEAF, Buffer.from(`${raffleId}:${ticket.position}:${ticket.ticketId}`, "utf8"));
+  return sha256(`\u0000${raffleId}:${ticket.position}:${ticket.ticketId}`);
 }
 
+/** sha256(0x01 ‖ left ‖ right), built in one reused buffer (hashing copies it at once). */
+const node = Buffer.alloc(65);
 function nodeHash(left: Buffer, right: Buffer): Buffer {
-  return sha256(NODE, left, right);
+  node[0] = 1;
+  left.copy(node, 1);
+  right.copy(node, 33);
+  return sha256(node);
 }
 
 /** The largest power of two strictly below n (n ≥ 2). */
@@ -40,7 +44,7 @@ function split(n: number): number {
 }
 
 function treeHash(leaves: Buffer[]): Buffer {
-  if (leaves.length === 0) return sha256();
+  if (leaves.length === 0) return sha256(Buffer.alloc(0));
   if (leaves.length === 1) return leaves[0]!;
   const k = split(leaves.length);
   return nodeHash(treeHash(leaves.slice(0, k)), treeHash(leaves.slice(k)));

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { AccountError } from "./accounts.server";
 import { DomainError, type DomainErrorCode } from "./domain-error";
 import { getLogger } from "./logger.server";
+import { PaymentProviderUnavailable } from "./payments/provider";
 import { RateLimited } from "./rate-limit.server";
 
 /**
@@ -43,12 +44,18 @@ export function errorResponse(error: unknown): Response | undefined {
     return jsonError(429, error.message, { headers: { "Retry-After": String(error.retryAfterSeconds) } });
   }
   if (error instanceof AccountError) return jsonError(400, error.message);
+  if (error instanceof PaymentProviderUnavailable) {
+    getLogger().warn({ err: error.cause }, "the payment provider is unavailable");
+    return jsonError(503, error.message, { headers: { "Retry-After": "30" } });
+  }
   return undefined;
 }
 
 /** The player-facing message of an expected failure (for a toast), or undefined for a bug. */
 export function expectedErrorMessage(error: unknown): string | undefined {
-  if (error instanceof DomainError || error instanceof RateLimited || error instanceof AccountError) return error.message;
+  if (error instanceof DomainError || error instanceof RateLimited || error instanceof AccountError || error instanceof PaymentProviderUnavailable) {
+    return error.message;
+  }
   return undefined;
 }
 

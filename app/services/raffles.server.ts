@@ -267,7 +267,7 @@ export async function drawNextDueRaffle(now = new Date(), hooks: { afterLock?: (
  * time (raffles another drawer holds are skipped, so any number of instances may run
  * this); returns what was drawn.
  */
-export async function drawDueRaffles(now = new Date(), { batchSize = 100, workers = 2 } = {}): Promise<DrawOutcome[]> {
+export async function drawDueRaffles(now = new Date(), { batchSize = 100, workers = 3 } = {}): Promise<DrawOutcome[]> {
   const outcomes: DrawOutcome[] = [];
   const worker = async () => {
     for (;;) {

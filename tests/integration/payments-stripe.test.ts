@@ -3,7 +3,7 @@ import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
 import { settleStalePayments } from "~/services/payments.server";
 import { enterRaffle } from "~/services/raffles.server";
-import { call, sessionCookie } from "../support/app";
+import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";
 
@@ -185,6 +185,29 @@ describe("Stripe payments", () => {
     expect(await db().payment.findUniqueOrThrow({ where: { providerPaymentId: abandoned.paymentIntentId } })).toMatchObject({ status: "pending" });
     expect(await settleStalePayments(later(4))).toBe(0);
     expect(await userBalance(p.id)).toBe(600n);
+  });
+
+  it("answers 503 and a clear message while Stripe is down, records nothing, and works again when it is back", async () => {
+    const p = await buyer();
+    const message = "The payment service is not answering right now. Please try again in a minute.";
+    mode.stripe.outage = true;
+    try {
+      const api = await call("/api/create-payment-intent", { method: "POST", cookie: p.cookie, json: { packageId: "package_2" } });
+      expect(api.status).toBe(503);
+      expect(api.headers.get("Retry-After")).toBe("30");
+      expect(await api.json()).toEqual({ message });
+      // Without JavaScript: back to the checkout page, which says the same.
+      const form = await call("/checkout?package=package_2", { method: "POST", cookie: p.cookie, form: { intent: "hosted" } });
+      expect(form.status).toBe(302);
+      expect(form.headers.get("Location")).toBe("/checkout?package=package_2");
+      const page = await call("/checkout?package=package_2", { cookie: `${p.cookie}; ${cookiesFrom(form)}` });
+      expect(await pageText(page)).toContain(message);
+      expect(await db().payment.count({ where: { userId: p.id } })).toBe(0);
+      expect(await userBalance(p.id)).toBe(0n);
+    } finally {
+      mode.stripe.outage = false;
+    }
+    expect((await createIntent(p.cookie)).coins).toBe(600);
   });
 
   describe("webhook delivery", () => {

@@ -34,6 +34,8 @@ export type FakeStripe = {
   succeed(id: string): Intent;
   decline(id: string, message?: string): Intent;
   completeSession(id: string): Session;
+  /** While true, every call fails as in a Stripe outage: 500 `api_error`, not to be retried. */
+  outage: boolean;
   close(): Promise<void>;
 };
 
@@ -45,6 +47,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const idempotent = new Map<string, unknown>();
   const requests: FakeStripe["requests"] = [];
 
+  const fake = { outage: false };
   const server: Server = createServer((req, res) => {
     let raw = "";
     req.on("data", (chunk) => (raw += chunk));
@@ -57,10 +60,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           .filter(([k]) => k.startsWith("metadata[") || k.startsWith("payment_intent_data[metadata]["))
           .map(([k, v]) => [k.replace(/^.*\[(\w+)\]$/, "$1"), v]),
       );
-      const send = (status: number, json: unknown) => {
-        res.writeHead(status, { "Content-Type": "application/json", "Request-Id": id("req") });
+      const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
+        res.writeHead(status, { "Content-Type": "application/json", "Request-Id": id("req"), ...headers });
         res.end(JSON.stringify(json));
       };
+      if (fake.outage) {
+        return send(500, { error: { type: "api_error", message: "An unknown error occurred" } }, { "Stripe-Should-Retry": "false" });
+      }
       const key = req.headers["idempotency-key"];
       if (req.method === "POST" && typeof key === "string" && idempotent.has(key)) return send(200, idempotent.get(key));
       const remember = (json: unknown) => {
@@ -118,6 +124,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     url: `http://127.0.0.1:${port}`,
     intents,
     requests,
+    get outage() {
+      return fake.outage;
+    },
+    set outage(down: boolean) {
+      fake.outage = down;
+    },
     succeed(intentId) {
       const intent = intents.get(intentId)!;
       intent.status = "succeeded";

@@ -24,6 +24,18 @@ export class WebhookSignatureError extends Error {
   name = "WebhookSignatureError";
 }
 
+/**
+ * The provider could not be reached, or answered that it cannot serve now (its own
+ * outage, its rate limit). Not our bug and not the player's: they get a 503 and are
+ * asked to try again; nothing was charged or credited on our side.
+ */
+export class PaymentProviderUnavailable extends Error {
+  name = "PaymentProviderUnavailable";
+  constructor(readonly cause: unknown) {
+    super("The payment service is not answering right now. Please try again in a minute.");
+  }
+}
+
 export interface PaymentProvider {
   readonly name: "stripe" | "demo";
   createPayment(input: {

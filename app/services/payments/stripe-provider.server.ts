@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { getEnv } from "../env.server";
-import { WebhookSignatureError, type PaymentProvider, type ProviderEvent, type ProviderPayment } from "./provider";
+import { PaymentProviderUnavailable, WebhookSignatureError, type PaymentProvider, type ProviderEvent, type ProviderPayment } from "./provider";
 
 /** Stripe: PaymentIntents (Payment Element) with JavaScript, Checkout without it. */
 function client(): Stripe {
@@ -15,6 +15,23 @@ function client(): Stripe {
 
 let stripe: Stripe | undefined;
 const sdk = () => (stripe ??= client());
+
+/**
+ * Runs a call to Stripe; a network failure, Stripe's own server error or its rate limit
+ * (after the SDK's retries) becomes PaymentProviderUnavailable. Anything else (a request
+ * Stripe refuses as invalid) is our bug and stays an error.
+ */
+async function reach<T>(call: (api: Stripe) => Promise<T>): Promise<T> {
+  try {
+    return await call(sdk());
+  } catch (error) {
+    const unavailable =
+      error instanceof Stripe.errors.StripeConnectionError ||
+      error instanceof Stripe.errors.StripeAPIError ||
+      error instanceof Stripe.errors.StripeRateLimitError;
+    throw unavailable ? new PaymentProviderUnavailable(error) : error;
+  }
+}
 
 function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
   const failed = intent.status === "requires_payment_method" && intent.last_payment_error;
@@ -43,34 +60,38 @@ export const stripeProvider: PaymentProvider = {
   name: "stripe",
 
   async createPayment({ amountCents, description, metadata, idempotencyKey }) {
-    const intent = await sdk().paymentIntents.create(
-      { amount: amountCents, currency: "usd", description, metadata, automatic_payment_methods: { enabled: true } },
-      { idempotencyKey },
+    const intent = await reach((api) =>
+      api.paymentIntents.create(
+        { amount: amountCents, currency: "usd", description, metadata, automatic_payment_methods: { enabled: true } },
+        { idempotencyKey },
+      ),
     );
     return { id: intent.id, clientSecret: intent.client_secret! };
   },
 
   async getPayment(id) {
-    return toPayment(await sdk().paymentIntents.retrieve(id));
+    return toPayment(await reach((api) => api.paymentIntents.retrieve(id)));
   },
 
   async createHostedCheckout({ amountCents, description, metadata, successUrl, cancelUrl, idempotencyKey }) {
-    const session = await sdk().checkout.sessions.create(
-      {
-        mode: "payment",
-        line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: amountCents, product_data: { name: description } } }],
-        payment_intent_data: { metadata, description },
-        metadata,
-        success_url: successUrl,
-        cancel_url: cancelUrl,
-      },
-      { idempotencyKey },
+    const session = await reach((api) =>
+      api.checkout.sessions.create(
+        {
+          mode: "payment",
+          line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: amountCents, product_data: { name: description } } }],
+          payment_intent_data: { metadata, description },
+          metadata,
+          success_url: successUrl,
+          cancel_url: cancelUrl,
+        },
+        { idempotencyKey },
+      ),
     );
     return { id: session.id, url: session.url! };
   },
 
   async getHostedCheckout(id) {
-    const session = await sdk().checkout.sessions.retrieve(id);
+    const session = await reach((api) => api.checkout.sessions.retrieve(id));
     return {
       id: session.id,
       paymentId: stripeId(session.payment_intent),
@@ -80,7 +101,7 @@ export const stripeProvider: PaymentProvider = {
   },
 
   async tokenizePayoutCard({ number, expMonth, expYear }) {
-    const token = await sdk().tokens.create({ card: { number, exp_month: String(expMonth), exp_year: String(expYear), currency: "usd" } } as Stripe.TokenCreateParams);
+    const token = await reach((api) => api.tokens.create({ card: { number, exp_month: String(expMonth), exp_year: String(expYear), currency: "usd" } } as Stripe.TokenCreateParams));
     return token.id;
   },
 
