@@ -63,11 +63,16 @@ export async function lockPots(tx: Tx, raffleIds: string[]): Promise<Map<string,
 }
 
 /**
- * Locks the accounts paid from the pots (players, the house) in one fixed order (sorted
- * ids). Other draws and entries want these too, so they are locked last, just before the
- * postings, and held only until commit.
+ * Locks what the payouts touch that other transactions share: first the winners' user
+ * rows (their totals grow), then the accounts paid from the pots (players, the house),
+ * each in sorted order. Users before accounts is the order the rewards take (they lock
+ * the player, then the accounts). Other draws and entries want these accounts too, so
+ * the draw locks them last, just before the postings, and holds them only until commit.
  */
-export async function lockAccounts(tx: Tx, accountIds: string[]): Promise<void> {
+export async function lockPayoutRows(tx: Tx, winnerIds: string[], accountIds: string[]): Promise<void> {
+  if (winnerIds.length > 0) {
+    await tx.$queryRaw`SELECT id FROM users WHERE id = ANY(${winnerIds}::uuid[]) ORDER BY id FOR NO KEY UPDATE`;
+  }
   await tx.$queryRaw`SELECT id FROM ledger_accounts WHERE id = ANY(${accountIds}::uuid[]) ORDER BY id FOR UPDATE`;
 }
 
@@ -117,7 +122,7 @@ export async function markCompleted(tx: Tx, raffles: Completed[], drawnAt: Date)
     WHERE r.id = x.id`;
 }
 
-/** Adds the prizes to the winners' totals (after their accounts are locked, in the same order as every writer). */
+/** Adds the prizes to the winners' totals (their rows locked by lockPayoutRows). */
 export async function addWinnings(tx: Tx, raffles: Completed[]): Promise<void> {
   if (raffles.length === 0) return;
   await tx.$executeRaw`

@@ -39,9 +39,14 @@ export function getUserByEmail(email: string) {
 }
 
 
-/** Locks the player's row: serialises their once-a-day rewards. */
+/**
+ * Locks the player's row: serialises their once-a-day rewards. `NO KEY UPDATE`, not
+ * `UPDATE`: inserts that reference the player (their entries' tickets) take a key-share
+ * lock on this row after locking the player's account, so a full lock here, taken before
+ * the account, deadlocked with the player's own entries (docs/decisions/012-hot-paths.md).
+ */
 export async function lockUser(tx: Tx, id: string) {
   const rows = await tx.$queryRaw<{ id: string; vipTier: VipTier | null; vipExpiry: Date | null }[]>`
-    SELECT id::text AS id, vip_tier AS "vipTier", vip_expiry AS "vipExpiry" FROM users WHERE id = ${id}::uuid FOR UPDATE`;
+    SELECT id::text AS id, vip_tier AS "vipTier", vip_expiry AS "vipExpiry" FROM users WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
   return rows[0];
 }

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
 import { successToast } from "~/services/checkout.server";
 import { errorResponse, queryParams } from "~/services/http.server";
+import { PaymentProviderUnavailable } from "~/services/payments/provider";
 import { confirmPayment, settleHostedCheckout } from "~/services/payments.server";
 import { redirectWithToast } from "~/services/toast.server";
 
@@ -20,6 +21,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (!settlement) return redirectWithToast("/", { type: "error", title: "Error", description: "Failed to initialize payment" });
     return redirectWithToast(settlement.status === "succeeded" && settlement.purpose === "vip" ? "/vip" : "/", successToast(settlement));
   } catch (error) {
+    if (error instanceof PaymentProviderUnavailable) {
+      // The charge may well have gone through: the webhook or the stale-payment sweep credits it.
+      return redirectWithToast("/", {
+        type: "error",
+        title: "Payment Not Confirmed Yet",
+        description: "The payment service is not answering right now. If you were charged, your coins are added within a few minutes.",
+      });
+    }
     if (!errorResponse(error)) throw error;
     return redirectWithToast("/", {
       type: "error",

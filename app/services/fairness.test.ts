@@ -40,6 +40,15 @@ describe("inclusion proofs", () => {
     }
   });
 
+  it("refuses a proof whose hashes are not 32 bytes, longer or shorter", () => {
+    const all = tickets(5);
+    const root = merkleRoot(RAFFLE, all);
+    const proof = inclusionProof(RAFFLE, all, 2);
+    expect(verifyInclusion(RAFFLE, all[2]!, 5, proof, root)).toBe(true);
+    expect(verifyInclusion(RAFFLE, all[2]!, 5, [`${proof[0]}00`, ...proof.slice(1)], root)).toBe(false);
+    expect(verifyInclusion(RAFFLE, all[2]!, 5, [proof[0]!.slice(0, 62), ...proof.slice(1)], root)).toBe(false);
+  });
+
   it("refuses tickets out of order", () => {
     expect(() => merkleRoot(RAFFLE, [{ position: 1, ticketId: "a" }])).toThrow();
   });

@@ -1,4 +1,4 @@
-import { createHmac, hash } from "node:crypto";
+import { createHmac, hash as digest } from "node:crypto";
 
 /**
  * The provably fair draw (docs/fairness.md). Pure functions, shared by the server
@@ -16,7 +16,7 @@ export type Ticket = { position: number; ticketId: string };
 
 // One-shot hashing without intermediate buffers: a draw of 1,000 raffles hashes about
 // 40,000 times (docs/decisions/012-hot-paths.md).
-const sha256 = (data: Buffer | string): Buffer => hash("sha256", data, "buffer");
+const sha256 = (data: Buffer | string): Buffer => digest("sha256", data, "buffer");
 
 export function seedHash(seedHex: string): string {
   return sha256(Buffer.from(seedHex, "hex")).toString("hex");
@@ -27,9 +27,10 @@ export function leafHash(raffleId: string, ticket: Ticket): Buffer {
   return sha256(`\u0000${raffleId}:${ticket.position}:${ticket.ticketId}`);
 }
 
-/** sha256(0x01 ‖ left ‖ right), built in one reused buffer (hashing copies it at once). */
+/** sha256(0x01 ‖ left ‖ right) of two 32-byte hashes, built in one reused buffer (hashing reads it at once). */
 const node = Buffer.alloc(65);
 function nodeHash(left: Buffer, right: Buffer): Buffer {
+  if (left.length !== 32 || right.length !== 32) throw new RangeError("a Merkle node joins two 32-byte hashes");
   node[0] = 1;
   left.copy(node, 1);
   right.copy(node, 33);
@@ -83,6 +84,7 @@ export function verifyInclusion(
   let sn = size - 1;
   let hash = leafHash(raffleId, ticket);
   for (const siblingHex of proof) {
+    if (!/^[0-9a-f]{64}$/i.test(siblingHex)) return false;
     const sibling = Buffer.from(siblingHex, "hex");
     if (sn === 0) return false;
     if (fn % 2 === 1 || fn === sn) {

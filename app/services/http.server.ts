@@ -46,7 +46,7 @@ export function errorResponse(error: unknown): Response | undefined {
   if (error instanceof AccountError) return jsonError(400, error.message);
   if (error instanceof PaymentProviderUnavailable) {
     getLogger().warn({ err: error.cause }, "the payment provider is unavailable");
-    return jsonError(503, error.message, { headers: { "Retry-After": "30" } });
+    return jsonError(503, error.message, { headers: { "Retry-After": "60" } });
   }
   return undefined;
 }

@@ -10,7 +10,7 @@ import {
 import {
   addWinnings,
   claimDueRaffles,
-  lockAccounts,
+  lockPayoutRows,
   lockPots,
   markCancelled,
   markCompleted,
@@ -221,12 +221,12 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
     });
     outcomes.push({ raffleId: raffle.id, outcome: "completed", winnerId: winner.userId, winningTicket: winner.ticket, prize, rake });
   }
-  // The raffles' own rows first; the accounts other draws and entries share are locked
-  // last, so that two batches wait on each other only for the postings and the commit.
+  // The raffles' own rows first; the rows other draws, entries and rewards share are
+  // locked last, so that two batches wait on each other only for the postings and the commit.
   await markCompleted(tx, completed, now);
   await markCancelled(tx, cancelled, now);
   await recordDraws(tx, audits, events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })));
-  await lockAccounts(tx, [...[...people.values()].map((p) => p.account), rakeAccount]);
+  await lockPayoutRows(tx, completed.map((c) => c.winnerId), [...[...people.values()].map((p) => p.account), rakeAccount]);
   await postTransactions(tx, transactions);
   await addWinnings(tx, completed);
   return outcomes;

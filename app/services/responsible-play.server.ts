@@ -46,7 +46,7 @@ export async function setDepositLimit(userId: string, period: LimitPeriod, amoun
     throw new DomainError("invalid_input", LIMIT_HINT);
   }
   return db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+    await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
     const row = (await rp.limitsOf(userId, tx)).find((r) => r.period === period);
     const current = effectiveLimit(row, now);
     const tighter = amountCents !== null && (current === null || amountCents <= current);
@@ -123,7 +123,7 @@ export async function extendExclusionByAdmin(adminId: string, userId: string, ch
   if (!option) throw new DomainError("invalid_input", "Choose a break or exclusion period");
   const until = new Date(now.getTime() + option.days * 86_400_000);
   return db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+    await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
     const current = await rp.exclusionOf(userId, tx);
     if (!current) throw new DomainError("user_not_found", "Player not found");
     if (!current.excludedUntil || current.excludedUntil <= now) {

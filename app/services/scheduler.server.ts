@@ -68,15 +68,16 @@ export const SCHEDULER_INTERVAL_MS = 250;
 /**
  * How long the draw loop sleeps: until the next raffle ends, so that it is drawn at
  * once, but no longer than `intervalMs` (an end moved earlier, or a raffle opened by
- * another instance, is seen by the next pass). Raffles already past their end were left
- * by this pass because another instance holds them: look again after `intervalMs`.
+ * another instance, is seen by the next pass). A raffle that ended while the pass ran
+ * is drawn at once; one that was already due when the pass began was left because
+ * another instance holds it: look again after `intervalMs`.
  */
-export function drawLoopDelay(nextEnd: Date | undefined, now: number, intervalMs: number): number {
-  if (!nextEnd || nextEnd.getTime() <= now) return intervalMs;
-  return Math.min(intervalMs, nextEnd.getTime() - now);
+export function drawLoopDelay(nextEnd: Date | undefined, passStartedAt: number, now: number, intervalMs: number): number {
+  if (!nextEnd || nextEnd.getTime() <= passStartedAt) return intervalMs;
+  return Math.min(intervalMs, Math.max(0, nextEnd.getTime() - now));
 }
 
-type Loop = { name: string; run: () => Promise<Record<string, number> | undefined>; delay: () => Promise<number> };
+type Loop = { name: string; run: (now: Date) => Promise<Record<string, number> | undefined>; delay: (passStartedAt: Date) => Promise<number> };
 
 /**
  * Runs two loops until stopped: one opens rounds every `intervalMs`, one draws, waking
@@ -90,23 +91,24 @@ export function startScheduler({ intervalMs = SCHEDULER_INTERVAL_MS } = {}): Sch
   const definitions: Loop[] = [
     {
       name: "open",
-      run: () => openScheduledRaffles(new Date()).then((opened) => (opened ? { opened } : undefined)),
+      run: (now) => openScheduledRaffles(now).then((opened) => (opened ? { opened } : undefined)),
       delay: async () => intervalMs,
     },
     {
       name: "draw",
-      run: () => drawDueRaffles(new Date()).then((drawn) => (drawn.length ? { drawn: drawn.length } : undefined)),
-      delay: async () => drawLoopDelay(await nextEndOfActiveRaffle(), Date.now(), intervalMs),
+      run: (now) => drawDueRaffles(now).then((drawn) => (drawn.length ? { drawn: drawn.length } : undefined)),
+      delay: async (passStartedAt) => drawLoopDelay(await nextEndOfActiveRaffle(), passStartedAt.getTime(), Date.now(), intervalMs),
     },
   ];
   const loops = definitions.map(({ name, run, delay }) => {
     const loop = { timer: undefined as NodeJS.Timeout | undefined, running: Promise.resolve() };
     const tick = () => {
-      loop.running = run()
+      const now = new Date();
+      loop.running = run(now)
         .then((done) => {
           if (done) logger.info(done, "scheduler tick");
         })
-        .then(delay)
+        .then(() => delay(now))
         .catch((error: unknown) => {
           logger.error({ err: error }, `scheduler ${name} tick failed`);
           return intervalMs;

@@ -5,6 +5,8 @@ import { DomainError } from "~/services/domain-error";
 import { merkleRoot, winningTicket } from "~/services/fairness";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
 import { excludeSelf } from "~/services/responsible-play.server";
+import { spinWheel } from "~/services/rewards.server";
+import { BALANCED, ledgerInvariants, raffleProblems } from "../support/money-invariants";
 import { createTestRaffle, createTestUser } from "../support/factories";
 
 /** Entries share batches and draws run many raffles per transaction (docs/decisions/009-entries-and-draws-in-bulk.md). */
@@ -119,3 +121,31 @@ describe("many raffles ending together", () => {
     expect(await db().auditEvent.count({ where: { action: { in: ["raffle.draw", "raffle.cancel"] }, target: { in: [...ids].map((id) => `raffle:${id}`) } } })).toBe(230);
   });
 });
+
+describe("draws racing the same players' entries and rewards", () => {
+  it("draws many small batches at once while the winners enter and spin: no deadlock, each raffle once, the ledger balanced", async () => {
+    const players = await Promise.all(Array.from({ length: 6 }, () => createTestUser({ coins: 100_000n })));
+    const ending = await Promise.all(Array.from({ length: 60 }, () => createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 10 })));
+    const after = new Date(Math.max(...ending.map((r) => r.endsAt.getTime())) + 1);
+    const open = await createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 1_000, endsAt: new Date(after.getTime() + 3_600_000) });
+    await Promise.all(ending.flatMap((raffle, i) => [players[i % 6]!, players[(i + 1) % 6]!].map((p) => enterRaffle({ userId: p.id, raffleId: raffle.id }))));
+
+    // Two instances draw two raffles per transaction, three transactions each, while the
+    // same players enter another raffle and spin the wheel (which locks the player first).
+    const results = await Promise.allSettled([
+      drawDueRaffles(after, { batchSize: 2, workers: 3 }),
+      drawDueRaffles(after, { batchSize: 2, workers: 3 }),
+      ...players.flatMap((p) => Array.from({ length: 10 }, () => enterRaffle({ userId: p.id, raffleId: open.id }))),
+      ...players.map((p) => spinWheel(p.id)),
+    ]);
+    expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+
+    const drawn = results.slice(0, 2).flatMap((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof drawDueRaffles>>>).value);
+    const ids = new Set(ending.map((r) => r.id));
+    expect(drawn.filter((o) => ids.has(o.raffleId)).map((o) => o.raffleId).sort()).toEqual([...ids].sort());
+    expect(await db().entry.count({ where: { raffleId: open.id } })).toBe(60);
+    expect(await raffleProblems([...ids, open.id])).toEqual([]);
+    expect(await ledgerInvariants()).toEqual(BALANCED);
+  });
+});
+

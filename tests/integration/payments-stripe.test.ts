@@ -194,7 +194,7 @@ describe("Stripe payments", () => {
     try {
       const api = await call("/api/create-payment-intent", { method: "POST", cookie: p.cookie, json: { packageId: "package_2" } });
       expect(api.status).toBe(503);
-      expect(api.headers.get("Retry-After")).toBe("30");
+      expect(api.headers.get("Retry-After")).toBe("60");
       expect(await api.json()).toEqual({ message });
       // Without JavaScript: back to the checkout page, which says the same.
       const form = await call("/checkout?package=package_2", { method: "POST", cookie: p.cookie, form: { intent: "hosted" } });
@@ -208,6 +208,29 @@ describe("Stripe payments", () => {
       mode.stripe.outage = false;
     }
     expect((await createIntent(p.cookie)).coins).toBe(600);
+  });
+
+  it("while Stripe is down, a webhook is answered 503 (Stripe sends it again) and a returning player is told the charge is coming", async () => {
+    const p = await buyer();
+    const intent = await createIntent(p.cookie);
+    const succeeded = mode.stripe.succeed(intent.paymentIntentId);
+    const payload = JSON.stringify({ id: "evt_outage", object: "event", type: "payment_intent.succeeded", data: { object: succeeded } });
+    mode.stripe.outage = true;
+    try {
+      const webhook = await rawPost(payload, signed(payload));
+      expect(webhook.status).toBe(503);
+      const back = await call(`/checkout-success?payment_intent=${intent.paymentIntentId}`, { cookie: p.cookie });
+      expect(back.status).toBe(302);
+      const home = await call("/", { cookie: `${p.cookie}; ${cookiesFrom(back)}` });
+      expect(await pageText(home)).toContain("If you were charged, your coins are added within a few minutes.");
+      expect(await userBalance(p.id)).toBe(0n);
+    } finally {
+      mode.stripe.outage = false;
+    }
+    // Stripe's retry, once it is back, credits it once.
+    expect((await rawPost(payload, signed(payload))).status).toBe(200);
+    expect((await rawPost(payload, signed(payload))).status).toBe(200);
+    expect(await userBalance(p.id)).toBe(600n);
   });
 
   describe("webhook delivery", () => {

@@ -91,3 +91,22 @@ describe("the read side", () => {
     expect(utcWeekStart(new Date("2026-11-22T23:59:59Z")).toISOString()).toBe("2026-11-16T00:00:00.000Z");
   });
 });
+
+describe("rewards racing the same player's entries", () => {
+  it("a spin and a VIP bonus claimed while the player enters do not deadlock: every call answers, coins add up", async () => {
+    // The rewards lock the player's row and then their account; an entry locks the account
+    // and then, inserting its tickets, takes a key-share lock on the player's row.
+    for (let round = 0; round < 3; round++) {
+      const players = await Promise.all(
+        Array.from({ length: 6 }, () => createTestUser({ coins: 10_000n, vipTier: "gold", vipExpiry: new Date(Date.now() + 86_400_000) })),
+      );
+      const raffle = await createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 1_000 });
+      const calls = await Promise.all([
+        ...players.flatMap((p) => Array.from({ length: 10 }, () => codeOf(enterRaffle({ userId: p.id, raffleId: raffle.id })))),
+        ...players.flatMap((p) => [codeOf(spinWheel(p.id)), codeOf(claimVipDailyBonus(p.id))]),
+      ]);
+      expect(calls.filter((code) => code !== "ok")).toEqual([]);
+    }
+  });
+});
+

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { addMissingRaffleSeries } from "~/models/raffle-schedule.server";
 import { enterRaffle } from "~/services/raffles.server";
-import { drawLoopDelay, schedulerTick, startScheduler, windowStart } from "~/services/scheduler.server";
+import { schedulerTick, startScheduler, windowStart } from "~/services/scheduler.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
 
 describe("windowStart", () => {
@@ -15,16 +15,6 @@ describe("windowStart", () => {
     expect(windowStart(regular, 1, 200_000)).toBe(90_000);
     expect(windowStart(regular, 1, 280_000)).toBe(270_000);
     expect(windowStart(regular, 1, 80_000)).toBe(-90_000);
-  });
-});
-
-describe("drawLoopDelay", () => {
-  it("sleeps until the next end, at most one interval, and a full interval when what is due is held elsewhere", () => {
-    expect(drawLoopDelay(new Date(10_120), 10_000, 250)).toBe(120);
-    expect(drawLoopDelay(new Date(10_900), 10_000, 250)).toBe(250);
-    expect(drawLoopDelay(new Date(9_000), 10_000, 250)).toBe(250);
-    expect(drawLoopDelay(new Date(10_000), 10_000, 250)).toBe(250);
-    expect(drawLoopDelay(undefined, 10_000, 250)).toBe(250);
   });
 });
 
@@ -74,10 +64,10 @@ describe("the scheduler", () => {
 
   it("draws a raffle when it ends, not at the next interval", async () => {
     const players = await Promise.all([createTestUser({ coins: 1_000n }), createTestUser({ coins: 1_000n })]);
-    const endsAt = new Date(Date.now() + 1_500);
+    const endsAt = new Date(Date.now() + 4_000);
     const raffle = await createTestRaffle({ endsAt });
     for (const player of players) await enterRaffle({ userId: player.id, raffleId: raffle.id });
-    // With a 60-second interval, only waking at the raffle's end draws it within the poll's timeout.
+    // With a 60-second interval, only waking at the raffle's end draws it within the poll's 20 seconds.
     const scheduler = startScheduler({ intervalMs: 60_000 });
     try {
       await expect
@@ -85,7 +75,6 @@ describe("the scheduler", () => {
         .toBe("completed");
       const { drawnAt } = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } });
       expect(drawnAt!.getTime()).toBeGreaterThanOrEqual(endsAt.getTime());
-      expect(drawnAt!.getTime()).toBeLessThan(endsAt.getTime() + 60_000);
     } finally {
       await scheduler.stop();
     }

@@ -27,7 +27,8 @@ export class WebhookSignatureError extends Error {
 /**
  * The provider could not be reached, or answered that it cannot serve now (its own
  * outage, its rate limit). Not our bug and not the player's: they get a 503 and are
- * asked to try again; nothing was charged or credited on our side.
+ * asked to try again. Nothing is recorded on our side; a charge the provider did make is
+ * credited later by the webhook or the stale-payment sweep.
  */
 export class PaymentProviderUnavailable extends Error {
   name = "PaymentProviderUnavailable";

@@ -56,6 +56,8 @@ test("signs a new player in through the provider, asks for age, residence and Te
   await page.locator('button[type="submit"]').click();
 
   await expect(page.getByRole("heading", { name: "One more step" })).toBeVisible();
+  // Fill the form once the page's JavaScript runs: it shows the region select for the country chosen.
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   await page.getByLabel("Date of birth").fill("1988-02-29");
   await page.getByLabel("Country where you live").selectOption("US");
   await page.getByLabel("State or province").selectOption("US-NJ");
