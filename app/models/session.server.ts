@@ -38,32 +38,14 @@ export async function findSession(tokenHash: string, now: Date): Promise<Session
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.token_hash = ${tokenHash} AND s.expires_at > ${now}`;
   if (!row) return undefined;
-  return {
-    id: row.id,
-    adminGatePassedAt: row.adminGatePassedAt,
-    expiresAt: row.expiresAt,
-    playStartedAt: row.playStartedAt,
-    playSeenAt: row.playSeenAt,
-    realityCheckAt: row.realityCheckAt,
-    user: {
-      id: row.u_id,
-      email: row.u_email,
-      username: row.u_username,
-      firstName: row.u_firstName,
-      totalWinnings: row.u_totalWinnings,
-      vipTier: row.u_vipTier,
-      vipExpiry: row.u_vipExpiry,
-      isAdmin: row.u_isAdmin,
-      createdAt: row.u_createdAt,
-      dateOfBirth: row.u_dateOfBirth,
-      termsAcceptedAt: row.u_termsAcceptedAt,
-      country: row.u_country,
-      suspendedAt: row.u_suspendedAt,
-      realityCheckMinutes: row.u_realityCheckMinutes,
-      excludedUntil: row.u_excludedUntil,
-      exclusionKind: row.u_exclusionKind,
-    },
-  };
+  // The user's columns come back prefixed "u_": gathered into the nested user Prisma would return.
+  const session: Record<string, unknown> = {};
+  const user: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (column.startsWith("u_")) user[column.slice(2)] = value;
+    else session[column] = value;
+  }
+  return { ...(session as Omit<SessionRow, "user">), user: user as SessionUserRow };
 }
 
 /**

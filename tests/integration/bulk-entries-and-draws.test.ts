@@ -1,20 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
-import { DomainError } from "~/services/domain-error";
 import { merkleRoot, winningTicket } from "~/services/fairness";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
 import { excludeSelf } from "~/services/responsible-play.server";
 import { spinWheel } from "~/services/rewards.server";
 import { BALANCED, ledgerInvariants, raffleProblems } from "../support/money-invariants";
 import { createTestRaffle, createTestUser } from "../support/factories";
+import { codeOf } from "../support/outcomes";
 
 /** Entries share batches and draws run many raffles per transaction (docs/decisions/009-entries-and-draws-in-bulk.md). */
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "ok",
-    (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
-  );
 
 describe("entries arriving together", () => {
   it("answers each entry of a mixed burst by its own rules, and only the accepted ones move coins", async () => {

@@ -5,14 +5,14 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { migrate, MigrationError, readMigrations } from "~/models/migrations.server";
-import { databaseUrl, dropDatabase, withAdminClient } from "../support/test-database";
+import { databaseUrl, dropDatabase, withClient } from "../support/test-database";
 
 const adminUrl = inject("databaseAdminUrl");
 const created: string[] = [];
 
 async function emptyDatabase(): Promise<string> {
   const name = `${inject("templateDatabase")}_empty_${created.length}_${process.pid}`;
-  await withAdminClient(adminUrl, (client) => client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`));
+  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`));
   created.push(name);
   return databaseUrl(adminUrl, name);
 }

@@ -190,8 +190,7 @@ describe("Stripe payments", () => {
   it("answers 503 and a clear message while Stripe is down, records nothing, and works again when it is back", async () => {
     const p = await buyer();
     const message = "The payment service is not answering right now. Please try again in a minute.";
-    mode.stripe.outage = true;
-    try {
+    await mode.stripe.down(async () => {
       const api = await call("/api/create-payment-intent", { method: "POST", cookie: p.cookie, json: { packageId: "package_2" } });
       expect(api.status).toBe(503);
       expect(api.headers.get("Retry-After")).toBe("60");
@@ -204,9 +203,7 @@ describe("Stripe payments", () => {
       expect(await pageText(page)).toContain(message);
       expect(await db().payment.count({ where: { userId: p.id } })).toBe(0);
       expect(await userBalance(p.id)).toBe(0n);
-    } finally {
-      mode.stripe.outage = false;
-    }
+    });
     expect((await createIntent(p.cookie)).coins).toBe(600);
   });
 
@@ -215,8 +212,7 @@ describe("Stripe payments", () => {
     const intent = await createIntent(p.cookie);
     const succeeded = mode.stripe.succeed(intent.paymentIntentId);
     const payload = JSON.stringify({ id: "evt_outage", object: "event", type: "payment_intent.succeeded", data: { object: succeeded } });
-    mode.stripe.outage = true;
-    try {
+    await mode.stripe.down(async () => {
       const webhook = await rawPost(payload, signed(payload));
       expect(webhook.status).toBe(503);
       const back = await call(`/checkout-success?payment_intent=${intent.paymentIntentId}`, { cookie: p.cookie });
@@ -224,9 +220,7 @@ describe("Stripe payments", () => {
       const home = await call("/", { cookie: `${p.cookie}; ${cookiesFrom(back)}` });
       expect(await pageText(home)).toContain("If you were charged, your coins are added within a few minutes.");
       expect(await userBalance(p.id)).toBe(0n);
-    } finally {
-      mode.stripe.outage = false;
-    }
+    });
     // Stripe's retry, once it is back, credits it once.
     expect((await rawPost(payload, signed(payload))).status).toBe(200);
     expect((await rawPost(payload, signed(payload))).status).toBe(200);

@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userAccountId, userBalance } from "~/models/ledger.server";
-import { DomainError } from "~/services/domain-error";
 import { seedHash } from "~/services/fairness";
 import { completeRaffleEarly, drawDueRaffles, drawNextDueRaffle, enterRaffle } from "~/services/raffles.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "ok",
-    (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
-  );
+import { codeOf } from "../support/outcomes";
 
 describe("enterRaffle", () => {
   it("debits the player, grows the pot and adds the ticket", async () => {

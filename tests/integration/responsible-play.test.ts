@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
-import { DomainError } from "~/services/domain-error";
 import { checkDeposit, excludeSelf, setDepositLimit } from "~/services/responsible-play.server";
 import { enterRaffle } from "~/services/raffles.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "ok",
-    (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
-  );
+import { codeOf } from "../support/outcomes";
 
 async function paid(userId: string, cents: number, at: Date) {
   await db().payment.create({

@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { userBalance } from "~/models/ledger.server";
-import { DomainError } from "~/services/domain-error";
 import { getLeaderboard, getRecentWinners, getStats, listRaffles, utcWeekStart } from "~/services/feeds.server";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
 import { claimVipDailyBonus, spinStatus, spinWheel } from "~/services/rewards.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "ok",
-    (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
-  );
+import { codeOf } from "../support/outcomes";
 
 describe("the daily spin", () => {
   it("pays a configured reward once per 24 hours, also when 20 spins arrive at once", async () => {

@@ -1,19 +1,10 @@
-import pg from "pg";
 import { startEmbeddedPostgres } from "~/services/embedded-postgres.server";
+import { withClient } from "./test-database";
 
 /**
  * Reading a server process's database from a test: its ledger (to prove nothing moved)
  * and a dump of every table (to scan for data that must never be stored).
  */
-export async function withDatabase<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The URL of the database of a server running on `dataDir`'s embedded PostgreSQL (tests/support/server-process.ts). */
 export async function runningDatabaseUrl(dataDir: string, database = "raffle"): Promise<string> {
@@ -24,7 +15,7 @@ export async function runningDatabaseUrl(dataDir: string, database = "raffle"): 
 
 /** Every account's balance and the number of ledger transactions. */
 export function ledgerAt(url: string) {
-  return withDatabase(url, async (client) => {
+  return withClient(url, async (client) => {
     const accounts = await client.query<{ id: string; balance: string }>("SELECT id::text, balance::text FROM ledger_accounts ORDER BY id");
     const transactions = await client.query<{ n: string }>("SELECT count(*)::text AS n FROM ledger_transactions");
     return { transactions: Number(transactions.rows[0]!.n), balances: Object.fromEntries(accounts.rows.map((a) => [a.id, a.balance])) };
@@ -33,7 +24,7 @@ export function ledgerAt(url: string) {
 
 /** Every row of every table in the public schema, one JSON line per row, each line prefixed by its table. */
 export function dumpAllTables(url: string): Promise<string> {
-  return withDatabase(url, async (client) => {
+  return withClient(url, async (client) => {
     const tables = await client.query<{ name: string }>(
       "SELECT quote_ident(table_name) AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1",
     );

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrate } from "~/models/migrations.server";
 import { ensureDatabase, startEmbeddedPostgres } from "~/services/embedded-postgres.server";
-import { databaseUrl, dropDatabase, withAdminClient } from "./test-database";
+import { databaseUrl, dropDatabase, withClient } from "./test-database";
 
 /**
  * Once per test run: a PostgreSQL server (DATABASE_URL's, or the embedded one under
@@ -27,7 +27,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     // Drop the template and any clone a crashed file left behind.
-    await withAdminClient(adminUrl, async (client) => {
+    await withClient(adminUrl, async (client) => {
       const { rows } = await client.query<{ datname: string }>(
         "SELECT datname FROM pg_database WHERE datname LIKE $1",
         [`${template}%`],

@@ -34,8 +34,8 @@ export type FakeStripe = {
   succeed(id: string): Intent;
   decline(id: string, message?: string): Intent;
   completeSession(id: string): Session;
-  /** While true, every call fails as in a Stripe outage: 500 `api_error`, not to be retried. */
-  outage: boolean;
+  /** Runs `run` during a Stripe outage: every call fails with 500 `api_error`, not to be retried. */
+  down<T>(run: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 };
 
@@ -124,11 +124,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     url: `http://127.0.0.1:${port}`,
     intents,
     requests,
-    get outage() {
-      return fake.outage;
-    },
-    set outage(down: boolean) {
-      fake.outage = down;
+    async down(run) {
+      fake.outage = true;
+      try {
+        return await run();
+      } finally {
+        fake.outage = false;
+      }
     },
     succeed(intentId) {
       const intent = intents.get(intentId)!;

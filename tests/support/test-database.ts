@@ -14,8 +14,9 @@ export function databaseUrl(adminUrl: string, database: string): string {
   return url.toString();
 }
 
-export async function withAdminClient<T>(adminUrl: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
+/** Runs `run` with its own connection to `url`, closed afterwards. */
+export async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await run(client);
@@ -26,7 +27,7 @@ export async function withAdminClient<T>(adminUrl: string, run: (client: pg.Clie
 
 /** Creates `name` as a copy of `template`, retrying while another clone holds the template. */
 export async function cloneDatabase(adminUrl: string, template: string, name: string): Promise<void> {
-  await withAdminClient(adminUrl, async (client) => {
+  await withClient(adminUrl, async (client) => {
     for (let attempt = 0; ; attempt++) {
       try {
         await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)} TEMPLATE ${pg.escapeIdentifier(template)}`);
@@ -41,7 +42,7 @@ export async function cloneDatabase(adminUrl: string, template: string, name: st
 }
 
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  await withAdminClient(adminUrl, (client) =>
+  await withClient(adminUrl, (client) =>
     client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`),
   );
 }
