@@ -11,6 +11,8 @@ import { isCrossSite } from "~/services/csrf";
 import { readBodyUpTo, remixRequestHandler } from "~/services/express-remix.server";
 import { ConfigError, getEnv, type Env } from "~/services/env.server";
 import { closeEvents } from "~/services/events.server";
+import { afterWrite, startReadModel, stopReadModel } from "~/services/read-model.server";
+import { sessionTokenHash } from "~/services/auth.server";
 import { getLogger, loggableUrl } from "~/services/logger.server";
 import { startPaymentSweep } from "~/services/payments.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
@@ -102,6 +104,8 @@ async function main() {
     logger.info({ seeded }, "seeded the database");
   }
 
+  // Reads from memory once the listening connection is up (it keeps reconnecting; ADR 013).
+  startReadModel().catch((error) => logger.warn({ err: error }, "reads come from the database until the listening connection is up"));
   const scheduler: Scheduler | undefined = env.SCHEDULER_ENABLED ? startScheduler() : undefined;
   // Payments whose confirmation never came (a closed browser, a crash) are settled from the provider's record.
   const paymentSweep = env.SCHEDULER_ENABLED ? startPaymentSweep() : undefined;
@@ -170,6 +174,8 @@ async function main() {
     remixRequestHandler({
       build: remix.build,
       mode: env.NODE_ENV,
+      // What a write changed is read again before its answer leaves: the player reads what they did.
+      afterWrite: async (request) => afterWrite(await sessionTokenHash(request)),
       getLoadContext: (_req, res) => ({
         cspNonce: (res.locals as Locals).cspNonce,
         requestId: (res.locals as Locals).requestId,
@@ -201,6 +207,7 @@ async function main() {
     });
     await scheduler?.stop();
     await paymentSweep?.stop();
+    stopReadModel();
     await closeEvents();
     await remix.close();
     await database.close();

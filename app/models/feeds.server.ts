@@ -1,8 +1,8 @@
 import type { RaffleKind } from "~/generated/prisma/client";
 import { db } from "./db.server";
 
-/** Active raffles with their pots (the pot is the pot account's balance). */
-export async function listActiveRaffles(kind: RaffleKind, now: Date) {
+/** Active raffles with their pots (the pot is the pot account's balance), including those not started yet. */
+export async function listActiveRaffles(kind: RaffleKind) {
   return db().$queryRaw<
     {
       id: string;
@@ -24,16 +24,17 @@ export async function listActiveRaffles(kind: RaffleKind, now: Date) {
            r.ends_at AS "endsAt", r.status, r.vip_only AS "vipOnly",
            r.max_tickets_per_player AS "maxTicketsPerPlayer", r.seed_hash AS "seedHash"
     FROM raffles r JOIN ledger_accounts a ON a.raffle_id = r.id
-    WHERE r.kind = ${kind}::"RaffleKind" AND r.status = 'active' AND r.starts_at <= ${now}
+    WHERE r.kind = ${kind}::"RaffleKind" AND r.status = 'active'
     ORDER BY r.entry_price, r.ends_at`;
 }
 
-/** The player's ticket count per raffle, for the given raffles. */
-export async function ticketCounts(userId: string, raffleIds: string[]): Promise<Map<string, number>> {
-  if (raffleIds.length === 0) return new Map();
+/** The player's ticket count per active raffle of the kind (raffles without their tickets are left out). */
+export async function ticketCounts(userId: string, kind: RaffleKind): Promise<Map<string, number>> {
   const rows = await db().$queryRaw<{ raffleId: string; tickets: number }[]>`
-    SELECT raffle_id::text AS "raffleId", count(*)::int AS tickets FROM entries
-    WHERE user_id = ${userId}::uuid AND raffle_id = ANY(${raffleIds}::uuid[]) GROUP BY raffle_id`;
+    SELECT e.raffle_id::text AS "raffleId", count(*)::int AS tickets
+    FROM entries e JOIN raffles r ON r.id = e.raffle_id
+    WHERE e.user_id = ${userId}::uuid AND r.kind = ${kind}::"RaffleKind" AND r.status = 'active'
+    GROUP BY e.raffle_id`;
   return new Map(rows.map((row) => [row.raffleId, row.tickets]));
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
 import * as sessions from "~/models/session.server";
+import * as readModel from "./read-model.server";
 import { getEnv } from "./env.server";
 import { sessionSecret } from "./session-secret.server";
 
@@ -48,15 +49,30 @@ export const PLAY_IDLE_GAP_MS = 30 * 60 * 1000;
 /** How often a session's last request is written down. */
 const PLAY_SEEN_PRECISION_MS = 60 * 1000;
 
+/** Reads (GET and HEAD) may take the session from memory; anything else reads the database. */
+const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
+
 async function readSession(request: Request): Promise<CurrentSession | undefined> {
   const token = await tokenFrom(request);
   if (!token) return undefined;
   const now = new Date();
-  const session = await sessions.findSession(hashToken(token), now);
+  const tokenHash = hashToken(token);
+  const find = () => sessions.findSession(tokenHash, now);
+  const session = isRead(request) ? await readModel.session(tokenHash, now, find) : await find();
   if (!session || session.user.suspendedAt) return undefined;
   if (now.getTime() - session.playSeenAt.getTime() < PLAY_SEEN_PRECISION_MS) return session;
+  const version = readModel.currentVersion();
   const play = await sessions.touchPlay(session.id, now, PLAY_IDLE_GAP_MS);
-  return play ? { ...session, ...play } : undefined;
+  if (!play) return undefined;
+  const touched = { ...session, ...play, playSeenAt: now };
+  if (isRead(request)) readModel.storeSession(tokenHash, touched, version, now);
+  return touched;
+}
+
+/** The token hash of the request's session cookie, if it carries one (to forget it after a write). */
+export async function sessionTokenHash(request: Request): Promise<string | undefined> {
+  const token = await tokenFrom(request);
+  return token ? hashToken(token) : undefined;
 }
 
 /** The root loader and the page's loader both ask; the database is asked once per request. */

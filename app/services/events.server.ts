@@ -1,14 +1,12 @@
-import pg from "pg";
-import { connectedDatabaseUrl } from "~/models/db.server";
 import type { Tx } from "~/models/ledger.server";
-import { getLogger } from "./logger.server";
+import { onNotification, type Channel, startListening, stopListening } from "./listener.server";
 
 /**
  * Live game events (pot changes, new rounds, draws) through PostgreSQL LISTEN/NOTIFY,
  * so that every instance hears what any instance did. Events are published inside the
  * transaction that caused them: they go out on commit, and never for a rollback.
  */
-export const CHANNEL = "raffle_events";
+export const CHANNEL = "raffle_events" satisfies Channel;
 
 export type GameEvent =
   | { type: "pot"; raffleId: string; kind: string; currentPot: string; participantCount: number; ticketCount: number }
@@ -23,7 +21,7 @@ type Listener = (event: GameEvent) => void;
 type Subscriber = { listener: Listener; onClose: () => void };
 
 const state = globalThis as unknown as {
-  __raffleEvents?: { subscribers: Set<Subscriber>; client?: Promise<pg.Client> };
+  __raffleEvents?: { subscribers: Set<Subscriber>; unlisten?: () => void };
 };
 
 function hub() {
@@ -31,33 +29,17 @@ function hub() {
   return state.__raffleEvents;
 }
 
-async function connect(): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: connectedDatabaseUrl() });
-  client.on("notification", (message) => {
-    if (message.channel !== CHANNEL || !message.payload) return;
-    const event = JSON.parse(message.payload) as GameEvent;
-    for (const subscriber of hub().subscribers) subscriber.listener(event);
-  });
-  client.on("error", (error) => {
-    getLogger().warn({ err: error }, "event listener connection lost; reconnecting on next subscriber");
-    hub().client = undefined;
-  });
-  await client.connect();
-  await client.query(`LISTEN ${CHANNEL}`);
-  return client;
-}
-
 /**
  * Calls `listener` for every event from now on, and `onClose` when the process shuts
- * down; returns the unsubscribe function.
+ * down; returns the unsubscribe function. Rejects when the database cannot be reached.
  */
 export async function subscribe(listener: Listener, onClose: () => void = () => {}): Promise<() => void> {
   const h = hub();
-  h.client ??= connect().catch((error) => {
-    h.client = undefined;
-    throw error;
+  await startListening();
+  h.unlisten ??= onNotification(CHANNEL, (payload) => {
+    const event = JSON.parse(payload) as GameEvent;
+    for (const subscriber of hub().subscribers) subscriber.listener(event);
   });
-  await h.client;
   const subscriber = { listener, onClose };
   h.subscribers.add(subscriber);
   return () => h.subscribers.delete(subscriber);
@@ -66,9 +48,9 @@ export async function subscribe(listener: Listener, onClose: () => void = () => 
 /** Ends every open stream and the listening connection (at shutdown). */
 export async function closeEvents(): Promise<void> {
   const h = hub();
-  const client = h.client;
-  h.client = undefined;
   for (const subscriber of [...h.subscribers]) subscriber.onClose();
   h.subscribers.clear();
-  await (await client?.catch(() => undefined))?.end();
+  h.unlisten?.();
+  h.unlisten = undefined;
+  await stopListening();
 }

@@ -56,10 +56,13 @@ export function remixRequestHandler({
   build,
   mode,
   getLoadContext,
+  afterWrite,
 }: {
   build: ServerBuild | (() => Promise<ServerBuild>);
   mode: string;
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+  /** Called after a request other than GET or HEAD was handled, before its answer is sent. */
+  afterWrite?: (request: Request) => Promise<void>;
 }) {
   const handle = createRequestHandler(build, mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -70,6 +73,7 @@ export function remixRequestHandler({
         return;
       }
       const response = await handle(request, getLoadContext(req, res));
+      if (afterWrite && req.method !== "GET" && req.method !== "HEAD") await afterWrite(request);
       await send(res, response);
     } catch (error) {
       next(error);
@@ -108,8 +112,18 @@ async function send(res: ExpressResponse, response: Response): Promise<void> {
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [name, value] of response.headers.entries()) res.append(name, value);
+  const type = response.headers.get("Content-Type") ?? "";
   // Event streams are sent as they are written.
-  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
-  if (response.body) await writeReadableStreamToWritable(response.body, res);
-  else res.end();
+  if (/text\/event-stream/i.test(type)) res.flushHeaders();
+  if (!response.body) {
+    res.end();
+  } else if (/text\/(html|event-stream)/i.test(type)) {
+    await writeReadableStreamToWritable(response.body, res);
+  } else {
+    // API answers are small and whole: sent with their length, so that compression skips the
+    // ones too small to gain from it instead of starting a gzip stream for each.
+    const body = Buffer.from(await response.arrayBuffer());
+    res.setHeader("Content-Length", body.length);
+    res.end(body);
+  }
 }

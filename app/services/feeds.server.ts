@@ -3,6 +3,7 @@ import * as feeds from "~/models/feeds.server";
 import { displayName } from "./display-name";
 import { coinsToDecimal, formatDollars } from "./money";
 import { couldWin } from "./prize";
+import * as readModel from "./read-model.server";
 import { utcDay } from "./rewards.server";
 
 /**
@@ -36,8 +37,11 @@ export type RaffleView = {
 };
 
 export async function listRaffles(kind: RaffleKind, { userId, now = new Date() }: { userId?: string; now?: Date } = {}) {
-  const raffles = await feeds.listActiveRaffles(kind, now);
-  const mine = userId ? await feeds.ticketCounts(userId, raffles.map((r) => r.id)) : undefined;
+  const [active, mine] = await Promise.all([
+    readModel.activeRaffles(kind, () => feeds.listActiveRaffles(kind)),
+    userId ? readModel.ticketsOf(userId, kind, () => feeds.ticketCounts(userId, kind)) : undefined,
+  ]);
+  const raffles = active.filter((r) => r.startsAt <= now);
   return raffles.map(
     (r): RaffleView => ({
       id: r.id,
@@ -59,13 +63,13 @@ export async function listRaffles(kind: RaffleKind, { userId, now = new Date() }
 }
 
 export async function getStats(now = new Date()) {
-  const s = await feeds.stats(now, utcDay(now));
+  const s = await readModel.panel(`stats:${utcDay(now).toISOString()}`, () => feeds.stats(now, utcDay(now)));
   return { totalPlayers: s.players, totalPots: coinsToDecimal(s.pots), winnersToday: s.winners };
 }
 
 /** Winners of every kind of raffle, newest first (the home panel and the big-win banner). */
 export async function getRecentWinners(now = new Date(), limit = 10) {
-  return (await feeds.recentWinners(undefined, limit)).map((r) => ({
+  return (await readModel.panel(`winners:${limit}`, () => feeds.recentWinners(undefined, limit))).map((r) => ({
     raffleId: r.id,
     username: displayName(r.winner),
     amount: formatDollars(r.prize ?? 0n),
@@ -77,7 +81,7 @@ export async function getRecentWinners(now = new Date(), limit = 10) {
 }
 
 export async function getRecentQuickWinners(now = new Date(), limit = 10) {
-  return (await feeds.recentWinners("quick", limit)).map((r) => ({
+  return (await readModel.panel(`quick-winners:${limit}`, () => feeds.recentWinners("quick", limit))).map((r) => ({
     raffleId: r.id,
     username: displayName(r.winner),
     amount: formatDollars(r.prize ?? 0n),
@@ -93,7 +97,7 @@ export function utcWeekStart(now: Date): Date {
 }
 
 export async function getLeaderboard(now = new Date(), limit = 10) {
-  return (await feeds.leaderboard(utcWeekStart(now), limit)).map((row) => ({
+  return (await readModel.panel(`leaderboard:${utcWeekStart(now).toISOString()}:${limit}`, () => feeds.leaderboard(utcWeekStart(now), limit))).map((row) => ({
     username: displayName(row),
     totalWins: Number(row.wins),
     totalWinnings: formatDollars(row.winnings),

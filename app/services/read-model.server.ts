@@ -1,0 +1,204 @@
+import type { RaffleKind } from "~/generated/prisma/client";
+import type { SessionRow } from "~/models/session.server";
+import { onNotification, onStatus, startListening } from "./listener.server";
+
+/**
+ * What signed-in reads need, kept in the process's memory between the changes that
+ * PostgreSQL announces (docs/decisions/013-reads-from-memory.md): sessions with their
+ * user, the open raffles of each kind, each player's tickets in them, and the shared
+ * panels (stats, winners, leaderboard).
+ *
+ * - Triggers announce every change of those rows on the "read_model" channel at commit
+ *   (prisma/migrations/20261121190000_read_model_notifications); live game events count as
+ *   raffle changes too, and are seen first, so a browser told of a draw reads the draw.
+ * - This process's own writes are forgotten before their answer leaves (`afterWrite`), so a
+ *   player always reads what they just did; another instance's writes are seen when their
+ *   notification arrives, a few milliseconds after the commit.
+ * - Nothing is cached while the listening connection is down, and everything is dropped
+ *   when it goes down: a notification lost with the connection cannot leave a stale entry.
+ * - Writes never use this: what an entry, a payment or a withdrawal checks, it reads in its
+ *   own transaction.
+ *
+ * Off until `startReadModel` (the server starts it; tests that call services directly read
+ * the database every time, unless they start it).
+ */
+
+/** A cached session is read again after this long even without a notification. */
+const SESSION_TTL_MS = 10_000;
+/** Beyond this many cached sessions, the oldest are dropped. */
+const MAX_SESSIONS = 50_000;
+/** The shared panels hold this long at most: some of them move with the clock (today's winners, the last 24 hours' players). */
+const PANEL_TTL_MS = 5_000;
+/** Raffles, panels and players' tickets: beyond this many, all are dropped (each is read again when asked). */
+const MAX_GAME_ENTRIES = 50_000;
+
+type Cached<T> = { version: number; value: Promise<T>; storedAt: number };
+type Model = {
+  enabled: boolean;
+  /**
+   * Bumped by every change of a session or user heard or made (and `gameVersion` by every
+   * change of the game): a read that started before a change is not stored after it.
+   */
+  version: number;
+  gameVersion: number;
+  sessions: Map<string, { session: SessionRow; storedAt: number }>;
+  tokensOfUser: Map<string, Set<string>>;
+  /** Raffles, tickets and panels, keyed by name; emptied by any raffle change. */
+  game: Map<string, Cached<unknown>>;
+  stop?: () => void;
+};
+
+const state = globalThis as unknown as { __raffleReadModel?: Model };
+
+function model(): Model {
+  state.__raffleReadModel ??= { enabled: false, version: 0, gameVersion: 0, sessions: new Map(), tokensOfUser: new Map(), game: new Map() };
+  return state.__raffleReadModel;
+}
+
+function forgetEverything(m: Model) {
+  m.version++;
+  m.sessions.clear();
+  m.tokensOfUser.clear();
+  forgetGame(m);
+}
+
+function forgetToken(m: Model, tokenHash: string) {
+  m.version++;
+  drop(m, tokenHash);
+}
+
+function drop(m: Model, tokenHash: string) {
+  const cached = m.sessions.get(tokenHash);
+  if (!cached) return;
+  m.sessions.delete(tokenHash);
+  const tokens = m.tokensOfUser.get(cached.session.user.id);
+  tokens?.delete(tokenHash);
+  if (tokens?.size === 0) m.tokensOfUser.delete(cached.session.user.id);
+}
+
+function forgetUser(m: Model, userId: string) {
+  m.version++;
+  for (const tokenHash of m.tokensOfUser.get(userId) ?? []) m.sessions.delete(tokenHash);
+  m.tokensOfUser.delete(userId);
+  // Winners and the leaderboard show players' names.
+  forgetGame(m);
+}
+
+function forgetGame(m: Model) {
+  m.gameVersion++;
+  m.game.clear();
+}
+
+/** Applies one "read_model" notification (exported for tests of the payloads). */
+export function applyChange(payload: string): void {
+  const m = model();
+  if (payload === "raffles") forgetGame(m);
+  else if (payload.startsWith("user:")) forgetUser(m, payload.slice(5));
+  else if (payload.startsWith("session:")) forgetToken(m, payload.slice(8));
+  else forgetEverything(m);
+}
+
+/** Starts caching once the listening connection is up (and whenever it comes back). */
+export async function startReadModel(): Promise<void> {
+  const m = model();
+  if (m.stop) return;
+  const unsubscribe = [
+    onNotification("read_model", applyChange),
+    onNotification("raffle_events", () => forgetGame(m)),
+    onStatus((up) => {
+      forgetEverything(m);
+      m.enabled = up;
+    }),
+  ];
+  m.stop = () => {
+    for (const off of unsubscribe) off();
+    forgetEverything(m);
+    m.enabled = false;
+    m.stop = undefined;
+  };
+  await startListening();
+  m.enabled = true;
+}
+
+export function stopReadModel(): void {
+  model().stop?.();
+}
+
+export function readModelEnabled(): boolean {
+  return model().enabled;
+}
+
+/** A write in this process has committed: what it may have changed is read again (its session, and the game). */
+export function afterWrite(tokenHash: string | undefined): void {
+  const m = model();
+  if (tokenHash) forgetToken(m, tokenHash);
+  forgetGame(m);
+}
+
+/** The session for this token hash, from memory or else from `load` (stored when nothing changed meanwhile). */
+export async function session(
+  tokenHash: string,
+  now: Date,
+  load: () => Promise<SessionRow | undefined>,
+): Promise<SessionRow | undefined> {
+  const m = model();
+  if (!m.enabled) return load();
+  const cached = m.sessions.get(tokenHash);
+  if (cached && now.getTime() - cached.storedAt < SESSION_TTL_MS && cached.session.expiresAt > now) return cached.session;
+  const version = m.version;
+  const loaded = await load();
+  if (loaded) storeSession(tokenHash, loaded, version, now);
+  return loaded;
+}
+
+/** Stores a session read (or updated) when nothing changed since `version` was taken. */
+export function storeSession(tokenHash: string, session: SessionRow, version: number, now = new Date()): void {
+  const m = model();
+  if (!m.enabled || m.version !== version) return;
+  m.sessions.delete(tokenHash);
+  if (m.sessions.size >= MAX_SESSIONS) {
+    // Maps iterate in insertion order: the first key is the oldest entry.
+    const oldest = m.sessions.keys().next().value;
+    if (oldest !== undefined) drop(m, oldest);
+  }
+  m.sessions.set(tokenHash, { session, storedAt: now.getTime() });
+  let tokens = m.tokensOfUser.get(session.user.id);
+  if (!tokens) m.tokensOfUser.set(session.user.id, (tokens = new Set()));
+  tokens.add(tokenHash);
+}
+
+/** The version to pass to storeSession for a read that starts now. */
+export function currentVersion(): number {
+  return model().version;
+}
+
+function game<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+  const m = model();
+  if (!m.enabled) return load();
+  const now = Date.now();
+  const cached = m.game.get(key) as Cached<T> | undefined;
+  if (cached && cached.version === m.gameVersion && now - cached.storedAt < ttlMs) return cached.value;
+  if (m.game.size >= MAX_GAME_ENTRIES) m.game.clear();
+  const entry: Cached<T> = { version: m.gameVersion, value: load(), storedAt: now };
+  m.game.set(key, entry);
+  // A failed read is not kept.
+  entry.value.catch(() => {
+    if (m.game.get(key) === entry) m.game.delete(key);
+  });
+  return entry.value;
+}
+
+/** Every active raffle of the kind (started or not): changes only with a raffle's row. */
+export function activeRaffles<T>(kind: RaffleKind, load: () => Promise<T>): Promise<T> {
+  return game(`raffles:${kind}`, Number.POSITIVE_INFINITY, load);
+}
+
+/** A player's tickets in the active raffles of the kind: change only with a raffle's row. */
+export function ticketsOf<T>(userId: string, kind: RaffleKind, load: () => Promise<T>): Promise<T> {
+  return game(`tickets:${kind}:${userId}`, Number.POSITIVE_INFINITY, load);
+}
+
+/** A panel every player sees the same (stats, winners, leaderboard). */
+export function panel<T>(key: string, load: () => Promise<T>): Promise<T> {
+  return game(`panel:${key}`, PANEL_TTL_MS, load);
+}

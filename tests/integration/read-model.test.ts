@@ -1,0 +1,175 @@
+import { createHash, randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { db } from "~/models/db.server";
+import { createSessionRow, findSession, touchPlay } from "~/models/session.server";
+import { getSession, sessionTokenHash } from "~/services/auth.server";
+import { suspendUser } from "~/services/admin.server";
+import { listRaffles } from "~/services/feeds.server";
+import { stopListening } from "~/services/listener.server";
+import { enterRaffle } from "~/services/raffles.server";
+import * as readModel from "~/services/read-model.server";
+import { sessionCookie } from "../support/app";
+import { createTestRaffle, createTestUser } from "../support/factories";
+import { testDatabaseUrl } from "../support/database-setup";
+
+const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** A signed-in GET request for a new session of the user, and the session's token hash. */
+async function signedIn(userId: string) {
+  const cookie = await sessionCookie(userId);
+  const request = () => new Request("http://localhost/", { headers: { Cookie: cookie } });
+  return { request, tokenHash: (await sessionTokenHash(request()))! };
+}
+
+/** Runs `change` with the read-model triggers off: the database changes and no one is told. */
+async function unannounced(change: () => Promise<unknown>) {
+  await db().$executeRawUnsafe(`ALTER TABLE users DISABLE TRIGGER users_read_model_update`);
+  await db().$executeRawUnsafe(`ALTER TABLE raffles DISABLE TRIGGER raffles_read_model`);
+  try {
+    await change();
+  } finally {
+    await db().$executeRawUnsafe(`ALTER TABLE users ENABLE TRIGGER users_read_model_update`);
+    await db().$executeRawUnsafe(`ALTER TABLE raffles ENABLE TRIGGER raffles_read_model`);
+  }
+}
+
+describe("read_model notifications (the triggers)", () => {
+  let client: pg.Client;
+  const heard: string[] = [];
+
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: testDatabaseUrl });
+    client.on("notification", (message) => heard.push(message.payload ?? ""));
+    await client.connect();
+    await client.query("LISTEN read_model");
+  });
+  afterAll(() => client.end());
+
+  /** What was announced by `change`, up to a marker sent after it (so that silence is proven too). */
+  async function announced(change: () => Promise<unknown>): Promise<string[]> {
+    heard.length = 0;
+    await change();
+    const marker = `marker:${randomBytes(4).toString("hex")}`;
+    await db().$executeRaw`SELECT pg_notify('read_model', ${marker})`;
+    await vi.waitFor(() => expect(heard).toContain(marker));
+    return heard.slice(0, heard.indexOf(marker));
+  }
+
+  it("announce a changed or deleted user, and stay silent for an update that changes nothing", async () => {
+    const user = await createTestUser();
+    expect(await announced(() => db().user.update({ where: { id: user.id }, data: { firstName: "Ada" } }))).toEqual([`user:${user.id}`]);
+    expect(await announced(() => db().$executeRaw`UPDATE users SET first_name = first_name WHERE id = ${user.id}::uuid`)).toEqual([]);
+    // (Deleting a user also touches raffles: their wins lose their winner.)
+    expect(await announced(() => db().user.delete({ where: { id: user.id } }))).toContain(`user:${user.id}`);
+  });
+
+  it("announce an ended or changed session, but not the play tracking written on most requests", async () => {
+    const user = await createTestUser();
+    const tokenHash = hashOf(randomBytes(32).toString("base64url"));
+    const { id } = await createSessionRow({ tokenHash, userId: user.id, expiresAt: new Date(Date.now() + 60_000) });
+    expect(await announced(() => touchPlay(id, new Date(Date.now() + 61_000), 30 * 60_000))).toEqual([]);
+    expect(await announced(() => db().session.update({ where: { id }, data: { adminGatePassedAt: new Date() } }))).toEqual([`session:${tokenHash}`]);
+    expect(await announced(() => db().session.delete({ where: { id } }))).toEqual([`session:${tokenHash}`]);
+  });
+
+  it("announce raffle changes once per transaction: a new raffle, an entry", async () => {
+    const player = await createTestUser({ coins: 100n });
+    let raffleId = "";
+    expect(await announced(async () => (raffleId = (await createTestRaffle()).id))).toEqual(["raffles"]);
+    expect(await announced(() => enterRaffle({ userId: player.id, raffleId, tickets: 2 }))).toEqual(["raffles"]);
+  });
+});
+
+describe("the read model (sessions and raffles from memory)", () => {
+  beforeAll(() => readModel.startReadModel());
+  afterAll(async () => {
+    readModel.stopReadModel();
+    await stopListening();
+  });
+
+  it("serves a signed-in read's session from memory until a change is announced", async () => {
+    const user = await createTestUser();
+    const { request } = await signedIn(user.id);
+    expect((await getSession(request()))?.user.firstName).toBeNull();
+    await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "Unannounced" } }));
+    expect((await getSession(request()))?.user.firstName).toBeNull(); // from memory
+    await db().user.update({ where: { id: user.id }, data: { firstName: "Announced" } });
+    await vi.waitFor(async () => expect((await getSession(request()))?.user.firstName).toBe("Announced"));
+  });
+
+  it("a write reads the database; forgetting after a write makes the next read see it at once", async () => {
+    const user = await createTestUser();
+    const { request, tokenHash } = await signedIn(user.id);
+    await getSession(request());
+    await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "Written" } }));
+    const post = new Request("http://localhost/", { method: "POST", headers: request().headers });
+    expect((await getSession(post))?.user.firstName).toBe("Written");
+    expect((await getSession(request()))?.user.firstName).toBeNull(); // still the memory's
+    readModel.afterWrite(tokenHash);
+    expect((await getSession(request()))?.user.firstName).toBe("Written");
+  });
+
+  it("a suspended player and a session ended elsewhere (another instance) are signed out once announced", async () => {
+    const admin = await createTestUser({ isAdmin: true });
+    const suspended = await createTestUser();
+    const signedOut = await createTestUser();
+    const a = await signedIn(suspended.id);
+    const b = await signedIn(signedOut.id);
+    expect(await getSession(a.request())).toBeDefined();
+    expect(await getSession(b.request())).toBeDefined();
+    await suspendUser(admin.id, suspended.id, true);
+    await db().session.deleteMany({ where: { tokenHash: b.tokenHash } });
+    await vi.waitFor(async () => expect(await getSession(a.request())).toBeUndefined());
+    await vi.waitFor(async () => expect(await getSession(b.request())).toBeUndefined());
+  });
+
+  it("does not keep a read that a change overtook (read before the change, stored after it)", async () => {
+    const user = await createTestUser();
+    const { tokenHash } = await signedIn(user.id);
+    const now = new Date();
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      const row = await findSession(tokenHash, now);
+      readModel.applyChange(`user:${user.id}`); // announced while this read was on its way
+      return row;
+    };
+    await readModel.session(tokenHash, now, load);
+    await readModel.session(tokenHash, now, load);
+    expect(loads).toBe(2);
+  });
+
+  it("lists raffles from memory until a raffle changes; the player's tickets too", async () => {
+    const player = await createTestUser({ coins: 100n });
+    const raffle = await createTestRaffle();
+    const listed = async () => (await listRaffles("regular", { userId: player.id })).find((r) => r.id === raffle.id);
+    expect(await listed()).toMatchObject({ ticketCount: 0, myTickets: 0, currentPot: "0.00" });
+    await unannounced(() => db().raffle.update({ where: { id: raffle.id }, data: { maxTicketsPerPlayer: 7 } }));
+    expect((await listed())?.maxTicketsPerPlayer).not.toBe(7); // from memory
+    await enterRaffle({ userId: player.id, raffleId: raffle.id, tickets: 3 });
+    await vi.waitFor(async () => expect(await listed()).toMatchObject({ ticketCount: 3, myTickets: 3, maxTicketsPerPlayer: 7, currentPot: "0.15" }));
+  });
+
+  it("lists a raffle once its start time passes, though nothing in the database changed", async () => {
+    const startsAt = new Date(Date.now() + 60_000);
+    const raffle = await createTestRaffle({ startsAt, endsAt: new Date(startsAt.getTime() + 60_000) });
+    const ids = async (now: Date) => (await listRaffles("regular", { now })).map((r) => r.id);
+    expect(await ids(new Date())).not.toContain(raffle.id);
+    expect(await ids(new Date(startsAt.getTime() + 1))).toContain(raffle.id);
+  });
+
+  it("caches nothing while the listening connection is down, and again once it is back", async () => {
+    const user = await createTestUser();
+    const { request } = await signedIn(user.id);
+    await getSession(request());
+    await db().$executeRawUnsafe(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()`);
+    await vi.waitFor(() => expect(readModel.readModelEnabled()).toBe(false));
+    await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "While down" } }));
+    expect((await getSession(request()))?.user.firstName).toBe("While down");
+    await vi.waitFor(() => expect(readModel.readModelEnabled()).toBe(true), { timeout: 10_000 });
+    await getSession(request());
+    await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "Back up" } }));
+    expect((await getSession(request()))?.user.firstName).toBe("While down"); // from memory again
+  });
+});
