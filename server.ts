@@ -8,7 +8,7 @@ import { pinoHttp } from "pino-http";
 import { checkReadiness } from "~/models/health.server";
 import { openDatabase, type Database } from "~/services/database.server";
 import { isCrossSite } from "~/services/csrf";
-import { readBodyUpTo, remixRequestHandler } from "~/services/express-remix.server";
+import { directResourceRoutes, readBodyUpTo, remixRequestHandler } from "~/services/express-remix.server";
 import { ConfigError, getEnv, type Env } from "~/services/env.server";
 import { closeEvents } from "~/services/events.server";
 import { afterWrite, startReadModel, stopReadModel } from "~/services/read-model.server";
@@ -88,6 +88,14 @@ async function remixHandler(env: Env) {
   assets.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   return { assets, build, close: async () => {} };
 }
+
+/** The API routes every player hits most, dispatched straight to their module (ADR 013). */
+const DIRECT_ROUTES = [
+  "routes/api.raffles._index",
+  "routes/api.quick-raffles._index",
+  "routes/api.raffles.$id.enter",
+  "routes/api.quick-raffles.$id.enter",
+];
 
 async function main() {
   const env = loadEnv();
@@ -169,20 +177,18 @@ async function main() {
   // Event streams must reach the browser as they are written, not when a buffer fills.
   app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res) }));
   app.use(remix.assets);
-  app.all(
-    "*",
-    remixRequestHandler({
-      build: remix.build,
-      mode: env.NODE_ENV,
-      // What a write changed is read again before its answer leaves: the player reads what they did.
-      afterWrite: async (request) => afterWrite(await sessionTokenHash(request)),
-      getLoadContext: (_req, res) => ({
-        cspNonce: (res.locals as Locals).cspNonce,
-        requestId: (res.locals as Locals).requestId,
-        clientIp: (res.locals as Locals).clientIp,
-      }),
-    }),
-  );
+  // What a write changed is read again before its answer leaves: the player reads what they did.
+  const afterWriteOf = async (request: Request) => afterWrite(await sessionTokenHash(request));
+  const getLoadContext = (_req: express.Request, res: express.Response) => ({
+    cspNonce: (res.locals as Locals).cspNonce,
+    requestId: (res.locals as Locals).requestId,
+    clientIp: (res.locals as Locals).clientIp,
+  });
+  const remixRequests = remixRequestHandler({ build: remix.build, mode: env.NODE_ENV, afterWrite: afterWriteOf, getLoadContext });
+  if (typeof remix.build !== "function") {
+    app.use(directResourceRoutes({ build: remix.build, routeIds: DIRECT_ROUTES, getLoadContext, afterWrite: afterWriteOf, fallback: remixRequests }));
+  }
+  app.all("*", remixRequests);
 
   const server = app.listen(env.PORT, env.HOST, () => {
     const address = server.address();

@@ -56,7 +56,23 @@ export async function nextEndOfActiveRaffle(): Promise<Date | undefined> {
   return row?.endsAt ?? undefined;
 }
 
-export type EntryRequest = { userId: string; raffleId: string; kind?: RaffleKind; tickets: number; now: Date };
+/**
+ * One entry of a batch: for `userId`, or for the user of the session whose token hash is
+ * `sessionHash` (checked in the entry's transaction). With `window`, it counts against the
+ * batch's rate limit (the sliding-window figures of app/services/rate-limit.server.ts).
+ */
+export type EntryRequest = {
+  userId?: string;
+  sessionHash?: string;
+  raffleId: string;
+  kind?: RaffleKind;
+  tickets: number;
+  now: Date;
+  window?: { start: Date; previous: Date; overlap: number };
+};
+
+/** The batch's rate limit (its key is "<name>:<player id>") and the pause that starts a new stretch of play. */
+export type EntryBatchRules = { limitName: string; limitMax: number; playIdleGapMs: number };
 
 export type EntryRow = {
   outcome: string;
@@ -71,16 +87,21 @@ export type EntryRow = {
 
 /**
  * Applies a batch of entries in one statement (the rules are in the enter_raffles
- * function, prisma/migrations/20261121180000_bulk_entries_and_draws); one row per entry, in order.
+ * function, prisma/migrations/20261121180000_bulk_entries_and_draws and
+ * 20261121200000_entries_check_their_session); one row per entry, in order.
  */
-export async function enterRaffles(entries: EntryRequest[]): Promise<EntryRow[]> {
+export async function enterRaffles(entries: EntryRequest[], rules: EntryBatchRules): Promise<EntryRow[]> {
   const rows = await db().$queryRaw<(EntryRow & { ord: number })[]>`
     SELECT ord, outcome, tier, first_position AS "firstPosition", cost, balance, cap,
            excluded_until AS "excludedUntil", exclusion_kind AS "exclusionKind"
     FROM enter_raffles(
-      ${entries.map((e) => e.userId)}::uuid[], ${entries.map((e) => e.raffleId)}::uuid[],
-      ${entries.map((e) => e.kind ?? null)}::text[], ${entries.map((e) => e.tickets)}::int[],
-      ${entries.map((e) => e.now.toISOString())}::timestamptz[])`;
+      ${entries.map((e) => e.userId ?? null)}::uuid[], ${entries.map((e) => e.sessionHash ?? null)}::text[],
+      ${entries.map((e) => e.raffleId)}::uuid[], ${entries.map((e) => e.kind ?? null)}::text[],
+      ${entries.map((e) => e.tickets)}::int[], ${entries.map((e) => e.now.toISOString())}::timestamptz[],
+      ${entries.map((e) => e.window?.start.toISOString() ?? null)}::timestamptz[],
+      ${entries.map((e) => e.window?.previous.toISOString() ?? null)}::timestamptz[],
+      ${entries.map((e) => e.window?.overlap ?? null)}::float8[],
+      ${rules.limitName}, ${rules.limitMax}::int, make_interval(secs => ${rules.playIdleGapMs / 1000}))`;
   const ordered: EntryRow[] = [];
   for (const { ord, ...row } of rows) ordered[ord - 1] = row;
   return ordered;

@@ -22,7 +22,9 @@ export type DomainErrorCode =
   | "verification_required"
   | "second_approver_required"
   | "excluded"
-  | "deposit_limit";
+  | "deposit_limit"
+  | "signed_out"
+  | "not_onboarded";
 
 export class DomainError extends Error {
   name = "DomainError";

@@ -1,4 +1,6 @@
 import { enterRaffles, type EntryRequest, type EntryRow } from "~/models/raffle.server";
+import { PLAY_IDLE_GAP_MS } from "./auth.server";
+import { entryLimit } from "./rate-limit.server";
 
 /**
  * Entries travel to the database in batches: while one batch is in the database, new
@@ -41,7 +43,11 @@ async function drain(): Promise<void> {
 
 async function run(batch: Waiting[]): Promise<void> {
   try {
-    const rows = await enterRaffles(batch.map((w) => w.request));
+    const limit = entryLimit();
+    const rows = await enterRaffles(
+      batch.map((w) => w.request),
+      { limitName: limit.name, limitMax: limit.max, playIdleGapMs: PLAY_IDLE_GAP_MS },
+    );
     batch.forEach((waiting, i) => waiting.resolve(rows[i]!));
   } catch (error) {
     // An unexpected failure rolls back the whole batch: retry each entry alone, so it

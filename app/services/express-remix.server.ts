@@ -5,7 +5,8 @@ import {
   type AppLoadContext,
   type ServerBuild,
 } from "@remix-run/node";
-import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import { getLogger, loggableUrl } from "./logger.server";
+import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 
 /**
  * The bridge from Express to Remix (what @remix-run/express does), with the body read
@@ -126,4 +127,60 @@ async function send(res: ExpressResponse, response: Response): Promise<void> {
     res.setHeader("Content-Length", body.length);
     res.end(body);
   }
+}
+
+/**
+ * The busiest API routes, dispatched straight to their route module's loader or action:
+ * the same code Remix would run for them, without matching the request against the whole
+ * route tree twice and building Remix's context for each request (docs/decisions/013-reads-from-memory.md).
+ * Only resource routes (no component, no parent data) qualify; anything a handler throws
+ * that is not a Response is logged and answered 500, as Remix does.
+ */
+export function directResourceRoutes({
+  build,
+  routeIds,
+  getLoadContext,
+  afterWrite,
+  fallback,
+}: {
+  build: ServerBuild;
+  routeIds: string[];
+  getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+  afterWrite?: (request: Request) => Promise<void>;
+  /** Where requests go that these routes do not answer (Remix). */
+  fallback: (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => void;
+}) {
+  const router = express.Router({ caseSensitive: false, strict: false });
+  for (const id of routeIds) {
+    const route = build.routes[id];
+    if (!route || route.module.default || route.parentId !== "root" || route.path === undefined) {
+      throw new Error(`${id} is not a resource route at the top level`);
+    }
+    const { loader, action } = route.module;
+    router.all(`/${route.path}`, async (req, res, next) => {
+      const read = req.method === "GET" || req.method === "HEAD";
+      const handler = read ? loader : action;
+      if (!handler) return fallback(req, res, next);
+      try {
+        const request = toFetchRequest(req, res);
+        if (!request) return fallback(req, res, next);
+        let response: unknown;
+        try {
+          response = await handler({ request, params: { ...req.params }, context: getLoadContext(req, res) });
+        } catch (thrown) {
+          if (!(thrown instanceof Response)) throw thrown;
+          response = thrown;
+        }
+        if (!(response instanceof Response)) throw new Error(`${id} answered something other than a Response`);
+        if (!read && afterWrite) await afterWrite(request);
+        await send(res, response);
+      } catch (error) {
+        // As Remix answers a loader's or action's bug: logged, and a bare 500.
+        if (!req.socket.destroyed) getLogger().error({ err: error, url: loggableUrl(req.originalUrl) }, "unhandled error in a loader or action");
+        if (res.headersSent) return void res.destroy();
+        res.status(500).type("text/plain").send("Unexpected Server Error");
+      }
+    });
+  }
+  return router;
 }

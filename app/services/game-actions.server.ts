@@ -1,7 +1,7 @@
 import type { SessionUser } from "./auth.server";
 import { coinsToDecimal } from "./money";
 import { enterRaffle } from "./raffles.server";
-import { consume, entryLimit, LIMITS } from "./rate-limit.server";
+import { consume, LIMITS } from "./rate-limit.server";
 import { claimVipDailyBonus, spinWheel } from "./rewards.server";
 import type { NewToast } from "./toast.server";
 
@@ -11,9 +11,12 @@ import type { NewToast } from "./toast.server";
  */
 type Outcome = { json: unknown; toast: NewToast };
 
-export async function enterAsPlayer(user: SessionUser, raffleId: string, kind: "regular" | "quick"): Promise<Outcome> {
-  await consume(entryLimit(), user.id);
-  const result = await enterRaffle({ userId: user.id, raffleId, kind });
+/**
+ * An entry from the session whose token hash is given: the session, the player's rate limit
+ * and every rule of the entry are checked in the entry's own transaction (enterRaffle).
+ */
+export async function enterAsPlayer(sessionHash: string, raffleId: string, kind: "regular" | "quick"): Promise<Outcome> {
+  const result = await enterRaffle({ sessionHash, raffleId, kind });
   const json = {
     success: true,
     raffleId,

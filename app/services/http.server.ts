@@ -30,6 +30,8 @@ const STATUS: Record<DomainErrorCode, number> = {
   second_approver_required: 409,
   excluded: 403,
   deposit_limit: 422,
+  signed_out: 401,
+  not_onboarded: 403,
 };
 
 export function jsonError(status: number, message: string, init?: ResponseInit): Response {

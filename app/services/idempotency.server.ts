@@ -14,10 +14,17 @@ const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 /** The response headers a replay needs; anything else (request ids, security headers) is the server's own. */
 const KEPT_HEADERS = ["content-type", "location", "retry-after"];
 
-export async function idempotent(request: Request, userId: string, run: () => Promise<Response>, now = new Date()): Promise<Response> {
+/** `player` is the player's id, or a function giving it (asked only when the request has a key). */
+export async function idempotent(
+  request: Request,
+  player: string | (() => Promise<string>),
+  run: () => Promise<Response>,
+  now = new Date(),
+): Promise<Response> {
   const key = request.headers.get(IDEMPOTENCY_KEY_HEADER);
   if (key === null) return run();
   if (!KEY_FORMAT.test(key)) return jsonError(400, "Idempotency-Key must be 1 to 255 visible ASCII characters");
+  const userId = typeof player === "string" ? player : await player();
   const hash = await requestHash(request);
 
   if (!(await keys.claimKey(userId, key, hash, now, new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS)))) {

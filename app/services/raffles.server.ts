@@ -30,6 +30,7 @@ import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
 import { splitPot } from "./prize";
 import { submitEntry } from "./entry-queue.server";
+import { entryLimit, RateLimited, slidingWindow } from "./rate-limit.server";
 import { exclusionError } from "./responsible-play.server";
 import { activeVipTier, winMultiplierTenths } from "./vip";
 
@@ -81,13 +82,12 @@ export type EntryResult = { raffleId: string; tier: string; positions: number[];
  * batches shared with concurrent entries (entry-queue.server.ts).
  */
 export async function enterRaffle({
-  userId,
   raffleId,
   kind,
   tickets = 1,
   now = new Date(),
-}: {
-  userId: string;
+  ...entrant
+}: ({ userId: string } | { sessionHash: string }) & {
   raffleId: string;
   /** When given, a raffle of the other kind is "not found" (quick ids on the regular endpoint). */
   kind?: RaffleKind;
@@ -95,8 +95,16 @@ export async function enterRaffle({
   now?: Date;
 }): Promise<EntryResult> {
   if (!Number.isInteger(tickets) || tickets < 1) throw new RangeError("tickets must be a positive integer");
-  const row = await submitEntry({ userId, raffleId, kind, tickets, now });
+  // A player's entry (from a session) is checked and counted against the rate limit in its own transaction.
+  const window = "sessionHash" in entrant ? slidingWindow(entryLimit(), now) : undefined;
+  const row = await submitEntry({ ...entrant, raffleId, kind, tickets, now, window });
   switch (row.outcome) {
+    case "signed_out":
+      throw new DomainError("signed_out", "Unauthorized");
+    case "not_onboarded":
+      throw new DomainError("not_onboarded", "Please finish signing up first");
+    case "rate_limited":
+      throw new RateLimited(window!.retryAfter);
     case "ok":
       return {
         raffleId,

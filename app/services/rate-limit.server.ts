@@ -38,7 +38,8 @@ export class RateLimited extends Error {
   }
 }
 
-function window(limit: Limit, now: Date) {
+/** The fixed window `now` falls in, the one before, and the sliding window's weight of that one. */
+export function slidingWindow(limit: Limit, now: Date) {
   const length = limit.windowSeconds * 1000;
   const start = Math.floor(now.getTime() / length) * length;
   return {
@@ -51,14 +52,14 @@ function window(limit: Limit, now: Date) {
 }
 
 async function estimate(limit: Limit, key: string, now: Date, current: number): Promise<number> {
-  const w = window(limit, now);
+  const w = slidingWindow(limit, now);
   return current + (await buckets.count(key, w.previous)) * w.overlap;
 }
 
 /** Counts a hit; throws RateLimited when the sliding-window estimate is over the limit. */
 export async function consume(limit: Limit, subject: string, now = new Date()): Promise<void> {
   const key = `${limit.name}:${subject}`;
-  const w = window(limit, now);
+  const w = slidingWindow(limit, now);
   const { count, previous } = await buckets.hitWithPrevious(key, w.start, w.previous);
   if (count + previous * w.overlap > limit.max) throw new RateLimited(w.retryAfter);
 }
@@ -66,10 +67,10 @@ export async function consume(limit: Limit, subject: string, now = new Date()): 
 /** Throws RateLimited when the limit is already reached, without counting (for failures counted later). */
 export async function ensureUnder(limit: Limit, subject: string, now = new Date()): Promise<void> {
   const key = `${limit.name}:${subject}`;
-  const w = window(limit, now);
+  const w = slidingWindow(limit, now);
   if ((await estimate(limit, key, now, await buckets.count(key, w.start))) >= limit.max) throw new RateLimited(w.retryAfter);
 }
 
 export async function clear(limit: Limit, subject: string, now = new Date()): Promise<void> {
-  await buckets.reset(`${limit.name}:${subject}`, window(limit, now).start);
+  await buckets.reset(`${limit.name}:${subject}`, slidingWindow(limit, now).start);
 }

@@ -1,6 +1,10 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
+import { enterRaffles } from "~/models/raffle.server";
+import { createSessionRow } from "~/models/session.server";
+import { slidingWindow } from "~/services/rate-limit.server";
 import { merkleRoot, winningTicket } from "~/services/fairness";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
 import { excludeSelf } from "~/services/responsible-play.server";
@@ -48,6 +52,43 @@ describe("entries arriving together", () => {
     const positions = await db().entry.findMany({ where: { raffleId: other.id }, orderBy: { position: "asc" }, select: { position: true } });
     expect(positions.map((e) => e.position)).toEqual(Array.from({ length: 40 }, (_, i) => i));
     expect(await db().auditEvent.count({ where: { action: "raffle.enter", target: { in: [`raffle:${open.id}`, `raffle:${other.id}`] } } })).toBe(40);
+  });
+
+  it("takes entries from sessions in batches from two instances at once: no deadlock, every hit counted once", async () => {
+    const raffles = await Promise.all(Array.from({ length: 3 }, () => createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 1_000 })));
+    const players = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const user = await createTestUser({ coins: 100_000n });
+        const sessionHash = randomBytes(32).toString("hex");
+        await createSessionRow({ tokenHash: sessionHash, userId: user.id, expiresAt: new Date(Date.now() + 60_000) });
+        return { ...user, sessionHash };
+      }),
+    );
+    const now = new Date();
+    const window = slidingWindow({ name: "test-enter", max: 1_000, windowSeconds: 60 }, now);
+    const rules = { limitName: "test-enter", limitMax: 1_000, playIdleGapMs: 30 * 60_000 };
+    // Each instance sends its own batches (the queue is per process): the same players and
+    // raffles, in opposite orders, forty batches at once.
+    const batch = (reversed: boolean) => {
+      const entries = players.flatMap((p, i) => raffles.map((_, j) => ({ p, r: raffles[(i + j) % raffles.length]! })));
+      return (reversed ? entries.reverse() : entries).map(({ p, r }) => ({
+        sessionHash: p.sessionHash,
+        raffleId: r.id,
+        tickets: 1,
+        now,
+        window: { start: window.start, previous: window.previous, overlap: window.overlap },
+      }));
+    };
+    const results = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => enterRaffles(batch(i % 2 === 1), rules)));
+    expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    const outcomes = results.flatMap((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof enterRaffles>>>).value.map((row) => row.outcome));
+    expect(new Set(outcomes)).toEqual(new Set(["ok"]));
+    for (const p of players) {
+      const bucket = await db().rateLimitBucket.findUniqueOrThrow({ where: { key_windowStart: { key: `test-enter:${p.id}`, windowStart: window.start } } });
+      expect(bucket.count).toBe(40 * raffles.length);
+      expect(await userBalance(p.id)).toBe(100_000n - 5n * 40n * BigInt(raffles.length));
+    }
+    expect(await ledgerInvariants()).toEqual(BALANCED);
   });
 
   it("charges an entry that takes the position a refunded break left free", async () => {

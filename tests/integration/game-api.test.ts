@@ -68,6 +68,45 @@ describe("the game API", () => {
     expect(await db().entry.count({ where: { userId: p.id } })).toBe(0);
   });
 
+  it("checks the entry's session in the entry's own transaction: signed out, suspended, not signed up", async () => {
+    const raffle = await createTestRaffle();
+    const signedOut = await player();
+    await db().session.deleteMany({ where: { userId: signedOut.id } });
+    const suspended = await player();
+    await db().user.update({ where: { id: suspended.id }, data: { suspendedAt: new Date() } });
+    const expired = await player();
+    await db().session.updateMany({ where: { userId: expired.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const unfinished = await player();
+    await db().user.update({ where: { id: unfinished.id }, data: { termsAcceptedAt: null } });
+    const cases: [typeof signedOut, number, string][] = [
+      [signedOut, 401, "Unauthorized"],
+      [suspended, 401, "Unauthorized"],
+      [expired, 401, "Unauthorized"],
+      [unfinished, 403, "Please finish signing up first"],
+    ];
+    for (const [p, status, message] of cases) {
+      const response = await enter(raffle.id, p.cookie);
+      expect(response.status).toBe(status);
+      expect(await response.json()).toEqual({ message });
+      expect(await userBalance(p.id)).toBe(1000n);
+    }
+    expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(0);
+    expect((await enter(raffle.id, "__session=forged")).status).toBe(401);
+  });
+
+  it("notes the session's play on an entry, as any signed-in request does (a new stretch after a long pause)", async () => {
+    const p = await player();
+    const raffle = await createTestRaffle();
+    const longAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    await db().session.updateMany({ where: { userId: p.id }, data: { playSeenAt: longAgo, playStartedAt: longAgo, realityCheckAt: longAgo } });
+    const before = Date.now();
+    expect((await enter(raffle.id, p.cookie)).status).toBe(200);
+    const session = await db().session.findFirstOrThrow({ where: { userId: p.id } });
+    expect(session.playSeenAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(session.playStartedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(session.realityCheckAt).toBeNull();
+  });
+
   it("answers the quick endpoint for quick raffles only", async () => {
     const p = await player();
     const quick = await createTestRaffle({ kind: "quick", tier: "bolt", entryPrice: 10n });

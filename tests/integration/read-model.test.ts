@@ -6,7 +6,7 @@ import { createSessionRow, findSession, touchPlay } from "~/models/session.serve
 import { getSession, sessionTokenHash } from "~/services/auth.server";
 import { suspendUser } from "~/services/admin.server";
 import { listRaffles } from "~/services/feeds.server";
-import { stopListening } from "~/services/listener.server";
+import { onNotification, stopListening } from "~/services/listener.server";
 import { enterRaffle } from "~/services/raffles.server";
 import * as readModel from "~/services/read-model.server";
 import { sessionCookie } from "../support/app";
@@ -20,6 +20,24 @@ async function signedIn(userId: string) {
   const cookie = await sessionCookie(userId);
   const request = () => new Request("http://localhost/", { headers: { Cookie: cookie } });
   return { request, tokenHash: (await sessionTokenHash(request()))! };
+}
+
+/**
+ * Waits until every notification sent before now has reached the read model: they arrive
+ * in order on its one connection, so seeing a marker sent now means the rest were applied.
+ */
+async function settled() {
+  const marker = `test-marker:${randomBytes(4).toString("hex")}`;
+  let seen = false;
+  const off = onNotification("read_model", (payload) => {
+    if (payload === marker) seen = true;
+  });
+  try {
+    await db().$executeRaw`SELECT pg_notify('read_model', ${marker})`;
+    await vi.waitFor(() => expect(seen).toBe(true));
+  } finally {
+    off();
+  }
 }
 
 /** Runs `change` with the read-model triggers off: the database changes and no one is told. */
@@ -91,6 +109,7 @@ describe("the read model (sessions and raffles from memory)", () => {
   it("serves a signed-in read's session from memory until a change is announced", async () => {
     const user = await createTestUser();
     const { request } = await signedIn(user.id);
+    await settled();
     expect((await getSession(request()))?.user.firstName).toBeNull();
     await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "Unannounced" } }));
     expect((await getSession(request()))?.user.firstName).toBeNull(); // from memory
@@ -101,6 +120,7 @@ describe("the read model (sessions and raffles from memory)", () => {
   it("a write reads the database; forgetting after a write makes the next read see it at once", async () => {
     const user = await createTestUser();
     const { request, tokenHash } = await signedIn(user.id);
+    await settled();
     await getSession(request());
     await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "Written" } }));
     const post = new Request("http://localhost/", { method: "POST", headers: request().headers });
@@ -144,6 +164,7 @@ describe("the read model (sessions and raffles from memory)", () => {
     const player = await createTestUser({ coins: 100n });
     const raffle = await createTestRaffle();
     const listed = async () => (await listRaffles("regular", { userId: player.id })).find((r) => r.id === raffle.id);
+    await settled();
     expect(await listed()).toMatchObject({ ticketCount: 0, myTickets: 0, currentPot: "0.00" });
     await unannounced(() => db().raffle.update({ where: { id: raffle.id }, data: { maxTicketsPerPlayer: 7 } }));
     expect((await listed())?.maxTicketsPerPlayer).not.toBe(7); // from memory
@@ -155,6 +176,7 @@ describe("the read model (sessions and raffles from memory)", () => {
     const startsAt = new Date(Date.now() + 60_000);
     const raffle = await createTestRaffle({ startsAt, endsAt: new Date(startsAt.getTime() + 60_000) });
     const ids = async (now: Date) => (await listRaffles("regular", { now })).map((r) => r.id);
+    await settled();
     expect(await ids(new Date())).not.toContain(raffle.id);
     expect(await ids(new Date(startsAt.getTime() + 1))).toContain(raffle.id);
   });
@@ -162,12 +184,14 @@ describe("the read model (sessions and raffles from memory)", () => {
   it("caches nothing while the listening connection is down, and again once it is back", async () => {
     const user = await createTestUser();
     const { request } = await signedIn(user.id);
+    await settled();
     await getSession(request());
     await db().$executeRawUnsafe(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()`);
     await vi.waitFor(() => expect(readModel.readModelEnabled()).toBe(false));
     await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "While down" } }));
     expect((await getSession(request()))?.user.firstName).toBe("While down");
     await vi.waitFor(() => expect(readModel.readModelEnabled()).toBe(true), { timeout: 10_000 });
+    await settled();
     await getSession(request());
     await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "Back up" } }));
     expect((await getSession(request()))?.user.firstName).toBe("While down"); // from memory again
