@@ -177,8 +177,12 @@ async function main() {
   // Event streams must reach the browser as they are written, not when a buffer fills.
   app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res) }));
   app.use(remix.assets);
-  // What a write changed is read again before its answer leaves: the player reads what they did.
-  const afterWriteOf = async (request: Request) => afterWrite(await sessionTokenHash(request));
+  // What a write changed is read again before its answer leaves: the player reads what they
+  // did. A refusal (4xx) changed nothing, so it keeps the cache (and cannot be used to empty it).
+  const afterWriteOf = async (request: Request, response: Response | undefined) => {
+    if (response && response.status >= 400 && response.status < 500) return;
+    afterWrite(await sessionTokenHash(request));
+  };
   const getLoadContext = (_req: express.Request, res: express.Response) => ({
     cspNonce: (res.locals as Locals).cspNonce,
     requestId: (res.locals as Locals).requestId,

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
+import { forgetCachedSession, requireUser } from "~/services/auth.server";
 import { successToast } from "~/services/checkout.server";
 import { errorResponse, queryParams } from "~/services/http.server";
 import { PaymentProviderUnavailable } from "~/services/payments/provider";
@@ -19,6 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
         ? (await confirmPayment(user.id, paymentIntent)).settlement
         : undefined;
     if (!settlement) return redirectWithToast("/", { type: "error", title: "Error", description: "Failed to initialize payment" });
+    // Settling wrote (coins, perhaps VIP): the pages this redirects to read the player afresh.
+    await forgetCachedSession(request);
     return redirectWithToast(settlement.status === "succeeded" && settlement.purpose === "vip" ? "/vip" : "/", successToast(settlement));
   } catch (error) {
     if (error instanceof PaymentProviderUnavailable) {

@@ -58,10 +58,11 @@ async function readSession(request: Request): Promise<CurrentSession | undefined
   const now = new Date();
   const tokenHash = hashToken(token);
   const find = () => sessions.findSession(tokenHash, now);
+  // Taken before the read: what is stored below must not be older than a change heard meanwhile.
+  const version = readModel.currentVersion();
   const session = isRead(request) ? await readModel.session(tokenHash, now, find) : await find();
   if (!session || session.user.suspendedAt) return undefined;
   if (now.getTime() - session.playSeenAt.getTime() < PLAY_SEEN_PRECISION_MS) return session;
-  const version = readModel.currentVersion();
   const play = await sessions.touchPlay(session.id, now, PLAY_IDLE_GAP_MS);
   if (!play) return undefined;
   const touched = { ...session, ...play, playSeenAt: now };
@@ -73,6 +74,14 @@ async function readSession(request: Request): Promise<CurrentSession | undefined
 export async function sessionTokenHash(request: Request): Promise<string | undefined> {
   const token = await tokenFrom(request);
   return token ? hashToken(token) : undefined;
+}
+
+/**
+ * After a write made while reading a page (a GET that settles a payment): the request's
+ * session is read again next time, as after any other write (docs/decisions/013-reads-from-memory.md).
+ */
+export async function forgetCachedSession(request: Request): Promise<void> {
+  readModel.afterWrite(await sessionTokenHash(request));
 }
 
 /**
@@ -133,6 +142,8 @@ export async function endSession(request: Request): Promise<string> {
 
 export async function endAllSessions(userId: string): Promise<void> {
   await sessions.deleteUserSessions(userId);
+  // At once on this instance; the others hear it from the database.
+  readModel.forgetPlayer(userId);
 }
 
 function isApi(request: Request) {

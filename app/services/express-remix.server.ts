@@ -63,7 +63,7 @@ export function remixRequestHandler({
   mode: string;
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
   /** Called after a request other than GET or HEAD was handled, before its answer is sent. */
-  afterWrite?: (request: Request) => Promise<void>;
+  afterWrite?: (request: Request, response: Response | undefined) => Promise<void>;
 }) {
   const handle = createRequestHandler(build, mode);
   return async (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
@@ -74,7 +74,7 @@ export function remixRequestHandler({
         return;
       }
       const response = await handle(request, getLoadContext(req, res));
-      if (afterWrite && req.method !== "GET" && req.method !== "HEAD") await afterWrite(request);
+      if (afterWrite && req.method !== "GET" && req.method !== "HEAD") await afterWrite(request, response);
       await send(res, response);
     } catch (error) {
       next(error);
@@ -121,8 +121,9 @@ async function send(res: ExpressResponse, response: Response): Promise<void> {
   } else if (/text\/(html|event-stream)/i.test(type)) {
     await writeReadableStreamToWritable(response.body, res);
   } else {
-    // API answers are small and whole: sent with their length, so that compression skips the
-    // ones too small to gain from it instead of starting a gzip stream for each.
+    // Other answers (JSON, redirects, downloads) are small and whole: sent with their length,
+    // so that compression skips the ones too small to gain from it instead of starting a
+    // gzip stream for each.
     const body = Buffer.from(await response.arrayBuffer());
     res.setHeader("Content-Length", body.length);
     res.end(body);
@@ -146,7 +147,7 @@ export function directResourceRoutes({
   build: ServerBuild;
   routeIds: string[];
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
-  afterWrite?: (request: Request) => Promise<void>;
+  afterWrite?: (request: Request, response: Response | undefined) => Promise<void>;
   /** Where requests go that these routes do not answer (Remix). */
   fallback: (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => void;
 }) {
@@ -158,29 +159,42 @@ export function directResourceRoutes({
     }
     const { loader, action } = route.module;
     router.all(`/${route.path}`, async (req, res, next) => {
+      // Remix runs the loader for GET and HEAD and the action for these; anything else
+      // (OPTIONS, odd methods, old-style `_data` requests) is Remix's to answer.
       const read = req.method === "GET" || req.method === "HEAD";
-      const handler = read ? loader : action;
-      if (!handler) return fallback(req, res, next);
+      const handler = read ? loader : ACTION_METHODS.has(req.method) ? action : undefined;
+      if (!handler || "_data" in req.query) return fallback(req, res, next);
+      const request = toFetchRequest(req, res);
+      if (!request) return fallback(req, res, next);
+      let response: Response | undefined;
       try {
-        const request = toFetchRequest(req, res);
-        if (!request) return fallback(req, res, next);
-        let response: unknown;
         try {
-          response = await handler({ request, params: { ...req.params }, context: getLoadContext(req, res) });
+          const answer: unknown = await handler({ request, params: { ...req.params }, context: getLoadContext(req, res) });
+          if (!(answer instanceof Response)) throw new Error(`${id} answered something other than a Response`);
+          response = answer;
         } catch (thrown) {
           if (!(thrown instanceof Response)) throw thrown;
+          thrown.headers.set("X-Remix-Catch", "yes");
           response = thrown;
         }
-        if (!(response instanceof Response)) throw new Error(`${id} answered something other than a Response`);
-        if (!read && afterWrite) await afterWrite(request);
-        await send(res, response);
       } catch (error) {
         // As Remix answers a loader's or action's bug: logged, and a bare 500.
-        if (!req.socket.destroyed) getLogger().error({ err: error, url: loggableUrl(req.originalUrl) }, "unhandled error in a loader or action");
-        if (res.headersSent) return void res.destroy();
-        res.status(500).type("text/plain").send("Unexpected Server Error");
+        if (!request.signal.aborted) getLogger().error({ err: error, url: loggableUrl(req.originalUrl) }, "unhandled error in a loader or action");
+      }
+      try {
+        if (!read && afterWrite) await afterWrite(request, response);
+        if (response) await send(res, response);
+        else res.status(500).type("text/plain").send("Unexpected Server Error");
+      } catch (error) {
+        next(error);
       }
     });
   }
+  // A path Express cannot decode (a stray "%") is Remix's to answer, as any other path.
+  router.use((error: unknown, req: ExpressRequest, res: ExpressResponse, next: NextFunction) =>
+    error instanceof URIError ? fallback(req, res, next) : next(error),
+  );
   return router;
 }
+
+const ACTION_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -23,8 +23,8 @@ export async function idempotent(
 ): Promise<Response> {
   const key = request.headers.get(IDEMPOTENCY_KEY_HEADER);
   if (key === null) return run();
-  if (!KEY_FORMAT.test(key)) return jsonError(400, "Idempotency-Key must be 1 to 255 visible ASCII characters");
   const userId = typeof player === "string" ? player : await player();
+  if (!KEY_FORMAT.test(key)) return jsonError(400, "Idempotency-Key must be 1 to 255 visible ASCII characters");
   const hash = await requestHash(request);
 
   if (!(await keys.claimKey(userId, key, hash, now, new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS)))) {

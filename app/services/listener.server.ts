@@ -15,6 +15,13 @@ export const CHANNELS = ["raffle_events", "read_model"] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 const RECONNECT_DELAY_MS = 1_000;
+/**
+ * The connection is asked a question this often, and given this long to answer: a socket
+ * that died without a word (a dropped route, a silent proxy) would otherwise look alive
+ * while no notification arrives.
+ */
+const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_TIMEOUT_MS = 5_000;
 
 type Handler = (payload: string) => void;
 type StatusHandler = (up: boolean) => void;
@@ -27,6 +34,7 @@ type Hub = {
   /** Keep reconnecting (between startListening and stopListening). */
   wanted: boolean;
   retry?: ReturnType<typeof setTimeout>;
+  heartbeat?: ReturnType<typeof setInterval>;
 };
 
 const state = globalThis as unknown as { __raffleListener?: Hub };
@@ -42,46 +50,70 @@ function setUp(h: Hub, up: boolean) {
   for (const handler of h.statusHandlers) handler(up);
 }
 
+/** One reconnection attempt pending at a time, and none once listening is no longer wanted. */
+function scheduleRetry(h: Hub) {
+  if (!h.wanted || h.retry) return;
+  h.retry = setTimeout(() => {
+    h.retry = undefined;
+    connect(h).catch(() => {}); // a failed attempt schedules the next one itself
+  }, RECONNECT_DELAY_MS);
+  h.retry.unref();
+}
+
 function lost(h: Hub, client: pg.Client, error?: unknown) {
   if (h.client !== client) return;
   h.client = undefined;
+  if (h.heartbeat) clearInterval(h.heartbeat);
+  h.heartbeat = undefined;
   setUp(h, false);
   client.end().catch(() => {});
   if (!h.wanted) return;
   getLogger().warn({ err: error }, "listening connection lost; reconnecting");
-  h.retry = setTimeout(() => {
-    h.retry = undefined;
-    connect(h).catch(() => {}); // connect() schedules the next attempt itself
-  }, RECONNECT_DELAY_MS);
-  h.retry.unref();
+  scheduleRetry(h);
+}
+
+function dispatch(h: Hub, channel: string, payload: string | undefined) {
+  const handlers = h.handlers.get(channel as Channel);
+  if (!handlers || payload === undefined) return;
+  for (const handler of handlers) {
+    try {
+      handler(payload);
+    } catch (error) {
+      // One handler's failure must not keep the notification from the others.
+      getLogger().error({ err: error, channel }, "a notification handler failed");
+    }
+  }
 }
 
 function connect(h: Hub): Promise<void> {
   if (h.client) return Promise.resolve();
   h.connecting ??= (async () => {
-    const client = new pg.Client({ connectionString: connectedDatabaseUrl() });
-    client.on("notification", (message) => {
-      const handlers = h.handlers.get(message.channel as Channel);
-      if (!handlers || message.payload === undefined) return;
-      for (const handler of handlers) handler(message.payload);
-    });
-    client.on("error", (error) => lost(h, client, error));
-    client.on("end", () => lost(h, client));
+    let client: pg.Client | undefined;
     try {
-      await client.connect();
-      for (const channel of CHANNELS) await client.query(`LISTEN ${channel}`);
+      client = new pg.Client({ connectionString: connectedDatabaseUrl(), keepAlive: true });
+      const c = client;
+      c.on("notification", (message) => dispatch(h, message.channel, message.payload));
+      c.on("error", (error) => lost(h, c, error));
+      c.on("end", () => lost(h, c));
+      await c.connect();
+      for (const channel of CHANNELS) await c.query(`LISTEN ${channel}`);
     } catch (error) {
-      client.end().catch(() => {});
-      if (h.wanted) {
-        h.retry = setTimeout(() => {
-          h.retry = undefined;
-          connect(h).catch(() => {});
-        }, RECONNECT_DELAY_MS);
-        h.retry.unref();
-      }
+      client?.end().catch(() => {});
+      scheduleRetry(h);
       throw error;
     }
-    h.client = client;
+    if (!h.wanted) {
+      // stopListening came while this attempt was on its way.
+      await client.end().catch(() => {});
+      return;
+    }
+    const c = client;
+    h.client = c;
+    h.heartbeat = setInterval(() => {
+      const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("heartbeat timed out")), HEARTBEAT_TIMEOUT_MS).unref());
+      Promise.race([c.query("SELECT 1"), timeout]).catch((error: unknown) => lost(h, c, error));
+    }, HEARTBEAT_MS);
+    h.heartbeat.unref();
     setUp(h, true);
   })().finally(() => {
     h.connecting = undefined;
@@ -104,6 +136,8 @@ export async function stopListening(): Promise<void> {
   await h.connecting?.catch(() => {});
   const client = h.client;
   h.client = undefined;
+  if (h.heartbeat) clearInterval(h.heartbeat);
+  h.heartbeat = undefined;
   setUp(h, false);
   await client?.end().catch(() => {});
 }

@@ -1,6 +1,6 @@
 import type { RaffleKind } from "~/generated/prisma/client";
 import type { SessionRow } from "~/models/session.server";
-import { onNotification, onStatus, startListening } from "./listener.server";
+import { isListening, onNotification, onStatus, startListening } from "./listener.server";
 
 /**
  * What signed-in reads need, kept in the process's memory between the changes that
@@ -15,7 +15,9 @@ import { onNotification, onStatus, startListening } from "./listener.server";
  *   player always reads what they just did; another instance's writes are seen when their
  *   notification arrives, a few milliseconds after the commit.
  * - Nothing is cached while the listening connection is down, and everything is dropped
- *   when it goes down: a notification lost with the connection cannot leave a stale entry.
+ *   when it goes down (a heartbeat notices a silent death within seconds): a notification
+ *   lost with the connection cannot leave a stale entry. Sessions are read again after
+ *   10 s and raffles after a minute all the same.
  * - Writes never use this: what an entry, a payment or a withdrawal checks, it reads in its
  *   own transaction.
  *
@@ -29,6 +31,8 @@ const SESSION_TTL_MS = 10_000;
 const MAX_SESSIONS = 50_000;
 /** The shared panels hold this long at most: some of them move with the clock (today's winners, the last 24 hours' players). */
 const PANEL_TTL_MS = 5_000;
+/** Raffles and tickets change only when announced; read again after this long all the same. */
+const GAME_TTL_MS = 60_000;
 /** Raffles, panels and players' tickets: beyond this many, all are dropped (each is read again when asked). */
 const MAX_GAME_ENTRIES = 50_000;
 
@@ -95,7 +99,7 @@ export function applyChange(payload: string): void {
   if (payload === "raffles") forgetGame(m);
   else if (payload.startsWith("user:")) forgetUser(m, payload.slice(5));
   else if (payload.startsWith("session:")) forgetToken(m, payload.slice(8));
-  else forgetEverything(m);
+  else forgetEverything(m); // 'reset' (a table emptied), or anything this version does not know
 }
 
 /** Starts caching once the listening connection is up (and whenever it comes back). */
@@ -110,14 +114,16 @@ export async function startReadModel(): Promise<void> {
       m.enabled = up;
     }),
   ];
-  m.stop = () => {
+  const stop = () => {
     for (const off of unsubscribe) off();
     forgetEverything(m);
     m.enabled = false;
     m.stop = undefined;
   };
+  m.stop = stop;
   await startListening();
-  m.enabled = true;
+  // Unless stopped meanwhile (or already told by onStatus).
+  if (m.stop === stop) m.enabled = isListening();
 }
 
 export function stopReadModel(): void {
@@ -133,6 +139,11 @@ export function afterWrite(tokenHash: string | undefined): void {
   const m = model();
   if (tokenHash) forgetToken(m, tokenHash);
   forgetGame(m);
+}
+
+/** A player's sessions were ended or their account changed here: their sessions are read again. */
+export function forgetPlayer(userId: string): void {
+  forgetUser(model(), userId);
 }
 
 /** The session for this token hash, from memory or else from `load` (stored when nothing changed meanwhile). */
@@ -190,12 +201,12 @@ function game<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T>
 
 /** Every active raffle of the kind (started or not): changes only with a raffle's row. */
 export function activeRaffles<T>(kind: RaffleKind, load: () => Promise<T>): Promise<T> {
-  return game(`raffles:${kind}`, Number.POSITIVE_INFINITY, load);
+  return game(`raffles:${kind}`, GAME_TTL_MS, load);
 }
 
 /** A player's tickets in the active raffles of the kind: change only with a raffle's row. */
 export function ticketsOf<T>(userId: string, kind: RaffleKind, load: () => Promise<T>): Promise<T> {
-  return game(`tickets:${kind}:${userId}`, Number.POSITIVE_INFINITY, load);
+  return game(`tickets:${kind}:${userId}`, GAME_TTL_MS, load);
 }
 
 /** A panel every player sees the same (stats, winners, leaderboard). */

@@ -100,6 +100,10 @@ describe("routes dispatched straight to their module answer as Remix does", () =
       [`/api/raffles/${quick.id}/enter`, { method: "POST", cookie: "__session=forged", json: {} }],
       [`/api/raffles/${quick.id}/enter`, { cookie: p.cookie }],
       ["/api/raffles", { method: "POST", cookie: p.cookie, json: {} }],
+      [`/api/raffles/${quick.id}/enter`, { method: "OPTIONS", cookie: p.cookie }],
+      [`/api/quick-raffles/${quick.id}/enter`, { method: "OPTIONS", cookie: p.cookie }],
+      ["/api/quick-raffles/not-a-uuid/enter?_data=routes%2Fapi.quick-raffles.%24id.enter", { method: "POST", cookie: p.cookie, json: {} }],
+      ["/api/raffles/%E0%A4%A/enter", { method: "POST", cookie: p.cookie, json: {} }],
       [`/api/quick-raffles/${quick.id}/enter`, { method: "POST", cookie: p.cookie, headers: { "Idempotency-Key": "has space" }, json: {} }],
     ];
     for (const [pathname, sent] of cases) {

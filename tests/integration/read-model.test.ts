@@ -89,6 +89,7 @@ describe("read_model notifications (the triggers)", () => {
     expect(await announced(() => touchPlay(id, new Date(Date.now() + 61_000), 30 * 60_000))).toEqual([]);
     expect(await announced(() => db().session.update({ where: { id }, data: { adminGatePassedAt: new Date() } }))).toEqual([`session:${tokenHash}`]);
     expect(await announced(() => db().session.delete({ where: { id } }))).toEqual([`session:${tokenHash}`]);
+    expect(await announced(() => db().$executeRawUnsafe(`TRUNCATE sessions`))).toEqual(["reset"]);
   });
 
   it("announce raffle changes once per transaction: a new raffle, an entry", async () => {

@@ -54,7 +54,10 @@ test("finishes a request in flight, exits within 10 s of SIGTERM, and restarts o
 
   const stopping = stop(first);
   await expect.poll(() => first.output()).toContain("shutting down");
-  socket.end(body.slice(5));
+  // The rest of the body, without half-closing: a client's FIN seen while its answer is
+  // pending makes Node end the socket (its HTTP server does not allow half-open
+  // connections), which would test Node's timing rather than our shutdown.
+  socket.write(body.slice(5));
   await closed;
   expect(response).toMatch(/^HTTP\/1\.1 302/);
 
