@@ -11,8 +11,8 @@ import { isCrossSite } from "~/services/csrf";
 import { directResourceRoutes, readBodyUpTo, remixRequestHandler } from "~/services/express-remix.server";
 import { ConfigError, getEnv, type Env } from "~/services/env.server";
 import { closeEvents } from "~/services/events.server";
-import { afterWrite, startReadModel, stopReadModel } from "~/services/read-model.server";
-import { sessionTokenHash } from "~/services/auth.server";
+import { startReadModel, stopReadModel } from "~/services/read-model.server";
+import { forgetCachedSession } from "~/services/auth.server";
 import { getLogger, loggableUrl } from "~/services/logger.server";
 import { startPaymentSweep } from "~/services/payments.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
@@ -177,20 +177,16 @@ async function main() {
   // Event streams must reach the browser as they are written, not when a buffer fills.
   app.use(compression({ filter: (req, res) => !String(res.getHeader("Content-Type") ?? "").startsWith("text/event-stream") && compression.filter(req, res) }));
   app.use(remix.assets);
-  // What a write changed is read again before its answer leaves: the player reads what they
-  // did. A refusal (4xx) changed nothing, so it keeps the cache (and cannot be used to empty it).
-  const afterWriteOf = async (request: Request, response: Response | undefined) => {
-    if (response && response.status >= 400 && response.status < 500) return;
-    afterWrite(await sessionTokenHash(request));
-  };
   const getLoadContext = (_req: express.Request, res: express.Response) => ({
     cspNonce: (res.locals as Locals).cspNonce,
     requestId: (res.locals as Locals).requestId,
     clientIp: (res.locals as Locals).clientIp,
   });
-  const remixRequests = remixRequestHandler({ build: remix.build, mode: env.NODE_ENV, afterWrite: afterWriteOf, getLoadContext });
+  // What a write changed is read again before its answer leaves: the player reads what they did.
+  const afterWrite = forgetCachedSession;
+  const remixRequests = remixRequestHandler({ build: remix.build, mode: env.NODE_ENV, afterWrite, getLoadContext });
   if (typeof remix.build !== "function") {
-    app.use(directResourceRoutes({ build: remix.build, routeIds: DIRECT_ROUTES, getLoadContext, afterWrite: afterWriteOf, fallback: remixRequests }));
+    app.use(directResourceRoutes({ build: remix.build, routeIds: DIRECT_ROUTES, getLoadContext, afterWrite, fallback: remixRequests }));
   }
   app.all("*", remixRequests);
 

@@ -53,10 +53,9 @@ const PLAY_SEEN_PRECISION_MS = 60 * 1000;
 const isRead = (request: Request) => request.method === "GET" || request.method === "HEAD";
 
 async function readSession(request: Request): Promise<CurrentSession | undefined> {
-  const token = await tokenFrom(request);
-  if (!token) return undefined;
+  const tokenHash = await sessionTokenHash(request);
+  if (!tokenHash) return undefined;
   const now = new Date();
-  const tokenHash = hashToken(token);
   const find = () => sessions.findSession(tokenHash, now);
   // Taken before the read: what is stored below must not be older than a change heard meanwhile.
   const version = readModel.currentVersion();
@@ -70,17 +69,27 @@ async function readSession(request: Request): Promise<CurrentSession | undefined
   return touched;
 }
 
+/** The token hash of each request's session cookie: an entry's route and its `afterWrite` both ask. */
+const tokenHashOfRequest = new WeakMap<Request, Promise<string | undefined>>();
+
 /** The token hash of the request's session cookie, if it carries one (to forget it after a write). */
-export async function sessionTokenHash(request: Request): Promise<string | undefined> {
-  const token = await tokenFrom(request);
-  return token ? hashToken(token) : undefined;
+export function sessionTokenHash(request: Request): Promise<string | undefined> {
+  let tokenHash = tokenHashOfRequest.get(request);
+  if (!tokenHash) {
+    tokenHash = tokenFrom(request).then((token) => (token ? hashToken(token) : undefined));
+    tokenHashOfRequest.set(request, tokenHash);
+  }
+  return tokenHash;
 }
 
 /**
- * After a write made while reading a page (a GET that settles a payment): the request's
- * session is read again next time, as after any other write (docs/decisions/013-reads-from-memory.md).
+ * After a write this instance answered (every request but GET and HEAD, and a GET that
+ * settles a payment): the request's session and the game are read again next time, so the
+ * player reads what they did. A refusal (4xx) changed nothing, so it keeps the cache (and
+ * cannot be used to empty it). See docs/decisions/013-reads-from-memory.md.
  */
-export async function forgetCachedSession(request: Request): Promise<void> {
+export async function forgetCachedSession(request: Request, response?: Response): Promise<void> {
+  if (response && response.status >= 400 && response.status < 500) return;
   readModel.afterWrite(await sessionTokenHash(request));
 }
 
@@ -120,8 +129,8 @@ export async function startSession(
   userId: string,
   { ip, now = new Date() }: { ip?: string; now?: Date } = {},
 ): Promise<string> {
-  const previous = await tokenFrom(request);
-  if (previous) await sessions.deleteSession(hashToken(previous));
+  const previous = await sessionTokenHash(request);
+  if (previous) await sessions.deleteSession(previous);
   const token = randomBytes(32).toString("base64url");
   await sessions.createSessionRow({
     tokenHash: hashToken(token),
@@ -135,8 +144,8 @@ export async function startSession(
 
 /** Ends the request's session on the server and returns the header that clears the cookie. */
 export async function endSession(request: Request): Promise<string> {
-  const token = await tokenFrom(request);
-  if (token) await sessions.deleteSession(hashToken(token));
+  const tokenHash = await sessionTokenHash(request);
+  if (tokenHash) await sessions.deleteSession(tokenHash);
   return sessionCookie().serialize("", { maxAge: 0 });
 }
 

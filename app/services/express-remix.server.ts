@@ -168,18 +168,17 @@ export function directResourceRoutes({
       if (!request) return fallback(req, res, next);
       let response: Response | undefined;
       try {
-        try {
-          const answer: unknown = await handler({ request, params: { ...req.params }, context: getLoadContext(req, res) });
-          if (!(answer instanceof Response)) throw new Error(`${id} answered something other than a Response`);
-          response = answer;
-        } catch (thrown) {
-          if (!(thrown instanceof Response)) throw thrown;
+        const answer: unknown = await handler({ request, params: { ...req.params }, context: getLoadContext(req, res) });
+        if (!(answer instanceof Response)) throw new Error(`${id} answered something other than a Response`);
+        response = answer;
+      } catch (thrown) {
+        if (thrown instanceof Response) {
           thrown.headers.set("X-Remix-Catch", "yes");
           response = thrown;
+        } else if (!request.signal.aborted) {
+          // As Remix answers a loader's or action's bug: logged, and a bare 500 (below).
+          getLogger().error({ err: thrown, url: loggableUrl(req.originalUrl) }, "unhandled error in a loader or action");
         }
-      } catch (error) {
-        // As Remix answers a loader's or action's bug: logged, and a bare 500.
-        if (!request.signal.aborted) getLogger().error({ err: error, url: loggableUrl(req.originalUrl) }, "unhandled error in a loader or action");
       }
       try {
         if (!read && afterWrite) await afterWrite(request, response);

@@ -36,18 +36,17 @@ const GAME_TTL_MS = 60_000;
 /** Raffles, panels and players' tickets: beyond this many, all are dropped (each is read again when asked). */
 const MAX_GAME_ENTRIES = 50_000;
 
-type Cached<T> = { version: number; value: Promise<T>; storedAt: number };
+type Cached<T> = { value: Promise<T>; storedAt: number };
 type Model = {
   enabled: boolean;
-  /**
-   * Bumped by every change of a session or user heard or made (and `gameVersion` by every
-   * change of the game): a read that started before a change is not stored after it.
-   */
+  /** Bumped by every change of a session or user heard or made: a read that started before a change is not stored after it. */
   version: number;
-  gameVersion: number;
   sessions: Map<string, { session: SessionRow; storedAt: number }>;
   tokensOfUser: Map<string, Set<string>>;
-  /** Raffles, tickets and panels, keyed by name; emptied by any raffle change. */
+  /**
+   * Raffles, tickets and panels, keyed by name; emptied by any raffle change. An entry holds
+   * its read's promise from the start, so a read overtaken by a change leaves with the map.
+   */
   game: Map<string, Cached<unknown>>;
   stop?: () => void;
 };
@@ -55,7 +54,7 @@ type Model = {
 const state = globalThis as unknown as { __raffleReadModel?: Model };
 
 function model(): Model {
-  state.__raffleReadModel ??= { enabled: false, version: 0, gameVersion: 0, sessions: new Map(), tokensOfUser: new Map(), game: new Map() };
+  state.__raffleReadModel ??= { enabled: false, version: 0, sessions: new Map(), tokensOfUser: new Map(), game: new Map() };
   return state.__raffleReadModel;
 }
 
@@ -89,7 +88,6 @@ function forgetUser(m: Model, userId: string) {
 }
 
 function forgetGame(m: Model) {
-  m.gameVersion++;
   m.game.clear();
 }
 
@@ -188,9 +186,9 @@ function game<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T>
   if (!m.enabled) return load();
   const now = Date.now();
   const cached = m.game.get(key) as Cached<T> | undefined;
-  if (cached && cached.version === m.gameVersion && now - cached.storedAt < ttlMs) return cached.value;
+  if (cached && now - cached.storedAt < ttlMs) return cached.value;
   if (m.game.size >= MAX_GAME_ENTRIES) m.game.clear();
-  const entry: Cached<T> = { version: m.gameVersion, value: load(), storedAt: now };
+  const entry: Cached<T> = { value: load(), storedAt: now };
   m.game.set(key, entry);
   // A failed read is not kept.
   entry.value.catch(() => {
