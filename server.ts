@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
@@ -17,6 +18,7 @@ import { getLogger, loggableUrl } from "~/services/logger.server";
 import { startPaymentSweep } from "~/services/payments.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/services/seed.server";
+import { sessionSecret } from "~/services/session-secret.server";
 
 /** Request bodies larger than this are refused with 413 before any route sees them, announced or chunked. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -99,6 +101,12 @@ const DIRECT_ROUTES = [
 
 async function main() {
   const env = loadEnv();
+  if (cluster.isPrimary && env.WEB_CONCURRENCY > 1) await runPrimary(env);
+  else await runServer(env);
+}
+
+/** Opens the database (starting the embedded one when there is no DATABASE_URL), or exits. */
+async function openOrExit(env: Env): Promise<Database> {
   const logger = getLogger();
   let database: Database;
   try {
@@ -111,12 +119,91 @@ async function main() {
     const seeded = await seed({ demoUsers: env.SEED_DEMO_USERS ?? env.demoMode });
     logger.info({ seeded }, "seeded the database");
   }
+  return database;
+}
 
+/** The draws and the payment sweep: in the one process that owns the database (ADR 014). */
+function startJobs(env: Env) {
+  if (!env.SCHEDULER_ENABLED) return { stop: async () => {} };
+  const scheduler: Scheduler = startScheduler();
+  // Payments whose confirmation never came (a closed browser, a crash) are settled from the provider's record.
+  const paymentSweep = startPaymentSweep();
+  return {
+    stop: async () => {
+      await scheduler.stop();
+      await paymentSweep.stop();
+    },
+  };
+}
+
+/**
+ * With WEB_CONCURRENCY above 1, this process opens the database, seeds it and runs the
+ * background jobs, and that many workers (node:cluster) share the port and answer the
+ * requests (docs/decisions/014-a-worker-per-core.md). A worker that dies is replaced; one
+ * that dies before it listens stops everything, since its replacement would too.
+ */
+async function runPrimary(env: Env) {
+  const logger = getLogger();
+  const database = await openOrExit(env);
+  // Made before the workers start, so they all read the same one (demo mode).
+  sessionSecret();
+  const jobs = startJobs(env);
+  const workerEnv = { DATABASE_URL: database.url, SEED_ON_START: "false" };
+  const listening = new Set<number>();
+  let stopping = false;
+
+  const shutdown = async (signal: NodeJS.Signals, exitCode = 0) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: stopping the workers");
+    const deadline = setTimeout(() => {
+      logger.error("shutdown deadline passed; exiting");
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve();
+            worker.once("exit", () => resolve());
+            worker.process.kill("SIGTERM");
+          }),
+      ),
+    );
+    await jobs.stop();
+    await database.close();
+    logger.info("stopped");
+    process.exit(exitCode);
+  };
+
+  cluster.on("listening", (worker) => listening.add(worker.id));
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) return;
+    if (!listening.has(worker.id)) {
+      logger.fatal({ pid: worker.process.pid, code, signal }, "a worker stopped before it was listening");
+      void shutdown("SIGTERM", 1);
+      return;
+    }
+    logger.error({ pid: worker.process.pid, code, signal }, "a worker stopped; starting another");
+    cluster.fork(workerEnv);
+  });
+  for (let i = 0; i < env.WEB_CONCURRENCY; i++) cluster.fork(workerEnv);
+  logger.info({ workers: env.WEB_CONCURRENCY, embeddedDatabase: database.embedded }, "starting workers");
+  // Node passes a signal's number as the second argument: not an exit code.
+  process.on("SIGTERM", (signal) => void shutdown(signal));
+  process.on("SIGINT", (signal) => void shutdown(signal));
+}
+
+/** One process that answers requests: the whole app, or a worker of runPrimary's. */
+async function runServer(env: Env) {
+  const logger = getLogger();
+  const database = await openOrExit(env);
   // Reads from memory once the listening connection is up (it keeps reconnecting; ADR 013).
   startReadModel().catch((error) => logger.warn({ err: error }, "reads come from the database until the listening connection is up"));
-  const scheduler: Scheduler | undefined = env.SCHEDULER_ENABLED ? startScheduler() : undefined;
-  // Payments whose confirmation never came (a closed browser, a crash) are settled from the provider's record.
-  const paymentSweep = env.SCHEDULER_ENABLED ? startPaymentSweep() : undefined;
+  // A worker leaves the jobs to the primary process, which runs them once for all.
+  const jobs = cluster.isWorker ? { stop: async () => {} } : startJobs(env);
   const remix = await remixHandler(env);
   const app = express();
   let shuttingDown = false;
@@ -211,8 +298,7 @@ async function main() {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
-    await scheduler?.stop();
-    await paymentSweep?.stop();
+    await jobs.stop();
     stopReadModel();
     await closeEvents();
     await remix.close();

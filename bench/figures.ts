@@ -180,6 +180,8 @@ export async function memory({ port, pid, players, minutes }: { port: number; pi
     port,
     connections,
     seconds: minutes * 60,
+    // Memory is sampled from the start: warm-up is the first fifth, below.
+    warmupSeconds: 0,
     next: (worker, n): Request => {
       const player = players[worker % players.length]!;
       switch (n % 4) {

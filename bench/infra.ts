@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, openSync, readFileSync } from "node:fs";
+import { existsSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /** Processes the benchmark starts: the app's production build, a bare Express baseline, pgbench. */
@@ -59,11 +59,34 @@ export async function startHelloWorld(port: number): Promise<Child> {
   return { process: child, port, stop: stopper(child) };
 }
 
-/** Resident memory of a process in bytes (Linux /proc). */
+/** Resident memory in bytes of a process and its descendants, e.g. a cluster's workers (Linux /proc). */
 export function residentBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
-  return kb * 1024;
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name, in parentheses, may hold spaces: the fields after it are fixed.
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+      parentOf.set(Number(entry), Number(fields[1]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const inTree = (candidate: number): boolean => {
+    for (let p: number | undefined = candidate; p !== undefined && p > 1; p = parentOf.get(p)) if (p === pid) return true;
+    return false;
+  };
+  let bytes = 0;
+  for (const candidate of parentOf.keys()) {
+    if (!inTree(candidate)) continue;
+    try {
+      const status = readFileSync(`/proc/${candidate}/status`, "utf8");
+      bytes += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return bytes;
 }
 
 /**

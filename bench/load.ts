@@ -2,8 +2,10 @@ import http from "node:http";
 
 /**
  * A small closed-loop HTTP loader: `connections` workers, each on its own keep-alive
- * socket, send one request after another for `seconds`. Latency is measured from
- * sending a request to the end of its response. Only loopback targets are used.
+ * socket, send one request after another for `warmupSeconds` and then `seconds`; only the
+ * requests sent after the warm-up count (the server's JIT and caches are warm by then, and
+ * the baselines get the same). Latency is measured from sending a request to the end of
+ * its response. Only loopback targets are used.
  */
 export type Request = { method?: string; path: string; headers?: Record<string, string>; body?: string };
 
@@ -49,6 +51,7 @@ export async function runLoad({
   port,
   connections,
   seconds,
+  warmupSeconds = 3,
   next,
   expect = 200,
   onResponse,
@@ -56,6 +59,7 @@ export async function runLoad({
   port: number;
   connections: number;
   seconds: number;
+  warmupSeconds?: number;
   next: (worker: number, n: number) => Request;
   expect?: number;
   onResponse?: (status: number, body: string) => void;
@@ -65,16 +69,18 @@ export async function runLoad({
   const failures: string[] = [];
   let ok = 0;
   let failed = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
+  const measuredFrom = performance.now() + warmupSeconds * 1000;
+  const deadline = measuredFrom + seconds * 1000;
   const worker = async (index: number) => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
       for (let n = 0; performance.now() < deadline; n++) {
         const request = next(index, n);
         const t0 = performance.now();
+        const counted = t0 >= measuredFrom;
         try {
           const { status, body } = await send(agent, port, request);
+          if (!counted) continue;
           latencies.push(performance.now() - t0);
           statuses[status] = (statuses[status] ?? 0) + 1;
           onResponse?.(status, body);
@@ -84,6 +90,7 @@ export async function runLoad({
             if (failures.length < 5) failures.push(`${request.method ?? "GET"} ${request.path} → ${status} ${body.slice(0, 200)}`);
           }
         } catch (error) {
+          if (!counted) continue;
           failed += 1;
           if (failures.length < 5) failures.push(`${request.path} → ${(error as Error).message}`);
         }
@@ -93,7 +100,7 @@ export async function runLoad({
     }
   };
   await Promise.all(Array.from({ length: connections }, (_, i) => worker(i)));
-  const elapsed = (performance.now() - started) / 1000;
+  const elapsed = (performance.now() - measuredFrom) / 1000;
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,

@@ -22,6 +22,7 @@ const memoryMinutes = Number(flags["memory-minutes"] ?? 10);
 const seconds = Number(flags.seconds ?? 20);
 const only = new Set((flags.only ?? "entries,reads,draws,weight,memory").split(","));
 const basePort = Number(process.env.BENCH_PORT ?? 3310);
+const workers = Number(process.env.BENCH_WEB_CONCURRENCY ?? os.availableParallelism());
 
 const dataDir = path.resolve(".data/bench");
 rmSync(dataDir, { recursive: true, force: true });
@@ -64,6 +65,8 @@ const appEnv = {
   SEED_ON_START: "false",
   // 64 players must be able to keep the entry path busy (production default: 10).
   ENTRY_LIMIT_PER_SECOND: "1000000",
+  // As deployed: a worker per core (ADR 014). BENCH_WEB_CONCURRENCY=1 measures one process.
+  WEB_CONCURRENCY: String(workers),
 };
 const appLog = path.join(dataDir, "app.log");
 
@@ -246,7 +249,7 @@ const report = [
   "<!-- bench:begin (written by `npm run bench`; edit outside the markers) -->",
   `Run ${started.toISOString().slice(0, 16).replace("T", " ")}–${new Date().toISOString().slice(11, 16)} UTC with \`${command}\`.`,
   "",
-  `Machine: ${machine.join("; ")}. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end.${flags.note ? ` ${flags.note}` : ""}`,
+  `Machine: ${machine.join("; ")}. Load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end. The app: ${workers} worker process${workers === 1 ? "" : "es"} (\`WEB_CONCURRENCY=${workers}\`); each load phase after a 3-second warm-up.${flags.note ? ` ${flags.note}` : ""}`,
   "",
   "| Figure | Measured | Baseline (same run) | Ratio | Target | Result |",
   "| --- | --- | --- | --- | --- | --- |",

@@ -42,6 +42,13 @@ const schema = z.object({
     .min(0, "expected a port number")
     .max(65535, "expected a port number")
     .default(3000),
+  /** How many worker processes answer requests (node:cluster); one per core is the deploy's usual choice. */
+  WEB_CONCURRENCY: z.coerce
+    .number({ message: "expected a whole number of workers" })
+    .int("expected a whole number of workers")
+    .min(1, "expected at least 1 worker")
+    .max(64, "expected at most 64 workers")
+    .default(1),
   HOST: z.string().min(1, "expected a host name or address").default("0.0.0.0"),
   DATABASE_URL: z
     .string()

@@ -10,7 +10,8 @@ const globalForLogger = globalThis as unknown as { __raffleLogger?: Logger };
 export function getLogger(): Logger {
   globalForLogger.__raffleLogger ??= pino({
     level: getEnv().LOG_LEVEL,
-    base: { service: "raffle" },
+    // The pid tells apart the lines of a cluster's workers (WEB_CONCURRENCY, ADR 014).
+    base: { service: "raffle", pid: process.pid },
     redact: {
       paths: [
         "password",

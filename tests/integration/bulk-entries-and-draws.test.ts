@@ -91,6 +91,69 @@ describe("entries arriving together", () => {
     expect(await ledgerInvariants()).toEqual(BALANCED);
   });
 
+  it("decides the entries of one batch in order, each seeing the coins, tickets and hits of those before it", async () => {
+    const raffle = await createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 3 });
+    const other = await createTestRaffle({ entryPrice: 1n, maxTicketsPerPlayer: 10 });
+    const [a, b, c] = await Promise.all([createTestUser({ coins: 15n }), createTestUser({ coins: 100n }), createTestUser({ coins: 100n })]);
+    const now = new Date();
+    const window = slidingWindow({ name: "test-batch", max: 4, windowSeconds: 60 }, now);
+    const rules = { limitName: "test-batch", limitMax: 4, playIdleGapMs: 30 * 60_000 };
+    const entry = (userId: string, raffleId: string, tickets = 1) => ({ userId, raffleId, tickets, now, window });
+    const rows = await enterRaffles(
+      [
+        entry(a.id, raffle.id, 2), // positions 0-1, 5 coins left
+        entry(b.id, raffle.id), // position 2
+        entry(a.id, raffle.id, 2), // over the cap of 3
+        entry(a.id, other.id, 6), // 6 coins: one more than a has
+        entry(a.id, raffle.id), // position 3: a's last 5 coins
+        entry(a.id, other.id), // a's fifth hit in the window: refused, and counted
+        entry(c.id, raffle.id), // position 4
+      ],
+      rules,
+    );
+    expect(rows.map((r) => [r.outcome, r.firstPosition, r.balance, r.cap])).toEqual([
+      ["ok", 0, 5n, null],
+      ["ok", 2, 95n, null],
+      ["over_ticket_cap", null, null, 3],
+      ["insufficient_coins", null, null, null],
+      ["ok", 3, 0n, null],
+      ["rate_limited", null, null, null],
+      ["ok", 4, 95n, null],
+    ]);
+    const after = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } });
+    expect([after.ticketCount, after.playerCount]).toEqual([5, 3]);
+    const entries = await db().entry.findMany({ where: { raffleId: raffle.id }, orderBy: { position: "asc" } });
+    expect(entries.map((e) => [e.position, e.userId])).toEqual([
+      [0, a.id],
+      [1, a.id],
+      [2, b.id],
+      [3, a.id],
+      [4, c.id],
+    ]);
+    const pot = await db().ledgerAccount.findUniqueOrThrow({ where: { raffleId: raffle.id } });
+    expect(pot.balance).toBe(25n);
+    expect(await userBalance(a.id)).toBe(0n);
+    const bucket = await db().rateLimitBucket.findUniqueOrThrow({ where: { key_windowStart: { key: `test-batch:${a.id}`, windowStart: window.start } } });
+    expect(bucket.count).toBe(5);
+    // One ledger transaction per accepted entry, named by its first ticket, and one audit row each.
+    const transactions = await db().ledgerTransaction.findMany({ where: { raffleId: raffle.id, kind: "entry" } });
+    expect(new Set(transactions.map((t) => t.reference))).toEqual(
+      new Set([0, 2, 3, 4].map((position) => `entry:${raffle.id}:${entries.find((e) => e.position === position)!.id}`)),
+    );
+    const audit = await db().auditEvent.findMany({ where: { action: "raffle.enter", target: `raffle:${raffle.id}` } });
+    expect(audit.map((e) => (e.details as { positions: number[] }).positions).sort()).toEqual([[0, 1], [2], [3], [4]]);
+    expect(await ledgerInvariants()).toEqual(BALANCED);
+  });
+
+  it("refuses a batch that asks for no tickets as a bug, and moves nothing", async () => {
+    const raffle = await createTestRaffle({ entryPrice: 5n });
+    const player = await createTestUser({ coins: 100n });
+    const rules = { limitName: "test-batch", limitMax: 10, playIdleGapMs: 30 * 60_000 };
+    await expect(enterRaffles([{ userId: player.id, raffleId: raffle.id, tickets: 0, now: new Date() }], rules)).rejects.toThrow(/asks for 0 tickets/);
+    expect(await userBalance(player.id)).toBe(100n);
+    expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(0);
+  });
+
   it("charges an entry that takes the position a refunded break left free", async () => {
     const raffle = await createTestRaffle({ entryPrice: 10n, maxTicketsPerPlayer: 10 });
     const [leaver, stayer, newcomer] = await Promise.all([

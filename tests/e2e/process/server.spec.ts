@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { connect } from "node:net";
+import { get } from "node:http";
+import { connect, createServer } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { newDataDir, removeDataDirs, startServer, stopServer as stop, waitUntilReady } from "../../support/server-process";
@@ -73,6 +74,73 @@ test("finishes a request in flight, exits within 10 s of SIGTERM, and restarts o
     expect(second.output()).toContain('"seeded":{"series":0,"demoUsers":0}');
   } finally {
     expect((await stop(second)).code).toBe(0);
+  }
+});
+
+/** The pids of the processes that logged `msg`, in order. */
+const pidsThatLogged = (output: string, msg: string) =>
+  [...output.matchAll(new RegExp(`"pid":(\\d+)[^\\n]*"msg":"${msg}`, "g"))].map((match) => Number(match[1]));
+
+/** A GET on a connection of its own: node:cluster deals connections, not requests, to workers. */
+const getOnNewConnection = (port: number, path: string) =>
+  new Promise<number>((resolve, reject) => {
+    get({ host: "127.0.0.1", port, path, agent: false }, (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode ?? 0));
+    }).on("error", reject);
+  });
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test("WEB_CONCURRENCY workers answer on one port, the primary alone runs the jobs, a dead worker is replaced, SIGTERM stops them all", async () => {
+  const dataDir = newDataDir();
+  const server = await startServer(dataDir, { WEB_CONCURRENCY: "2" });
+  const primary = server.child.pid!;
+  await waitUntilReady(server);
+  await expect.poll(() => pidsThatLogged(server.output(), "listening on").length).toBe(2);
+  const workers = pidsThatLogged(server.output(), "listening on");
+  expect(workers).not.toContain(primary);
+  expect(pidsThatLogged(server.output(), "seeded the database")).toEqual([primary]);
+
+  for (let i = 0; i < 8; i++) expect(await getOnNewConnection(server.port, "/rules")).toBe(200);
+  await expect.poll(() => new Set(pidsThatLogged(server.output(), "request completed"))).toEqual(new Set(workers));
+  // The scheduler opened the seeded series: in the primary, not in a worker.
+  await expect.poll(() => pidsThatLogged(server.output(), "scheduler tick").length).toBeGreaterThan(0);
+  expect(new Set(pidsThatLogged(server.output(), "scheduler tick"))).toEqual(new Set([primary]));
+
+  process.kill(workers[0]!, "SIGKILL");
+  await expect.poll(() => server.output()).toContain("a worker stopped; starting another");
+  await expect.poll(() => pidsThatLogged(server.output(), "listening on").length).toBe(3);
+  const replacement = pidsThatLogged(server.output(), "listening on")[2]!;
+  for (let i = 0; i < 8; i++) expect(await getOnNewConnection(server.port, "/rules")).toBe(200);
+
+  const { code, ms } = await stop(server);
+  expect(code).toBe(0);
+  expect(ms).toBeLessThan(10_000);
+  expect([workers[1]!, replacement].filter(isAlive)).toEqual([]);
+  expect(existsSync(path.join(dataDir, "postgres/data/postmaster.pid"))).toBe(false);
+});
+
+test("a worker that cannot listen stops the cluster with exit code 1 and the database stopped", async () => {
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, resolve));
+  const address = taken.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  try {
+    const dataDir = newDataDir();
+    const server = await startServer(dataDir, { WEB_CONCURRENCY: "2", PORT: String(port), HOST: "0.0.0.0" });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain("a worker stopped before it was listening");
+    expect(existsSync(path.join(dataDir, "postgres/data/postmaster.pid"))).toBe(false);
+  } finally {
+    taken.close();
   }
 });
 
