@@ -26,6 +26,11 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const SHUTDOWN_DEADLINE_MS = 9_000;
 /** Connections still open this long into shutdown (long polls, streams) are closed. */
 const DRAIN_GRACE_MS = 5_000;
+/** A cluster's worker still running this long into shutdown is killed (its drain closes connections at 5 s). */
+const WORKER_STOP_MS = 7_000;
+/** A worker that dies younger than this is replaced after a pause (1 s, doubling, at most MAX_RESTART_PAUSE_MS). */
+const YOUNG_WORKER_MS = 10_000;
+const MAX_RESTART_PAUSE_MS = 30_000;
 
 function loadEnv(): Env {
   try {
@@ -139,20 +144,31 @@ function startJobs(env: Env) {
 /**
  * With WEB_CONCURRENCY above 1, this process opens the database, seeds it and runs the
  * background jobs, and that many workers (node:cluster) share the port and answer the
- * requests (docs/decisions/014-a-worker-per-core.md). A worker that dies is replaced; one
- * that dies before it listens stops everything, since its replacement would too.
+ * requests (docs/decisions/014-a-worker-per-core.md). A worker that dies is replaced, after
+ * a pause that doubles while replacements keep dying young. If one of the first workers
+ * dies before it listens (a taken port, a bad setting), the cluster stops: so would the
+ * rest.
  */
 async function runPrimary(env: Env) {
   const logger = getLogger();
   const database = await openOrExit(env);
-  // Made before the workers start, so they all read the same one (demo mode).
+  // Made before the workers start, so they all read the same ones (demo mode).
   sessionSecret();
   const jobs = startJobs(env);
   const workerEnv = { DATABASE_URL: database.url, SEED_ON_START: "false" };
-  const listening = new Set<number>();
+  const startedAt = new Map<number, number>();
+  let started = false;
+  let youngDeaths = 0;
   let stopping = false;
+  let failed = false;
 
-  const shutdown = async (signal: NodeJS.Signals, exitCode = 0) => {
+  const fork = () => {
+    if (stopping) return;
+    const worker = cluster.fork(workerEnv);
+    startedAt.set(worker.id, Date.now());
+  };
+
+  const shutdown = async (signal: NodeJS.Signals | "worker failed") => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: stopping the workers");
@@ -162,34 +178,52 @@ async function runPrimary(env: Env) {
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
     const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
+    // Each worker drains as a single process would; one still running after that is ended,
+    // so that the jobs and the database are closed before the deadline.
+    const stragglers = setTimeout(() => {
+      for (const worker of workers) if (!worker.isDead()) worker.process.kill("SIGKILL");
+    }, WORKER_STOP_MS);
     await Promise.all(
       workers.map(
         (worker) =>
           new Promise<void>((resolve) => {
             if (worker.isDead()) return resolve();
-            worker.once("exit", () => resolve());
+            worker.once("exit", (code) => {
+              if (code !== 0) failed = true;
+              resolve();
+            });
             worker.process.kill("SIGTERM");
           }),
       ),
     );
+    clearTimeout(stragglers);
     await jobs.stop();
     await database.close();
     logger.info("stopped");
-    process.exit(exitCode);
+    process.exit(failed ? 1 : 0);
   };
 
-  cluster.on("listening", (worker) => listening.add(worker.id));
+  let listened = 0;
+  cluster.on("listening", () => {
+    listened += 1;
+    if (listened >= env.WEB_CONCURRENCY) started = true;
+  });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;
-    if (!listening.has(worker.id)) {
+    const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
+    startedAt.delete(worker.id);
+    if (!started) {
       logger.fatal({ pid: worker.process.pid, code, signal }, "a worker stopped before it was listening");
-      void shutdown("SIGTERM", 1);
+      failed = true;
+      void shutdown("worker failed");
       return;
     }
-    logger.error({ pid: worker.process.pid, code, signal }, "a worker stopped; starting another");
-    cluster.fork(workerEnv);
+    youngDeaths = lived < YOUNG_WORKER_MS ? youngDeaths + 1 : 0;
+    const pause = youngDeaths === 0 ? 0 : Math.min(MAX_RESTART_PAUSE_MS, 1000 * 2 ** (youngDeaths - 1));
+    logger.error({ pid: worker.process.pid, code, signal, restartInMs: pause }, "a worker stopped; starting another");
+    setTimeout(fork, pause);
   });
-  for (let i = 0; i < env.WEB_CONCURRENCY; i++) cluster.fork(workerEnv);
+  for (let i = 0; i < env.WEB_CONCURRENCY; i++) fork();
   logger.info({ workers: env.WEB_CONCURRENCY, embeddedDatabase: database.embedded }, "starting workers");
   // Node passes a signal's number as the second argument: not an exit code.
   process.on("SIGTERM", (signal) => void shutdown(signal));

@@ -87,8 +87,9 @@ export type EntryRow = {
 
 /**
  * Applies a batch of entries in one statement (the rules are in the enter_raffles
- * function, prisma/migrations/20261121180000_bulk_entries_and_draws and
- * 20261121200000_entries_check_their_session); one row per entry, in order.
+ * function, prisma/migrations/20261121180000_bulk_entries_and_draws,
+ * 20261121200000_entries_check_their_session and, as it stands,
+ * 20261121220000_entries_written_once_per_batch); one row per entry, in order.
  */
 export async function enterRaffles(entries: EntryRequest[], rules: EntryBatchRules): Promise<EntryRow[]> {
   const rows = await db().$queryRaw<(EntryRow & { ord: number })[]>`

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getEnv } from "./env.server";
 
@@ -18,11 +18,17 @@ export function localSecret(name: string): string {
     return readFileSync(file, "utf8").trim();
   } catch {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    // Written whole under a name of its own, then linked into place: another process (a
+    // cluster's worker, ADR 014) sees either no file or the whole secret, never a half-written one.
+    const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+    writeFileSync(draft, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
     try {
-      writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+      linkSync(draft, file);
     } catch (error) {
-      // Another process wrote it first: theirs is the secret.
+      // Another process linked its own first: theirs is the secret.
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      unlinkSync(draft);
     }
     return readFileSync(file, "utf8").trim();
   }

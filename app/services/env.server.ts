@@ -42,12 +42,15 @@ const schema = z.object({
     .min(0, "expected a port number")
     .max(65535, "expected a port number")
     .default(3000),
-  /** How many worker processes answer requests (node:cluster); one per core is the deploy's usual choice. */
+  /**
+   * How many worker processes answer requests (node:cluster); one per core is the deploy's
+   * usual choice. Each opens up to 11 database connections (its pool of 10 and one to listen).
+   */
   WEB_CONCURRENCY: z.coerce
     .number({ message: "expected a whole number of workers" })
     .int("expected a whole number of workers")
     .min(1, "expected at least 1 worker")
-    .max(64, "expected at most 64 workers")
+    .max(16, "expected at most 16 workers")
     .default(1),
   HOST: z.string().min(1, "expected a host name or address").default("0.0.0.0"),
   DATABASE_URL: z

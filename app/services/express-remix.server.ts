@@ -1,4 +1,6 @@
 import type { IncomingMessage } from "node:http";
+import { gzipSync } from "node:zlib";
+import compression from "compression";
 import {
   createRequestHandler,
   writeReadableStreamToWritable,
@@ -122,12 +124,32 @@ async function send(res: ExpressResponse, response: Response): Promise<void> {
     await writeReadableStreamToWritable(response.body, res);
   } else {
     // Other answers (JSON, redirects, downloads) are small and whole: sent with their length,
-    // so that compression skips the ones too small to gain from it instead of starting a
-    // gzip stream for each.
-    const body = Buffer.from(await response.arrayBuffer());
+    // and compressed here in one call when worth it (ADR 014): the compression middleware
+    // then finds them encoded and leaves them alone.
+    const body = gzipWhole(res, Buffer.from(await response.arrayBuffer()));
     res.setHeader("Content-Length", body.length);
     res.end(body);
   }
+}
+
+/** Answers smaller than this are sent as they are (the compression middleware's threshold too). */
+const GZIP_THRESHOLD_BYTES = 1024;
+
+/**
+ * A whole answer gzipped in one synchronous call when the client takes gzip and the
+ * middleware would have compressed it (a compressible type, no `no-transform`, not HEAD).
+ * For a few kilobytes this costs tens of microseconds, where a gzip stream per answer (the
+ * middleware's way, made for answers that arrive in pieces) cost about 0.7 ms per request.
+ */
+function gzipWhole(res: ExpressResponse, body: Buffer): Buffer {
+  const req = res.req;
+  if (body.length < GZIP_THRESHOLD_BYTES || req.method === "HEAD" || res.getHeader("Content-Encoding")) return body;
+  if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(String(res.getHeader("Cache-Control") ?? ""))) return body;
+  if (!compression.filter(req, res)) return body;
+  res.vary("Accept-Encoding");
+  if (req.acceptsEncodings("gzip", "identity") !== "gzip") return body;
+  res.setHeader("Content-Encoding", "gzip");
+  return gzipSync(body);
 }
 
 /**

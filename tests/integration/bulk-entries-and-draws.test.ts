@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
 import { enterRaffles } from "~/models/raffle.server";
@@ -12,6 +13,7 @@ import { spinWheel } from "~/services/rewards.server";
 import { BALANCED, ledgerInvariants, raffleProblems } from "../support/money-invariants";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { codeOf } from "../support/outcomes";
+import { testDatabaseUrl } from "../support/database-setup";
 
 /** Entries share batches and draws run many raffles per transaction (docs/decisions/009-entries-and-draws-in-bulk.md). */
 
@@ -94,32 +96,80 @@ describe("entries arriving together", () => {
   it("decides the entries of one batch in order, each seeing the coins, tickets and hits of those before it", async () => {
     const raffle = await createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 3 });
     const other = await createTestRaffle({ entryPrice: 1n, maxTicketsPerPlayer: 10 });
-    const [a, b, c] = await Promise.all([createTestUser({ coins: 15n }), createTestUser({ coins: 100n }), createTestUser({ coins: 100n })]);
-    const now = new Date();
-    const window = slidingWindow({ name: "test-batch", max: 4, windowSeconds: 60 }, now);
-    const rules = { limitName: "test-batch", limitMax: 4, playIdleGapMs: 30 * 60_000 };
-    const entry = (userId: string, raffleId: string, tickets = 1) => ({ userId, raffleId, tickets, now, window });
-    const rows = await enterRaffles(
-      [
-        entry(a.id, raffle.id, 2), // positions 0-1, 5 coins left
-        entry(b.id, raffle.id), // position 2
-        entry(a.id, raffle.id, 2), // over the cap of 3
-        entry(a.id, other.id, 6), // 6 coins: one more than a has
-        entry(a.id, raffle.id), // position 3: a's last 5 coins
-        entry(a.id, other.id), // a's fifth hit in the window: refused, and counted
-        entry(c.id, raffle.id), // position 4
-      ],
-      rules,
-    );
-    expect(rows.map((r) => [r.outcome, r.firstPosition, r.balance, r.cap])).toEqual([
-      ["ok", 0, 5n, null],
-      ["ok", 2, 95n, null],
-      ["over_ticket_cap", null, null, 3],
-      ["insufficient_coins", null, null, null],
-      ["ok", 3, 0n, null],
-      ["rate_limited", null, null, null],
-      ["ok", 4, 95n, null],
+    const [a, b, c, d] = await Promise.all([
+      createTestUser({ coins: 15n }),
+      createTestUser({ coins: 100n }),
+      createTestUser({ coins: 100n }),
+      createTestUser({ coins: 100n }),
     ]);
+    const cSession = randomBytes(32).toString("hex");
+    await createSessionRow({ tokenHash: cSession, userId: c.id, expiresAt: new Date(Date.now() + 10 * 60_000) });
+    // d's entries straddle a window boundary: 10 s into the next 60 s window, 5/6 of the
+    // previous one still counts.
+    const limit = { name: "test-batch", max: 4, windowSeconds: 60 };
+    const boundary = Math.ceil(Date.now() / 60_000) * 60_000 + 60_000;
+    const now = new Date(boundary - 20_000);
+    const later = new Date(now.getTime() + 30_000);
+    const rules = { limitName: limit.name, limitMax: limit.max, playIdleGapMs: 30 * 60_000 };
+    const entry = (who: { userId: string } | { sessionHash: string }, raffleId: string, tickets = 1, at = now) => {
+      const w = slidingWindow(limit, at);
+      return { ...who, raffleId, tickets, now: at, window: { start: w.start, previous: w.previous, overlap: w.overlap } };
+    };
+
+    const heard: string[] = [];
+    const client = new pg.Client({ connectionString: testDatabaseUrl });
+    client.on("notification", (message) => heard.push(message.payload ?? ""));
+    await client.connect();
+    try {
+      await client.query("LISTEN raffle_events");
+      const rows = await enterRaffles(
+        [
+          entry({ userId: a.id }, raffle.id, 2), // positions 0-1, 5 coins left
+          entry({ userId: b.id }, raffle.id), // position 2
+          entry({ userId: a.id }, raffle.id, 2), // over the cap of 3
+          entry({ userId: a.id }, other.id, 6), // 6 coins: one more than a has
+          entry({ userId: a.id }, raffle.id), // position 3: a's last 5 coins
+          entry({ userId: a.id }, other.id), // a's fifth hit in the window: refused, and counted
+          entry({ sessionHash: cSession }, raffle.id), // position 4, c through a session
+          entry({ sessionHash: randomBytes(32).toString("hex") }, raffle.id), // an unknown session
+          entry({ userId: d.id }, other.id, 1), // d: 4 hits in this window, the most it takes…
+          entry({ userId: d.id }, other.id, 1),
+          entry({ userId: d.id }, other.id, 1),
+          entry({ userId: d.id }, other.id, 1),
+          entry({ userId: d.id }, other.id, 1, later), // …so 1 + 4 × 5/6 > 4 in the next one
+        ],
+        rules,
+      );
+      expect(rows.map((r) => [r.outcome, r.firstPosition, r.cost, r.balance, r.cap])).toEqual([
+        ["ok", 0, 10n, 5n, null],
+        ["ok", 2, 5n, 95n, null],
+        ["over_ticket_cap", null, null, null, 3],
+        ["insufficient_coins", null, null, null, null],
+        ["ok", 3, 5n, 0n, null],
+        ["rate_limited", null, null, null, null],
+        ["ok", 4, 5n, 95n, null],
+        ["signed_out", null, null, null, null],
+        ["ok", 0, 1n, 99n, null],
+        ["ok", 1, 1n, 98n, null],
+        ["ok", 2, 1n, 97n, null],
+        ["ok", 3, 1n, 96n, null],
+        ["rate_limited", null, null, null, null],
+      ]);
+      await client.query("SELECT pg_notify('raffle_events', 'marker')");
+      await vi.waitFor(() => expect(heard).toContain("marker"));
+    } finally {
+      await client.end();
+    }
+    // One pot event per raffle, with its figures after the batch.
+    const pots = heard.filter((h) => h !== "marker").map((h) => JSON.parse(h) as { raffleId: string });
+    expect(pots).toEqual(
+      expect.arrayContaining([
+        { type: "pot", raffleId: raffle.id, kind: "regular", currentPot: "0.25", participantCount: 3, ticketCount: 5 },
+        { type: "pot", raffleId: other.id, kind: "regular", currentPot: "0.04", participantCount: 1, ticketCount: 4 },
+      ]),
+    );
+    expect(pots).toHaveLength(2);
+
     const after = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } });
     expect([after.ticketCount, after.playerCount]).toEqual([5, 3]);
     const entries = await db().entry.findMany({ where: { raffleId: raffle.id }, orderBy: { position: "asc" } });
@@ -133,8 +183,9 @@ describe("entries arriving together", () => {
     const pot = await db().ledgerAccount.findUniqueOrThrow({ where: { raffleId: raffle.id } });
     expect(pot.balance).toBe(25n);
     expect(await userBalance(a.id)).toBe(0n);
-    const bucket = await db().rateLimitBucket.findUniqueOrThrow({ where: { key_windowStart: { key: `test-batch:${a.id}`, windowStart: window.start } } });
-    expect(bucket.count).toBe(5);
+    const bucket = async (userId: string, at: Date) =>
+      (await db().rateLimitBucket.findUniqueOrThrow({ where: { key_windowStart: { key: `test-batch:${userId}`, windowStart: slidingWindow(limit, at).start } } })).count;
+    expect([await bucket(a.id, now), await bucket(d.id, now), await bucket(d.id, later)]).toEqual([5, 4, 1]);
     // One ledger transaction per accepted entry, named by its first ticket, and one audit row each.
     const transactions = await db().ledgerTransaction.findMany({ where: { raffleId: raffle.id, kind: "entry" } });
     expect(new Set(transactions.map((t) => t.reference))).toEqual(

@@ -1,4 +1,6 @@
+import { get } from "node:http";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { call, sessionCookie } from "../support/app";
@@ -87,6 +89,45 @@ describe("routes dispatched straight to their module answer as Remix does", () =
     const head = await fetch(`${origin}/api/raffles`, { method: "HEAD", headers: { Cookie: p.cookie } });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
+  });
+
+  it("gzips a whole answer of 1 kB or more for a client that takes gzip, with its compressed length, and no other", async () => {
+    const p = await player();
+    await Promise.all(Array.from({ length: 6 }, () => createTestRaffle()));
+    /** The bytes on the wire (fetch would decompress them). */
+    const raw = (pathname: string, headers: Record<string, string>, method = "GET") =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        get(`${origin}${pathname}`, { headers, method }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    const stable = (json: string) => json.replace(/"timeRemaining":\d+/g, '"timeRemaining":0');
+
+    const zipped = await raw("/api/raffles", { Cookie: p.cookie, "Accept-Encoding": "br;q=1, gzip;q=0.8" });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers["vary"]).toMatch(/Accept-Encoding/i);
+    expect(Number(zipped.headers["content-length"])).toBe(zipped.body.length);
+    const plain = await raw("/api/raffles", { Cookie: p.cookie });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThanOrEqual(1024);
+    expect(Number(plain.headers["content-length"])).toBe(plain.body.length);
+    expect(stable(gunzipSync(zipped.body).toString())).toBe(stable(plain.body.toString()));
+
+    const refused = await raw("/api/raffles", { Cookie: p.cookie, "Accept-Encoding": "gzip;q=0, identity" });
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    // Too small to gain: a signed-out answer.
+    const small = await raw("/api/raffles", { "Accept-Encoding": "gzip" });
+    expect(small.status).toBe(401);
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    const head = await raw("/api/raffles", { Cookie: p.cookie, "Accept-Encoding": "gzip" }, "HEAD");
+    expect([head.status, head.headers["content-encoding"], head.body.length]).toEqual([200, undefined, 0]);
+    // A page (streamed) is still compressed by the middleware.
+    const page = await raw("/rules", { "Accept-Encoding": "gzip" });
+    expect(page.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(page.body).toString()).toContain("</html>");
   });
 
   it("answers entries' failures alike: malformed, unknown, signed out, wrong method, wrong kind", async () => {

@@ -132,13 +132,10 @@ BEGIN
       FROM unnest(players, p_raffles) AS p(u, r) WHERE p.u IS NOT NULL
     ) q;
 
-  FOR i IN 1 .. coalesce(array_length(p_raffles, 1), 0) LOOP
+  FOR i IN 1 .. coalesce(array_length(p_users, 1), 0) LOOP
     ord := i;
     outcome := NULL; tier := NULL; first_position := NULL; cost := NULL; balance := NULL;
     cap := NULL; excluded_until := NULL; exclusion_kind := NULL;
-    IF p_tickets[i] IS NULL OR p_tickets[i] < 1 THEN
-      RAISE EXCEPTION 'entry % asks for % tickets', i, p_tickets[i] USING ERRCODE = 'invalid_parameter_value';
-    END IF;
 
     IF p_sessions[i] IS NOT NULL THEN
       SELECT s."id", s."user_id", s."play_seen_at", x."suspended_at",
@@ -203,6 +200,10 @@ BEGIN
     IF u_balance[u] < cost THEN
       outcome := 'insufficient_coins'; cost := NULL; RETURN NEXT; CONTINUE;
     END IF;
+    -- The service refuses these before they come here; one that did would buy nothing.
+    IF p_tickets[i] IS NULL OR p_tickets[i] < 1 THEN
+      RAISE EXCEPTION 'entry % asks for % tickets', i, p_tickets[i] USING ERRCODE = 'invalid_parameter_value';
+    END IF;
 
     first_position := r_tickets[r];
     IF pair_held[k] = 0 THEN r_players[r] := r_players[r] + 1; END IF;
@@ -255,8 +256,8 @@ BEGIN
   SELECT x."id", p.account_id, p.amount
     FROM transactions x
     JOIN referenced f ON f.reference = x."reference"
-    CROSS JOIN LATERAL (VALUES (f.user_account, -f.cost), (f.pot_account, f.cost)) AS p(account_id, amount)
-    ORDER BY f.n;
+    CROSS JOIN LATERAL (VALUES (1, f.user_account, -f.cost), (2, f.pot_account, f.cost)) AS p(side, account_id, amount)
+    ORDER BY f.n, p.side;
 
   UPDATE "raffles" x SET "ticket_count" = c.tickets, "player_count" = c.players
     FROM unnest(r_ids, r_tickets, r_players, r_changed) AS c(id, tickets, players, changed)

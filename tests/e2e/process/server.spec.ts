@@ -32,6 +32,37 @@ test("serves health checks, request ids and a nonce'd Content Security Policy", 
   }
 });
 
+/**
+ * A form post whose body is still arriving: `finish` sends the rest and returns the raw
+ * answer once the server closes the connection.
+ */
+async function startSlowFormPost(port: number, { workers = 1 } = {}) {
+  const body = "theme=dark&redirectTo=%2F";
+  const socket = connect(port, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  let response = "";
+  socket.on("data", (chunk) => (response += chunk));
+  const closed = new Promise((resolve) => socket.once("close", resolve));
+  socket.write(
+    `POST /theme HTTP/1.1\r\nHost: localhost:${port}\r\nOrigin: http://localhost:${port}\r\n` +
+      `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+  );
+  // A full round trip on another connection, opened after these bytes were sent, means
+  // the server has read them: the form post is now a request in flight. A cluster deals
+  // new connections to its workers in turn, so two rounds of them reach the post's worker.
+  for (let i = 0; i < 2 * workers; i++) expect(await getOnNewConnection(port, "/healthz")).toBe(200);
+  return {
+    finish: async () => {
+      // The rest of the body, without half-closing: a client's FIN seen while its answer is
+      // pending makes Node end the socket (its HTTP server does not allow half-open
+      // connections), which would test Node's timing rather than our shutdown.
+      socket.write(body.slice(5));
+      await closed;
+      return response;
+    },
+  };
+}
+
 test("finishes a request in flight, exits within 10 s of SIGTERM, and restarts on the same data", async () => {
   const dataDir = newDataDir();
   const first = await startServer(dataDir);
@@ -39,28 +70,10 @@ test("finishes a request in flight, exits within 10 s of SIGTERM, and restarts o
   expect(first.output()).toContain('"seeded":{"series":16,"demoUsers":2}');
 
   // A form post whose body is still arriving when the signal comes.
-  const body = "theme=dark&redirectTo=%2F";
-  const socket = connect(first.port, "127.0.0.1");
-  await new Promise((resolve) => socket.once("connect", resolve));
-  let response = "";
-  socket.on("data", (chunk) => (response += chunk));
-  const closed = new Promise((resolve) => socket.once("close", resolve));
-  socket.write(
-    `POST /theme HTTP/1.1\r\nHost: localhost:${first.port}\r\nOrigin: http://localhost:${first.port}\r\n` +
-      `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
-  );
-  // A full round trip on another connection, opened after these bytes were sent, means
-  // the server has read them: the form post is now a request in flight.
-  expect((await fetch(`http://localhost:${first.port}/healthz`)).ok).toBe(true);
-
+  const post = await startSlowFormPost(first.port);
   const stopping = stop(first);
   await expect.poll(() => first.output()).toContain("shutting down");
-  // The rest of the body, without half-closing: a client's FIN seen while its answer is
-  // pending makes Node end the socket (its HTTP server does not allow half-open
-  // connections), which would test Node's timing rather than our shutdown.
-  socket.write(body.slice(5));
-  await closed;
-  expect(response).toMatch(/^HTTP\/1\.1 302/);
+  expect(await post.finish()).toMatch(/^HTTP\/1\.1 302/);
 
   const { code, ms } = await stopping;
   expect(code).toBe(0);
@@ -121,7 +134,12 @@ test("WEB_CONCURRENCY workers answer on one port, the primary alone runs the job
   const replacement = pidsThatLogged(server.output(), "listening on")[2]!;
   for (let i = 0; i < 8; i++) expect(await getOnNewConnection(server.port, "/rules")).toBe(200);
 
-  const { code, ms } = await stop(server);
+  // A request in flight on a worker is finished before that worker exits.
+  const post = await startSlowFormPost(server.port, { workers: 2 });
+  const stopping = stop(server);
+  await expect.poll(() => server.output()).toContain("shutting down: finishing requests in flight");
+  expect(await post.finish()).toMatch(/^HTTP\/1\.1 302/);
+  const { code, ms } = await stopping;
   expect(code).toBe(0);
   expect(ms).toBeLessThan(10_000);
   expect([workers[1]!, replacement].filter(isAlive)).toEqual([]);
