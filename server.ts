@@ -110,6 +110,15 @@ async function main() {
   else await runServer(env);
 }
 
+/** Whatever is still running SHUTDOWN_DEADLINE_MS after shutdown began, the process exits (code 1). */
+function exitAtDeadline() {
+  const deadline = setTimeout(() => {
+    getLogger().error("shutdown deadline passed; exiting");
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS);
+  deadline.unref();
+}
+
 /** Opens the database (starting the embedded one when there is no DATABASE_URL), or exits. */
 async function openOrExit(env: Env): Promise<Database> {
   const logger = getLogger();
@@ -145,9 +154,8 @@ function startJobs(env: Env) {
  * With WEB_CONCURRENCY above 1, this process opens the database, seeds it and runs the
  * background jobs, and that many workers (node:cluster) share the port and answer the
  * requests (docs/decisions/014-a-worker-per-core.md). A worker that dies is replaced, after
- * a pause that doubles while replacements keep dying young. If one of the first workers
- * dies before it listens (a taken port, a bad setting), the cluster stops: so would the
- * rest.
+ * a pause that doubles while replacements keep dying young. If a worker dies before the
+ * first ones all listen (a taken port, a bad setting), the cluster stops: so would the rest.
  */
 async function runPrimary(env: Env) {
   const logger = getLogger();
@@ -157,6 +165,7 @@ async function runPrimary(env: Env) {
   const jobs = startJobs(env);
   const workerEnv = { DATABASE_URL: database.url, SEED_ON_START: "false" };
   const startedAt = new Map<number, number>();
+  const listening = new Set<number>();
   let started = false;
   let youngDeaths = 0;
   let stopping = false;
@@ -172,14 +181,12 @@ async function runPrimary(env: Env) {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down: stopping the workers");
-    const deadline = setTimeout(() => {
-      logger.error("shutdown deadline passed; exiting");
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS);
-    deadline.unref();
+    exitAtDeadline();
+    // No new draw starts while the workers drain; one under way finishes meanwhile.
+    const jobsStopped = jobs.stop();
     const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
     // Each worker drains as a single process would; one still running after that is ended,
-    // so that the jobs and the database are closed before the deadline.
+    // so that the database is closed before the deadline.
     const stragglers = setTimeout(() => {
       for (const worker of workers) if (!worker.isDead()) worker.process.kill("SIGKILL");
     }, WORKER_STOP_MS);
@@ -188,8 +195,10 @@ async function runPrimary(env: Env) {
         (worker) =>
           new Promise<void>((resolve) => {
             if (worker.isDead()) return resolve();
-            worker.once("exit", (code) => {
-              if (code !== 0) failed = true;
+            worker.once("exit", (code, signal) => {
+              // One still starting has no handler yet and dies of the signal: it had nothing to drain.
+              const unstarted = signal === "SIGTERM" && !listening.has(worker.id);
+              if (code !== 0 && !unstarted) failed = true;
               resolve();
             });
             worker.process.kill("SIGTERM");
@@ -197,21 +206,21 @@ async function runPrimary(env: Env) {
       ),
     );
     clearTimeout(stragglers);
-    await jobs.stop();
+    await jobsStopped;
     await database.close();
     logger.info("stopped");
     process.exit(failed ? 1 : 0);
   };
 
-  let listened = 0;
-  cluster.on("listening", () => {
-    listened += 1;
-    if (listened >= env.WEB_CONCURRENCY) started = true;
+  cluster.on("listening", (worker) => {
+    listening.add(worker.id);
+    if (listening.size >= env.WEB_CONCURRENCY) started = true;
   });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
     startedAt.delete(worker.id);
+    listening.delete(worker.id);
     if (!started) {
       logger.fatal({ pid: worker.process.pid, code, signal }, "a worker stopped before it was listening");
       failed = true;
@@ -321,11 +330,7 @@ async function runServer(env: Env) {
     if (shuttingDown) return;
     shuttingDown = true;
     logger.info({ signal }, "shutting down: finishing requests in flight");
-    const deadline = setTimeout(() => {
-      logger.error("shutdown deadline passed; exiting");
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS);
-    deadline.unref();
+    exitAtDeadline();
     const drain = setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS);
     drain.unref();
     await new Promise<void>((resolve) => {

@@ -22,7 +22,8 @@ const memoryMinutes = Number(flags["memory-minutes"] ?? 10);
 const seconds = Number(flags.seconds ?? 20);
 const only = new Set((flags.only ?? "entries,reads,draws,weight,memory").split(","));
 const basePort = Number(process.env.BENCH_PORT ?? 3310);
-const workers = Number(process.env.BENCH_WEB_CONCURRENCY ?? os.availableParallelism());
+// A worker per core, up to the 16 that WEB_CONCURRENCY allows.
+const workers = Number(process.env.BENCH_WEB_CONCURRENCY ?? Math.min(16, os.availableParallelism()));
 
 const dataDir = path.resolve(".data/bench");
 rmSync(dataDir, { recursive: true, force: true });

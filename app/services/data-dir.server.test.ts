@@ -15,9 +15,17 @@ describe("localSecret", () => {
   it("gives processes that make it at the same moment one whole secret, and leaves no drafts", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "raffle-secret-"));
     dirs.push(dataDir);
-    const script = path.join(dataDir, "make-secret.ts");
+    const script = path.join(dataDir, "make-secret.mts");
     const module = path.resolve("app/services/data-dir.server.ts");
-    writeFileSync(script, `import { localSecret } from ${JSON.stringify(module)};\nprocess.stdout.write(localSecret("race"));\n`);
+    // Each waits for the same moment (they start hundreds of milliseconds apart), then makes it.
+    const at = Date.now() + 5_000;
+    writeFileSync(
+      script,
+      `import { localSecret } from ${JSON.stringify(module)};\n` +
+        `while (Date.now() < ${at}) await new Promise((resolve) => setTimeout(resolve, Math.max(0, ${at} - Date.now() - 2)));\n` +
+        `while (Date.now() < ${at});\n` +
+        `process.stdout.write(localSecret("race"));\n`,
+    );
     const { NODE_OPTIONS: _, ...env } = process.env;
     const secrets = await Promise.all(
       Array.from({ length: 6 }, () =>

@@ -1,6 +1,8 @@
 -- A batch of entries decides each entry in turn and then writes them all at once
 -- (docs/decisions/014-a-worker-per-core.md): the same rules, outcomes, locks and records
 -- as migration 20261121200000, with the writes that cost per statement made once a batch.
+-- One new refusal: an entry that would be bought but asks for fewer than one ticket (the
+-- service never sends one) raises an error instead of failing on the way to the ledger.
 --
 -- Before, each accepted entry ran its own INSERTs of tickets, ledger transaction,
 -- postings (each firing the balance trigger) and audit row, its own UPDATE of the raffle
