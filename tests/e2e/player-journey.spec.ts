@@ -26,9 +26,10 @@ test("a new player plays through the site", async ({ page, browser, baseURL }) =
   await expect(page.getByTestId("toast")).toContainText(/You won (5|10|25|50) coins!/, { timeout: 10_000 });
   await expect(page.getByTestId("spin-button")).toBeDisabled();
 
-  // A refused entry: HIGH STAKES costs more than the balance.
-  const elite = page.locator('[data-testid="raffle-card"]', { hasText: "Enter $25.00", hasNotText: "VIP" }).first();
-  await elite.getByRole("button", { name: "Enter $25.00" }).click();
+  // A refused entry: HIGH STAKES costs more than the balance. In a round's last minute its
+  // button reads QUICK ENTER (and without JavaScript the page does not change by itself).
+  const elite = page.getByRole("article", { name: "HIGH STAKES raffle, $25.00 entry" }).filter({ hasNotText: "VIP" }).first();
+  await elite.getByRole("button", { name: /^(Enter \$25\.00|QUICK ENTER)$/ }).click();
   await expect(page.getByTestId("toast")).toContainText("Insufficient Coins");
 
   // The VIP bonus needs VIP.
