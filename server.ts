@@ -18,7 +18,6 @@ import { getLogger, loggableUrl } from "~/services/logger.server";
 import { startPaymentSweep } from "~/services/payments.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/services/seed.server";
-import { sessionSecret } from "~/services/session-secret.server";
 
 /** Request bodies larger than this are refused with 413 before any route sees them, announced or chunked. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -160,8 +159,6 @@ function startJobs(env: Env) {
 async function runPrimary(env: Env) {
   const logger = getLogger();
   const database = await openOrExit(env);
-  // Made before the workers start, so they all read the same ones (demo mode).
-  sessionSecret();
   const jobs = startJobs(env);
   const workerEnv = { DATABASE_URL: database.url, SEED_ON_START: "false" };
   const startedAt = new Map<number, number>();

@@ -149,8 +149,8 @@ function gzipWhole(res: ExpressResponse, body: Buffer): Buffer {
   if (body.length < GZIP_THRESHOLD_BYTES || body.length > GZIP_WHOLE_MAX_BYTES) return body;
   if (req.method === "HEAD" || res.getHeader("Content-Encoding")) return body;
   if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(String(res.getHeader("Cache-Control") ?? ""))) return body;
+  // (The middleware adds `Vary: Accept-Encoding` to these, compressed here or not.)
   if (!compression.filter(req, res)) return body;
-  res.vary("Accept-Encoding");
   if (req.acceptsEncodings("gzip", "identity") !== "gzip") return body;
   res.setHeader("Content-Encoding", "gzip");
   return gzipSync(body);

@@ -60,12 +60,19 @@ function scheduleRetry(h: Hub) {
   h.retry.unref();
 }
 
-function lost(h: Hub, client: pg.Client, error?: unknown) {
-  if (h.client !== client) return;
+/** Lets go of the current connection (its heartbeat too) and tells the status handlers; returns it to be ended. */
+function detach(h: Hub): pg.Client | undefined {
+  const client = h.client;
   h.client = undefined;
   if (h.heartbeat) clearInterval(h.heartbeat);
   h.heartbeat = undefined;
   setUp(h, false);
+  return client;
+}
+
+function lost(h: Hub, client: pg.Client, error?: unknown) {
+  if (h.client !== client) return;
+  detach(h);
   client.end().catch(() => {});
   if (!h.wanted) return;
   getLogger().warn({ err: error }, "listening connection lost; reconnecting");
@@ -134,12 +141,7 @@ export async function stopListening(): Promise<void> {
   if (h.retry) clearTimeout(h.retry);
   h.retry = undefined;
   await h.connecting?.catch(() => {});
-  const client = h.client;
-  h.client = undefined;
-  if (h.heartbeat) clearInterval(h.heartbeat);
-  h.heartbeat = undefined;
-  setUp(h, false);
-  await client?.end().catch(() => {});
+  await detach(h)?.end().catch(() => {});
 }
 
 export function isListening(): boolean {
