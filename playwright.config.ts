@@ -26,7 +26,7 @@ export default defineConfig({
     {
       name: "desktop",
       use: { ...devices["Desktop Chrome"], launchOptions },
-      testIgnore: /\/after-suites\//,
+      testIgnore: /\/(process|after-suites)\//,
     },
     {
       name: "mobile",
@@ -40,6 +40,15 @@ export default defineConfig({
       // tests/e2e/with-javascript/ needs JavaScript; tests/e2e/process/ needs no browser;
       // tests/e2e/admin/ runs once (in desktop) and drives both modes itself.
       testIgnore: /\/(process|with-javascript|admin|after-suites)\//,
+    },
+    {
+      // Server processes of their own (each with an embedded database), started and
+      // stopped: they run once the browser suites have finished, so that their start-ups
+      // do not take the CPU from the browser tests' server while those wait on it.
+      name: "process",
+      use: { ...devices["Desktop Chrome"], launchOptions },
+      testMatch: /\/process\/.*\.spec\.ts$/,
+      dependencies: ["desktop", "mobile", "no-javascript"],
     },
     {
       // Runs once every browser suite has finished: scans the server they used.

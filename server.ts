@@ -260,6 +260,11 @@ async function runServer(env: Env) {
     res.locals.clientIp = (fromProxy?.split(",")[0]?.trim() || req.socket.remoteAddress) ?? "unknown";
     res.setHeader("X-Request-Id", requestId);
     if (shuttingDown) res.setHeader("Connection", "close");
+    // A kept-alive connection whose answer ends while the server drains would otherwise
+    // stay open until its keep-alive timeout: it is closed as soon as it is idle.
+    res.once("close", () => {
+      if (shuttingDown) server.closeIdleConnections();
+    });
     next();
   });
   app.get("/healthz", (_req, res) => {
@@ -328,15 +333,23 @@ async function runServer(env: Env) {
     shuttingDown = true;
     logger.info({ signal }, "shutting down: finishing requests in flight");
     exitAtDeadline();
-    const drain = setTimeout(() => server.closeAllConnections(), DRAIN_GRACE_MS);
+    // No new draw starts; one under way finishes while the requests drain.
+    const jobsStopped = jobs.stop();
+    // Live event streams never finish by themselves: they end now (browsers poll, or
+    // reconnect to another instance), so that the requests in flight are all that remains.
+    const streamsClosed = closeEvents();
+    const drain = setTimeout(() => {
+      logger.warn("closing the connections still open after the drain grace");
+      server.closeAllConnections();
+    }, DRAIN_GRACE_MS);
     drain.unref();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
-    await jobs.stop();
+    clearTimeout(drain);
+    await Promise.all([jobsStopped, streamsClosed]);
     stopReadModel();
-    await closeEvents();
     await remix.close();
     await database.close();
     logger.info("stopped");

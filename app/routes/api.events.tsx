@@ -1,10 +1,15 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { subscribe } from "~/services/events.server";
+import { eventsOpen, subscribe } from "~/services/events.server";
 
-/** Server-Sent Events: pot changes, new rounds and draws, as they commit on any instance. */
+/**
+ * Server-Sent Events: pot changes, new rounds and draws, as they commit on any instance.
+ * A process shutting down ends its streams and starts none (the page polls meanwhile).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
+  // Checked in the same turn as `subscribe` below starts (the stream's start runs at once).
+  if (!eventsOpen()) return new Response("Shutting down", { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } });
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({

@@ -21,7 +21,7 @@ type Listener = (event: GameEvent) => void;
 type Subscriber = { listener: Listener; onClose: () => void };
 
 const state = globalThis as unknown as {
-  __raffleEvents?: { subscribers: Set<Subscriber>; unlisten?: () => void };
+  __raffleEvents?: { subscribers: Set<Subscriber>; unlisten?: () => void; closed?: boolean };
 };
 
 function hub() {
@@ -35,6 +35,7 @@ function hub() {
  */
 export async function subscribe(listener: Listener, onClose: () => void = () => {}): Promise<() => void> {
   const h = hub();
+  if (h.closed) throw new Error("live events are closed: the process is shutting down");
   await startListening();
   h.unlisten ??= onNotification(CHANNEL, (payload) => {
     const event = JSON.parse(payload) as GameEvent;
@@ -45,9 +46,18 @@ export async function subscribe(listener: Listener, onClose: () => void = () => 
   return () => h.subscribers.delete(subscriber);
 }
 
-/** Ends every open stream and the listening connection (at shutdown). */
+/** False once the process has begun to shut down: no new stream may start. */
+export function eventsOpen(): boolean {
+  return !hub().closed;
+}
+
+/**
+ * Ends every open stream and the listening connection, and refuses new streams (at
+ * shutdown: a stream never finishes by itself, so the connections could not drain).
+ */
 export async function closeEvents(): Promise<void> {
   const h = hub();
+  h.closed = true;
   for (const subscriber of [...h.subscribers]) subscriber.onClose();
   h.subscribers.clear();
   h.unlisten?.();

@@ -63,20 +63,54 @@ async function startSlowFormPost(port: number, { workers = 1 } = {}) {
   };
 }
 
+/** The demo player's session cookie (the server runs in demo mode). */
+async function signInDemoPlayer(port: number): Promise<string> {
+  const response = await fetch(`http://localhost:${port}/api/login`, {
+    method: "POST",
+    headers: { Origin: `http://localhost:${port}` },
+    body: new URLSearchParams({ intent: "signin", email: "player@demo.test", password: "demo-player-pass" }),
+    redirect: "manual",
+  });
+  expect(response.status).toBe(302);
+  const cookie = response.headers.getSetCookie().map((header) => header.split(";")[0]).join("; ");
+  expect(cookie).not.toBe("");
+  return cookie;
+}
+
 /**
- * SIGTERM while a form post is in flight: the post gets its answer (the process that has
- * it says it is finishing requests in flight), the server exits 0 within 10 s, and the
- * embedded database is stopped.
+ * A live event stream (/api/events), open once its first bytes arrived; `ended` settles
+ * when it stops: true when the server ended it, false when the connection was cut.
+ */
+async function openEventStream(port: number, cookie: string) {
+  return new Promise<{ ended: Promise<boolean> }>((resolve, reject) => {
+    get({ host: "127.0.0.1", port, path: "/api/events", agent: false, headers: { Cookie: cookie } }, (response) => {
+      expect(response.statusCode).toBe(200);
+      const ended = new Promise<boolean>((done) => response.once("close", () => done(response.complete)));
+      response.resume();
+      response.once("data", () => resolve({ ended }));
+    }).on("error", reject);
+  });
+}
+
+/**
+ * SIGTERM while a form post is in flight and a live event stream is open: the stream ends
+ * at once, while the post is still in flight; the post gets its answer (the process that
+ * has it says it is finishing requests in flight) and its connection closes without
+ * waiting for the drain grace; the server exits 0 within 10 s, and the embedded database
+ * is stopped.
  */
 async function expectDrainedStop(server: ServerProcess, dataDir: string, { workers = 1 } = {}) {
+  const stream = await openEventStream(server.port, await signInDemoPlayer(server.port));
   const post = await startSlowFormPost(server.port, { workers });
   const stopping = stop(server);
   // Every process that answers requests has begun to drain (the one holding the post too).
   await expect.poll(() => server.output().split("shutting down: finishing requests in flight").length - 1).toBe(workers);
+  expect(await stream.ended).toBe(true);
   expect(await post.finish()).toMatch(/^HTTP\/1\.1 302/);
   const { code, ms } = await stopping;
-  expect(code).toBe(0);
-  expect(ms).toBeLessThan(10_000);
+  expect(code, server.output()).toBe(0);
+  expect(ms, server.output()).toBeLessThan(10_000);
+  expect(server.output()).not.toContain("still open after the drain grace");
   expect(existsSync(path.join(dataDir, "postgres/data/postmaster.pid"))).toBe(false);
 }
 
