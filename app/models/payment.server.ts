@@ -2,16 +2,50 @@ import type { PaymentPurpose, PaymentStatus, VipTier } from "~/generated/prisma/
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
-export function createPaymentRow(data: {
-  userId: string;
-  provider: string;
-  providerPaymentId: string;
-  checkoutSessionId?: string;
-  purpose: PaymentPurpose;
-  product: string;
-  amountCents: number;
-}) {
-  return db().payment.create({ data, select: { id: true } });
+export function createPaymentRow(
+  tx: Tx,
+  data: {
+    userId: string;
+    provider: string;
+    providerPaymentId: string;
+    purpose: PaymentPurpose;
+    product: string;
+    amountCents: number;
+    createdAt: Date;
+  },
+) {
+  return tx.payment.create({ data, select: { id: true } });
+}
+
+/** Serializes the player's payment starts: their deposit-limit check and reservation. */
+export async function lockPlayerForPayment(tx: Tx, userId: string): Promise<void> {
+  await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+}
+
+/**
+ * Gives a reserved payment the provider's ids, once the provider has it. Throws when the
+ * reservation is no longer pending (the sweep gave it up): the provider's payment must
+ * not reach the player then.
+ */
+export async function attachProviderPayment(id: string, data: { providerPaymentId: string; checkoutSessionId?: string }): Promise<void> {
+  const { count } = await db().payment.updateMany({ where: { id, status: "pending", providerPaymentId: { startsWith: "reserved:" } }, data });
+  if (count !== 1) throw new Error(`payment ${id} is no longer reserved`);
+}
+
+/** A reservation whose payment never reached the provider: it holds nothing any more. */
+export function abandonReservation(id: string, message: string, at: Date) {
+  return db().payment.updateMany({
+    where: { id, status: "pending", providerPaymentId: { startsWith: "reserved:" } },
+    data: { status: "failed", failureMessage: message, settledAt: at },
+  });
+}
+
+/** Reservations left by a process that died before the provider answered, started before `before`. */
+export function abandonReservationsBefore(before: Date, message: string, at: Date) {
+  return db().payment.updateMany({
+    where: { status: "pending", providerPaymentId: { startsWith: "reserved:" }, createdAt: { lt: before } },
+    data: { status: "failed", failureMessage: message, settledAt: at },
+  });
 }
 
 /** A payment of this player (another player's payment id finds nothing). */
@@ -22,7 +56,7 @@ export function findPaymentOfUser(providerPaymentId: string, userId: string) {
 /** Payments still pending that were started between `from` and `to`, oldest first. */
 export function stalePendingPayments(from: Date, to: Date, take: number) {
   return db().payment.findMany({
-    where: { status: "pending", createdAt: { gte: from, lte: to } },
+    where: { status: "pending", createdAt: { gte: from, lte: to }, NOT: { providerPaymentId: { startsWith: "reserved:" } } },
     orderBy: { createdAt: "asc" },
     take,
     select: { providerPaymentId: true, checkoutSessionId: true },

@@ -24,12 +24,22 @@ export function saveLimit(tx: Tx, userId: string, period: string, data: Omit<Lim
   });
 }
 
-/** Card deposits that went through since `since`, in cents, and the oldest one's time. */
-export async function depositsSince(userId: string, since: Date) {
-  const [row] = await db().$queryRaw<{ total: bigint; oldest: Date | null }[]>`
-    SELECT coalesce(sum(amount_cents), 0)::bigint AS total, min(settled_at) AS oldest
-    FROM payments WHERE user_id = ${userId}::uuid AND status = 'succeeded' AND settled_at > ${since}`;
-  return { total: Number(row!.total), oldest: row!.oldest };
+/**
+ * Card deposits that went through since `since`, in cents, and the oldest one's time.
+ * With `reservedSince`, payments started since then that have not finished count too
+ * (`unfinished` of the total): their amount is reserved until they succeed or fail.
+ */
+export async function depositsSince(userId: string, since: Date, { reservedSince, client = db() }: { reservedSince?: Date; client?: Tx } = {}) {
+  const reservedFrom = reservedSince && reservedSince > since ? reservedSince : since;
+  const [row] = await client.$queryRaw<{ total: bigint; unfinished: bigint; oldest: Date | null }[]>`
+    SELECT coalesce(sum(amount_cents), 0)::bigint AS total,
+           coalesce(sum(amount_cents) FILTER (WHERE status = 'pending'), 0)::bigint AS unfinished,
+           min(CASE WHEN status = 'succeeded' THEN settled_at ELSE created_at END) AS oldest
+    FROM payments
+    WHERE user_id = ${userId}::uuid
+      AND ((status = 'succeeded' AND settled_at > ${since})
+           OR (${reservedSince !== undefined} AND status = 'pending' AND created_at > ${reservedFrom}))`;
+  return { total: Number(row!.total), unfinished: Number(row!.unfinished), oldest: row!.oldest };
 }
 
 export function exclusionOf(userId: string, client: Tx = db()) {

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import type { VipTier } from "~/generated/prisma/client";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId, userBalance, type Posting } from "~/models/ledger.server";
 import * as payments from "~/models/payment.server";
 import { findCoinPackage } from "./coin-packages";
-import { assertDepositAllowed } from "./deposit-limits.server";
+import { reserveDeposit } from "./deposit-limits.server";
 import { DomainError } from "./domain-error";
 import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
@@ -45,51 +44,65 @@ export class PaymentFailed extends Error {
   name = "PaymentFailed";
 }
 
-/** Starts a card payment for the signed-in player; the deposit-limit check comes before the provider is called. */
+/**
+ * Calls the provider for a reserved payment and gives the reservation the provider's ids.
+ * When the provider cannot be reached the reservation is given up: it holds nothing.
+ */
+async function startReserved<T>(reservationId: string, now: Date, call: () => Promise<T>, ids: (started: T) => { providerPaymentId: string; checkoutSessionId?: string }): Promise<T> {
+  let started: T;
+  try {
+    started = await call();
+  } catch (error) {
+    await payments.abandonReservation(reservationId, "The payment service did not start this payment.", now);
+    throw error;
+  }
+  await payments.attachProviderPayment(reservationId, ids(started));
+  return started;
+}
+
+/**
+ * Starts a card payment for the signed-in player: the deposit-limit check and the
+ * payment's reservation come before the provider is called.
+ */
 export async function startPayment(userId: string, product: Product, now = new Date()) {
-  await assertDepositAllowed(userId, product.amountCents, now);
   const provider = paymentProvider();
-  const metadata = { userId, purpose: product.purpose, product: product.product };
-  const created = await provider.createPayment({
-    amountCents: product.amountCents,
-    description: product.description,
-    metadata,
-    idempotencyKey: `payment:${randomUUID()}`,
-  });
-  await payments.createPaymentRow({
-    userId,
-    provider: provider.name,
-    providerPaymentId: created.id,
-    purpose: product.purpose,
-    product: product.product,
-    amountCents: product.amountCents,
-  });
+  const reservationId = await reserveDeposit(userId, { provider: provider.name, purpose: product.purpose, product: product.product, amountCents: product.amountCents }, now);
+  const created = await startReserved(
+    reservationId,
+    now,
+    () =>
+      provider.createPayment({
+        amountCents: product.amountCents,
+        description: product.description,
+        metadata: { userId, purpose: product.purpose, product: product.product },
+        idempotencyKey: `payment:${reservationId}`,
+      }),
+    (payment) => ({ providerPaymentId: payment.id }),
+  );
   return { paymentId: created.id, clientSecret: created.clientSecret };
 }
 
 /** Starts a hosted checkout (no JavaScript); returns the provider's page to redirect to. */
-export async function startHostedCheckout(userId: string, product: Product, origin: string) {
+export async function startHostedCheckout(userId: string, product: Product, origin: string, now = new Date()) {
   const provider = paymentProvider();
-  if (!provider.createHostedCheckout) return undefined;
-  await assertDepositAllowed(userId, product.amountCents);
+  const createHostedCheckout = provider.createHostedCheckout?.bind(provider);
+  if (!createHostedCheckout) return undefined;
+  const reservationId = await reserveDeposit(userId, { provider: provider.name, purpose: product.purpose, product: product.product, amountCents: product.amountCents }, now);
   const back = product.purpose === "vip" ? `/vip/checkout?tier=${product.product}` : `/checkout?package=${product.product}`;
-  const session = await provider.createHostedCheckout({
-    amountCents: product.amountCents,
-    description: product.description,
-    metadata: { userId, purpose: product.purpose, product: product.product },
-    successUrl: `${origin}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
-    cancelUrl: `${origin}${back}`,
-    idempotencyKey: `checkout:${randomUUID()}`,
-  });
-  await payments.createPaymentRow({
-    userId,
-    provider: provider.name,
-    providerPaymentId: `cs_pending:${session.id}`,
-    checkoutSessionId: session.id,
-    purpose: product.purpose,
-    product: product.product,
-    amountCents: product.amountCents,
-  });
+  const session = await startReserved(
+    reservationId,
+    now,
+    () =>
+      createHostedCheckout({
+        amountCents: product.amountCents,
+        description: product.description,
+        metadata: { userId, purpose: product.purpose, product: product.product },
+        successUrl: `${origin}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
+        cancelUrl: `${origin}${back}`,
+        idempotencyKey: `checkout:${reservationId}`,
+      }),
+    (checkout) => ({ providerPaymentId: `cs_pending:${checkout.id}`, checkoutSessionId: checkout.id }),
+  );
   return session.url;
 }
 
@@ -247,6 +260,8 @@ export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
 /** A payment still pending this long is asked about again; older than a week, it is left to support. */
 export const STALE_PAYMENT_MS = 2 * 60 * 1000;
 const STALE_PAYMENT_HORIZON_MS = 7 * 24 * 60 * 60 * 1000;
+/** A reservation the provider never named this long after it was made is given up (the provider client gives up within a minute). */
+export const ABANDONED_RESERVATION_MS = 10 * 60 * 1000;
 
 /**
  * Settles payments whose confirm call and webhook never arrived (the browser closed, the
@@ -254,6 +269,9 @@ const STALE_PAYMENT_HORIZON_MS = 7 * 24 * 60 * 60 * 1000;
  * settled from the provider's record, exactly once like any other settlement.
  */
 export async function settleStalePayments(now = new Date(), take = 50): Promise<number> {
+  // A process that died between reserving a payment and the provider's answer left a
+  // reservation that no player can pay (they never got its card form or page).
+  await payments.abandonReservationsBefore(new Date(now.getTime() - ABANDONED_RESERVATION_MS), "The payment was not started.", now);
   const stale = await payments.stalePendingPayments(new Date(now.getTime() - STALE_PAYMENT_HORIZON_MS), new Date(now.getTime() - STALE_PAYMENT_MS), take);
   let settled = 0;
   for (const payment of stale) {

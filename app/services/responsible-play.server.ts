@@ -18,6 +18,12 @@ export const LIMIT_PERIODS = { day: 24, week: 7 * 24, month: 30 * 24 } as const;
 export type LimitPeriod = keyof typeof LIMIT_PERIODS;
 export const PERIOD_LABELS: Record<LimitPeriod, string> = { day: "24-hour", week: "7-day", month: "30-day" };
 export const INCREASE_DELAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * A payment started but not finished holds its amount against the limits this long: two
+ * payments started together cannot both fit under a limit with room for one. Abandoned
+ * ones (a closed card form) stop holding it then (docs/decisions/008-responsible-play.md).
+ */
+export const PAYMENT_RESERVATION_MS = 30 * 60 * 1000;
 
 
 const hours = (period: LimitPeriod) => LIMIT_PERIODS[period] * 3_600_000;
@@ -93,19 +99,26 @@ export function exclusionError(until: Date, kind: string | null): DomainError {
   );
 }
 
-/** Before any payment is attempted: breaks, then every limit, with the limit named and when it resets. */
-export async function checkDeposit(userId: string, amountCents: number, now = new Date()) {
-  await assertMayPlay(userId, now);
-  const rows = await rp.limitsOf(userId);
+/**
+ * Before any payment is attempted: breaks, then every limit, with the limit named and when
+ * it resets. Payments started in the last PAYMENT_RESERVATION_MS and not finished count as
+ * used. Run it under the player's lock (lockPlayerForPayment) with `client` that lock's
+ * transaction, and record the payment in it, so that two checks never pass together.
+ */
+export async function checkDeposit(userId: string, amountCents: number, now = new Date(), client?: Tx) {
+  await assertMayPlay(userId, now, client);
+  const rows = await rp.limitsOf(userId, client);
+  const reservedSince = new Date(now.getTime() - PAYMENT_RESERVATION_MS);
   for (const period of Object.keys(LIMIT_PERIODS) as LimitPeriod[]) {
     const limit = effectiveLimit(rows.find((r) => r.period === period), now);
     if (limit === null) continue;
-    const { total, oldest } = await rp.depositsSince(userId, new Date(now.getTime() - hours(period)));
+    const { total, unfinished, oldest } = await rp.depositsSince(userId, new Date(now.getTime() - hours(period)), { reservedSince, client });
     if (total + amountCents > limit) {
       const resets = oldest ? new Date(oldest.getTime() + hours(period)) : now;
+      const inFlight = unfinished > 0 ? `, $${coinsToDecimal(BigInt(unfinished))} of it in payments not yet finished` : "";
       throw new DomainError(
         "deposit_limit",
-        `This purchase would go over your ${PERIOD_LABELS[period]} deposit limit of $${coinsToDecimal(BigInt(limit))} ($${coinsToDecimal(BigInt(total))} used). It resets at ${utcMinute(resets)}.`,
+        `This purchase would go over your ${PERIOD_LABELS[period]} deposit limit of $${coinsToDecimal(BigInt(limit))} ($${coinsToDecimal(BigInt(total))} used${inFlight}). It resets at ${utcMinute(resets)}.`,
       );
     }
   }

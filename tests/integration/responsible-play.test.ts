@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
+import { priceCoins, settleStalePayments, startPayment } from "~/services/payments.server";
 import { checkDeposit, excludeSelf, setDepositLimit } from "~/services/responsible-play.server";
 import { enterRaffle } from "~/services/raffles.server";
 import { call, sessionCookie } from "../support/app";
@@ -40,6 +41,48 @@ describe("deposit limits", () => {
     expect(((await response.json()) as { message: string }).message).toMatch(/24-hour deposit limit of \$1\.00/);
     expect(await db().payment.count({ where: { userId: p.id } })).toBe(0);
     expect(await db().demoPayment.count()).toBe(0);
+  });
+
+  it("checks purchases started at once one after another: with room for one, exactly one starts", async () => {
+    const p = await createTestUser();
+    await setDepositLimit(p.id, "day", 499);
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => codeOf(startPayment(p.id, priceCoins("package_2")!))));
+    expect(outcomes.sort()).toEqual(["deposit_limit", ...Array<string>(8).fill("deposit_limit"), "ok"].sort());
+    expect(await db().payment.findMany({ where: { userId: p.id }, select: { status: true, amountCents: true } })).toEqual([{ status: "pending", amountCents: 499 }]);
+    expect(await db().demoPayment.count({ where: { amountCents: 499, metadata: { path: ["userId"], equals: p.id } } })).toBe(1);
+    // The refusal says why: the amount is held by a payment not yet finished.
+    await expect(startPayment(p.id, priceCoins("package_1")!)).rejects.toThrow(/\(\$4\.99 used, \$4\.99 of it in payments not yet finished\)/);
+  });
+
+  it("holds an unfinished payment's amount for 30 minutes; a failed one holds nothing", async () => {
+    const p = await createTestUser();
+    const now = new Date("2026-06-01T12:00:00Z");
+    await setDepositLimit(p.id, "day", 1000, now);
+    await startPayment(p.id, priceCoins("package_2")!, now);
+    expect(await codeOf(checkDeposit(p.id, 501, now))).toBe("ok");
+    expect(await codeOf(checkDeposit(p.id, 502, now))).toBe("deposit_limit");
+    expect(await codeOf(checkDeposit(p.id, 502, new Date(now.getTime() + 30 * 60_000 - 1)))).toBe("deposit_limit");
+    // The card form was left: after 30 minutes the amount is free again.
+    expect(await codeOf(checkDeposit(p.id, 1000, new Date(now.getTime() + 30 * 60_000 + 1)))).toBe("ok");
+    await db().payment.updateMany({ where: { userId: p.id }, data: { status: "failed", settledAt: now } });
+    expect(await codeOf(checkDeposit(p.id, 1000, now))).toBe("ok");
+  });
+
+  it("gives up, after 10 minutes, a reservation the payment provider never named (the process died before it answered)", async () => {
+    const p = await createTestUser();
+    const now = new Date();
+    const reservation = (id: string, minutesAgo: number) =>
+      db().payment.create({
+        data: { userId: p.id, provider: "demo", providerPaymentId: `reserved:${id}`, purpose: "coins", product: "package_2", amountCents: 499, createdAt: new Date(now.getTime() - minutesAgo * 60_000) },
+      });
+    await reservation(`${p.id}-old`, 11);
+    await reservation(`${p.id}-recent`, 9);
+    await settleStalePayments(now);
+    const rows = await db().payment.findMany({ where: { userId: p.id }, orderBy: { createdAt: "asc" }, select: { status: true, failureMessage: true } });
+    expect(rows).toEqual([
+      { status: "failed", failureMessage: "The payment was not started." },
+      { status: "pending", failureMessage: null },
+    ]);
   });
 });
 
