@@ -53,14 +53,48 @@ export function findPaymentOfUser(providerPaymentId: string, userId: string) {
   return db().payment.findFirst({ where: { providerPaymentId, userId }, select: { providerPaymentId: true, status: true } });
 }
 
-/** Payments still pending that were started between `from` and `to`, oldest first. */
-export function stalePendingPayments(from: Date, to: Date, take: number) {
+/**
+ * A payment still pending this long after it started is left to support: the sweep no
+ * longer asks the provider about it, and it no longer holds the player's deposit limits.
+ */
+export const PENDING_PAYMENT_HORIZON_MS = 7 * 24 * 60 * 60 * 1000;
+
+export type UnfinishedPayment = { id: string; providerPaymentId: string; checkoutSessionId: string | null; createdAt: Date };
+const unfinishedSelect = { id: true, providerPaymentId: true, checkoutSessionId: true, createdAt: true } as const;
+/** Named by the provider (not a reservation), not yet succeeded or failed, started within the horizon. */
+const unfinished = (now: Date) => ({
+  status: "pending" as const,
+  createdAt: { gte: new Date(now.getTime() - PENDING_PAYMENT_HORIZON_MS) },
+  NOT: { providerPaymentId: { startsWith: "reserved:" } },
+});
+
+/** Unfinished payments started up to `startedBy`, oldest first; the page after `after`. */
+export function stalePendingPayments(now: Date, startedBy: Date, take: number, after?: UnfinishedPayment): Promise<UnfinishedPayment[]> {
+  const where = unfinished(now);
   return db().payment.findMany({
-    where: { status: "pending", createdAt: { gte: from, lte: to }, NOT: { providerPaymentId: { startsWith: "reserved:" } } },
-    orderBy: { createdAt: "asc" },
+    where: {
+      ...where,
+      createdAt: { ...where.createdAt, lte: startedBy },
+      ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     take,
-    select: { providerPaymentId: true, checkoutSessionId: true },
+    select: unfinishedSelect,
   });
+}
+
+/** The player's unfinished payments, oldest first. */
+export function unfinishedPaymentsOf(userId: string, now: Date): Promise<UnfinishedPayment[]> {
+  return db().payment.findMany({ where: { userId, ...unfinished(now) }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: unfinishedSelect });
+}
+
+export async function isPending(id: string): Promise<boolean> {
+  return (await db().payment.count({ where: { id, status: "pending" } })) === 1;
+}
+
+/** A hosted checkout that expired unpaid: its payment failed (unless settled meanwhile). */
+export function failUnpaidCheckout(checkoutSessionId: string, message: string, at: Date) {
+  return db().payment.updateMany({ where: { checkoutSessionId, status: "pending" }, data: { status: "failed", failureMessage: message, settledAt: at } });
 }
 
 export function findPaymentBySession(checkoutSessionId: string) {

@@ -26,19 +26,19 @@ export function saveLimit(tx: Tx, userId: string, period: string, data: Omit<Lim
 
 /**
  * Card deposits that went through since `since`, in cents, and the oldest one's time.
- * With `reservedSince`, payments started since then that have not finished count too
- * (`unfinished` of the total): their amount is reserved until they succeed or fail.
+ * With `unfinishedSince`, payments started since then and not finished count too
+ * (`unfinished` of the total), whatever the period: their amount is held until they
+ * succeed or fail.
  */
-export async function depositsSince(userId: string, since: Date, { reservedSince, client = db() }: { reservedSince?: Date; client?: Tx } = {}) {
-  const reservedFrom = reservedSince && reservedSince > since ? reservedSince : since;
+export async function depositsSince(userId: string, since: Date, { unfinishedSince, client = db() }: { unfinishedSince?: Date; client?: Tx } = {}) {
   const [row] = await client.$queryRaw<{ total: bigint; unfinished: bigint; oldest: Date | null }[]>`
     SELECT coalesce(sum(amount_cents), 0)::bigint AS total,
            coalesce(sum(amount_cents) FILTER (WHERE status = 'pending'), 0)::bigint AS unfinished,
-           min(CASE WHEN status = 'succeeded' THEN settled_at ELSE created_at END) AS oldest
+           min(settled_at) FILTER (WHERE status = 'succeeded') AS oldest
     FROM payments
     WHERE user_id = ${userId}::uuid
       AND ((status = 'succeeded' AND settled_at > ${since})
-           OR (${reservedSince !== undefined} AND status = 'pending' AND created_at > ${reservedFrom}))`;
+           OR (${unfinishedSince !== undefined} AND status = 'pending' AND created_at >= ${unfinishedSince ?? since}))`;
   return { total: Number(row!.total), unfinished: Number(row!.unfinished), oldest: row!.oldest };
 }
 

@@ -4,7 +4,7 @@ import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId, userBalance, type Posting } from "~/models/ledger.server";
 import * as payments from "~/models/payment.server";
 import { findCoinPackage } from "./coin-packages";
-import { reserveDeposit } from "./deposit-limits.server";
+import { reserveDeposit, type DepositToReserve } from "./deposit-limits.server";
 import { DomainError } from "./domain-error";
 import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
@@ -66,7 +66,7 @@ async function startReserved<T>(reservationId: string, now: Date, call: () => Pr
  */
 export async function startPayment(userId: string, product: Product, now = new Date()) {
   const provider = paymentProvider();
-  const reservationId = await reserveDeposit(userId, { provider: provider.name, purpose: product.purpose, product: product.product, amountCents: product.amountCents }, now);
+  const reservationId = await reserveMakingRoom(userId, { provider: provider.name, purpose: product.purpose, product: product.product, amountCents: product.amountCents }, now);
   const created = await startReserved(
     reservationId,
     now,
@@ -87,7 +87,7 @@ export async function startHostedCheckout(userId: string, product: Product, orig
   const provider = paymentProvider();
   const createHostedCheckout = provider.createHostedCheckout?.bind(provider);
   if (!createHostedCheckout) return undefined;
-  const reservationId = await reserveDeposit(userId, { provider: provider.name, purpose: product.purpose, product: product.product, amountCents: product.amountCents }, now);
+  const reservationId = await reserveMakingRoom(userId, { provider: provider.name, purpose: product.purpose, product: product.product, amountCents: product.amountCents }, now);
   const back = product.purpose === "vip" ? `/vip/checkout?tier=${product.product}` : `/checkout?package=${product.product}`;
   const session = await startReserved(
     reservationId,
@@ -125,10 +125,13 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
     if (payment.status === "succeeded") return describeSucceeded(payment);
     if (payment.status !== "pending") return { status: "failed", message: "This payment did not go through." };
     if (remote.status === "failed" || remote.status === "canceled") {
-      const message = remote.failureMessage ?? "Your card was declined.";
+      const message = remote.status === "canceled" ? UNFINISHED_MESSAGE : (remote.failureMessage ?? "Your card was declined.");
       await payments.updatePayment(tx, payment.id, { status: "failed", failureMessage: message, settledAt: now });
       return { status: "failed", message };
     }
+    // Declined, but still open at the provider: another card may pay it (credited then),
+    // and the sweep cancels it if it is left unpaid. It stays pending, holding its amount.
+    if (remote.status === "requires_payment" && remote.failureMessage) return { status: "failed", message: remote.failureMessage };
     if (remote.status !== "succeeded") return { status: "pending" };
     if (remote.amountCents !== payment.amountCents || remote.metadata.userId !== payment.userId) {
       getLogger().error({ providerPaymentId }, "payment does not match what we priced; not credited");
@@ -194,7 +197,12 @@ export async function settleHostedCheckout(sessionId: string, { userId, now = ne
     throw new DomainError("payment_not_found", "Payment not found");
   }
   const session = await provider.getHostedCheckout(sessionId);
-  if (!session.paymentId) return { status: "pending" };
+  if (!session.paymentId) {
+    if (!session.expired) return { status: "pending" };
+    // Expired unpaid: nothing can be paid through it any more.
+    await payments.failUnpaidCheckout(sessionId, UNFINISHED_MESSAGE, now);
+    return { status: "failed", message: UNFINISHED_MESSAGE };
+  }
   await db().$transaction((tx) => payments.setProviderPaymentId(tx, sessionId, session.paymentId!));
   return settlePayment(session.paymentId, now);
 }
@@ -257,35 +265,85 @@ export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
   }
 }
 
-/** A payment still pending this long is asked about again; older than a week, it is left to support. */
+/** A payment still pending this long is asked about again. */
 export const STALE_PAYMENT_MS = 2 * 60 * 1000;
-const STALE_PAYMENT_HORIZON_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * A payment still unpaid this long after it started (a card form or checkout page left
+ * open) is canceled at the provider, so that it stops holding the player's deposit limits
+ * (docs/decisions/008-responsible-play.md).
+ */
+export const UNFINISHED_PAYMENT_MS = 30 * 60 * 1000;
+const UNFINISHED_MESSAGE = "This payment was not finished in time and was canceled; nothing was charged.";
 /** A reservation the provider never named this long after it was made is given up (the provider client gives up within a minute). */
 export const ABANDONED_RESERVATION_MS = 10 * 60 * 1000;
+
+/** Settles from the provider's record: a hosted checkout not yet paid through its session, anything else by its payment. */
+function settleFromProvider(payment: payments.UnfinishedPayment, now: Date): Promise<Settlement> {
+  return payment.checkoutSessionId && payment.providerPaymentId.startsWith("cs_pending:")
+    ? settleHostedCheckout(payment.checkoutSessionId, { now })
+    : settlePayment(payment.providerPaymentId, now);
+}
+
+/**
+ * Makes an unfinished payment impossible to pay, then settles it from what it became:
+ * canceled fails it, paid meanwhile credits it, processing (too late) stays pending. A
+ * hosted checkout is expired as a whole: Stripe cancels its payment with it.
+ */
+async function cancelUnfinished(payment: payments.UnfinishedPayment, now: Date): Promise<Settlement> {
+  const provider = paymentProvider();
+  if (payment.checkoutSessionId) await provider.expireHostedCheckout?.(payment.checkoutSessionId);
+  else await provider.cancelPayment(payment.providerPaymentId);
+  return settleFromProvider(payment, now);
+}
+
+/**
+ * Reserves a payment's amount against the player's limits. When the player's own
+ * unfinished payments (another tab, a package looked at and left) are in the way, the
+ * newest purchase wins: those are canceled (unless paid meanwhile) and the check runs once
+ * more. A limit never has room for two payments the player could both still pay.
+ */
+async function reserveMakingRoom(userId: string, deposit: DepositToReserve, now: Date): Promise<string> {
+  try {
+    return await reserveDeposit(userId, deposit, now);
+  } catch (error) {
+    if (!(error instanceof DomainError) || error.code !== "deposit_limit") throw error;
+    const unfinished = await payments.unfinishedPaymentsOf(userId, now);
+    if (unfinished.length === 0) throw error;
+    for (const payment of unfinished) await cancelUnfinished(payment, now);
+    return reserveDeposit(userId, deposit, now);
+  }
+}
 
 /**
  * Settles payments whose confirm call and webhook never arrived (the browser closed, the
  * process died between the charge and the credit, webhooks not configured): each is
- * settled from the provider's record, exactly once like any other settlement.
+ * settled from the provider's record, exactly once like any other settlement. One still
+ * unpaid UNFINISHED_PAYMENT_MS after it started is canceled at the provider. Returns how
+ * many are no longer pending.
  */
 export async function settleStalePayments(now = new Date(), take = 50): Promise<number> {
   // A process that died between reserving a payment and the provider's answer left a
   // reservation that no player can pay (they never got its card form or page).
   await payments.abandonReservationsBefore(new Date(now.getTime() - ABANDONED_RESERVATION_MS), "The payment was not started.", now);
-  const stale = await payments.stalePendingPayments(new Date(now.getTime() - STALE_PAYMENT_HORIZON_MS), new Date(now.getTime() - STALE_PAYMENT_MS), take);
+  const unfinishedBefore = now.getTime() - UNFINISHED_PAYMENT_MS;
   let settled = 0;
-  for (const payment of stale) {
-    try {
-      const result = payment.checkoutSessionId && payment.providerPaymentId.startsWith("cs_pending:")
-        ? await settleHostedCheckout(payment.checkoutSessionId, { now })
-        : await settlePayment(payment.providerPaymentId, now);
-      if (result.status !== "pending") settled += 1;
-    } catch (error) {
-      // One payment the provider cannot answer for must not hold up the others.
-      getLogger().warn({ err: error, providerPaymentId: payment.providerPaymentId }, "stale payment not settled");
+  // Every page of them: payments that stay pending (processing) must not hide the rest.
+  for (let after: payments.UnfinishedPayment | undefined; ; ) {
+    const page = await payments.stalePendingPayments(now, new Date(now.getTime() - STALE_PAYMENT_MS), take, after);
+    for (const payment of page) {
+      try {
+        await settleFromProvider(payment, now);
+        // Still unpaid (a declined card leaves it open: another card may pay it) and too old.
+        if (payment.createdAt.getTime() <= unfinishedBefore && (await payments.isPending(payment.id))) await cancelUnfinished(payment, now);
+        if (!(await payments.isPending(payment.id))) settled += 1;
+      } catch (error) {
+        // One payment the provider cannot answer for must not hold up the others.
+        getLogger().warn({ err: error, providerPaymentId: payment.providerPaymentId }, "stale payment not settled");
+      }
     }
+    if (page.length < take) return settled;
+    after = page.at(-1);
   }
-  return settled;
 }
 
 /** Runs `settleStalePayments` every `intervalMs` until stopped (every instance may: settling is exactly-once). */

@@ -2,6 +2,7 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { postTransaction, userAccountId, type Tx } from "~/models/ledger.server";
 import { lockRaffle, potAccount } from "~/models/raffle.server";
+import { PENDING_PAYMENT_HORIZON_MS } from "~/models/payment.server";
 import * as rp from "~/models/responsible-play.server";
 import { DomainError } from "./domain-error";
 import { coinsToDecimal } from "./money";
@@ -18,15 +19,11 @@ export const LIMIT_PERIODS = { day: 24, week: 7 * 24, month: 30 * 24 } as const;
 export type LimitPeriod = keyof typeof LIMIT_PERIODS;
 export const PERIOD_LABELS: Record<LimitPeriod, string> = { day: "24-hour", week: "7-day", month: "30-day" };
 export const INCREASE_DELAY_MS = 24 * 60 * 60 * 1000;
-/**
- * A payment started but not finished holds its amount against the limits this long: two
- * payments started together cannot both fit under a limit with room for one. Abandoned
- * ones (a closed card form) stop holding it then (docs/decisions/008-responsible-play.md).
- */
-export const PAYMENT_RESERVATION_MS = 30 * 60 * 1000;
 
 
 const hours = (period: LimitPeriod) => LIMIT_PERIODS[period] * 3_600_000;
+/** Unfinished payments older than the horizon are left to support and hold nothing. */
+const unfinishedSince = (now: Date) => new Date(now.getTime() - PENDING_PAYMENT_HORIZON_MS);
 
 /** The limit in force at `now` (a pending change whose time has come applies). */
 export function effectiveLimit(row: rp.LimitRow | undefined, now: Date): number | null {
@@ -72,7 +69,8 @@ export async function depositLimits(userId: string, now = new Date()) {
       const row = rows.find((r) => r.period === period);
       const limit = effectiveLimit(row, now);
       const pending = pendingLimit(row, now);
-      const used = (await rp.depositsSince(userId, new Date(now.getTime() - hours(period)))).total;
+      // As checkDeposit counts it: payments not yet finished hold their amount.
+      const used = (await rp.depositsSince(userId, new Date(now.getTime() - hours(period)), { unfinishedSince: unfinishedSince(now) })).total;
       return { period, label: PERIOD_LABELS[period], limitCents: limit, usedCents: used, pending };
     }),
   );
@@ -101,24 +99,26 @@ export function exclusionError(until: Date, kind: string | null): DomainError {
 
 /**
  * Before any payment is attempted: breaks, then every limit, with the limit named and when
- * it resets. Payments started in the last PAYMENT_RESERVATION_MS and not finished count as
- * used. Run it under the player's lock (lockPlayerForPayment) with `client` that lock's
- * transaction, and record the payment in it, so that two checks never pass together.
+ * it resets. Payments started and not finished count as used (the payment sweep cancels
+ * one left unpaid for 30 minutes). Run it under the player's lock (lockPlayerForPayment)
+ * with `client` that lock's transaction, and record the payment in it, so that two checks
+ * never pass together.
  */
 export async function checkDeposit(userId: string, amountCents: number, now = new Date(), client?: Tx) {
   await assertMayPlay(userId, now, client);
   const rows = await rp.limitsOf(userId, client);
-  const reservedSince = new Date(now.getTime() - PAYMENT_RESERVATION_MS);
   for (const period of Object.keys(LIMIT_PERIODS) as LimitPeriod[]) {
     const limit = effectiveLimit(rows.find((r) => r.period === period), now);
     if (limit === null) continue;
-    const { total, unfinished, oldest } = await rp.depositsSince(userId, new Date(now.getTime() - hours(period)), { reservedSince, client });
+    const { total, unfinished, oldest } = await rp.depositsSince(userId, new Date(now.getTime() - hours(period)), { unfinishedSince: unfinishedSince(now), client });
     if (total + amountCents > limit) {
-      const resets = oldest ? new Date(oldest.getTime() + hours(period)) : now;
       const inFlight = unfinished > 0 ? `, $${coinsToDecimal(BigInt(unfinished))} of it in payments not yet finished` : "";
+      const resets = oldest
+        ? `It resets at ${utcMinute(new Date(oldest.getTime() + hours(period)))}.`
+        : "It frees up as those payments finish; one left unpaid is canceled after 30 minutes.";
       throw new DomainError(
         "deposit_limit",
-        `This purchase would go over your ${PERIOD_LABELS[period]} deposit limit of $${coinsToDecimal(BigInt(limit))} ($${coinsToDecimal(BigInt(total))} used${inFlight}). It resets at ${utcMinute(resets)}.`,
+        `This purchase would go over your ${PERIOD_LABELS[period]} deposit limit of $${coinsToDecimal(BigInt(limit))} ($${coinsToDecimal(BigInt(total))} used${inFlight}). ${resets}`,
       );
     }
   }

@@ -92,14 +92,23 @@ describe("Stripe payments", () => {
     expect(await userBalance(owner.id)).toBe(0n);
   });
 
-  it("marks a declined payment failed, credits nothing, and says why", async () => {
+  it("says why a card was declined and credits nothing, but keeps the payment open: another card paying it later is credited", async () => {
     const p = await buyer();
     const intent = await createIntent(p.cookie);
     mode.stripe.decline(intent.paymentIntentId, "Your card has insufficient funds.");
     const response = await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } });
     expect(response.status).toBe(402);
     expect(await response.json()).toEqual({ message: "Your card has insufficient funds." });
-    expect((await db().payment.findUniqueOrThrow({ where: { providerPaymentId: intent.paymentIntentId } })).status).toBe("failed");
+    const failedEvent = JSON.stringify({ id: "evt_declined", object: "event", type: "payment_intent.payment_failed", data: { object: mode.stripe.intents.get(intent.paymentIntentId) } });
+    expect((await rawPost(failedEvent, signed(failedEvent))).status).toBe(200);
+    expect((await db().payment.findUniqueOrThrow({ where: { providerPaymentId: intent.paymentIntentId } })).status).toBe("pending");
+    expect(await userBalance(p.id)).toBe(0n);
+
+    // The player tries another card in the same form: Stripe takes it, and it is credited.
+    mode.stripe.succeed(intent.paymentIntentId);
+    const paid = await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } });
+    expect(paid.status).toBe(200);
+    expect(await userBalance(p.id)).toBe(600n);
   });
 
   it("adds the VIP bonus percentage to purchases", async () => {
@@ -185,6 +194,56 @@ describe("Stripe payments", () => {
     expect(await db().payment.findUniqueOrThrow({ where: { providerPaymentId: abandoned.paymentIntentId } })).toMatchObject({ status: "pending" });
     expect(await settleStalePayments(later(4))).toBe(0);
     expect(await userBalance(p.id)).toBe(600n);
+  });
+
+  it("cancels at Stripe a payment left unpaid for 30 minutes (card form or hosted checkout), so that it stops holding the player's limits; one processing stays", async () => {
+    const p = await buyer();
+    const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+    const form = await createIntent(p.cookie);
+    const processing = await createIntent(p.cookie, "package_1");
+    mode.stripe.intents.get(processing.paymentIntentId)!.status = "processing";
+    const hosted = await call("/checkout?package=package_3", { method: "POST", cookie: p.cookie, form: { intent: "hosted" } });
+    expect(hosted.status).toBe(303);
+    const checkout = await db().payment.findFirstOrThrow({ where: { userId: p.id, checkoutSessionId: { not: null } }, select: { checkoutSessionId: true } });
+    // A second hosted checkout, where a card was declined: its session has a PaymentIntent,
+    // which Stripe lets only the session's expiry cancel.
+    const declinedHosted = await call("/vip/checkout?tier=silver", { method: "POST", cookie: p.cookie, form: { intent: "hosted" } });
+    expect(declinedHosted.status).toBe(303);
+    const declinedCheckout = await db().payment.findFirstOrThrow({ where: { userId: p.id, purpose: "vip" }, select: { checkoutSessionId: true } });
+    const declinedIntent = mode.stripe.declineOnSession(declinedCheckout.checkoutSessionId!);
+    const status = async () =>
+      Object.fromEntries((await db().payment.findMany({ where: { userId: p.id }, select: { product: true, status: true } })).map((row) => [row.product, row.status]));
+    // At 3 minutes the sweep learns the declined session's payment (still open: not failed).
+    await settleStalePayments(later(3));
+    expect(await db().payment.findFirstOrThrow({ where: { checkoutSessionId: declinedCheckout.checkoutSessionId } })).toMatchObject({
+      providerPaymentId: declinedIntent.id,
+      status: "pending",
+    });
+
+    // At 29 minutes the player may still be typing their card: nothing is canceled.
+    const mine = [form.paymentIntentId, processing.paymentIntentId, checkout.checkoutSessionId!, declinedCheckout.checkoutSessionId!, declinedIntent.id];
+    const cancellations = () => mode.stripe.requests.filter((r) => /\/(cancel|expire)$/.test(r.path) && mine.some((id) => r.path.includes(id)));
+    await settleStalePayments(later(29));
+    expect(await status()).toEqual({ package_2: "pending", package_1: "pending", package_3: "pending", silver: "pending" });
+    expect(cancellations()).toEqual([]);
+
+    await settleStalePayments(later(31));
+    expect(cancellations().map((r) => r.path).sort()).toEqual(
+      [
+        `/v1/payment_intents/${form.paymentIntentId}/cancel`,
+        `/v1/payment_intents/${processing.paymentIntentId}/cancel`,
+        `/v1/checkout/sessions/${checkout.checkoutSessionId}/expire`,
+        `/v1/checkout/sessions/${declinedCheckout.checkoutSessionId}/expire`,
+      ].sort(),
+    );
+    expect(mode.stripe.intents.get(form.paymentIntentId)!.status).toBe("canceled");
+    // Processing: too late to cancel, it may still be paid; it stays pending (and keeps holding).
+    expect(await status()).toEqual({ package_2: "failed", package_1: "pending", package_3: "failed", silver: "failed" });
+    expect(mode.stripe.intents.get(declinedIntent.id)!.status).toBe("canceled");
+    expect(await db().payment.findUniqueOrThrow({ where: { providerPaymentId: form.paymentIntentId } })).toMatchObject({
+      failureMessage: "This payment was not finished in time and was canceled; nothing was charged.",
+    });
+    expect(await userBalance(p.id)).toBe(0n);
   });
 
   it("answers 503 and a clear message while Stripe is down, keeps only failed attempts (they hold nothing against limits), and works again when it is back", async () => {

@@ -23,6 +23,7 @@ type Session = {
   url: string;
   payment_intent: string | null;
   payment_status: "paid" | "unpaid";
+  status: "open" | "complete" | "expired";
   metadata: Record<string, string>;
   amount_total: number;
 };
@@ -34,6 +35,8 @@ export type FakeStripe = {
   succeed(id: string): Intent;
   decline(id: string, message?: string): Intent;
   completeSession(id: string): Session;
+  /** The player tried a card on the hosted page and it was declined: the session now has an open PaymentIntent. */
+  declineOnSession(id: string, message?: string): Intent;
   /** Runs `run` during a Stripe outage: every call fails with 500 `api_error`, not to be retried. */
   down<T>(run: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -95,6 +98,31 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         const intent = intents.get(intentMatch[1]!);
         return intent ? send(200, intent) : send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
       }
+      const cancelMatch = /^\/v1\/payment_intents\/([\w]+)\/cancel$/.exec(path);
+      if (req.method === "POST" && cancelMatch) {
+        const intent = intents.get(cancelMatch[1]!);
+        if (!intent) return send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
+        if (!["requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status)) {
+          return send(400, {
+            error: { type: "invalid_request_error", code: "payment_intent_unexpected_state", message: `This PaymentIntent's status is ${intent.status}` },
+          });
+        }
+        intent.status = "canceled";
+        return send(200, intent);
+      }
+      const expireMatch = /^\/v1\/checkout\/sessions\/([\w]+)\/expire$/.exec(path);
+      if (req.method === "POST" && expireMatch) {
+        const session = sessions.get(expireMatch[1]!);
+        if (!session) return send(404, { error: { type: "invalid_request_error", message: "No such session" } });
+        if (session.status !== "open") {
+          return send(400, { error: { type: "invalid_request_error", message: `Only Checkout Sessions with a status in ["open"] can be expired` } });
+        }
+        session.status = "expired";
+        // Stripe cancels the session's PaymentIntent with it (one left after a declined card).
+        const intent = session.payment_intent ? intents.get(session.payment_intent) : undefined;
+        if (intent && intent.status === "requires_payment_method") intent.status = "canceled";
+        return send(200, session);
+      }
       if (req.method === "POST" && path === "/v1/checkout/sessions") {
         const session: Session = {
           id: id("cs_test"),
@@ -102,6 +130,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           url: `https://checkout.stripe.test/pay/${id("x")}`,
           payment_intent: null,
           payment_status: "unpaid",
+          status: "open",
           metadata,
           amount_total: Number(body["line_items[0][price_data][unit_amount]"]),
         };
@@ -143,6 +172,23 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       intent.last_payment_error = { message };
       return intent;
     },
+    declineOnSession(sessionId, message = "Your card was declined.") {
+      const session = sessions.get(sessionId)!;
+      const intent: Intent = {
+        id: id("pi"),
+        object: "payment_intent",
+        amount: session.amount_total,
+        currency: "usd",
+        description: null,
+        status: "requires_payment_method",
+        client_secret: "",
+        metadata: session.metadata,
+        last_payment_error: { message },
+      };
+      intents.set(intent.id, intent);
+      session.payment_intent = intent.id;
+      return intent;
+    },
     completeSession(sessionId) {
       const session = sessions.get(sessionId)!;
       const intent: Intent = {
@@ -159,6 +205,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       intents.set(intent.id, intent);
       session.payment_intent = intent.id;
       session.payment_status = "paid";
+      session.status = "complete";
       return session;
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),

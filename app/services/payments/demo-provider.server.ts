@@ -32,6 +32,11 @@ export const demoProvider: PaymentProvider & { payWithTestCard(id: string, cardN
     };
   },
 
+  async cancelPayment(id) {
+    await db().demoPayment.updateMany({ where: { id, status: "requires_payment" }, data: { status: "canceled" } });
+    return this.getPayment(id);
+  },
+
   async payWithTestCard(id, cardNumber) {
     const digits = cardNumber.replace(/[\s-]/g, "");
     const status = digits === DEMO_SUCCESS_CARD ? "succeeded" : "failed";

@@ -46,6 +46,12 @@ export interface PaymentProvider {
     idempotencyKey: string;
   }): Promise<{ id: string; clientSecret: string }>;
   getPayment(id: string): Promise<ProviderPayment>;
+  /**
+   * Makes a payment nobody has paid impossible to pay (a card form left open), and
+   * returns it as it then is: canceled, or what it had already become (succeeded,
+   * processing) when it was too late to cancel.
+   */
+  cancelPayment(id: string): Promise<ProviderPayment>;
   /** A page hosted by the provider, for browsers without JavaScript; undefined when the provider has none. */
   createHostedCheckout?(input: {
     amountCents: number;
@@ -55,7 +61,9 @@ export interface PaymentProvider {
     cancelUrl: string;
     idempotencyKey: string;
   }): Promise<{ id: string; url: string }>;
-  getHostedCheckout?(id: string): Promise<{ id: string; paymentId: string | null; paid: boolean; metadata: Record<string, string> }>;
+  getHostedCheckout?(id: string): Promise<{ id: string; paymentId: string | null; paid: boolean; expired: boolean; metadata: Record<string, string> }>;
+  /** Makes an unpaid hosted checkout impossible to pay; one already paid is left as it is. */
+  expireHostedCheckout?(id: string): Promise<void>;
   /**
    * Turns a debit card for payouts into the provider's token, so that we never store the
    * number. No CVV: payouts do not need one.

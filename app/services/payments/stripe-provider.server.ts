@@ -33,8 +33,12 @@ async function reach<T>(call: (api: Stripe) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Our reading of a PaymentIntent. A declined card leaves it `requires_payment_method`
+ * with the decline as `last_payment_error`: still payable with another card, so not
+ * failed (its failureMessage says why the last try did not go through).
+ */
 function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
-  const failed = intent.status === "requires_payment_method" && intent.last_payment_error;
   const status: ProviderPayment["status"] =
     intent.status === "succeeded"
       ? "succeeded"
@@ -42,9 +46,7 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
         ? "processing"
         : intent.status === "canceled"
           ? "canceled"
-          : failed
-            ? "failed"
-            : "requires_payment";
+          : "requires_payment";
   return {
     id: intent.id,
     status,
@@ -73,6 +75,16 @@ export const stripeProvider: PaymentProvider = {
     return toPayment(await reach((api) => api.paymentIntents.retrieve(id)));
   },
 
+  async cancelPayment(id) {
+    try {
+      return toPayment(await reach((api) => api.paymentIntents.cancel(id)));
+    } catch (error) {
+      // Too late: it succeeded or is processing meanwhile. What it became is the answer.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "payment_intent_unexpected_state") return this.getPayment(id);
+      throw error;
+    }
+  },
+
   async createHostedCheckout({ amountCents, description, metadata, successUrl, cancelUrl, idempotencyKey }) {
     const session = await reach((api) =>
       api.checkout.sessions.create(
@@ -96,8 +108,18 @@ export const stripeProvider: PaymentProvider = {
       id: session.id,
       paymentId: stripeId(session.payment_intent),
       paid: session.payment_status === "paid",
+      expired: session.status === "expired",
       metadata: (session.metadata ?? {}) as Record<string, string>,
     };
+  },
+
+  async expireHostedCheckout(id) {
+    try {
+      await reach((api) => api.checkout.sessions.expire(id));
+    } catch (error) {
+      // Only an open session can expire: one complete (paid) or expired already stays so.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+    }
   },
 
   async tokenizePayoutCard({ number, expMonth, expYear }) {
