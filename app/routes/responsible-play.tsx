@@ -115,7 +115,7 @@ export default function ResponsiblePlay() {
                 </label>
                 <button type="submit" className={buttonClass}>Save</button>
                 <span className="text-sm">
-                  Used: ${coinsToDecimal(BigInt(l.usedCents))}
+                  Used, payments in progress included: ${coinsToDecimal(BigInt(l.usedCents))}
                   {l.pending ? ` · pending: ${l.pending.amountCents === null ? "no limit" : `$${coinsToDecimal(BigInt(l.pending.amountCents))}`} from ${utcMinute(l.pending.from)}` : ""}
                 </span>
               </Form>

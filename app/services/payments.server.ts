@@ -5,6 +5,7 @@ import { houseAccountId, postTransaction, userAccountId, userBalance, type Posti
 import * as payments from "~/models/payment.server";
 import { findCoinPackage } from "./coin-packages";
 import { reserveDeposit, type DepositToReserve } from "./deposit-limits.server";
+import { checkDeposit } from "./responsible-play.server";
 import { DomainError } from "./domain-error";
 import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
@@ -123,6 +124,13 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
     const payment = await payments.lockPayment(tx, providerPaymentId);
     if (!payment) throw new DomainError("payment_not_found", "Payment not found");
     if (payment.status === "succeeded") return describeSucceeded(payment);
+    if (payment.status === "failed" && remote.status === "succeeded") {
+      // Charged after we gave it up (a payment failed on a decline before declines stayed
+      // open, or a mismatched amount): never credited by itself. Support must look at it.
+      getLogger().error({ providerPaymentId }, "a payment marked failed was charged; the account is flagged for support");
+      await payments.flagUser(tx, payment.userId, `payment ${providerPaymentId} was charged after it was marked failed`, now);
+      return { status: "failed", message: "Please contact support if coins were not added." };
+    }
     if (payment.status !== "pending") return { status: "failed", message: "This payment did not go through." };
     if (remote.status === "failed" || remote.status === "canceled") {
       const message = remote.status === "canceled" ? UNFINISHED_MESSAGE : (remote.failureMessage ?? "Your card was declined.");
@@ -273,7 +281,7 @@ export const STALE_PAYMENT_MS = 2 * 60 * 1000;
  * (docs/decisions/008-responsible-play.md).
  */
 export const UNFINISHED_PAYMENT_MS = 30 * 60 * 1000;
-const UNFINISHED_MESSAGE = "This payment was not finished in time and was canceled; nothing was charged.";
+const UNFINISHED_MESSAGE = "This payment was canceled before it was paid; nothing was charged.";
 /** A reservation the provider never named this long after it was made is given up (the provider client gives up within a minute). */
 export const ABANDONED_RESERVATION_MS = 10 * 60 * 1000;
 
@@ -308,9 +316,20 @@ async function reserveMakingRoom(userId: string, deposit: DepositToReserve, now:
   } catch (error) {
     if (!(error instanceof DomainError) || error.code !== "deposit_limit") throw error;
     const unfinished = await payments.unfinishedPaymentsOf(userId, now);
-    if (unfinished.length === 0) throw error;
+    // Only when canceling them would make room: a purchase refused anyway cancels nothing.
+    if (unfinished.length === 0 || !(await fitsWithoutUnfinished(userId, deposit.amountCents, now))) throw error;
     for (const payment of unfinished) await cancelUnfinished(payment, now);
     return reserveDeposit(userId, deposit, now);
+  }
+}
+
+async function fitsWithoutUnfinished(userId: string, amountCents: number, now: Date): Promise<boolean> {
+  try {
+    await checkDeposit(userId, amountCents, now, undefined, { countUnfinished: false });
+    return true;
+  } catch (error) {
+    if (error instanceof DomainError && error.code === "deposit_limit") return false;
+    throw error;
   }
 }
 
@@ -348,9 +367,12 @@ export async function settleStalePayments(now = new Date(), take = 50): Promise<
 
 /** Runs `settleStalePayments` every `intervalMs` until stopped (every instance may: settling is exactly-once). */
 export function startPaymentSweep({ intervalMs = 60_000 } = {}) {
-  let running: Promise<unknown> = Promise.resolve();
+  let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
-    running = settleStalePayments().catch((error: unknown) => getLogger().error({ err: error }, "payment sweep failed"));
+    // A pass still running (the provider slow or down) is not joined by another.
+    running ??= settleStalePayments()
+      .catch((error: unknown) => getLogger().error({ err: error }, "payment sweep failed"))
+      .finally(() => (running = undefined));
   }, intervalMs);
   timer.unref();
   return {

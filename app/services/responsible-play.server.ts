@@ -104,13 +104,13 @@ export function exclusionError(until: Date, kind: string | null): DomainError {
  * with `client` that lock's transaction, and record the payment in it, so that two checks
  * never pass together.
  */
-export async function checkDeposit(userId: string, amountCents: number, now = new Date(), client?: Tx) {
+export async function checkDeposit(userId: string, amountCents: number, now = new Date(), client?: Tx, { countUnfinished = true } = {}) {
   await assertMayPlay(userId, now, client);
   const rows = await rp.limitsOf(userId, client);
   for (const period of Object.keys(LIMIT_PERIODS) as LimitPeriod[]) {
     const limit = effectiveLimit(rows.find((r) => r.period === period), now);
     if (limit === null) continue;
-    const { total, unfinished, oldest } = await rp.depositsSince(userId, new Date(now.getTime() - hours(period)), { unfinishedSince: unfinishedSince(now), client });
+    const { total, unfinished, oldest } = await rp.depositsSince(userId, new Date(now.getTime() - hours(period)), { unfinishedSince: countUnfinished ? unfinishedSince(now) : undefined, client });
     if (total + amountCents > limit) {
       const inFlight = unfinished > 0 ? `, $${coinsToDecimal(BigInt(unfinished))} of it in payments not yet finished` : "";
       const resets = oldest

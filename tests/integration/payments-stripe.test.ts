@@ -241,7 +241,7 @@ describe("Stripe payments", () => {
     expect(await status()).toEqual({ package_2: "failed", package_1: "pending", package_3: "failed", silver: "failed" });
     expect(mode.stripe.intents.get(declinedIntent.id)!.status).toBe("canceled");
     expect(await db().payment.findUniqueOrThrow({ where: { providerPaymentId: form.paymentIntentId } })).toMatchObject({
-      failureMessage: "This payment was not finished in time and was canceled; nothing was charged.",
+      failureMessage: "This payment was canceled before it was paid; nothing was charged.",
     });
     expect(await userBalance(p.id)).toBe(0n);
   });

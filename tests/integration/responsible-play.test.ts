@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
-import { priceCoins, settleStalePayments, startPayment } from "~/services/payments.server";
+import { priceCoins, settlePayment, settleStalePayments, startPayment } from "~/services/payments.server";
 import { DEMO_SUCCESS_CARD, demoProvider } from "~/services/payments/demo-provider.server";
 import { checkDeposit, excludeSelf, setDepositLimit } from "~/services/responsible-play.server";
 import { enterRaffle } from "~/services/raffles.server";
@@ -95,6 +95,39 @@ describe("deposit limits", () => {
     await settleStalePayments(at(62));
     expect(await db().payment.findUniqueOrThrow({ where: { providerPaymentId: paidLate.paymentId } })).toMatchObject({ status: "succeeded" });
     expect(await userBalance(p.id)).toBe(600n);
+  });
+
+  it("cancels nothing for a purchase that would not fit even without the player's unpaid payments", async () => {
+    const p = await createTestUser();
+    const now = new Date();
+    await setDepositLimit(p.id, "day", 1000, now);
+    await paid(p.id, 800, now);
+    const open = await startPayment(p.id, priceCoins("package_1")!, now);
+    await expect(startPayment(p.id, priceCoins("package_2")!, now)).rejects.toThrow(/\(\$8\.99 used, \$0\.99 of it in payments not yet finished\)/);
+    expect(await demoProvider.getPayment(open.paymentId)).toMatchObject({ status: "requires_payment" });
+  });
+
+  it("flags for support, and does not credit by itself, a payment charged after it was marked failed", async () => {
+    const p = await createTestUser();
+    const { paymentId } = await startPayment(p.id, priceCoins("package_2")!);
+    await db().payment.updateMany({ where: { providerPaymentId: paymentId }, data: { status: "failed", failureMessage: "Your card was declined.", settledAt: new Date() } });
+    await demoProvider.payWithTestCard(paymentId, DEMO_SUCCESS_CARD);
+    expect(await settlePayment(paymentId)).toEqual({ status: "failed", message: "Please contact support if coins were not added." });
+    expect(await db().user.findUniqueOrThrow({ where: { id: p.id }, select: { flagReason: true } })).toEqual({
+      flagReason: `payment ${paymentId} was charged after it was marked failed`,
+    });
+    expect(await userBalance(p.id)).toBe(0n);
+  });
+
+  it("sweeps every stale payment, page after page", async () => {
+    const p = await createTestUser();
+    const now = new Date();
+    const started = [];
+    for (let i = 0; i < 5; i++) started.push(await startPayment(p.id, priceCoins("package_1")!, now));
+    for (const { paymentId } of started) await demoProvider.payWithTestCard(paymentId, DEMO_SUCCESS_CARD);
+    await settleStalePayments(new Date(now.getTime() + 3 * 60_000), 2);
+    expect(await db().payment.count({ where: { userId: p.id, status: "succeeded" } })).toBe(5);
+    expect(await userBalance(p.id)).toBe(500n);
   });
 
   it("gives up, after 10 minutes, a reservation the payment provider never named (the process died before it answered)", async () => {

@@ -27,8 +27,8 @@ export class WebhookSignatureError extends Error {
 /**
  * The provider could not be reached, or answered that it cannot serve now (its own
  * outage, its rate limit). Not our bug and not the player's: they get a 503 and are
- * asked to try again. Nothing is recorded on our side; a charge the provider did make is
- * credited later by the webhook or the stale-payment sweep.
+ * asked to try again. The payment's reservation is marked failed (it holds nothing); a
+ * charge the provider did make is credited later by the webhook or the stale-payment sweep.
  */
 export class PaymentProviderUnavailable extends Error {
   name = "PaymentProviderUnavailable";
