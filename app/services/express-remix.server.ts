@@ -112,21 +112,25 @@ function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request | un
 }
 
 async function send(res: ExpressResponse, response: Response): Promise<void> {
+  const type = response.headers.get("Content-Type") ?? "";
+  const streamed = /text\/(html|event-stream)/i.test(type);
+  // Other answers (JSON, redirects, downloads) are small and whole: read before anything is
+  // written, so that one that cannot be read leaves nothing of itself (a cookie, a status)
+  // on the 500 that answers instead.
+  const whole = response.body && !streamed ? Buffer.from(await response.arrayBuffer()) : undefined;
   res.statusMessage = response.statusText;
   res.status(response.status);
   for (const [name, value] of response.headers.entries()) res.append(name, value);
-  const type = response.headers.get("Content-Type") ?? "";
   // Event streams are sent as they are written.
   if (/text\/event-stream/i.test(type)) res.flushHeaders();
   if (!response.body) {
     res.end();
-  } else if (/text\/(html|event-stream)/i.test(type)) {
+  } else if (!whole) {
     await writeReadableStreamToWritable(response.body, res);
   } else {
-    // Other answers (JSON, redirects, downloads) are small and whole: sent with their length,
-    // and compressed here in one call when worth it (ADR 014): the compression middleware
-    // then finds them encoded and leaves them alone.
-    const body = gzipWhole(res, Buffer.from(await response.arrayBuffer()));
+    // Sent with their length, and compressed here in one call when worth it (ADR 014): the
+    // compression middleware then finds them encoded and leaves them alone.
+    const body = gzipWhole(res, whole);
     res.setHeader("Content-Length", body.length);
     res.end(body);
   }
@@ -211,7 +215,9 @@ export function directResourceRoutes({
         if (response) await send(res, response);
         else res.status(500).type("text/plain").send("Unexpected Server Error");
       } catch (error) {
-        next(error);
+        if (res.headersSent) return next(error);
+        getLogger().error({ err: error, url: loggableUrl(req.originalUrl) }, "an answer could not be sent");
+        res.status(500).type("text/plain").send("Unexpected Server Error");
       }
     });
   }
