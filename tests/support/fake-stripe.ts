@@ -51,6 +51,23 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: FakeStripe["requests"] = [];
 
   const fake = { outage: false };
+  /** The PaymentIntent a hosted page made when the player paid (or tried to) on it. */
+  const paymentOnSession = (session: Session, status: string, lastError: Intent["last_payment_error"]) => {
+    const intent: Intent = {
+      id: id("pi"),
+      object: "payment_intent",
+      amount: session.amount_total,
+      currency: "usd",
+      description: null,
+      status,
+      client_secret: "",
+      metadata: session.metadata,
+      last_payment_error: lastError,
+    };
+    intents.set(intent.id, intent);
+    session.payment_intent = intent.id;
+    return intent;
+  };
   const server: Server = createServer((req, res) => {
     let raw = "";
     req.on("data", (chunk) => (raw += chunk));
@@ -173,37 +190,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return intent;
     },
     declineOnSession(sessionId, message = "Your card was declined.") {
-      const session = sessions.get(sessionId)!;
-      const intent: Intent = {
-        id: id("pi"),
-        object: "payment_intent",
-        amount: session.amount_total,
-        currency: "usd",
-        description: null,
-        status: "requires_payment_method",
-        client_secret: "",
-        metadata: session.metadata,
-        last_payment_error: { message },
-      };
-      intents.set(intent.id, intent);
-      session.payment_intent = intent.id;
-      return intent;
+      return paymentOnSession(sessions.get(sessionId)!, "requires_payment_method", { message });
     },
     completeSession(sessionId) {
       const session = sessions.get(sessionId)!;
-      const intent: Intent = {
-        id: id("pi"),
-        object: "payment_intent",
-        amount: session.amount_total,
-        currency: "usd",
-        description: null,
-        status: "succeeded",
-        client_secret: "",
-        metadata: session.metadata,
-        last_payment_error: null,
-      };
-      intents.set(intent.id, intent);
-      session.payment_intent = intent.id;
+      paymentOnSession(session, "succeeded", null);
       session.payment_status = "paid";
       session.status = "complete";
       return session;
