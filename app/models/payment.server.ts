@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { PaymentPurpose, PaymentStatus, VipTier } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
@@ -17,6 +18,11 @@ export function createPaymentRow(
   return tx.payment.create({ data, select: { id: true } });
 }
 
+/** A payment reserved before the provider is called holds this id until the provider names it. */
+const RESERVED = "reserved:";
+const reserved = { providerPaymentId: { startsWith: RESERVED } };
+export const newReservedPaymentId = () => `${RESERVED}${randomUUID()}`;
+
 /** Serializes the player's payment starts: their deposit-limit check and reservation. */
 export async function lockPlayerForPayment(tx: Tx, userId: string): Promise<void> {
   await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
@@ -28,22 +34,17 @@ export async function lockPlayerForPayment(tx: Tx, userId: string): Promise<void
  * not reach the player then.
  */
 export async function attachProviderPayment(id: string, data: { providerPaymentId: string; checkoutSessionId?: string }): Promise<void> {
-  const { count } = await db().payment.updateMany({ where: { id, status: "pending", providerPaymentId: { startsWith: "reserved:" } }, data });
+  const { count } = await db().payment.updateMany({ where: { id, status: "pending", ...reserved }, data });
   if (count !== 1) throw new Error(`payment ${id} is no longer reserved`);
 }
 
-/** A reservation whose payment never reached the provider: it holds nothing any more. */
-export function abandonReservation(id: string, message: string, at: Date) {
+/**
+ * Reservations whose payment never reached the provider (this one, or every one started
+ * before a time: left by a process that died meanwhile): they fail and hold nothing.
+ */
+export function abandonReservations(which: { id: string } | { startedBefore: Date }, message: string, at: Date) {
   return db().payment.updateMany({
-    where: { id, status: "pending", providerPaymentId: { startsWith: "reserved:" } },
-    data: { status: "failed", failureMessage: message, settledAt: at },
-  });
-}
-
-/** Reservations left by a process that died before the provider answered, started before `before`. */
-export function abandonReservationsBefore(before: Date, message: string, at: Date) {
-  return db().payment.updateMany({
-    where: { status: "pending", providerPaymentId: { startsWith: "reserved:" }, createdAt: { lt: before } },
+    where: { status: "pending", ...reserved, ...("id" in which ? { id: which.id } : { createdAt: { lt: which.startedBefore } }) },
     data: { status: "failed", failureMessage: message, settledAt: at },
   });
 }
@@ -65,7 +66,7 @@ const unfinishedSelect = { id: true, providerPaymentId: true, checkoutSessionId:
 const unfinished = (now: Date) => ({
   status: "pending" as const,
   createdAt: { gte: new Date(now.getTime() - PENDING_PAYMENT_HORIZON_MS) },
-  NOT: { providerPaymentId: { startsWith: "reserved:" } },
+  NOT: reserved,
 });
 
 /** Unfinished payments started up to `startedBy`, oldest first; the page after `after`. */
@@ -86,10 +87,6 @@ export function stalePendingPayments(now: Date, startedBy: Date, take: number, a
 /** The player's unfinished payments, oldest first. */
 export function unfinishedPaymentsOf(userId: string, now: Date): Promise<UnfinishedPayment[]> {
   return db().payment.findMany({ where: { userId, ...unfinished(now) }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: unfinishedSelect });
-}
-
-export async function isPending(id: string): Promise<boolean> {
-  return (await db().payment.count({ where: { id, status: "pending" } })) === 1;
 }
 
 /** A hosted checkout that expired unpaid: its payment failed (unless settled meanwhile). */

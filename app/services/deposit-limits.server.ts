@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { PaymentPurpose } from "~/generated/prisma/client";
 import { db } from "~/models/db.server";
 import * as payments from "~/models/payment.server";
@@ -18,7 +17,7 @@ export async function reserveDeposit(userId: string, deposit: DepositToReserve, 
   return db().$transaction(async (tx) => {
     await payments.lockPlayerForPayment(tx, userId);
     await checkDeposit(userId, deposit.amountCents, now, tx);
-    const { id } = await payments.createPaymentRow(tx, { userId, ...deposit, providerPaymentId: `reserved:${randomUUID()}`, createdAt: now });
+    const { id } = await payments.createPaymentRow(tx, { userId, ...deposit, providerPaymentId: payments.newReservedPaymentId(), createdAt: now });
     return id;
   });
 }

@@ -45,6 +45,15 @@ export class PaymentFailed extends Error {
   name = "PaymentFailed";
 }
 
+const depositOf = (provider: PaymentProvider, product: Product): DepositToReserve => ({
+  provider: provider.name,
+  purpose: product.purpose,
+  product: product.product,
+  amountCents: product.amountCents,
+});
+/** What the provider keeps with the payment, to tell whose it is and what it buys. */
+const metadataOf = (userId: string, product: Product) => ({ userId, purpose: product.purpose, product: product.product });
+
 /**
  * Calls the provider for a reserved payment and gives the reservation the provider's ids.
  * When the provider cannot be reached the reservation is given up: it holds nothing.
@@ -54,7 +63,7 @@ async function startReserved<T>(reservationId: string, now: Date, call: () => Pr
   try {
     started = await call();
   } catch (error) {
-    await payments.abandonReservation(reservationId, "The payment service did not start this payment.", now);
+    await payments.abandonReservations({ id: reservationId }, "The payment service did not start this payment.", now);
     throw error;
   }
   await payments.attachProviderPayment(reservationId, ids(started));
@@ -67,7 +76,7 @@ async function startReserved<T>(reservationId: string, now: Date, call: () => Pr
  */
 export async function startPayment(userId: string, product: Product, now = new Date()) {
   const provider = paymentProvider();
-  const reservationId = await reserveMakingRoom(userId, { provider: provider.name, purpose: product.purpose, product: product.product, amountCents: product.amountCents }, now);
+  const reservationId = await reserveMakingRoom(userId, depositOf(provider, product), now);
   const created = await startReserved(
     reservationId,
     now,
@@ -75,7 +84,7 @@ export async function startPayment(userId: string, product: Product, now = new D
       provider.createPayment({
         amountCents: product.amountCents,
         description: product.description,
-        metadata: { userId, purpose: product.purpose, product: product.product },
+        metadata: metadataOf(userId, product),
         idempotencyKey: `payment:${reservationId}`,
       }),
     (payment) => ({ providerPaymentId: payment.id }),
@@ -88,7 +97,7 @@ export async function startHostedCheckout(userId: string, product: Product, orig
   const provider = paymentProvider();
   const createHostedCheckout = provider.createHostedCheckout?.bind(provider);
   if (!createHostedCheckout) return undefined;
-  const reservationId = await reserveMakingRoom(userId, { provider: provider.name, purpose: product.purpose, product: product.product, amountCents: product.amountCents }, now);
+  const reservationId = await reserveMakingRoom(userId, depositOf(provider, product), now);
   const back = product.purpose === "vip" ? `/vip/checkout?tier=${product.product}` : `/checkout?package=${product.product}`;
   const session = await startReserved(
     reservationId,
@@ -97,7 +106,7 @@ export async function startHostedCheckout(userId: string, product: Product, orig
       createHostedCheckout({
         amountCents: product.amountCents,
         description: product.description,
-        metadata: { userId, purpose: product.purpose, product: product.product },
+        metadata: metadataOf(userId, product),
         successUrl: `${origin}/checkout-success?session_id={CHECKOUT_SESSION_ID}`,
         cancelUrl: `${origin}${back}`,
         idempotencyKey: `checkout:${reservationId}`,
@@ -110,8 +119,12 @@ export async function startHostedCheckout(userId: string, product: Product, orig
 export type Settlement =
   | { status: "succeeded"; purpose: "coins"; coins: bigint; product: string }
   | { status: "succeeded"; purpose: "vip"; tier: string; vipExpiry: Date | null }
-  | { status: "failed"; message: string }
+  /** `stillPayable`: declined, but another card may still pay it; the payment stays pending. */
+  | { status: "failed"; message: string; stillPayable?: true }
   | { status: "pending" };
+
+/** Whether the payment is still pending after this settlement: the provider may still take it. */
+const isOpen = (settlement: Settlement) => settlement.status === "pending" || (settlement.status === "failed" && settlement.stillPayable === true);
 
 /**
  * Settles a payment from what the provider says about it. Idempotent: the first caller
@@ -139,7 +152,7 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
     }
     // Declined, but still open at the provider: another card may pay it (credited then),
     // and the sweep cancels it if it is left unpaid. It stays pending, holding its amount.
-    if (remote.status === "requires_payment" && remote.failureMessage) return { status: "failed", message: remote.failureMessage };
+    if (remote.status === "requires_payment" && remote.failureMessage) return { status: "failed", message: remote.failureMessage, stillPayable: true };
     if (remote.status !== "succeeded") return { status: "pending" };
     if (remote.amountCents !== payment.amountCents || remote.metadata.userId !== payment.userId) {
       getLogger().error({ providerPaymentId }, "payment does not match what we priced; not credited");
@@ -343,7 +356,7 @@ async function fitsWithoutUnfinished(userId: string, amountCents: number, now: D
 export async function settleStalePayments(now = new Date(), take = 50): Promise<number> {
   // A process that died between reserving a payment and the provider's answer left a
   // reservation that no player can pay (they never got its card form or page).
-  await payments.abandonReservationsBefore(new Date(now.getTime() - ABANDONED_RESERVATION_MS), "The payment was not started.", now);
+  await payments.abandonReservations({ startedBefore: new Date(now.getTime() - ABANDONED_RESERVATION_MS) }, "The payment was not started.", now);
   const unfinishedBefore = now.getTime() - UNFINISHED_PAYMENT_MS;
   let settled = 0;
   // Every page of them: payments that stay pending (processing) must not hide the rest.
@@ -351,10 +364,10 @@ export async function settleStalePayments(now = new Date(), take = 50): Promise<
     const page = await payments.stalePendingPayments(now, new Date(now.getTime() - STALE_PAYMENT_MS), take, after);
     for (const payment of page) {
       try {
-        await settleFromProvider(payment, now);
+        let settlement = await settleFromProvider(payment, now);
         // Still unpaid (a declined card leaves it open: another card may pay it) and too old.
-        if (payment.createdAt.getTime() <= unfinishedBefore && (await payments.isPending(payment.id))) await cancelUnfinished(payment, now);
-        if (!(await payments.isPending(payment.id))) settled += 1;
+        if (isOpen(settlement) && payment.createdAt.getTime() <= unfinishedBefore) settlement = await cancelUnfinished(payment, now);
+        if (!isOpen(settlement)) settled += 1;
       } catch (error) {
         // One payment the provider cannot answer for must not hold up the others.
         getLogger().warn({ err: error, providerPaymentId: payment.providerPaymentId }, "stale payment not settled");
