@@ -27,7 +27,7 @@ export async function entriesHot({ port, players, seconds }: { port: number; pla
     port,
     connections: players.length,
     seconds,
-    next: (worker) => ({ method: "POST", path: enterPath(raffle), headers: enterHeaders(port, players[worker]!) }),
+    requestsFor: (connection) => [{ method: "POST", path: enterPath(raffle), headers: enterHeaders(port, players[connection]!) }],
   });
 }
 
@@ -38,11 +38,13 @@ export async function entriesSpread({ port, players, seconds }: { port: number; 
     port,
     connections: players.length,
     seconds,
-    next: (worker, n) => ({
-      method: "POST",
-      path: enterPath(raffles[(worker + n) % raffles.length]!),
-      headers: enterHeaders(port, players[worker]!),
-    }),
+    // Each player goes through every raffle in turn, each starting at a different one.
+    requestsFor: (connection) =>
+      raffles.map((_, n) => ({
+        method: "POST",
+        path: enterPath(raffles[(connection + n) % raffles.length]!),
+        headers: enterHeaders(port, players[connection]!),
+      })),
   });
 }
 
@@ -52,7 +54,7 @@ export function reads({ port, path: target, players, seconds, connections }: { p
     port,
     connections,
     seconds,
-    next: (worker) => ({ path: target, headers: { Cookie: players[worker % players.length]!.cookie, "Accept-Encoding": "gzip" } }),
+    requestsFor: (connection) => [{ path: target, headers: { Cookie: players[connection % players.length]!.cookie, "Accept-Encoding": "gzip" } }],
   });
 }
 
@@ -182,18 +184,15 @@ export async function memory({ port, pid, players, minutes }: { port: number; pi
     seconds: minutes * 60,
     // Memory is sampled from the start: warm-up is the first fifth, below.
     warmupSeconds: 0,
-    next: (worker, n): Request => {
-      const player = players[worker % players.length]!;
-      switch (n % 4) {
-        case 0:
-          return { method: "POST", path: enterPath(raffles[(worker + n) % raffles.length]!), headers: enterHeaders(port, player) };
-        case 1:
-          return { path: "/api/raffles", headers: { Cookie: player.cookie } };
-        case 2:
-          return { path: "/", headers: { Cookie: player.cookie, "Accept-Encoding": "gzip" } };
-        default:
-          return { path: "/quick", headers: { Cookie: player.cookie, "Accept-Encoding": "gzip" } };
-      }
+    // Each connection cycles entry, /api/raffles, / and /quick, entering each raffle in turn.
+    requestsFor: (connection) => {
+      const player = players[connection % players.length]!;
+      return raffles.flatMap((_, n): Request[] => [
+        { method: "POST", path: enterPath(raffles[(connection + n) % raffles.length]!), headers: enterHeaders(port, player) },
+        { path: "/api/raffles", headers: { Cookie: player.cookie } },
+        { path: "/", headers: { Cookie: player.cookie, "Accept-Encoding": "gzip" } },
+        { path: "/quick", headers: { Cookie: player.cookie, "Accept-Encoding": "gzip" } },
+      ]);
     },
   });
   clearInterval(timer);

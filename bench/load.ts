@@ -1,13 +1,17 @@
-import http from "node:http";
+import autocannon from "autocannon";
 
 /**
- * A small closed-loop HTTP loader: `connections` workers, each on its own keep-alive
- * socket, send one request after another for `warmupSeconds` and then `seconds`; only the
- * requests sent after the warm-up count (the server's JIT and caches are warm by then, and
- * the baselines get the same). Latency is measured from sending a request to the end of
- * its response. Only loopback targets are used.
+ * A closed-loop HTTP load, sent by autocannon: `connections` keep-alive connections, each
+ * sending its next request when the previous answer has arrived, for `warmupSeconds` and
+ * then `seconds`. Only answers that arrive after the warm-up count (the server's JIT and
+ * caches are warm by then, and the baselines get the same). Latency is measured from
+ * sending a request to the end of its answer. Only loopback targets are used.
+ *
+ * Autocannon encodes each request once and parses answers without building objects for
+ * them, so the loader takes a small share of the machine it shares with the app and
+ * PostgreSQL (ADR 015); `loaderMsPerRequest` reports that share.
  */
-export type Request = { method?: string; path: string; headers?: Record<string, string>; body?: string };
+export type Request = { method?: "GET" | "POST"; path: string; headers?: Record<string, string>; body?: string };
 
 export type LoadResult = {
   requests: number;
@@ -20,6 +24,8 @@ export type LoadResult = {
   p50: number;
   p99: number;
   max: number;
+  /** The loader's own CPU time (user and system) per answer counted. */
+  loaderMsPerRequest: number;
 };
 
 export function percentile(sorted: number[], p: number): number {
@@ -27,91 +33,97 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function send(agent: http.Agent, port: number, request: Request): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: "127.0.0.1", port, agent, method: request.method ?? "GET", path: request.path, headers: request.headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(request.body);
-  });
-}
-
 /**
- * Runs the load. `next(worker, n)` makes each worker's n-th request; `expect` is the
- * status a request should get (others count as failed, and the first few are kept).
+ * Runs the load. Connection `i` sends `requestsFor(i)` in turn, over and over; `expect`
+ * is the status an answer should have (others count as failed, and the first few are kept).
  */
 export async function runLoad({
   port,
   connections,
   seconds,
   warmupSeconds = 3,
-  next,
+  requestsFor,
   expect = 200,
-  onResponse,
 }: {
   port: number;
   connections: number;
   seconds: number;
   warmupSeconds?: number;
-  next: (worker: number, n: number) => Request;
+  requestsFor: (connection: number) => Request[];
   expect?: number;
-  onResponse?: (status: number, body: string) => void;
 }): Promise<LoadResult & { failures: string[] }> {
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
   const failures: string[] = [];
   let ok = 0;
   let failed = 0;
-  const measuredFrom = performance.now() + warmupSeconds * 1000;
-  const deadline = measuredFrom + seconds * 1000;
-  const worker = async (index: number) => {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    try {
-      for (let n = 0; performance.now() < deadline; n++) {
-        const request = next(index, n);
-        const t0 = performance.now();
-        const counted = t0 >= measuredFrom;
-        try {
-          const { status, body } = await send(agent, port, request);
-          if (!counted) continue;
-          latencies.push(performance.now() - t0);
-          statuses[status] = (statuses[status] ?? 0) + 1;
-          onResponse?.(status, body);
-          if (status === expect) ok += 1;
-          else {
-            failed += 1;
-            if (failures.length < 5) failures.push(`${request.method ?? "GET"} ${request.path} → ${status} ${body.slice(0, 200)}`);
-          }
-        } catch (error) {
-          if (!counted) continue;
-          failed += 1;
-          if (failures.length < 5) failures.push(`${request.path} → ${(error as Error).message}`);
-        }
-      }
-    } finally {
-      agent.destroy();
+  let nextConnection = 0;
+  const started = performance.now();
+  const measuredFrom = started + warmupSeconds * 1000;
+  const measuredUntil = measuredFrom + seconds * 1000;
+  let cpuAtWarmup: NodeJS.CpuUsage | undefined;
+  let cpuAtEnd: NodeJS.CpuUsage | undefined;
+  const counted = () => {
+    const now = performance.now();
+    if (now < measuredFrom) return false;
+    cpuAtWarmup ??= process.cpuUsage();
+    if (now >= measuredUntil) {
+      cpuAtEnd ??= process.cpuUsage(cpuAtWarmup);
+      return false;
     }
+    return true;
   };
-  await Promise.all(Array.from({ length: connections }, (_, i) => worker(i)));
-  const elapsed = (performance.now() - measuredFrom) / 1000;
+
+  let done!: () => void;
+  let fail!: (error: Error) => void;
+  const finished = new Promise<void>((resolve, reject) => {
+    done = resolve;
+    fail = reject;
+  });
+  const instance = autocannon(
+    {
+      url: `http://127.0.0.1:${port}`,
+      connections,
+      // A little past the measured window, so that its last answers are in.
+      duration: warmupSeconds + seconds + 0.5,
+      // The bench's phases are far shorter than a timeout would need to be to mean anything.
+      timeout: 60,
+      setupClient(client) {
+        client.setRequests(requestsFor(nextConnection++));
+      },
+    },
+    (error) => (error ? fail(error) : done()),
+  );
+  instance.on("response", (_client, status, _bytes, responseTime) => {
+    if (!counted()) return;
+    latencies.push(responseTime);
+    statuses[status] = (statuses[status] ?? 0) + 1;
+    if (status === expect) ok += 1;
+    else {
+      failed += 1;
+      if (failures.length < 5) failures.push(`answered ${status}`);
+    }
+  });
+  instance.on("reqError", (error: Error) => {
+    if (!counted()) return;
+    failed += 1;
+    if (failures.length < 5) failures.push(error.message);
+  });
+  await finished;
+  counted();
+  const cpu = cpuAtEnd ?? process.cpuUsage(cpuAtWarmup);
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
     ok,
     failed,
     statuses,
-    seconds: elapsed,
-    perSecond: ok / elapsed,
+    seconds,
+    perSecond: ok / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     max: latencies[latencies.length - 1] ?? Number.NaN,
+    loaderMsPerRequest: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length),
     failures,
   };
 }

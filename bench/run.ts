@@ -49,6 +49,9 @@ const rows: Row[] = [];
 const loadAtStart = os.loadavg()[0]!;
 const started = new Date();
 const details: string[] = [];
+/** What the loader itself spent, per phase: its share of the machine the app shares. */
+const loaderCost: string[] = [];
+const noteLoader = (phase: string, result: { loaderMsPerRequest: number }) => loaderCost.push(`${phase} ${round(result.loaderMsPerRequest, 3)} ms`);
 
 const postgres = await startEmbeddedPostgres({ dir: path.join(dataDir, "postgres") });
 const appUrl = postgres.url("raffle");
@@ -89,6 +92,7 @@ try {
       ] as const) {
         log(`entries, ${name}: 64 players, ${seconds} s`);
         results.push([name, await run({ port: app.port, players, seconds })]);
+        noteLoader(`entries (${name})`, results.at(-1)![1]);
       }
     } finally {
       await app.stop();
@@ -124,6 +128,7 @@ try {
       const helloWorld = () => figures.reads({ port: hello.port, path: "/", players, seconds, connections: 64 });
       log(`reads baseline: Express hello world, 64 connections, ${seconds} s`);
       const first = await helloWorld();
+      noteLoader("hello world", first);
       const measured: [string, string, number, Awaited<ReturnType<typeof helloWorld>>][] = [];
       for (const [name, target, min] of [
         ["GET /api/raffles", "/api/raffles", 0.5],
@@ -131,9 +136,11 @@ try {
       ] as const) {
         log(`reads, ${name}: 64 connections, ${seconds} s`);
         measured.push([name, target, min, await figures.reads({ port: app.port, path: target, players, seconds, connections: 64 })]);
+        noteLoader(target, measured.at(-1)![3]);
       }
       log(`reads baseline again`);
       const second = await helloWorld();
+      noteLoader("hello world again", second);
       const baseline = { perSecond: (first.perSecond + second.perSecond) / 2 };
       details.push(
         `Express hello world (64 connections, before and after the reads): ${round(first.perSecond)} and ${round(second.perSecond)} req/s, ` +
@@ -233,6 +240,10 @@ try {
 } finally {
   await disconnectDb();
   await postgres.stop();
+}
+
+if (loaderCost.length) {
+  details.push(`The loader's own CPU time per answer (autocannon, in the bench's process): ${loaderCost.join(", ")}.`);
 }
 
 const machine = [

@@ -2,6 +2,7 @@ import { Link, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
+import { longUtcDate } from "~/services/dates";
 import { readSettings, writeSetting, type LocalSettings } from "~/services/local-settings";
 
 type Account = { id: string; username: string | null; email: string; createdAt: string; vipTier: string; vipActive: boolean };
@@ -16,7 +17,7 @@ const TOGGLES: { key: Exclude<keyof LocalSettings, "theme">; label: string; grou
 
 /** The account's short facts, as Account Information shows them. */
 export function accountInformation(account: Pick<Account, "id" | "createdAt">): string {
-  return `Account ID: …${account.id.slice(-8)} · Member since ${new Date(account.createdAt).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" })}`;
+  return `Account ID: …${account.id.slice(-8)} · Member since ${longUtcDate(account.createdAt)}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { longUtcDate } from "~/services/dates";
 import { coinsToDecimal } from "~/services/money";
 import { VIP_TIERS, type VipTierName } from "~/services/vip";
 import { useShowToast } from "./toaster";
@@ -17,7 +18,7 @@ export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: b
         <p className="mt-1">
           Tier: <strong>{user.vipTier.toUpperCase()}</strong>
           {user.vipActive && user.vipExpiry ? (
-            <> · active until <time dateTime={user.vipExpiry}>{new Date(user.vipExpiry).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" })}</time></>
+            <> · active until <time dateTime={user.vipExpiry}>{longUtcDate(user.vipExpiry)}</time></>
           ) : (
             <> · no active membership</>
           )}

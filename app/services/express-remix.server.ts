@@ -3,7 +3,6 @@ import { gzipSync } from "node:zlib";
 import compression from "compression";
 import {
   createRequestHandler,
-  writeReadableStreamToWritable,
   type AppLoadContext,
   type ServerBuild,
 } from "@remix-run/node";
@@ -126,13 +125,46 @@ async function send(res: ExpressResponse, response: Response): Promise<void> {
   if (!response.body) {
     res.end();
   } else if (!whole) {
-    await writeReadableStreamToWritable(response.body, res);
+    await writeStreamed(response.body, res);
   } else {
     // Sent with their length, and compressed here in one call when worth it (ADR 014): the
     // compression middleware then finds them encoded and leaves them alone.
     const body = gzipWhole(res, whole);
     res.setHeader("Content-Length", body.length);
     res.end(body);
+  }
+}
+
+/**
+ * Writes a page or an event stream as it is produced. The compression middleware's `flush`
+ * (a gzip sync flush: a block of its own, written to the socket at once) runs once per
+ * burst of chunks, after the chunks that arrived together, rather than after every chunk
+ * as `writeReadableStreamToWritable` does: React hands over a page in pieces of about 2 kB
+ * in one go, and flushing each made the signed-in home page 31 gzip blocks and 22 kB on the
+ * wire instead of 2 and 7 kB. What arrives later (an event, data that waited) is still
+ * flushed as soon as it has been written.
+ */
+async function writeStreamed(body: ReadableStream<Uint8Array>, res: ExpressResponse): Promise<void> {
+  const reader = body.getReader();
+  let flushScheduled = false;
+  const flush = () => {
+    flushScheduled = false;
+    if (!res.writableEnded) (res as ExpressResponse & { flush?: () => void }).flush?.();
+  };
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush);
+      }
+    }
+    res.end();
+  } catch (error) {
+    res.destroy(error as Error);
+    throw error;
   }
 }
 
