@@ -21,7 +21,7 @@ const heroLink = "rounded-md px-4 py-2 text-center font-bold";
 export function HomePage({ data, balance, serverNow }: { data: HomeData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
   useLiveUpdates(30_000);
-  // During a break or exclusion: no win banners, offers, wheel or coin store.
+  // While play is stopped (a break, an exclusion, a place no longer served): no win banners, offers, wheel or coin store.
   const promote = usePaused() === null;
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">

@@ -6,19 +6,28 @@ import { formatDuration } from "~/services/responsible-play-options";
 import { useNow } from "./use-now";
 import { utcMinute } from "~/services/dates";
 
-/** The break or self-exclusion running for the signed-in player, if any: promotions stay hidden. */
+/** Why play is stopped for the signed-in player (a break, an exclusion, or where they live), if it is: promotions stay hidden. */
 export function usePaused() {
   return useRouteLoaderData<RootData>("root")?.play?.paused ?? null;
 }
 
-/** Under the top bar while a break or exclusion runs. */
+/** Under the top bar while play is stopped. */
 export function PausedNotice() {
   const paused = usePaused();
   if (!paused) return null;
   return (
     <p role="status" className="border-b border-amber-500 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50" data-testid="paused-notice">
-      {paused.kind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until {utcMinute(paused.until)}.
-      Playing and buying are paused and we show you no offers; you can still see your balance and withdraw.
+      {paused.kind === "jurisdiction" ? (
+        <>
+          Raffle Rush is no longer available where you live. Playing and buying are closed and we show you no offers; you can
+          still see your balance and withdraw.
+        </>
+      ) : (
+        <>
+          {paused.kind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until {utcMinute(paused.until)}.
+          Playing and buying are paused and we show you no offers; you can still see your balance and withdraw.
+        </>
+      )}
     </p>
   );
 }

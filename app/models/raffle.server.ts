@@ -72,7 +72,14 @@ export type EntryRequest = {
 };
 
 /** The batch's rate limit (its key is "<name>:<player id>") and the pause that starts a new stretch of play. */
-export type EntryBatchRules = { limitName: string; limitMax: number; playIdleGapMs: number };
+export type EntryBatchRules = {
+  limitName: string;
+  limitMax: number;
+  playIdleGapMs: number;
+  /** Where players may play: whole countries, and regions of countries allowed only in some. */
+  countries: string[];
+  regions: string[];
+};
 
 export type EntryRow = {
   outcome: string;
@@ -88,8 +95,8 @@ export type EntryRow = {
 /**
  * Applies a batch of entries in one statement (the rules are in the enter_raffles
  * function, prisma/migrations/20261121180000_bulk_entries_and_draws,
- * 20261121200000_entries_check_their_session and, as it stands,
- * 20261121220000_entries_written_once_per_batch); one row per entry, in order.
+ * 20261121200000_entries_check_their_session, 20261121220000_entries_written_once_per_batch
+ * and, as it stands, 20261122010000_entries_check_jurisdiction); one row per entry, in order.
  */
 export async function enterRaffles(entries: EntryRequest[], rules: EntryBatchRules): Promise<EntryRow[]> {
   const rows = await db().$queryRaw<(EntryRow & { ord: number })[]>`
@@ -102,7 +109,8 @@ export async function enterRaffles(entries: EntryRequest[], rules: EntryBatchRul
       ${entries.map((e) => e.window?.start.toISOString() ?? null)}::timestamptz[],
       ${entries.map((e) => e.window?.previous.toISOString() ?? null)}::timestamptz[],
       ${entries.map((e) => e.window?.overlap ?? null)}::float8[],
-      ${rules.limitName}, ${rules.limitMax}::int, make_interval(secs => ${rules.playIdleGapMs / 1000}))`;
+      ${rules.limitName}, ${rules.limitMax}::int, make_interval(secs => ${rules.playIdleGapMs / 1000}),
+      ${rules.countries}::text[], ${rules.regions}::text[])`;
   const ordered: EntryRow[] = [];
   for (const { ord, ...row } of rows) ordered[ord - 1] = row;
   return ordered;

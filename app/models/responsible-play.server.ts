@@ -42,8 +42,9 @@ export async function depositsSince(userId: string, since: Date, { unfinishedSin
   return { total: Number(row!.total), unfinished: Number(row!.unfinished), oldest: row!.oldest };
 }
 
-export function exclusionOf(userId: string, client: Tx = db()) {
-  return client.user.findUnique({ where: { id: userId }, select: { excludedUntil: true, exclusionKind: true } });
+/** What decides whether the player may play and buy now: a break or exclusion, and where they live. */
+export function playGateOf(userId: string, client: Tx = db()) {
+  return client.user.findUnique({ where: { id: userId }, select: { excludedUntil: true, exclusionKind: true, country: true, region: true } });
 }
 
 export function setExclusion(tx: Tx, userId: string, excludedUntil: Date, exclusionKind: string) {

@@ -22,6 +22,7 @@ export type DomainErrorCode =
   | "verification_required"
   | "second_approver_required"
   | "excluded"
+  | "jurisdiction"
   | "deposit_limit"
   | "signed_out"
   | "not_onboarded";

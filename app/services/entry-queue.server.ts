@@ -1,5 +1,7 @@
 import { enterRaffles, type EntryRequest, type EntryRow } from "~/models/raffle.server";
 import { PLAY_IDLE_GAP_MS } from "./auth.server";
+import { getEnv } from "./env.server";
+import { allowedRegionCodes } from "./jurisdictions";
 import { entryLimit } from "./rate-limit.server";
 
 /**
@@ -44,9 +46,10 @@ async function drain(): Promise<void> {
 async function run(batch: Waiting[]): Promise<void> {
   try {
     const limit = entryLimit();
+    const allowed = getEnv().ALLOWED_COUNTRIES;
     const rows = await enterRaffles(
       batch.map((w) => w.request),
-      { limitName: limit.name, limitMax: limit.max, playIdleGapMs: PLAY_IDLE_GAP_MS },
+      { limitName: limit.name, limitMax: limit.max, playIdleGapMs: PLAY_IDLE_GAP_MS, countries: allowed.countries, regions: allowedRegionCodes(allowed) },
     );
     batch.forEach((waiting, i) => waiting.resolve(rows[i]!));
   } catch (error) {

@@ -29,6 +29,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   verification_required: 409,
   second_approver_required: 409,
   excluded: 403,
+  jurisdiction: 403,
   deposit_limit: 422,
   signed_out: 401,
   not_onboarded: 403,

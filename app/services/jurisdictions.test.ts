@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkJurisdiction, jurisdictionChoices, parseJurisdictions, type Jurisdictions } from "./jurisdictions";
+import { allowedRegionCodes, checkJurisdiction, jurisdictionChoices, mayPlayFrom, parseJurisdictions, type Jurisdictions } from "./jurisdictions";
 
 const allowed = parseJurisdictions("GB,MT,US-NJ,US-PA") as Jurisdictions;
 
@@ -15,6 +15,16 @@ describe("jurisdictions", () => {
     expect(checkJurisdiction(allowed, "GB", undefined)).toEqual({ ok: true, country: "GB", region: null });
     expect(checkJurisdiction(allowed, "GB", "US-NJ")).toEqual({ ok: true, country: "GB", region: null });
     expect(checkJurisdiction(allowed, "US", "US-NJ")).toEqual({ ok: true, country: "US", region: "US-NJ" });
+  });
+
+  it("lets a player play only while the place recorded at sign-up is still allowed", () => {
+    expect(mayPlayFrom(allowed, "GB", null)).toBe(true);
+    expect(mayPlayFrom(allowed, "US", "US-NJ")).toBe(true);
+    // A region counts only in its own country, and a region-limited country needs one.
+    for (const [country, region] of [["FR", null], ["US", "US-TX"], ["US", null], ["FR", "US-NJ"], [null, "US-NJ"], [null, null]] as const) {
+      expect(mayPlayFrom(allowed, country, region), `${country} ${region}`).toBe(false);
+    }
+    expect(allowedRegionCodes(allowed)).toEqual(["US-NJ", "US-PA"]);
   });
 
   it("refuses the others with a message naming where the site is available", () => {

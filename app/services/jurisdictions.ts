@@ -73,6 +73,24 @@ export function parseJurisdictions(text: string): Jurisdictions | string {
   return { countries: [...countries].sort(), regions };
 }
 
+/**
+ * Whether a player whose recorded home is `country` (and `region`) may still play and buy:
+ * a place the operator removes from ALLOWED_COUNTRIES after the player signed up no longer
+ * is. The database's entry check (enter_raffles) applies the same rule to
+ * `allowed.countries` and `allowedRegionCodes(allowed)`.
+ */
+export function mayPlayFrom(allowed: Jurisdictions, country: string | null, region: string | null): boolean {
+  if (!country) return false;
+  return allowed.countries.includes(country) || (region !== null && (allowed.regions[country]?.includes(region) ?? false));
+}
+
+/** Every region allowed on its own ("US-NJ", "CA-ON"), in one list. */
+export const allowedRegionCodes = (allowed: Jurisdictions): string[] => Object.values(allowed.regions).flat();
+
+/** What a player is told when the place they live is no longer one the site serves. */
+export const JURISDICTION_CLOSED_MESSAGE =
+  "Raffle Rush is no longer available where you live. Playing and buying are closed; you can still see your balance and withdraw.";
+
 export type JurisdictionCheck =
   | { ok: true; country: string; region: string | null }
   | { ok: false; field: "country" | "region"; message: string };

@@ -28,6 +28,7 @@ import { DomainError } from "./domain-error";
 import { CHANNEL, publish, type GameEvent } from "./events.server";
 import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
+import { JURISDICTION_CLOSED_MESSAGE } from "./jurisdictions";
 import { splitPot } from "./prize";
 import { submitEntry } from "./entry-queue.server";
 import { entryLimit, RateLimited, slidingWindow } from "./rate-limit.server";
@@ -117,6 +118,8 @@ export async function enterRaffle({
       throw new DomainError("user_not_found", "Player not found");
     case "excluded":
       throw exclusionError(row.excludedUntil!, row.exclusionKind);
+    case "jurisdiction":
+      throw new DomainError("jurisdiction", JURISDICTION_CLOSED_MESSAGE);
     case "raffle_not_found":
       throw new DomainError("raffle_not_found", "Raffle not found");
     case "raffle_closed":

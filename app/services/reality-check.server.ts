@@ -5,6 +5,7 @@ import { markRealityCheckSeen } from "~/models/session.server";
 import type { CurrentSession } from "./auth.server";
 import { DomainError } from "./domain-error";
 import { getEnv } from "./env.server";
+import { mayPlayFrom } from "./jurisdictions";
 import { runningExclusion } from "./responsible-play.server";
 import { REALITY_CHECK_CHOICES, type RealityCheckMinutes } from "./responsible-play-options";
 
@@ -16,8 +17,11 @@ import { REALITY_CHECK_CHOICES, type RealityCheckMinutes } from "./responsible-p
  */
 export type PlayState = {
   startedAt: string;
-  /** A break or self-exclusion running: play, purchases and promotions are paused. */
-  paused: { kind: "break" | "self_exclusion"; until: string } | null;
+  /**
+   * Why play, purchases and promotions are stopped, if they are: a break or self-exclusion
+   * running, or the place the player lives no longer served (ALLOWED_COUNTRIES changed).
+   */
+  paused: { kind: "break" | "self_exclusion"; until: string } | { kind: "jurisdiction"; until: null } | null;
   /** Off when null; otherwise when the next reminder is due and whether it is due now. */
   reality: { intervalMinutes: number; dueAt: string; due: boolean; netCoins: number } | null;
 };
@@ -26,7 +30,9 @@ const minuteMs = () => getEnv().REALITY_CHECK_MINUTE_SECONDS * 1000;
 
 export async function playState(session: CurrentSession, now = new Date()): Promise<PlayState> {
   const startedAt = session.playStartedAt.toISOString();
-  const paused = runningExclusion(session.user, now);
+  const { user } = session;
+  const paused =
+    runningExclusion(user, now) ?? (mayPlayFrom(getEnv().ALLOWED_COUNTRIES, user.country, user.region) ? null : { kind: "jurisdiction" as const, until: null });
   const minutes = session.user.realityCheckMinutes;
   if (!minutes) return { startedAt, paused, reality: null };
   const from = session.realityCheckAt && session.realityCheckAt > session.playStartedAt ? session.realityCheckAt : session.playStartedAt;

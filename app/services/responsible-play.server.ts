@@ -8,6 +8,8 @@ import { DomainError } from "./domain-error";
 import { coinsToDecimal } from "./money";
 import { BREAKS, EXCLUSIONS, LIMIT_HINT, MAX_LIMIT_CENTS, type ExclusionChoice } from "./responsible-play-options";
 import { utcMinute } from "./dates";
+import { getEnv } from "./env.server";
+import { JURISDICTION_CLOSED_MESSAGE, mayPlayFrom } from "./jurisdictions";
 
 /**
  * Deposit limits, breaks and self-exclusion (what regulated operators must offer).
@@ -85,8 +87,11 @@ export async function shouldOfferLimits(userId: string): Promise<boolean> {
 /** Refused while a break or exclusion runs. */
 export async function assertMayPlay(userId: string, now = new Date(), client?: Tx) {
   // Inside a transaction, use its connection: asking the pool for another can starve it.
-  const exclusion = await rp.exclusionOf(userId, client);
-  if (exclusion?.excludedUntil && exclusion.excludedUntil > now) throw exclusionError(exclusion.excludedUntil, exclusion.exclusionKind);
+  const gate = await rp.playGateOf(userId, client);
+  if (gate?.excludedUntil && gate.excludedUntil > now) throw exclusionError(gate.excludedUntil, gate.exclusionKind);
+  if (gate && !mayPlayFrom(getEnv().ALLOWED_COUNTRIES, gate.country, gate.region)) {
+    throw new DomainError("jurisdiction", JURISDICTION_CLOSED_MESSAGE);
+  }
 }
 
 /** What a player on a break or excluded is told when they try to play or buy. */
@@ -137,7 +142,7 @@ export async function extendExclusionByAdmin(adminId: string, userId: string, ch
   const until = new Date(now.getTime() + option.days * 86_400_000);
   return db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
-    const current = await rp.exclusionOf(userId, tx);
+    const current = await rp.playGateOf(userId, tx);
     if (!current) throw new DomainError("user_not_found", "Player not found");
     if (!current.excludedUntil || current.excludedUntil <= now) {
       throw new DomainError("invalid_input", "This player has no break or exclusion running. Only the player can start one.");
@@ -162,7 +167,7 @@ export async function excludeSelf(userId: string, choice: ExclusionChoice, now =
   const option = exclusionOption(choice);
   if (!option) throw new DomainError("invalid_input", "Choose a break or exclusion period");
   const until = new Date(now.getTime() + option.days * 86_400_000);
-  const current = await rp.exclusionOf(userId);
+  const current = await rp.playGateOf(userId);
   if (current?.excludedUntil && current.excludedUntil > until) {
     throw new DomainError("excluded", `Your current ${current.exclusionKind === "self_exclusion" ? "exclusion" : "break"} runs until ${utcMinute(current.excludedUntil)} and cannot be shortened.`);
   }
@@ -198,6 +203,6 @@ async function refundOpenEntries(raffleId: string, userId: string, now: Date): P
 }
 
 export async function exclusionStatus(userId: string, now = new Date()) {
-  const exclusion = await rp.exclusionOf(userId);
+  const exclusion = await rp.playGateOf(userId);
   return exclusion ? runningExclusion(exclusion, now) : null;
 }

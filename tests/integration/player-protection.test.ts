@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
+import { userBalance } from "~/models/ledger.server";
 import { excludeSelf } from "~/services/responsible-play.server";
+import { enterRaffles } from "~/models/raffle.server";
 import { enterRaffle } from "~/services/raffles.server";
+import { spinWheel } from "~/services/rewards.server";
+import { codeOf } from "../support/outcomes";
 import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 
@@ -251,5 +255,64 @@ describe("marketing stops during a break", () => {
     expect(usual).not.toContain('data-testid="paused-notice"');
     expect(usual).toContain('href="/checkout?package=');
     expect(usual).toContain("Join VIP");
+  });
+});
+
+describe("a place the site stops serving after players signed up there", () => {
+  // As if the operator had taken the place out of ALLOWED_COUNTRIES: the player's recorded
+  // home is no longer one the configuration allows (here demo mode's, see the top).
+  const moveTo = (userId: string, country: string | null, region: string | null = null) => db().user.update({ where: { id: userId }, data: { country, region } });
+
+  it("refuses entries by country or by region within one batch, the others in it going through", async () => {
+    const raffle = await createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 100 });
+    const homes = [["GB", null], ["FR", null], ["US", "US-NJ"], ["US", "US-TX"], ["US", null], ["FR", "US-NJ"], [null, "US-NJ"]] as const;
+    const players = await Promise.all(homes.map(() => createTestUser({ coins: 100n })));
+    await Promise.all(players.map((p, i) => moveTo(p.id, homes[i]![0], homes[i]![1])));
+    const rules = { limitName: "test-jurisdiction", limitMax: 10, playIdleGapMs: 30 * 60_000, countries: ["GB", "MT"], regions: ["US-NJ", "US-PA"] };
+    const rows = await enterRaffles(players.map((p) => ({ userId: p.id, raffleId: raffle.id, tickets: 2, now: new Date() })), rules);
+    expect(rows.map((r) => r.outcome)).toEqual(["ok", "jurisdiction", "ok", "jurisdiction", "jurisdiction", "jurisdiction", "jurisdiction"]);
+    expect(rows.map((r) => r.firstPosition)).toEqual([0, null, 2, null, null, null, null]);
+    expect(await Promise.all(players.map((p) => userBalance(p.id)))).toEqual([90n, 100n, 90n, 100n, 100n, 100n, 100n]);
+    expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(4);
+    // Through the service, with the configuration in force (demo mode's), the same refusal.
+    await expect(codeOf(enterRaffle({ userId: players[1]!.id, raffleId: raffle.id }))).resolves.toBe("jurisdiction");
+    await expect(codeOf(enterRaffle({ userId: players[2]!.id, raffleId: raffle.id }))).resolves.toBe("ok");
+  });
+
+  it("stops play, purchases and offers with a clear 403, and still lets the player see the balance and withdraw", async () => {
+    const player = await createTestUser({ coins: 5000n });
+    const raffle = await createTestRaffle({ entryPrice: 5n });
+    const quick = await createTestRaffle({ kind: "quick", entryPrice: 5n });
+    await moveTo(player.id, "FR");
+    const cookie = await sessionCookie(player.id);
+    const closed = "Raffle Rush is no longer available where you live. Playing and buying are closed; you can still see your balance and withdraw.";
+
+    for (const [path, json] of [
+      [`/api/raffles/${raffle.id}/enter`, {}],
+      [`/api/quick-raffles/${quick.id}/enter`, {}],
+      ["/api/daily-spin", {}],
+      ["/api/vip/claim-daily-bonus", {}],
+      ["/api/create-payment-intent", { packageId: "package_1" }],
+      ["/api/vip/subscribe", { tier: "gold" }],
+    ] as const) {
+      const response = await call(path, { method: "POST", cookie, json });
+      expect(response.status, path).toBe(403);
+      expect(await response.json(), path).toEqual({ message: closed });
+    }
+    await expect(codeOf(spinWheel(player.id))).resolves.toBe("jurisdiction");
+    expect(await userBalance(player.id)).toBe(5000n);
+    expect(await db().payment.count({ where: { userId: player.id } })).toBe(0);
+
+    const home = await pageText(await call("/", { cookie }));
+    expect(home).toContain('data-testid="paused-notice"');
+    expect(home).toContain("Raffle Rush is no longer available where you live.");
+    expect(home).not.toContain('href="/checkout?package=');
+    expect(home).not.toContain('id="coin-store"');
+    expect(home).not.toContain("Join VIP");
+    expect(await pageText(await call("/quick", { cookie }))).not.toContain("Buy coins");
+
+    const withdraw = await call("/api/withdraw", { method: "POST", cookie, json: { amount: 10, method: "venmo", accountInfo: "still-me" } });
+    expect(withdraw.status).toBe(200);
+    expect(await userBalance(player.id)).toBe(4000n);
   });
 });
