@@ -121,7 +121,8 @@ export type Settlement =
   | { status: "succeeded"; purpose: "vip"; tier: string; vipExpiry: Date | null }
   /** `stillPayable`: declined, but another card may still pay it; the payment stays pending. */
   | { status: "failed"; message: string; stillPayable?: true }
-  | { status: "pending" };
+  /** `processing`: the provider is taking the money; it can no longer be canceled, only succeed or fail. */
+  | { status: "pending"; processing?: true };
 
 /** Whether the payment is still pending after this settlement: the provider may still take it. */
 const isOpen = (settlement: Settlement) => settlement.status === "pending" || (settlement.status === "failed" && settlement.stillPayable === true);
@@ -153,6 +154,7 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
     // Declined, but still open at the provider: another card may pay it (credited then),
     // and the sweep cancels it if it is left unpaid. It stays pending, holding its amount.
     if (remote.status === "requires_payment" && remote.failureMessage) return { status: "failed", message: remote.failureMessage, stillPayable: true };
+    if (remote.status === "processing") return { status: "pending", processing: true };
     if (remote.status !== "succeeded") return { status: "pending" };
     if (remote.amountCents !== payment.amountCents || remote.metadata.userId !== payment.userId) {
       getLogger().error({ providerPaymentId }, "payment does not match what we priced; not credited");
@@ -366,7 +368,9 @@ export async function settleStalePayments(now = new Date(), take = 50): Promise<
       try {
         let settlement = await settleFromProvider(payment, now);
         // Still unpaid (a declined card leaves it open: another card may pay it) and too old.
-        if (isOpen(settlement) && payment.createdAt.getTime() <= unfinishedBefore) settlement = await cancelUnfinished(payment, now);
+        // One processing is being paid: too late to cancel, so it is only looked at again.
+        const processing = settlement.status === "pending" && settlement.processing === true;
+        if (isOpen(settlement) && !processing && payment.createdAt.getTime() <= unfinishedBefore) settlement = await cancelUnfinished(payment, now);
         if (!isOpen(settlement)) settled += 1;
       } catch (error) {
         // One payment the provider cannot answer for must not hold up the others.

@@ -196,7 +196,7 @@ describe("Stripe payments", () => {
     expect(await userBalance(p.id)).toBe(600n);
   });
 
-  it("cancels at Stripe a payment left unpaid for 30 minutes (card form or hosted checkout), so that it stops holding the player's limits; one processing stays", async () => {
+  it("cancels at Stripe a payment left unpaid for 30 minutes (card form or hosted checkout), so that it stops holding the player's limits; one processing stays, never asked to cancel", async () => {
     const p = await buyer();
     const later = (minutes: number) => new Date(Date.now() + minutes * 60_000);
     const form = await createIntent(p.cookie);
@@ -231,19 +231,25 @@ describe("Stripe payments", () => {
     expect(cancellations().map((r) => r.path).sort()).toEqual(
       [
         `/v1/payment_intents/${form.paymentIntentId}/cancel`,
-        `/v1/payment_intents/${processing.paymentIntentId}/cancel`,
         `/v1/checkout/sessions/${checkout.checkoutSessionId}/expire`,
         `/v1/checkout/sessions/${declinedCheckout.checkoutSessionId}/expire`,
       ].sort(),
     );
     expect(mode.stripe.intents.get(form.paymentIntentId)!.status).toBe("canceled");
-    // Processing: too late to cancel, it may still be paid; it stays pending (and keeps holding).
+    // Processing: too late to cancel, it may still be paid; it stays pending (and keeps holding),
+    // and later passes only look at it again.
     expect(await status()).toEqual({ package_2: "failed", package_1: "pending", package_3: "failed", silver: "failed" });
+    await settleStalePayments(later(32));
+    expect(cancellations().filter((r) => r.path.includes(processing.paymentIntentId))).toEqual([]);
+    mode.stripe.intents.get(processing.paymentIntentId)!.status = "succeeded";
+    await settleStalePayments(later(33));
+    expect((await status()).package_1).toBe("succeeded");
     expect(mode.stripe.intents.get(declinedIntent.id)!.status).toBe("canceled");
     expect(await db().payment.findUniqueOrThrow({ where: { providerPaymentId: form.paymentIntentId } })).toMatchObject({
       failureMessage: "This payment was canceled before it was paid; nothing was charged.",
     });
-    expect(await userBalance(p.id)).toBe(0n);
+    // Only the processing payment was credited: package_1, 100 coins.
+    expect(await userBalance(p.id)).toBe(100n);
   });
 
   it("answers 503 and a clear message while Stripe is down, keeps only failed attempts (they hold nothing against limits), and works again when it is back", async () => {
