@@ -127,7 +127,7 @@ export default function Admin() {
                 <Cell>{u.coinBalance.toLocaleString("en-US")}</Cell>
                 <Cell>{u.totalWinnings.toLocaleString("en-US")}</Cell>
                 <Cell>{u.vipTier ?? "—"}</Cell>
-                <Cell>{[u.suspended ? "suspended" : "active", u.identityVerified ? "verified" : "unverified", u.flagged ? `flagged: ${u.flagged}` : "", u.residence ?? ""].filter(Boolean).join(" · ")}</Cell>
+                <Cell>{[u.suspended ? "suspended" : "active", u.identityVerified ? "verified" : "unverified", u.flagged ? `flagged: ${u.flagged}` : "", u.residence ?? "", u.playClosed ? "place not served: play and buying closed" : ""].filter(Boolean).join(" · ")}</Cell>
                 <Cell>
                   <span className="flex flex-col gap-1 text-xs" data-testid="player-protections">
                     {u.exclusion ? (

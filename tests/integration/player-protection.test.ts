@@ -187,13 +187,14 @@ describe("the reality check", () => {
   });
 });
 
+async function gatedAdmin() {
+  const admin = await createTestUser({ isAdmin: true });
+  const cookie = await sessionCookie(admin.id);
+  await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
+  return { ...admin, cookie };
+}
+
 describe("the back office and a player's protections", () => {
-  async function gatedAdmin() {
-    const admin = await createTestUser({ isAdmin: true });
-    const cookie = await sessionCookie(admin.id);
-    await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
-    return { ...admin, cookie };
-  }
   const extend = (cookie: string, userId: string, choice: string) =>
     call(`/api/admin/users/${userId}/exclusion`, { method: "POST", cookie, json: { choice } });
 
@@ -314,5 +315,12 @@ describe("a place the site stops serving after players signed up there", () => {
     const withdraw = await call("/api/withdraw", { method: "POST", cookie, json: { amount: 10, method: "venmo", accountInfo: "still-me" } });
     expect(withdraw.status).toBe(200);
     expect(await userBalance(player.id)).toBe(4000n);
+
+    // The back office sees why.
+    const admin = await gatedAdmin();
+    const users = await pageText(await call(`/admin?tab=users&q=${player.username}`, { cookie: admin.cookie }));
+    expect(users).toContain("FR · place not served: play and buying closed");
+    const served = await createTestUser();
+    expect(await pageText(await call(`/admin?tab=users&q=${served.username}`, { cookie: admin.cookie }))).not.toContain("place not served");
   });
 });
