@@ -9,6 +9,7 @@ import {
   formatCountdown,
   quickPhase,
   regularPhase,
+  exactSecondsLeft,
   secondsLeft,
   TIER_LABELS,
 } from "~/services/raffle-display";
@@ -37,7 +38,8 @@ export function RaffleCard({
   const showToast = useShowToast();
   const { submit, pending } = useJsonAction<{ tier: string }>();
   const left = secondsLeft(raffle.endTime, now);
-  const phase = kind === "quick" ? quickPhase(left, raffle.status) : regularPhase(left);
+  // A quick round closes in its last second: under 1 s left, not when the countdown shows 0.
+  const phase = kind === "quick" ? quickPhase(exactSecondsLeft(raffle.endTime, now), raffle.status) : regularPhase(left);
   const closed = phase === "drawing";
   const short = BigInt(balance) < (parseDollars(raffle.entryPrice) ?? 0n);
   const action = `/api/${kind === "quick" ? "quick-raffles" : "raffles"}/${raffle.id}/enter`;

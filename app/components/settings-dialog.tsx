@@ -77,7 +77,7 @@ export function SettingsDialog({ account, theme, supportEmail, open, onClose }: 
       <div className="mt-4 flex flex-col gap-3">
         <section aria-label="Account">
           <p className="font-semibold">{account.username ?? account.email}</p>
-          <p className="text-sm text-slate-600 dark:text-slate-400">{account.email} · VIP {account.vipActive ? account.vipTier : "none"}</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{account.email} · VIP {account.vipActive ? account.vipTier : "bronze"}</p>
         </section>
         <section aria-labelledby="appearance-title" className={section}>
           <h3 id="appearance-title" className="font-semibold">Appearance</h3>

@@ -1,3 +1,4 @@
+import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
@@ -45,7 +46,14 @@ export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; ne
   useEffect(() => () => clearTimeout(timer.current), []);
 
   const secondsToNext = Math.ceil((new Date(nextSpinTime).getTime() - now) / 1000);
-  const state = wheelState({ canSpin: canSpin || secondsToNext <= 0, spinning, pending });
+  // The button follows the server's word (spec: enabled only when canSpin); the countdown
+  // says "Available now!" once it has run out, and the status is asked for again then.
+  const state = wheelState({ canSpin, spinning, pending });
+  const due = secondsToNext <= 0;
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (hydrated && !canSpin && due) revalidator.revalidate();
+  }, [hydrated, canSpin, due]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return (
     <section aria-labelledby="spin-title" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">

@@ -2,6 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { confirmationOutcome, type Confirmation } from "./payment-outcome";
 import { useShowToast } from "./toaster";
 
 let stripePromise: Promise<Stripe | null> | undefined;
@@ -36,12 +37,12 @@ export function StripePayment({ publishableKey, init, label }: { publishableKey:
   if (!clientSecret) return <p role="status">Preparing secure payment…</p>;
   return (
     <Elements stripe={stripePromise!} options={{ clientSecret }}>
-      <PayForm label={label} />
+      <PayForm label={label} kind={init.kind} />
     </Elements>
   );
 }
 
-function PayForm({ label }: { label: string }) {
+function PayForm({ label, kind }: { label: string; kind: Init["kind"] }) {
   const stripe = useStripe();
   const elements = useElements();
   const showToast = useShowToast();
@@ -70,18 +71,11 @@ function PayForm({ label }: { label: string }) {
           headers: { "Content-Type": "application/json", Accept: "application/json" },
           body: JSON.stringify({ paymentIntentId: paymentIntent?.id }),
         });
-        const data = (await response.json().catch(() => ({}))) as { coins?: number; tier?: string; message?: string };
+        const data = (await response.json().catch(() => ({}))) as Confirmation;
         setPending(false);
-        if (!response.ok) {
-          showToast({ type: "error", title: "Payment Processing Error", description: data.message ?? "Please contact support if coins were not added." });
-          return;
-        }
-        showToast(
-          data.tier
-            ? { type: "success", title: `Welcome to ${data.tier.toUpperCase()} tier!`, description: "Your benefits are now active." }
-            : { type: "success", title: "Payment Successful!", description: `${data.coins} coins have been added to your account!` },
-        );
-        navigate(data.tier ? "/vip" : "/");
+        const { toast, to } = confirmationOutcome(kind, response.ok, data);
+        showToast(toast);
+        if (to) navigate(to);
       }}
     >
       <PaymentElement />

@@ -1,6 +1,7 @@
 import { longUtcDate } from "~/services/dates";
 import { coinsToDecimal } from "~/services/money";
 import { VIP_TIERS, type VipTierName } from "~/services/vip";
+import { usePaused } from "./play-session";
 import { useShowToast } from "./toaster";
 import { useJsonAction } from "./use-json-action";
 
@@ -9,7 +10,10 @@ type VipUser = { vipTier: string; vipActive: boolean; vipExpiry: string | null }
 export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: boolean }) {
   const showToast = useShowToast();
   const { submit, pending } = useJsonAction<{ amount: number }>();
+  // While play is stopped (PausedNotice says why): no subscriptions and no bonus offered.
+  const paused = usePaused() !== null;
   const tiers = Object.entries(VIP_TIERS) as [VipTierName, (typeof VIP_TIERS)[VipTierName]][];
+  const heldIndex = user.vipActive ? tiers.findIndex(([tier]) => tier === user.vipTier) : -1;
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
       <h1 className="text-3xl font-black">VIP</h1>
@@ -23,26 +27,28 @@ export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: b
             <> · no active membership</>
           )}
         </p>
-        <form
-          method="post"
-          action="/api/vip/claim-daily-bonus"
-          className="mt-3"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void submit(event.currentTarget, {
-              failureTitle: "Claim Failed",
-              fallbackMessage: "Failed to claim daily bonus",
-              onSuccess: ({ amount }) => showToast({ type: "success", title: "Daily Bonus Claimed!", description: `You received ${amount} bonus coins!` }),
-            });
-          }}
-        >
-          <button type="submit" disabled={pending || claimedToday} className="rounded-md bg-amber-500 px-4 py-2 font-bold text-amber-950 disabled:opacity-60">
-            {claimedToday ? "Claimed today" : pending ? "Claiming..." : "Claim Daily Bonus"}
-          </button>
-        </form>
+        {paused ? null : (
+          <form
+            method="post"
+            action="/api/vip/claim-daily-bonus"
+            className="mt-3"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void submit(event.currentTarget, {
+                failureTitle: "Claim Failed",
+                fallbackMessage: "Failed to claim daily bonus",
+                onSuccess: ({ amount }) => showToast({ type: "success", title: "Daily Bonus Claimed!", description: `You received ${amount} bonus coins!` }),
+              });
+            }}
+          >
+            <button type="submit" disabled={pending || claimedToday} className="rounded-md bg-amber-500 px-4 py-2 font-bold text-amber-950 disabled:opacity-60">
+              {claimedToday ? "Claimed today" : pending ? "Claiming..." : "Claim Daily Bonus"}
+            </button>
+          </form>
+        )}
       </section>
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
-        {tiers.map(([tier, t]) => (
+        {tiers.map(([tier, t], index) => (
           <li key={tier} className="flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
             <h2 className="text-lg font-black uppercase">{tier}</h2>
             <p className="text-2xl font-bold">${coinsToDecimal(BigInt(t.priceCents))}<span className="text-sm font-normal">/month</span></p>
@@ -52,9 +58,14 @@ export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: b
               <li>+{t.bonusPercent}% bonus coins on purchases</li>
               {t.jackpotChances > 1 ? <li>{t.jackpotChances}x jackpot chances on the daily wheel</li> : null}
             </ul>
-            <a href={`/vip/checkout?tier=${tier}`} className="mt-auto rounded-md bg-brand-700 px-3 py-2 text-center font-bold text-white">
-              {user.vipActive && user.vipTier === tier ? "Extend" : "Subscribe"}
-            </a>
+            {paused ? null : index < heldIndex ? (
+              // Buying again extends or moves up: a lower tier waits until the membership ends.
+              <p className="mt-auto text-center text-sm text-slate-600 dark:text-slate-400">Available when your {user.vipTier.toUpperCase()} membership ends</p>
+            ) : (
+              <a href={`/vip/checkout?tier=${tier}`} className="mt-auto rounded-md bg-brand-700 px-3 py-2 text-center font-bold text-white">
+                {index === heldIndex ? "Extend" : "Subscribe"}
+              </a>
+            )}
           </li>
         ))}
       </ul>

@@ -130,8 +130,17 @@ export function setProviderPaymentId(tx: Tx, checkoutSessionId: string, provider
   return tx.payment.updateMany({ where: { checkoutSessionId, providerPaymentId: { startsWith: "cs_pending:" } }, data: { providerPaymentId } });
 }
 
+/** The player's membership as stored (the tier counts only while vipExpiry is in the future). */
+export function vipOf(tx: Tx, userId: string) {
+  return tx.user.findUniqueOrThrow({ where: { id: userId }, select: { vipTier: true, vipExpiry: true } });
+}
+
+/**
+ * Adds `days` to the membership from its end (or from now), at `tier`: the tier given is
+ * the one the player holds from now on (the service never lowers an active one).
+ */
 export async function extendVip(tx: Tx, userId: string, tier: VipTier, paymentReference: string, now: Date, days: number) {
-  const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { vipExpiry: true } });
+  const user = await vipOf(tx, userId);
   const from = user.vipExpiry && user.vipExpiry > now ? user.vipExpiry : now;
   const endsAt = new Date(from.getTime() + days * 86_400_000);
   await tx.vipSubscription.create({ data: { userId, tier, startsAt: from, endsAt, paymentReference } });

@@ -9,7 +9,7 @@ import { StripePayment } from "~/components/stripe-payment";
 import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/services/auth.server";
 import { shouldOfferLimits } from "~/services/responsible-play.server";
-import { payWithDemoCard, productFrom, successToast } from "~/services/checkout.server";
+import { payWithDemoCard, productFrom, purchaseRefusal, successToast } from "~/services/checkout.server";
 import { getEnv } from "~/services/env.server";
 import { expectedErrorMessage, readForm } from "~/services/http.server";
 import { coinsToDecimal } from "~/services/money";
@@ -38,6 +38,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const product = productFrom(url);
   if (!product) throw await redirectWithToast("/", INIT_FAILED);
+  const refusal = await purchaseRefusal(user, product);
+  if (refusal) throw await redirectWithToast(product.purpose === "vip" ? "/vip" : "/", refusal);
   const env = getEnv();
   return {
     offerLimits: await shouldOfferLimits(user.id),

@@ -2,6 +2,8 @@ import { DomainError } from "./domain-error";
 import { getEnv } from "./env.server";
 import { demoProvider } from "./payments/demo-provider.server";
 import { confirmPayment, PaymentFailed, priceCoins, priceVip, startPayment, type Product, type Settlement } from "./payments.server";
+import { assertMayPlay } from "./responsible-play.server";
+import { vipDowngradeRefusal, type VipTierName } from "./vip";
 import type { NewToast } from "./toast.server";
 
 /**
@@ -10,6 +12,24 @@ import type { NewToast } from "./toast.server";
  */
 export function productFrom(url: URL): Product | undefined {
   return url.pathname.startsWith("/vip/") ? priceVip(url.searchParams.get("tier")) : priceCoins(url.searchParams.get("package"));
+}
+
+/**
+ * Why the player may not buy this now (a break, an exclusion, a place no longer served, a
+ * VIP tier below the one they hold), as the toast that sends them back from a checkout
+ * page before any payment form is shown; the purchase itself checks again under the
+ * player's lock (reserveDeposit).
+ */
+export async function purchaseRefusal(user: { id: string; vipTier: VipTierName | null; vipExpiry: Date | null }, product: Product, now = new Date()): Promise<NewToast | undefined> {
+  const unavailable = (description: string): NewToast => ({ type: "error", title: "Checkout unavailable", description });
+  try {
+    await assertMayPlay(user.id, now);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return unavailable(error.message);
+  }
+  const downgrade = product.purpose === "vip" ? vipDowngradeRefusal(user, product.product as VipTierName, now) : undefined;
+  return downgrade === undefined ? undefined : unavailable(downgrade);
 }
 
 export function successToast(settlement: Settlement): NewToast {

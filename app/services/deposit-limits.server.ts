@@ -1,7 +1,9 @@
 import type { PaymentPurpose } from "~/generated/prisma/client";
 import { db } from "~/models/db.server";
 import * as payments from "~/models/payment.server";
+import { DomainError } from "./domain-error";
 import { checkDeposit } from "./responsible-play.server";
+import { vipDowngradeRefusal, type VipTierName } from "./vip";
 
 /** What a payment about to start reserves against the player's deposit limits. */
 export type DepositToReserve = { provider: string; purpose: PaymentPurpose; product: string; amountCents: number };
@@ -17,6 +19,10 @@ export async function reserveDeposit(userId: string, deposit: DepositToReserve, 
   return db().$transaction(async (tx) => {
     await payments.lockPlayerForPayment(tx, userId);
     await checkDeposit(userId, deposit.amountCents, now, tx);
+    if (deposit.purpose === "vip") {
+      const refusal = vipDowngradeRefusal(await payments.vipOf(tx, userId), deposit.product as VipTierName, now);
+      if (refusal) throw new DomainError("vip_downgrade", refusal);
+    }
     const { id } = await payments.createPaymentRow(tx, { userId, ...deposit, providerPaymentId: payments.newReservedPaymentId(), createdAt: now });
     return id;
   });

@@ -23,6 +23,7 @@ export type DomainErrorCode =
   | "second_approver_required"
   | "excluded"
   | "jurisdiction"
+  | "vip_downgrade"
   | "deposit_limit"
   | "signed_out"
   | "not_onboarded";

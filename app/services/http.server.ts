@@ -30,6 +30,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   second_approver_required: 409,
   excluded: 403,
   jurisdiction: 403,
+  vip_downgrade: 409,
   deposit_limit: 422,
   signed_out: 401,
   not_onboarded: 403,

@@ -12,7 +12,7 @@ import { getLogger } from "./logger.server";
 import { demoProvider } from "./payments/demo-provider.server";
 import type { PaymentProvider, ProviderEvent } from "./payments/provider";
 import { stripeProvider } from "./payments/stripe-provider.server";
-import { activeVipTier, VIP_TIERS, type VipTierName } from "./vip";
+import { activeVipTier, higherVipTier, VIP_TIERS, type VipTierName } from "./vip";
 
 /**
  * Buying coins and VIP by card. Prices and coins are decided here from the product,
@@ -182,15 +182,19 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
       });
       return { status: "succeeded", purpose: "coins", coins: pkg.coins + bonus, product: payment.product };
     }
-    const vipExpiry = await payments.extendVip(tx, payment.userId, payment.product as VipTier, providerPaymentId, now, VIP_PERIOD_DAYS);
+    // Started before a higher tier was bought (two purchases at once): it extends the
+    // membership without lowering the tier; starting one that would is refused.
+    const held = activeVipTier(await payments.vipOf(tx, payment.userId), now);
+    const tier = held ? higherVipTier(held, payment.product as VipTier) : (payment.product as VipTier);
+    const vipExpiry = await payments.extendVip(tx, payment.userId, tier, providerPaymentId, now, VIP_PERIOD_DAYS);
     await payments.updatePayment(tx, payment.id, { status: "succeeded", settledAt: now });
     await recordAudit(tx, {
       actor: "provider",
       action: "payment.vip",
       target: `user:${payment.userId}`,
-      details: { providerPaymentId, tier: payment.product, vipExpiry: vipExpiry.toISOString() },
+      details: { providerPaymentId, tier: payment.product, ...(tier !== payment.product ? { tierKept: tier } : {}), vipExpiry: vipExpiry.toISOString() },
     });
-    return { status: "succeeded", purpose: "vip", tier: payment.product, vipExpiry };
+    return { status: "succeeded", purpose: "vip", tier, vipExpiry };
   });
 }
 

@@ -6,6 +6,7 @@ import {
   leaderboardBadge,
   quickPhase,
   regularPhase,
+  exactSecondsLeft,
   secondsLeft,
   winnerIcon,
 } from "./raffle-display";
@@ -24,6 +25,9 @@ describe("countdown thresholds", () => {
     expect(quickPhase(4, "active")).toBe("urgent");
     expect(quickPhase(1, "active")).toBe("urgent");
     expect(quickPhase(0, "active")).toBe("drawing");
+    // Under the last second, though the countdown (rounded up) still shows 1.
+    expect(quickPhase(exactSecondsLeft(new Date(10_600), 10_000), "active")).toBe("drawing");
+    expect(quickPhase(exactSecondsLeft(new Date(11_000), 10_000), "active")).toBe("urgent");
     expect(quickPhase(20, "completed")).toBe("drawing");
   });
 

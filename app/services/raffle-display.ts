@@ -29,14 +29,21 @@ export function regularPhase(secondsLeft: number): RegularPhase {
   return "open";
 }
 
+/** `secondsLeft` exact (0.6 is under the last second), not rounded up as the countdown shows it. */
 export function quickPhase(secondsLeft: number, status: string): QuickPhase {
   if (status !== "active" || secondsLeft < QUICK_CLOSE_SECONDS) return "drawing";
   if (secondsLeft < QUICK_URGENT_SECONDS) return "urgent";
   return "open";
 }
 
+/** Whole seconds left, rounded up: what a countdown shows. */
 export function secondsLeft(endTime: string | Date, now: number): number {
-  return Math.max(0, Math.ceil((new Date(endTime).getTime() - now) / 1000));
+  return Math.ceil(exactSecondsLeft(endTime, now));
+}
+
+/** Seconds left, to the millisecond. */
+export function exactSecondsLeft(endTime: string | Date, now: number): number {
+  return Math.max(0, (new Date(endTime).getTime() - now) / 1000);
 }
 
 /** "4:05", or "1:02:03" past an hour. */

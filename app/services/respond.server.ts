@@ -3,13 +3,19 @@ import { redirectWithToast, type NewToast } from "./toast.server";
 import { safeRedirectPath } from "./safe-redirect";
 
 /**
- * One action, two audiences: JavaScript fetchers and API clients get JSON, plain form
- * posts (JavaScript off) get a redirect back with a flash toast.
+ * One action, two audiences: plain form posts (JavaScript off) get a redirect back with a
+ * flash toast; JavaScript fetchers and API clients get JSON. A browser's form post asks
+ * for HTML; a fetcher sends a form or JSON and asks for JSON. A bodiless POST that asks
+ * for neither (the spec's client: entries and the spin send none) gets JSON and a real
+ * status, never a redirect that would make a refusal look like a success.
  */
 export function wantsJson(request: Request): boolean {
   const accept = request.headers.get("Accept") ?? "";
   const type = request.headers.get("Content-Type") ?? "";
-  return type.includes("application/json") || (accept.includes("application/json") && !accept.includes("text/html"));
+  if (type.includes("application/json")) return true;
+  if (accept.includes("text/html")) return false;
+  if (accept.includes("application/json")) return true;
+  return !(type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data"));
 }
 
 /** The same-site page the request came from (its path and query), or the fallback for a missing or malformed Referer. */

@@ -1,3 +1,5 @@
+import { utcMinute } from "./dates";
+
 /**
  * VIP tiers (spec section 9). Prices in cents; the win multiplier in tenths so
  * prize arithmetic stays in integers (1.1x = 11).
@@ -18,6 +20,24 @@ export function activeVipTier(
   now: Date,
 ): VipTierName | null {
   return user.vipTier && user.vipExpiry && user.vipExpiry.getTime() > now.getTime() ? user.vipTier : null;
+}
+
+const TIER_ORDER = Object.keys(VIP_TIERS) as VipTierName[];
+
+/**
+ * Whether buying `tier` now would lower the tier the player holds: buying again extends or
+ * moves up (PRODUCT.md), so a lower tier waits until the higher one ends. Returns the
+ * player's message, or undefined when the purchase is fine.
+ */
+export function vipDowngradeRefusal(user: { vipTier: VipTierName | null; vipExpiry: Date | null }, tier: VipTierName, now: Date): string | undefined {
+  const active = activeVipTier(user, now);
+  if (!active || TIER_ORDER.indexOf(active) <= TIER_ORDER.indexOf(tier)) return undefined;
+  return `Your ${active.toUpperCase()} membership runs until ${utcMinute(user.vipExpiry!)}. You can extend it or move up to a higher tier; ${tier.toUpperCase()} can be bought once it ends.`;
+}
+
+/** The higher of two tiers: a purchase settled never lowers the tier a player holds. */
+export function higherVipTier(a: VipTierName, b: VipTierName): VipTierName {
+  return TIER_ORDER.indexOf(a) >= TIER_ORDER.indexOf(b) ? a : b;
 }
 
 /** No VIP: the plain 50% share. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
 import { drawDueRaffles } from "~/services/raffles.server";
-import { call, cookiesFrom, sessionCookie } from "../support/app";
+import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 
 async function player(coins = 1000n) {
@@ -28,6 +28,34 @@ describe("the game API", () => {
       status: "active",
       myTickets: 1,
     });
+  });
+
+  it("answers a bodiless POST (as the spec's client sends it) with JSON and a real status, and a form post with a redirect", async () => {
+    const p = await player(5n);
+    const raffle = await createTestRaffle({ entryPrice: 5n });
+    // No body, no Accept: the spec's fetch. A refusal must not look like a success.
+    const first = await call(`/api/raffles/${raffle.id}/enter`, { method: "POST", cookie: p.cookie });
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ success: true, tickets: [0] });
+    const refused = await call(`/api/raffles/${raffle.id}/enter`, { method: "POST", cookie: p.cookie, headers: { Accept: "*/*" } });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({ message: "Insufficient Coins" });
+    const spinner = await player(0n);
+    const spin = await call("/api/daily-spin", { method: "POST", cookie: spinner.cookie });
+    expect(spin.status).toBe(200);
+    expect(spin.headers.get("Content-Type")).toMatch(/^application\/json/);
+    // A browser's plain form post (JavaScript off) still goes back with a toast.
+    const form = await call(`/api/raffles/${raffle.id}/enter`, { method: "POST", cookie: p.cookie, form: {}, headers: { Accept: "text/html" } });
+    expect(form.status).toBe(302);
+    expect(await userBalance(p.id)).toBe(0n);
+  });
+
+  it("shows bronze as the tier in the settings when no membership is active, as everywhere else", async () => {
+    const lapsed = await createTestUser({ vipTier: "gold", vipExpiry: new Date(Date.now() - 1000) });
+    const page = await pageText(await call("/?settings", { cookie: await sessionCookie(lapsed.id) }));
+    expect(page).toContain(`${lapsed.email} · VIP bronze`);
+    const member = await createTestUser({ vipTier: "gold", vipExpiry: new Date(Date.now() + 86_400_000) });
+    expect(await pageText(await call("/?settings", { cookie: await sessionCookie(member.id) }))).toContain(`${member.email} · VIP gold`);
   });
 
   it("enters, answering with the new balance", async () => {

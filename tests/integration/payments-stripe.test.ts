@@ -177,6 +177,43 @@ describe("Stripe payments", () => {
     expect(new Date(extended.vipExpiry).getTime() - expiry).toBe(30 * 86_400_000);
   });
 
+  it("buying VIP again extends or moves up, never down: a lower tier waits, and a purchase settled late keeps the higher tier", async () => {
+    const p = await buyer();
+    const subscribe = (tier: string) => call("/api/vip/subscribe", { method: "POST", cookie: p.cookie, json: { tier } });
+    const pay = async (tier: string) => {
+      const response = await subscribe(tier);
+      expect(response.status, await response.clone().text()).toBe(200);
+      const { paymentIntentId } = (await response.json()) as { paymentIntentId: string };
+      return paymentIntentId;
+    };
+    const confirm = async (paymentIntentId: string) => {
+      mode.stripe.succeed(paymentIntentId);
+      return (await (await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId } })).json()) as { tier: string; vipExpiry: string };
+    };
+    // A bronze started (another tab) before the gold below is bought.
+    const lateBronze = await pay("bronze");
+    const gold = await confirm(await pay("gold"));
+    expect(gold.tier).toBe("gold");
+
+    // Lower than gold: refused before any payment starts, with when it becomes possible.
+    const refused = await subscribe("silver");
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/^Your GOLD membership runs until \d{4}-\d\d-\d\d \d\d:\d\d UTC\. You can extend it or move up to a higher tier; SILVER can be bought once it ends\.$/);
+    const page = await call("/vip/checkout?tier=bronze", { cookie: p.cookie });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("Location")).toBe("/vip");
+    expect((await call("/vip/checkout?tier=diamond", { cookie: p.cookie })).status).toBe(200);
+    const vipPage = await pageText(await call("/vip", { cookie: p.cookie }));
+    expect(vipPage).toContain("Available when your GOLD membership ends");
+    expect(vipPage).toContain('href="/vip/checkout?tier=gold"');
+
+    // The bronze started earlier is paid now: 30 more days, still gold.
+    const late = await confirm(lateBronze);
+    expect(late.tier).toBe("gold");
+    expect(new Date(late.vipExpiry).getTime() - new Date(gold.vipExpiry).getTime()).toBe(30 * 86_400_000);
+    expect(await db().user.findUniqueOrThrow({ where: { id: p.id }, select: { vipTier: true } })).toEqual({ vipTier: "gold" });
+  });
+
   it("settles, once, a charged payment whose confirmation and webhook never came (a closed browser, a crash)", async () => {
     const p = await buyer();
     const charged = await createIntent(p.cookie);

@@ -250,9 +250,20 @@ describe("marketing stops during a break", () => {
     expect(page).not.toContain('id="coin-store"');
     expect(page).not.toContain("Join VIP");
     expect(await pageText(await call("/quick", { cookie: await sessionCookie(resting.id) }))).not.toContain("Buy coins");
+    const vip = await pageText(await call("/vip", { cookie: await sessionCookie(resting.id) }));
+    expect(vip).not.toContain('href="/vip/checkout?tier=');
+    expect(vip).not.toContain("Claim Daily Bonus");
+    // A checkout page sends them back before any payment form, saying why.
+    const checkout = await call("/checkout?package=package_2", { cookie: await sessionCookie(resting.id) });
+    expect(checkout.status).toBe(302);
+    expect(checkout.headers.get("Location")).toBe("/");
+    const back = await pageText(await call("/", { cookie: `${await sessionCookie(resting.id)}; ${cookiesFrom(checkout)}` }));
+    expect(back).toContain("Checkout unavailable");
 
     const playing = await createTestUser({ coins: 100n });
     const usual = await pageText(await call("/", { cookie: await sessionCookie(playing.id) }));
+    expect(await pageText(await call("/vip", { cookie: await sessionCookie(playing.id) }))).toContain('href="/vip/checkout?tier=');
+    expect((await call("/checkout?package=package_2", { cookie: await sessionCookie(playing.id) })).status).toBe(200);
     expect(usual).not.toContain('data-testid="paused-notice"');
     expect(usual).toContain('href="/checkout?package=');
     expect(usual).toContain("Join VIP");
@@ -311,6 +322,10 @@ describe("a place the site stops serving after players signed up there", () => {
     expect(home).not.toContain('id="coin-store"');
     expect(home).not.toContain("Join VIP");
     expect(await pageText(await call("/quick", { cookie }))).not.toContain("Buy coins");
+    expect(await pageText(await call("/vip", { cookie }))).not.toContain('href="/vip/checkout?tier=');
+    const checkout = await call("/vip/checkout?tier=gold", { cookie });
+    expect(checkout.status).toBe(302);
+    expect(checkout.headers.get("Location")).toBe("/vip");
 
     const withdraw = await call("/api/withdraw", { method: "POST", cookie, json: { amount: 10, method: "venmo", accountInfo: "still-me" } });
     expect(withdraw.status).toBe(200);
