@@ -2,7 +2,7 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { confirmationOutcome, type Confirmation } from "./payment-outcome";
+import { confirmationOutcome, type Confirmation } from "~/services/payment-toasts";
 import { useShowToast } from "./toaster";
 
 let stripePromise: Promise<Stripe | null> | undefined;

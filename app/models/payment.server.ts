@@ -136,12 +136,12 @@ export function vipOf(tx: Tx, userId: string) {
 }
 
 /**
- * Adds `days` to the membership from its end (or from now), at `tier`: the tier given is
- * the one the player holds from now on (the service never lowers an active one).
+ * Adds `days` to the membership `current` (read under the payment's lock) from its end, or
+ * from now, at `tier`: the tier the player holds from now on (the service never lowers an
+ * active one).
  */
-export async function extendVip(tx: Tx, userId: string, tier: VipTier, paymentReference: string, now: Date, days: number) {
-  const user = await vipOf(tx, userId);
-  const from = user.vipExpiry && user.vipExpiry > now ? user.vipExpiry : now;
+export async function extendVip(tx: Tx, userId: string, current: { vipExpiry: Date | null }, tier: VipTier, paymentReference: string, now: Date, days: number) {
+  const from = current.vipExpiry && current.vipExpiry > now ? current.vipExpiry : now;
   const endsAt = new Date(from.getTime() + days * 86_400_000);
   await tx.vipSubscription.create({ data: { userId, tier, startsAt: from, endsAt, paymentReference } });
   await tx.user.update({ where: { id: userId }, data: { vipTier: tier, vipExpiry: endsAt } });

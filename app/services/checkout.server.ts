@@ -1,3 +1,4 @@
+import { paymentToasts } from "./payment-toasts";
 import { DomainError } from "./domain-error";
 import { getEnv } from "./env.server";
 import { demoProvider } from "./payments/demo-provider.server";
@@ -33,15 +34,10 @@ export async function purchaseRefusal(user: { id: string; vipTier: VipTierName |
 }
 
 export function successToast(settlement: Settlement): NewToast {
-  if (settlement.status === "succeeded" && settlement.purpose === "coins") {
-    return { type: "success", title: "Payment Successful!", description: `${settlement.coins} coins have been added to your account!` };
+  if (settlement.status === "succeeded") {
+    return settlement.purpose === "coins" ? paymentToasts.coinsAdded(settlement.coins) : paymentToasts.vipActive(settlement.tier);
   }
-  if (settlement.status === "succeeded" && settlement.purpose === "vip") {
-    return { type: "success", title: `Welcome to ${settlement.tier.toUpperCase()} tier!`, description: "Your benefits are now active." };
-  }
-  if (settlement.status === "pending") {
-    return { type: "info", title: "Payment Processing", description: "Your payment is being processed; your coins will appear shortly." };
-  }
+  if (settlement.status === "pending") return paymentToasts.processing("coins");
   return { type: "error", title: "Payment Failed", description: settlement.message };
 }
 

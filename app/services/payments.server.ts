@@ -184,9 +184,10 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
     }
     // Started before a higher tier was bought (two purchases at once): it extends the
     // membership without lowering the tier; starting one that would is refused.
-    const held = activeVipTier(await payments.vipOf(tx, payment.userId), now);
+    const current = await payments.vipOf(tx, payment.userId);
+    const held = activeVipTier(current, now);
     const tier = held ? higherVipTier(held, payment.product as VipTier) : (payment.product as VipTier);
-    const vipExpiry = await payments.extendVip(tx, payment.userId, tier, providerPaymentId, now, VIP_PERIOD_DAYS);
+    const vipExpiry = await payments.extendVip(tx, payment.userId, current, tier, providerPaymentId, now, VIP_PERIOD_DAYS);
     await payments.updatePayment(tx, payment.id, { status: "succeeded", settledAt: now });
     await recordAudit(tx, {
       actor: "provider",

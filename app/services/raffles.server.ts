@@ -28,11 +28,10 @@ import { DomainError } from "./domain-error";
 import { CHANNEL, publish, type GameEvent } from "./events.server";
 import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
-import { JURISDICTION_CLOSED_MESSAGE } from "./jurisdictions";
 import { splitPot } from "./prize";
 import { submitEntry } from "./entry-queue.server";
 import { entryLimit, RateLimited, slidingWindow } from "./rate-limit.server";
-import { exclusionError } from "./responsible-play.server";
+import { exclusionError, jurisdictionError } from "./responsible-play.server";
 import { activeVipTier, winMultiplierTenths } from "./vip";
 
 export type NewRaffle = {
@@ -119,7 +118,7 @@ export async function enterRaffle({
     case "excluded":
       throw exclusionError(row.excludedUntil!, row.exclusionKind);
     case "jurisdiction":
-      throw new DomainError("jurisdiction", JURISDICTION_CLOSED_MESSAGE);
+      throw jurisdictionError();
     case "raffle_not_found":
       throw new DomainError("raffle_not_found", "Raffle not found");
     case "raffle_closed":

@@ -89,10 +89,11 @@ export async function assertMayPlay(userId: string, now = new Date(), client?: T
   // Inside a transaction, use its connection: asking the pool for another can starve it.
   const gate = await rp.playGateOf(userId, client);
   if (gate?.excludedUntil && gate.excludedUntil > now) throw exclusionError(gate.excludedUntil, gate.exclusionKind);
-  if (gate && !mayPlayFrom(getEnv().ALLOWED_COUNTRIES, gate.country, gate.region)) {
-    throw new DomainError("jurisdiction", JURISDICTION_CLOSED_MESSAGE);
-  }
+  if (gate && !mayPlayFrom(getEnv().ALLOWED_COUNTRIES, gate.country, gate.region)) throw jurisdictionError();
 }
+
+/** What a player is told when the place they live is no longer one the site serves. */
+export const jurisdictionError = () => new DomainError("jurisdiction", JURISDICTION_CLOSED_MESSAGE);
 
 /** What a player on a break or excluded is told when they try to play or buy. */
 export function exclusionError(until: Date, kind: string | null): DomainError {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { confirmationOutcome } from "./payment-outcome";
+import { confirmationOutcome } from "./payment-toasts";
 
 describe("what a player is told after paying in the page", () => {
   it("announces coins and memberships once the server has credited them", () => {
