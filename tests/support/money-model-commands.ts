@@ -39,6 +39,11 @@ class Deposit implements Command {
     const product = this.pkg.startsWith("package_") ? priceCoins(this.pkg)! : priceVip(this.pkg)!;
     const started = await outcome(() => startPayment(p.id, product, m.now));
     if (isExcluded(p, m.now)) return expectCode(started, "excluded", "a deposit during a break");
+    // Buying VIP again extends or moves up: a lower tier than the one running is refused.
+    const held = activeVipTier(p, m.now);
+    if (product.purpose === "vip" && held && vipTiers.indexOf(held) > vipTiers.indexOf(product.product as VipTierName)) {
+      return expectCode(started, "vip_downgrade", "a lower VIP tier while a higher one runs");
+    }
     if (started.code !== "ok" || !("value" in started)) throw new Error(`deposit refused: ${started.code}`);
     const { paymentId } = started.value;
     await demoProvider.payWithTestCard(paymentId, this.declined ? DEMO_DECLINED_CARD : DEMO_SUCCESS_CARD);
