@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { migrate, MigrationError, readMigrations } from "~/models/migrations.server";
+import { migrate, MigrationError, pendingMigrations, readFunctions, readMigrations } from "~/models/migrations.server";
 import { databaseUrl, dropDatabase, withClient } from "../support/test-database";
 
 const adminUrl = inject("databaseAdminUrl");
@@ -29,6 +29,39 @@ async function appliedRows(url: string) {
     await client.end();
   }
 }
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A folder of migrations and one of function sources, written from name → SQL. */
+function sources(migrations: Record<string, string>, functions: Record<string, string>) {
+  const root = mkdtempSync(path.join(os.tmpdir(), "sources-"));
+  for (const [name, sql] of Object.entries(migrations)) {
+    mkdirSync(path.join(root, "migrations", name), { recursive: true });
+    writeFileSync(path.join(root, "migrations", name, "migration.sql"), sql);
+  }
+  mkdirSync(path.join(root, "functions"));
+  for (const [name, sql] of Object.entries(functions)) writeFileSync(path.join(root, "functions", `${name}.sql`), sql);
+  return { migrations: readMigrations(path.join(root, "migrations")), functions: readFunctions(path.join(root, "functions")) };
+}
+
+const TABLE = { "20000101000000_table": `CREATE TABLE "t" ("id" INTEGER PRIMARY KEY, "seen" INTEGER NOT NULL DEFAULT 0);` };
+const ADD_ONE = `CREATE OR REPLACE FUNCTION "f"(a INTEGER) RETURNS INTEGER LANGUAGE plpgsql AS $$ BEGIN RETURN a + 1; END $$;`;
+const ADD_TWO = `CREATE OR REPLACE FUNCTION "f"(a INTEGER, b INTEGER) RETURNS INTEGER LANGUAGE plpgsql AS $$ BEGIN RETURN a + b; END $$;`;
+const markSeen = (value: number) => `
+CREATE OR REPLACE FUNCTION "g"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE "t" SET "seen" = ${value} WHERE "id" = NEW."id";
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER "t_g" AFTER INSERT ON "t" FOR EACH ROW EXECUTE FUNCTION "g"();`;
 
 afterEach(async () => {
   for (const name of created.splice(0)) await dropDatabase(adminUrl, name);
@@ -88,5 +121,65 @@ describe("migrate", () => {
     const { rowCount } = await client.query(`SELECT 1 FROM pg_tables WHERE tablename = 'b'`);
     await client.end();
     expect(rowCount).toBe(0);
+  });
+});
+
+describe("database functions (one source file each)", () => {
+  it("runs exactly the function sources of prisma/sql/functions: one file per function, no other function", async () => {
+    const url = await emptyDatabase();
+    await migrate(url);
+    const defined = await query<{ name: string; source: string }>(
+      url,
+      `SELECT proname AS name, prosrc AS source FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY proname`,
+    );
+    const files = readFunctions();
+    expect(defined.map((f) => f.name)).toEqual(files.map((f) => f.name));
+    for (const file of files) {
+      const body = /AS \$\$([\s\S]*)\$\$;/.exec(file.sql)?.[1];
+      expect(defined.find((f) => f.name === file.name)?.source, file.name).toBe(body);
+    }
+    expect(await pendingMigrations((sql) => query(url, sql))).toEqual([]);
+  });
+
+  it("re-applies a changed source: a new signature replaces the old one, a trigger function is replaced in place", async () => {
+    const url = await emptyDatabase();
+    const first = sources(TABLE, { f: ADD_ONE, g: markSeen(1) });
+    await migrate(url, first.migrations, first.functions);
+    await query(url, `INSERT INTO "t" ("id") VALUES (1)`);
+    expect(await query(url, `SELECT "f"(1) AS v, (SELECT "seen" FROM "t" WHERE "id" = 1) AS seen`)).toEqual([{ v: 2, seen: 1 }]);
+
+    const second = sources(TABLE, { f: ADD_TWO, g: markSeen(2) });
+    expect(await pendingMigrations((sql) => query(url, sql), second.migrations, second.functions)).toEqual(["function f", "function g"]);
+    expect(await migrate(url, second.migrations, second.functions)).toEqual([]);
+    await query(url, `INSERT INTO "t" ("id") VALUES (2)`);
+    expect(await query(url, `SELECT "f"(1, 2) AS v, (SELECT "seen" FROM "t" WHERE "id" = 2) AS seen`)).toEqual([{ v: 3, seen: 2 }]);
+    expect(await query(url, `SELECT count(*)::int AS n FROM pg_proc WHERE proname = 'f'`)).toEqual([{ n: 1 }]);
+    expect(await pendingMigrations((sql) => query(url, sql), second.migrations, second.functions)).toEqual([]);
+  });
+
+  it("leaves an unchanged source alone, and re-applies every source after a migration ran", async () => {
+    const url = await emptyDatabase();
+    const first = sources(TABLE, { f: ADD_ONE });
+    await migrate(url, first.migrations, first.functions);
+    const appliedAt = async () => (await query<{ at: Date }>(url, `SELECT applied_at AS at FROM "_database_functions"`))[0]!.at;
+    const before = await appliedAt();
+    await migrate(url, first.migrations, first.functions);
+    expect(await appliedAt()).toEqual(before);
+
+    // A migration that drops the function (as a table change might) gets it back.
+    const later = sources({ ...TABLE, "20000101000001_drop": `DROP FUNCTION "f"(INTEGER);` }, { f: ADD_ONE });
+    await migrate(url, later.migrations, later.functions);
+    expect(await query(url, `SELECT "f"(41) AS v`)).toEqual([{ v: 42 }]);
+  });
+
+  it("refuses a broken source, keeping the function that was there", async () => {
+    const url = await emptyDatabase();
+    const first = sources(TABLE, { f: ADD_ONE });
+    await migrate(url, first.migrations, first.functions);
+    const broken = sources(TABLE, { f: ADD_ONE.replace("RETURN a + 1;", "RETURN a +;") });
+    await expect(migrate(url, broken.migrations, broken.functions)).rejects.toThrow(/Database function f failed/);
+    expect(await query(url, `SELECT "f"(1) AS v`)).toEqual([{ v: 2 }]);
+    const misnamed = sources(TABLE, { f: ADD_ONE, h: ADD_TWO });
+    await expect(migrate(url, misnamed.migrations, misnamed.functions)).rejects.toThrow(/does not define a function named h/);
   });
 });

@@ -40,7 +40,8 @@ type Dmmf = {
   };
 };
 
-const PRISMA_TABLE = "_prisma_migrations";
+/** The migration runner's own tables (app/models/migrations.server.ts), which schema.prisma does not model. */
+const RUNNER_TABLES = ["_prisma_migrations", "_database_functions"];
 
 function nativeTypeSql(field: Field): string | undefined {
   if (!field.nativeType) return undefined;
@@ -174,8 +175,8 @@ export async function describeDatabase(databaseUrl: string): Promise<string[]> {
     for (const e of enums.rows) lines.push(`enum ${e.name} (${e.values.join(", ")})`);
 
     const tables = await client.query<{ name: string }>(
-      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> $1`,
-      [PRISMA_TABLE],
+      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> ALL($1)`,
+      [RUNNER_TABLES],
     );
     for (const t of tables.rows) lines.push(`table ${t.name}`);
 
@@ -187,7 +188,7 @@ export async function describeDatabase(databaseUrl: string): Promise<string[]> {
       JOIN pg_namespace n ON n.oid = c.relnamespace
       LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
       WHERE n.nspname = 'public' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
-        AND c.relname <> '${PRISMA_TABLE}'`);
+        AND c.relname NOT IN (${RUNNER_TABLES.map((t) => `'${t}'`).join(", ")})`);
     for (const c of columns.rows) {
       const type = c.type.replace(/, /g, ",");
       const dflt = c.serial ? "autoincrement" : c.dflt;
@@ -200,7 +201,7 @@ export async function describeDatabase(databaseUrl: string): Promise<string[]> {
                    JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord)::text[] AS cols
       FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
       JOIN pg_namespace n ON n.oid = t.relnamespace
-      WHERE n.nspname = 'public' AND t.relname <> '${PRISMA_TABLE}'
+      WHERE n.nspname = 'public' AND t.relname NOT IN (${RUNNER_TABLES.map((t) => `'${t}'`).join(", ")})
         -- Partial indexes cannot be written in schema.prisma; like CHECK constraints they live in SQL only.
         AND x.indpred IS NULL`);
     for (const i of indexes.rows) {

@@ -1,0 +1,298 @@
+-- enter_raffles: a batch of raffle entries, decided in turn against running figures and
+-- then written at once (one INSERT each of tickets, ledger transactions, postings and audit
+-- rows, one UPDATE of the raffles and of the rate-limit buckets, one pot notification per
+-- raffle). Called by app/models/raffle.server.ts (enterRaffles) for the batches that
+-- app/services/entry-queue.server.ts gathers. Why: docs/decisions/009, 013 and 014.
+--
+-- Owns these rules of an entry (no TypeScript restates them):
+--   * the session: p_sessions[i], when not null, is the SHA-256 of the session token the
+--     entry came with; the player is that session's user (p_users[i] is then null).
+--     Unknown or expired session, or a suspended player: 'signed_out'; sign-up not
+--     finished: 'not_onboarded'. Such an entry also notes the session's play, at most once
+--     a minute (p_play_idle_gap: the pause after which a new stretch of play begins).
+--   * the rate limit: p_windows[i], when not null, counts the entry against p_limit_name
+--     (key '<name>:<player id>') in the fixed window starting then; over p_limit_max
+--     (that count plus p_previous[i]'s window's count times p_overlap[i], the
+--     sliding-window estimate of app/services/rate-limit.server.ts): 'rate_limited'. A
+--     refused entry still counts, as every hit does.
+--   * a break or self-exclusion: 'excluded' (with its end and kind);
+--   * the player's place: their country (or region) must still be one the operator allows
+--     (p_countries: whole countries; p_regions: ISO 3166-2 regions, each only in its own
+--     country): 'jurisdiction' (docs/decisions/008-responsible-play.md);
+--   * the raffle: unknown or of another kind 'raffle_not_found', ended 'raffle_closed', not
+--     started 'raffle_not_open', VIP-only without an active membership 'vip_only', over the
+--     per-player ticket cap 'over_ticket_cap', more than the player's coins
+--     'insufficient_coins'.
+--
+-- Locks, in the order every writer takes them: the raffles, the rate-limit buckets, then
+-- the ledger accounts (each in sorted order). A session's row is locked only by its own
+-- play note, after all of them.
+CREATE OR REPLACE FUNCTION "enter_raffles"(
+  p_users UUID[], p_sessions TEXT[], p_raffles UUID[], p_kinds TEXT[], p_tickets INTEGER[], p_now TIMESTAMPTZ[],
+  p_windows TIMESTAMPTZ[], p_previous TIMESTAMPTZ[], p_overlap DOUBLE PRECISION[],
+  p_limit_name TEXT, p_limit_max INTEGER, p_play_idle_gap INTERVAL,
+  p_countries TEXT[], p_regions TEXT[]
+) RETURNS TABLE (
+  ord INTEGER, outcome TEXT, tier TEXT, first_position INTEGER, cost BIGINT, balance BIGINT,
+  cap INTEGER, excluded_until TIMESTAMPTZ, exclusion_kind TEXT
+) LANGUAGE plpgsql AS $$
+DECLARE
+  i INTEGER;
+  r INTEGER;
+  u INTEGER;
+  k INTEGER;
+  players UUID[];
+  entrant RECORD;
+  b INTEGER;
+  bp INTEGER;
+  -- The rate-limit buckets the batch counts in or reads (index b), as the batch counts.
+  bk_ids TEXT[];
+  bk_keys TEXT[];
+  bk_windows TIMESTAMPTZ[];
+  bk_counts INTEGER[];
+  bk_changed BOOLEAN[];
+  -- The batch's raffles (index r), as locked, then as the batch changes them.
+  r_ids UUID[];
+  r_kind TEXT[];
+  r_tier TEXT[];
+  r_price BIGINT[];
+  r_starts TIMESTAMPTZ[];
+  r_ends TIMESTAMPTZ[];
+  r_status TEXT[];
+  r_vip BOOLEAN[];
+  r_cap INTEGER[];
+  r_tickets INTEGER[];
+  r_players INTEGER[];
+  r_pot_account UUID[];
+  r_pot BIGINT[];
+  r_changed BOOLEAN[];
+  -- The batch's players (index u) who exist, with their coins as the batch spends them.
+  u_ids UUID[];
+  u_vip_tier TEXT[];
+  u_vip_expiry TIMESTAMPTZ[];
+  u_excluded_until TIMESTAMPTZ[];
+  u_exclusion_kind TEXT[];
+  u_allowed BOOLEAN[];
+  u_account UUID[];
+  u_balance BIGINT[];
+  -- Tickets each player holds in each raffle (index k; key '<player>:<raffle>').
+  pair_keys TEXT[];
+  pair_held INTEGER[];
+  -- The accepted entries, written after the loop.
+  a_ord INTEGER[] := '{}';
+  a_user UUID[] := '{}';
+  a_raffle UUID[] := '{}';
+  a_first INTEGER[] := '{}';
+  a_tickets INTEGER[] := '{}';
+  a_cost BIGINT[] := '{}';
+  a_user_account UUID[] := '{}';
+  a_pot_account UUID[] := '{}';
+BEGIN
+  -- Who each entry is for: the given player, or the user of the session it came with.
+  players := ARRAY(
+    SELECT coalesce(x.u, s."user_id")
+    FROM unnest(p_users, p_sessions) WITH ORDINALITY AS x(u, h, n)
+    LEFT JOIN "sessions" s ON s."token_hash" = x.h
+    ORDER BY x.n);
+
+  -- Locks, in the order every writer takes them (as before).
+  PERFORM 1 FROM "raffles" WHERE "id" = ANY(p_raffles) ORDER BY "id" FOR UPDATE;
+  INSERT INTO "rate_limit_buckets" ("key", "window_start", "count")
+    SELECT DISTINCT p_limit_name || ':' || x.u, x.w, 0
+    FROM unnest(players, p_windows) AS x(u, w) WHERE x.u IS NOT NULL AND x.w IS NOT NULL
+    ORDER BY 1, 2
+    ON CONFLICT ("key", "window_start") DO NOTHING;
+  PERFORM 1 FROM "rate_limit_buckets" b
+    WHERE (b."key", b."window_start") IN (
+      SELECT p_limit_name || ':' || x.u, x.w FROM unnest(players, p_windows) AS x(u, w) WHERE x.u IS NOT NULL AND x.w IS NOT NULL)
+    ORDER BY b."key", b."window_start" FOR UPDATE;
+  INSERT INTO "ledger_accounts" ("kind", "user_id")
+    SELECT DISTINCT 'user'::"LedgerAccountKind", u."id" FROM "users" u WHERE u."id" = ANY(players)
+    ON CONFLICT ("user_id", "kind") DO NOTHING;
+  PERFORM 1 FROM "ledger_accounts"
+    WHERE ("kind" = 'user' AND "user_id" = ANY(players)) OR "raffle_id" = ANY(p_raffles)
+    ORDER BY "id" FOR UPDATE;
+
+  -- What the loop reads, read once under those locks.
+  SELECT array_agg(w.k || '@' || w.w::TEXT), array_agg(w.k), array_agg(w.w), array_agg(coalesce(x."count", 0)), array_agg(false)
+    INTO bk_ids, bk_keys, bk_windows, bk_counts, bk_changed
+    FROM (
+      SELECT DISTINCT p_limit_name || ':' || q.u AS k, q.w
+      FROM unnest(players, p_windows, p_previous) AS t(u, cw, pw), LATERAL (VALUES (t.u, t.cw), (t.u, t.pw)) AS q(u, w)
+      WHERE t.u IS NOT NULL AND t.cw IS NOT NULL AND q.w IS NOT NULL
+    ) w
+    LEFT JOIN "rate_limit_buckets" x ON x."key" = w.k AND x."window_start" = w.w;
+  SELECT array_agg(x."id"), array_agg(x."kind"::TEXT), array_agg(x."tier"), array_agg(x."entry_price"),
+         array_agg(x."starts_at"), array_agg(x."ends_at"), array_agg(x."status"::TEXT), array_agg(x."vip_only"),
+         array_agg(x."max_tickets_per_player"), array_agg(x."ticket_count"), array_agg(x."player_count"),
+         array_agg(a."id"), array_agg(a."balance"), array_agg(false)
+    INTO r_ids, r_kind, r_tier, r_price, r_starts, r_ends, r_status, r_vip, r_cap, r_tickets, r_players,
+         r_pot_account, r_pot, r_changed
+    FROM "raffles" x LEFT JOIN "ledger_accounts" a ON a."raffle_id" = x."id"
+    WHERE x."id" = ANY(p_raffles);
+  SELECT array_agg(x."id"),
+         array_agg(x."vip_tier"::TEXT), array_agg(x."vip_expiry"),
+         array_agg(x."excluded_until"), array_agg(x."exclusion_kind"::TEXT),
+         array_agg(coalesce(x."country" = ANY(p_countries) OR (x."region" = ANY(p_regions) AND left(x."region", 2) = x."country"), false)),
+         array_agg(a."id"), array_agg(a."balance")
+    INTO u_ids, u_vip_tier, u_vip_expiry, u_excluded_until, u_exclusion_kind, u_allowed, u_account, u_balance
+    FROM "users" x JOIN "ledger_accounts" a ON a."user_id" = x."id" AND a."kind" = 'user'
+    WHERE x."id" = ANY(players);
+  SELECT array_agg(q."key"), array_agg(q."held")
+    INTO pair_keys, pair_held
+    FROM (
+      SELECT DISTINCT ON (p.u, p.r) p.u::TEXT || ':' || p.r::TEXT AS "key",
+             (SELECT count(*) FROM "entries" e WHERE e."raffle_id" = p.r AND e."user_id" = p.u)::INTEGER AS "held"
+      FROM unnest(players, p_raffles) AS p(u, r) WHERE p.u IS NOT NULL
+    ) q;
+
+  FOR i IN 1 .. coalesce(array_length(p_users, 1), 0) LOOP
+    ord := i;
+    outcome := NULL; tier := NULL; first_position := NULL; cost := NULL; balance := NULL;
+    cap := NULL; excluded_until := NULL; exclusion_kind := NULL;
+
+    IF p_sessions[i] IS NOT NULL THEN
+      SELECT s."id", s."user_id", s."play_seen_at", x."suspended_at",
+             (x."date_of_birth" IS NULL OR x."terms_accepted_at" IS NULL OR x."country" IS NULL) AS "onboarding"
+        INTO entrant
+        FROM "sessions" s JOIN "users" x ON x."id" = s."user_id"
+        WHERE s."token_hash" = p_sessions[i] AND s."expires_at" > p_now[i];
+      IF NOT FOUND OR entrant."suspended_at" IS NOT NULL OR entrant."user_id" IS DISTINCT FROM players[i] THEN
+        outcome := 'signed_out'; RETURN NEXT; CONTINUE;
+      END IF;
+      IF entrant."onboarding" THEN
+        outcome := 'not_onboarded'; RETURN NEXT; CONTINUE;
+      END IF;
+      IF entrant."play_seen_at" <= p_now[i] - INTERVAL '1 minute' THEN
+        UPDATE "sessions" SET
+          "play_started_at" = CASE WHEN "play_seen_at" < p_now[i] - p_play_idle_gap THEN p_now[i] ELSE "play_started_at" END,
+          "reality_check_at" = CASE WHEN "play_seen_at" < p_now[i] - p_play_idle_gap THEN NULL ELSE "reality_check_at" END,
+          "play_seen_at" = p_now[i]
+        WHERE "id" = entrant."id" AND "play_seen_at" <= p_now[i] - INTERVAL '1 minute';
+      END IF;
+    END IF;
+
+    -- Every hit counts, a refused one too.
+    b := array_position(bk_ids, p_limit_name || ':' || players[i] || '@' || p_windows[i]::TEXT);
+    IF b IS NOT NULL THEN
+      bk_counts[b] := bk_counts[b] + 1;
+      bk_changed[b] := true;
+      bp := array_position(bk_ids, p_limit_name || ':' || players[i] || '@' || p_previous[i]::TEXT);
+      IF bk_counts[b] + coalesce(bk_counts[bp], 0) * p_overlap[i] > p_limit_max THEN
+        outcome := 'rate_limited'; RETURN NEXT; CONTINUE;
+      END IF;
+    END IF;
+
+    u := array_position(u_ids, players[i]);
+    IF u IS NULL THEN
+      outcome := 'user_not_found'; RETURN NEXT; CONTINUE;
+    END IF;
+    IF u_excluded_until[u] IS NOT NULL AND u_excluded_until[u] > p_now[i] THEN
+      outcome := 'excluded'; excluded_until := u_excluded_until[u]; exclusion_kind := u_exclusion_kind[u];
+      RETURN NEXT; CONTINUE;
+    END IF;
+    IF NOT u_allowed[u] THEN
+      outcome := 'jurisdiction'; RETURN NEXT; CONTINUE;
+    END IF;
+
+    r := array_position(r_ids, p_raffles[i]);
+    IF r IS NULL OR r_pot_account[r] IS NULL OR (p_kinds[i] IS NOT NULL AND r_kind[r] <> p_kinds[i]) THEN
+      outcome := 'raffle_not_found'; RETURN NEXT; CONTINUE;
+    END IF;
+    tier := r_tier[r];
+    IF r_status[r] <> 'active' OR p_now[i] >= r_ends[r] THEN
+      outcome := 'raffle_closed'; RETURN NEXT; CONTINUE;
+    END IF;
+    IF p_now[i] < r_starts[r] THEN
+      outcome := 'raffle_not_open'; RETURN NEXT; CONTINUE;
+    END IF;
+    IF r_vip[r] AND NOT (u_vip_tier[u] IS NOT NULL AND u_vip_expiry[u] IS NOT NULL AND u_vip_expiry[u] > p_now[i]) THEN
+      outcome := 'vip_only'; RETURN NEXT; CONTINUE;
+    END IF;
+    k := array_position(pair_keys, players[i]::TEXT || ':' || p_raffles[i]::TEXT);
+    IF pair_held[k] + p_tickets[i] > r_cap[r] THEN
+      outcome := 'over_ticket_cap'; cap := r_cap[r]; RETURN NEXT; CONTINUE;
+    END IF;
+    cost := r_price[r] * p_tickets[i];
+    IF u_balance[u] < cost THEN
+      outcome := 'insufficient_coins'; cost := NULL; RETURN NEXT; CONTINUE;
+    END IF;
+    -- The service refuses these before they come here; one that did would buy nothing.
+    IF p_tickets[i] IS NULL OR p_tickets[i] < 1 THEN
+      RAISE EXCEPTION 'entry % asks for % tickets', i, p_tickets[i] USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+
+    first_position := r_tickets[r];
+    IF pair_held[k] = 0 THEN r_players[r] := r_players[r] + 1; END IF;
+    pair_held[k] := pair_held[k] + p_tickets[i];
+    r_tickets[r] := r_tickets[r] + p_tickets[i];
+    r_pot[r] := r_pot[r] + cost;
+    r_changed[r] := true;
+    u_balance[u] := u_balance[u] - cost;
+    balance := u_balance[u];
+    a_ord := a_ord || i;
+    a_user := a_user || players[i];
+    a_raffle := a_raffle || p_raffles[i];
+    a_first := a_first || first_position;
+    a_tickets := a_tickets || p_tickets[i];
+    a_cost := a_cost || cost;
+    a_user_account := a_user_account || u_account[u];
+    a_pot_account := a_pot_account || r_pot_account[r];
+    outcome := 'ok';
+    RETURN NEXT;
+  END LOOP;
+
+  UPDATE "rate_limit_buckets" x SET "count" = c.count
+    FROM unnest(bk_keys, bk_windows, bk_counts, bk_changed) AS c(key, window_start, count, changed)
+    WHERE x."key" = c.key AND x."window_start" = c.window_start AND c.changed;
+
+  IF array_length(a_ord, 1) IS NULL THEN
+    RETURN;
+  END IF;
+
+  -- The tickets, one ledger transaction per entry (its reference names the entry's first
+  -- ticket row: positions alone may repeat, because a break's refund closes the gaps its
+  -- tickets leave), and its two postings; the balance trigger runs once for them all.
+  WITH accepted AS (
+    SELECT * FROM unnest(a_ord, a_user, a_raffle, a_first, a_tickets, a_cost, a_user_account, a_pot_account)
+      AS a(n, user_id, raffle_id, first, tickets, cost, user_account, pot_account)
+  ), tickets AS (
+    INSERT INTO "entries" ("raffle_id", "user_id", "position")
+    SELECT a.raffle_id, a.user_id, a.first + g FROM accepted a, generate_series(0, a.tickets - 1) AS g
+    ORDER BY a.n, g
+    RETURNING "id", "raffle_id", "position"
+  ), referenced AS (
+    SELECT a.*, 'entry:' || a.raffle_id || ':' || t."id" AS reference
+      FROM accepted a JOIN tickets t ON t."raffle_id" = a.raffle_id AND t."position" = a.first
+  ), transactions AS (
+    INSERT INTO "ledger_transactions" ("kind", "reference", "user_id", "raffle_id")
+    SELECT 'entry', f.reference, f.user_id, f.raffle_id FROM referenced f ORDER BY f.n
+    RETURNING "id", "reference"
+  )
+  INSERT INTO "ledger_postings" ("transaction_id", "account_id", "amount")
+  SELECT x."id", p.account_id, p.amount
+    FROM transactions x
+    JOIN referenced f ON f.reference = x."reference"
+    CROSS JOIN LATERAL (VALUES (1, f.user_account, -f.cost), (2, f.pot_account, f.cost)) AS p(side, account_id, amount)
+    ORDER BY f.n, p.side;
+
+  UPDATE "raffles" x SET "ticket_count" = c.tickets, "player_count" = c.players
+    FROM unnest(r_ids, r_tickets, r_players, r_changed) AS c(id, tickets, players, changed)
+    WHERE x."id" = c.id AND c.changed;
+
+  -- The same event as app/services/events.server.ts publishes, sent at commit: each
+  -- raffle's pot after the batch.
+  PERFORM pg_notify('raffle_events', json_build_object(
+      'type', 'pot', 'raffleId', c.id, 'kind', c.kind,
+      'currentPot', (c.pot / 100)::TEXT || '.' || lpad((c.pot % 100)::TEXT, 2, '0'),
+      'participantCount', c.players, 'ticketCount', c.tickets)::TEXT)
+    FROM unnest(r_ids, r_kind, r_pot, r_players, r_tickets, r_changed) AS c(id, kind, pot, players, tickets, changed)
+    WHERE c.changed;
+
+  INSERT INTO "audit_events" ("actor", "action", "target", "details")
+  SELECT a.user_id::TEXT, 'raffle.enter', 'raffle:' || a.raffle_id,
+         jsonb_build_object('tickets', a.tickets, 'cost', a.cost::TEXT,
+                            'positions', to_jsonb(ARRAY(SELECT generate_series(a.first, a.first + a.tickets - 1))))
+    FROM unnest(a_ord, a_user, a_raffle, a_first, a_tickets, a_cost) AS a(n, user_id, raffle_id, first, tickets, cost)
+    ORDER BY a.n;
+END $$;
