@@ -30,7 +30,7 @@ export async function createPlayers(count: number, coins: bigint): Promise<Playe
       select: { id: true },
     });
     const account = await db().$transaction(async (tx) => {
-      const id = await userAccountId(tx, user.id);
+      const id = await userAccountId(tx, user.id, "user_bonus");
       await postTransaction(tx, {
         kind: "bonus",
         reference: `bench-grant:${user.id}`,
@@ -91,7 +91,8 @@ export async function rafflesWithTickets(count: number, tickets: number, players
     const entryRaffles: string[] = [];
     const entryUsers: string[] = [];
     const entryPositions: number[] = [];
-    const pots = await db().ledgerAccount.findMany({ where: { raffleId: { in: batch } }, select: { id: true, raffleId: true } });
+    // The players' coins are bonus coins: the tickets go to the bonus pots.
+    const pots = await db().ledgerAccount.findMany({ where: { raffleId: { in: batch }, kind: "raffle_pot_bonus" }, select: { id: true, raffleId: true } });
     batch.forEach((raffleId, r) => {
       postingRaffles.push(raffleId);
       postingAccounts.push(pots.find((p) => p.raffleId === raffleId)!.id);
@@ -118,8 +119,8 @@ export async function rafflesWithTickets(count: number, tickets: number, players
         FROM unnest(${postingRaffles}::uuid[], ${postingAccounts}::uuid[], ${postingAmounts}::bigint[]) AS x(raffle_id, account_id, amount)
         JOIN t ON t.raffle_id = x.raffle_id`;
       await tx.$executeRaw`
-        INSERT INTO entries (raffle_id, user_id, position)
-        SELECT * FROM unnest(${entryRaffles}::uuid[], ${entryUsers}::uuid[], ${entryPositions}::int[])`;
+        INSERT INTO entries (raffle_id, user_id, position, cash, bonus)
+        SELECT x.*, 0, ${price} FROM unnest(${entryRaffles}::uuid[], ${entryUsers}::uuid[], ${entryPositions}::int[]) AS x`;
       await tx.$executeRaw`UPDATE raffles SET ticket_count = ${tickets}, player_count = ${tickets} WHERE id = ANY(${batch}::uuid[])`;
     });
   }

@@ -23,9 +23,15 @@ export function PlayerShell({ children }: { children: ReactNode }) {
         <Link to="/" className="text-lg font-black">Raffle Rush</Link>
         <div className="flex flex-wrap items-center gap-2 text-sm sm:gap-3">
           {root.play ? <PlaySession play={root.play} serverNow={root.serverNow} /> : null}
-          <span className="rounded-full bg-amber-100 px-3 py-1 font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100" data-testid="coin-balance">
+          {/* Every coin the player can play with; the cash/bonus split is one step away, on /history. */}
+          <Link
+            to="/history"
+            title={`${user.cashBalance.toLocaleString("en-US")} cash (withdrawable) · ${user.bonusBalance.toLocaleString("en-US")} bonus (play only)`}
+            className="rounded-full bg-amber-100 px-3 py-1 font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+            data-testid="coin-balance"
+          >
             {user.coinBalance.toLocaleString("en-US")} coins
-          </span>
+          </Link>
           <span className="max-w-40 truncate">Welcome, <strong data-testid="welcome-name">{displayName(user)}</strong></span>
           <a
             href={`${location.pathname}?settings`}

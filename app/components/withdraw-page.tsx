@@ -18,11 +18,12 @@ const STATUS_STYLE: Record<string, string> = {
 };
 
 /**
- * The withdrawal form (spec section 5, without the CVV) and the history. Without
+ * The withdrawal form (spec section 5, without the CVV) and the history; `balance` is the
+ * player's withdrawable cash (bonus coins are never withdrawn). Without
  * JavaScript every method's fields are shown and the server reads the chosen one's;
  * with it, only the chosen method's fields show, and changing method clears them.
  */
-export function WithdrawPage({ balance, history }: { balance: number; history: History }) {
+export function WithdrawPage({ balance, bonus, history }: { balance: number; bonus: number; history: History }) {
   const hydrated = useHydrated();
   const showToast = useShowToast();
   const { submit, pending } = useJsonAction();
@@ -37,7 +38,8 @@ export function WithdrawPage({ balance, history }: { balance: number; history: H
     <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-8">
       <h1 className="text-3xl font-black">Withdraw</h1>
       <p>
-        Balance: <strong>${balanceDollars}</strong>. Withdrawals from ${coinsToDecimal(BigInt(POLICY.minimumWithdrawalCoins))} are processed within{" "}
+        Withdrawable cash: <strong data-testid="withdrawable">${balanceDollars}</strong>
+        {bonus > 0 ? ` (your ${bonus.toLocaleString("en-US")} bonus coins are for play only and cannot be withdrawn)` : ""}. Withdrawals from ${coinsToDecimal(BigInt(POLICY.minimumWithdrawalCoins))} are processed within{" "}
         {POLICY.withdrawalProcessingHours} hours, with no fees. Amounts over ${coinsToDecimal(BigInt(POLICY.identityCheckAboveCoins))} need your identity verified first.
       </p>
       <form

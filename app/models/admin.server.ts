@@ -16,7 +16,7 @@ export function pendingWithdrawals() {
       firstApproverId: true,
       createdAt: true,
       status: true,
-      user: { select: { id: true, username: true, email: true, identityVerifiedAt: true } },
+      user: { select: { id: true, username: true, email: true, identityVerifiedAt: true, suspendedAt: true, flaggedAt: true, flagReason: true } },
     },
   });
 }
@@ -49,7 +49,7 @@ export function searchUsers(query: string, page: number, pageSize: number) {
         country: true,
         region: true,
         createdAt: true,
-        accounts: { where: { kind: "user" }, select: { balance: true } },
+        accounts: { where: { kind: { in: ["user", "user_bonus"] } }, select: { kind: true, balance: true } },
         depositLimits: { select: { period: true, amountCents: true, pendingAmountCents: true, pendingRemoval: true, pendingFrom: true } },
       },
     }),
@@ -72,7 +72,7 @@ export function recentRaffles(take = 100) {
       endsAt: true,
       prize: true,
       finalPot: true,
-      pot: { select: { balance: true } },
+      pots: { select: { balance: true } },
       winner: { select: { username: true } },
     },
     where: { OR: [{ status: "active" }, { drawnAt: { gte: new Date(Date.now() - 86_400_000) } }] },

@@ -16,7 +16,7 @@ export function claimDueRaffles(tx: Tx, now: Date, limit: number): Promise<Raffl
     ORDER BY ends_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
 }
 
-export type DrawTicket = { id: string; position: number; userId: string };
+export type DrawTicket = { id: string; position: number; userId: string; cash: bigint; bonus: bigint };
 
 /**
  * Every ticket of the raffles in position order, by raffle. One row per raffle, its
@@ -24,42 +24,69 @@ export type DrawTicket = { id: string; position: number; userId: string };
  * PostgreSQL array literal, and a draw of 1,000 raffles reads 20,000 tickets.
  */
 export async function ticketsOfRaffles(tx: Tx, raffleIds: string[]): Promise<Map<string, DrawTicket[]>> {
-  const rows = await tx.$queryRaw<{ raffleId: string; ids: string; positions: string; users: string }[]>`
+  const rows = await tx.$queryRaw<{ raffleId: string; ids: string; positions: string; users: string; cash: string; bonus: string }[]>`
     SELECT raffle_id::text AS "raffleId", string_agg(id::text, ',' ORDER BY position) AS ids,
-           string_agg(position::text, ',' ORDER BY position) AS positions, string_agg(user_id::text, ',' ORDER BY position) AS users
+           string_agg(position::text, ',' ORDER BY position) AS positions, string_agg(user_id::text, ',' ORDER BY position) AS users,
+           string_agg(cash::text, ',' ORDER BY position) AS cash, string_agg(bonus::text, ',' ORDER BY position) AS bonus
     FROM entries WHERE raffle_id = ANY(${raffleIds}::uuid[]) GROUP BY raffle_id`;
   const tickets = new Map<string, DrawTicket[]>(raffleIds.map((id) => [id, []]));
   for (const row of rows) {
     const positions = row.positions.split(",");
     const users = row.users.split(",");
-    tickets.set(row.raffleId, row.ids.split(",").map((id, i) => ({ id, position: Number(positions[i]), userId: users[i]! })));
+    const cash = row.cash.split(",");
+    const bonus = row.bonus.split(",");
+    tickets.set(
+      row.raffleId,
+      row.ids.split(",").map((id, i) => ({ id, position: Number(positions[i]), userId: users[i]!, cash: BigInt(cash[i]!), bonus: BigInt(bonus[i]!) })),
+    );
   }
   return tickets;
 }
 
-export type DrawPlayer = { id: string; vipTier: VipTier | null; vipExpiry: Date | null; username: string | null; firstName: string | null; account: string };
+export type DrawPlayer = {
+  id: string;
+  vipTier: VipTier | null;
+  vipExpiry: Date | null;
+  username: string | null;
+  firstName: string | null;
+  /** Their cash ("user") and bonus ledger accounts. */
+  account: string;
+  bonusAccount: string;
+};
 
-/** The players (their VIP state, names, and "user" ledger account, created on first use). */
+/** The players (their VIP state, names, and cash and bonus ledger accounts, created on first use). */
 export async function playersForDraw(tx: Tx, userIds: string[]): Promise<DrawPlayer[]> {
   await tx.$executeRaw`
-    INSERT INTO ledger_accounts (kind, user_id) SELECT 'user', id FROM users WHERE id = ANY(${userIds}::uuid[])
+    INSERT INTO ledger_accounts (kind, user_id)
+    SELECT k.kind::"LedgerAccountKind", u.id FROM users u, (VALUES ('user'), ('user_bonus')) AS k(kind)
+    WHERE u.id = ANY(${userIds}::uuid[])
     ON CONFLICT (user_id, kind) DO NOTHING`;
   return tx.$queryRaw<DrawPlayer[]>`
     SELECT u.id::text AS id, u.vip_tier AS "vipTier", u.vip_expiry AS "vipExpiry", u.username,
-           u.first_name AS "firstName", a.id::text AS account
-    FROM users u JOIN ledger_accounts a ON a.user_id = u.id AND a.kind = 'user'
+           u.first_name AS "firstName", a.id::text AS account, b.id::text AS "bonusAccount"
+    FROM users u
+    JOIN ledger_accounts a ON a.user_id = u.id AND a.kind = 'user'
+    JOIN ledger_accounts b ON b.user_id = u.id AND b.kind = 'user_bonus'
     WHERE u.id = ANY(${userIds}::uuid[])`;
 }
 
+export type Pot = { id: string; balance: bigint };
+
 /**
  * Locks the batch's pots (no one else touches them: their raffles are locked) and
- * returns their balances by raffle.
+ * returns their cash and bonus pots by raffle.
  */
-export async function lockPots(tx: Tx, raffleIds: string[]): Promise<Map<string, { id: string; balance: bigint }>> {
-  const rows = await tx.$queryRaw<{ id: string; raffleId: string; balance: bigint }[]>`
-    SELECT id::text AS id, raffle_id::text AS "raffleId", balance FROM ledger_accounts
+export async function lockPots(tx: Tx, raffleIds: string[]): Promise<Map<string, { cash: Pot; bonus: Pot }>> {
+  const rows = await tx.$queryRaw<{ id: string; raffleId: string; kind: string; balance: bigint }[]>`
+    SELECT id::text AS id, raffle_id::text AS "raffleId", kind::text AS kind, balance FROM ledger_accounts
     WHERE raffle_id = ANY(${raffleIds}::uuid[]) ORDER BY id FOR UPDATE`;
-  return new Map(rows.map((r) => [r.raffleId, { id: r.id, balance: r.balance }]));
+  const byKind = new Map(rows.map((r) => [`${r.raffleId}:${r.kind}`, { id: r.id, balance: r.balance }]));
+  const pot = (raffleId: string, kind: string) => {
+    const found = byKind.get(`${raffleId}:${kind}`);
+    if (!found) throw new Error(`raffle ${raffleId} has no ${kind} account`);
+    return found;
+  };
+  return new Map(raffleIds.map((id) => [id, { cash: pot(id, "raffle_pot"), bonus: pot(id, "raffle_pot_bonus") }]));
 }
 
 /**

@@ -19,11 +19,13 @@ export async function listActiveRaffles(kind: RaffleKind) {
       seedHash: string;
     }[]
   >`
-    SELECT r.id::text AS id, r.tier, r.entry_price AS "entryPrice", a.balance AS pot,
+    SELECT r.id::text AS id, r.tier, r.entry_price AS "entryPrice", a.balance + b.balance AS pot,
            r.player_count AS "playerCount", r.ticket_count AS "ticketCount", r.starts_at AS "startsAt",
            r.ends_at AS "endsAt", r.status, r.vip_only AS "vipOnly",
            r.max_tickets_per_player AS "maxTicketsPerPlayer", r.seed_hash AS "seedHash"
-    FROM raffles r JOIN ledger_accounts a ON a.raffle_id = r.id
+    FROM raffles r
+    JOIN ledger_accounts a ON a.raffle_id = r.id AND a.kind = 'raffle_pot'
+    JOIN ledger_accounts b ON b.raffle_id = r.id AND b.kind = 'raffle_pot_bonus'
     WHERE r.kind = ${kind}::"RaffleKind" AND r.status = 'active'
     ORDER BY r.entry_price, r.ends_at`;
 }

@@ -21,8 +21,16 @@ export type NewLedgerTransaction = {
   postings: Posting[];
 };
 
+/** The postings of a movement whose parts may be nothing (a mix with no bonus): those are left out. */
+export function nonZero(postings: Posting[]): Posting[] {
+  return postings.filter((posting) => posting.amount !== 0n);
+}
+
 /** Accounts that may never go below zero. */
-const FLOORED: ReadonlySet<LedgerAccountKind> = new Set(["user", "withdrawal_hold", "raffle_pot"]);
+const FLOORED: ReadonlySet<LedgerAccountKind> = new Set(["user", "user_bonus", "withdrawal_hold", "raffle_pot", "raffle_pot_bonus"]);
+
+/** A player's own accounts: cash ("user"), bonus, and cash held for a withdrawal. */
+export type PlayerAccountKind = "user" | "user_bonus" | "withdrawal_hold";
 
 export class InsufficientBalance extends Error {
   name = "InsufficientBalance";
@@ -85,7 +93,7 @@ export async function postTransaction(tx: Tx, entry: NewLedgerTransaction): Prom
 }
 
 /** The id of a player's account of `kind`, created on first use. */
-export async function userAccountId(tx: Tx, userId: string, kind: "user" | "withdrawal_hold" = "user"): Promise<string> {
+export async function userAccountId(tx: Tx, userId: string, kind: PlayerAccountKind = "user"): Promise<string> {
   const rows = await tx.$queryRaw<{ id: string }[]>`
     WITH created AS (
       INSERT INTO ledger_accounts (kind, user_id) VALUES (${kind}::"LedgerAccountKind", ${userId}::uuid)
@@ -118,31 +126,52 @@ export async function houseAccountId(kind: HouseKind, client: Tx = db()): Promis
   return account.id;
 }
 
-export async function createRafflePot(tx: Tx, raffleId: string): Promise<string> {
-  const account = await tx.ledgerAccount.create({ data: { kind: "raffle_pot", raffleId }, select: { id: true } });
-  return account.id;
+/** A raffle's two pots: its cash and its bonus coins. */
+export async function createRafflePots(tx: Tx, raffleId: string): Promise<void> {
+  await tx.ledgerAccount.createMany({ data: [{ kind: "raffle_pot", raffleId }, { kind: "raffle_pot_bonus", raffleId }] });
 }
 
-/** A player's spendable coins (0 before their first movement). */
-export async function userBalance(userId: string, client: Tx = db()): Promise<bigint> {
-  const account = await client.ledgerAccount.findUnique({
-    where: { userId_kind: { userId, kind: "user" } },
-    select: { balance: true },
+/** A player's coins: cash (withdrawable) and bonus (play only); 0 before their first movement. */
+export type Balances = { cash: bigint; bonus: bigint };
+
+export async function userBalances(userId: string, client: Tx = db()): Promise<Balances> {
+  const accounts = await client.ledgerAccount.findMany({
+    where: { userId, kind: { in: ["user", "user_bonus"] } },
+    select: { kind: true, balance: true },
   });
-  return account?.balance ?? 0n;
+  return {
+    cash: accounts.find((a) => a.kind === "user")?.balance ?? 0n,
+    bonus: accounts.find((a) => a.kind === "user_bonus")?.balance ?? 0n,
+  };
+}
+
+/** A player's spendable coins: cash and bonus together. */
+export async function userBalance(userId: string, client: Tx = db()): Promise<bigint> {
+  const { cash, bonus } = await userBalances(userId, client);
+  return cash + bonus;
 }
 
 /** For the invariant checks: the sum over all accounts, and accounts whose balance disagrees with their postings. */
-export async function ledgerInvariants(): Promise<{ total: bigint; mismatched: number; negative: number; unbalanced: number }> {
-  const [row] = await db().$queryRaw<{ total: bigint; mismatched: bigint; negative: bigint; unbalanced: bigint }[]>`
+/**
+ * For the invariant checks: the sum over all accounts and over the bonus ones, accounts
+ * whose balance disagrees with their postings or is below a floor, and transactions that
+ * do not balance (in all, or in bonus coins alone).
+ */
+export async function ledgerInvariants(): Promise<{ total: bigint; bonusTotal: bigint; mismatched: number; negative: number; unbalanced: number }> {
+  const [row] = await db().$queryRaw<{ total: bigint; bonusTotal: bigint; mismatched: bigint; negative: bigint; unbalanced: bigint }[]>`
     SELECT
       (SELECT coalesce(sum(balance), 0)::bigint FROM ledger_accounts) AS total,
+      (SELECT coalesce(sum(balance), 0)::bigint FROM ledger_accounts WHERE kind IN ('user_bonus', 'raffle_pot_bonus', 'promotions')) AS "bonusTotal",
       (SELECT count(*) FROM ledger_accounts a
          WHERE a.balance <> (SELECT coalesce(sum(p.amount), 0) FROM ledger_postings p WHERE p.account_id = a.id)) AS mismatched,
-      (SELECT count(*) FROM ledger_accounts WHERE kind IN ('user', 'withdrawal_hold', 'raffle_pot') AND balance < 0) AS negative,
-      (SELECT count(*) FROM (SELECT transaction_id FROM ledger_postings GROUP BY transaction_id HAVING sum(amount) <> 0) t) AS unbalanced`;
+      (SELECT count(*) FROM ledger_accounts WHERE kind IN ('user', 'user_bonus', 'withdrawal_hold', 'raffle_pot', 'raffle_pot_bonus') AND balance < 0) AS negative,
+      (SELECT count(*) FROM (
+         SELECT p.transaction_id FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
+         GROUP BY p.transaction_id
+         HAVING sum(p.amount) <> 0 OR sum(p.amount) FILTER (WHERE a.kind IN ('user_bonus', 'raffle_pot_bonus', 'promotions')) <> 0) t) AS unbalanced`;
   return {
     total: row!.total,
+    bonusTotal: row!.bonusTotal,
     mismatched: Number(row!.mismatched),
     negative: Number(row!.negative),
     unbalanced: Number(row!.unbalanced),

@@ -105,14 +105,18 @@ export type LockedPayment = {
   purpose: PaymentPurpose;
   product: string;
   amountCents: number;
+  currency: string;
   status: PaymentStatus;
   coinsCredited: bigint | null;
+  refundedCents: number;
+  disputedCents: number;
 };
 
 export async function lockPayment(tx: Tx, providerPaymentId: string): Promise<LockedPayment | undefined> {
   const rows = await tx.$queryRaw<LockedPayment[]>`
     SELECT id::text AS id, user_id::text AS "userId", provider_payment_id AS "providerPaymentId", purpose, product,
-           amount_cents AS "amountCents", status, coins_credited AS "coinsCredited"
+           amount_cents AS "amountCents", currency, status, coins_credited AS "coinsCredited",
+           refunded_cents AS "refundedCents", disputed_cents AS "disputedCents"
     FROM payments WHERE provider_payment_id = ${providerPaymentId} FOR UPDATE`;
   return rows[0];
 }
@@ -120,7 +124,15 @@ export async function lockPayment(tx: Tx, providerPaymentId: string): Promise<Lo
 export function updatePayment(
   tx: Tx,
   id: string,
-  data: { status: PaymentStatus; coinsCredited?: bigint; failureMessage?: string; settledAt?: Date; providerPaymentId?: string },
+  data: {
+    status?: PaymentStatus;
+    coinsCredited?: bigint;
+    failureMessage?: string;
+    settledAt?: Date;
+    providerPaymentId?: string;
+    refundedCents?: number;
+    disputedCents?: number;
+  },
 ) {
   return tx.payment.update({ where: { id }, data });
 }

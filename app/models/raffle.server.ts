@@ -37,8 +37,15 @@ export async function lockRaffle(tx: Tx, id: string, { skipLocked = false } = {}
   return rows[0];
 }
 
-export function potAccount(tx: Tx, raffleId: string) {
-  return tx.ledgerAccount.findUniqueOrThrow({ where: { raffleId }, select: { id: true, balance: true } });
+/** A raffle's cash and bonus pots. */
+export async function potAccounts(tx: Tx, raffleId: string): Promise<{ cash: string; bonus: string }> {
+  const pots = await tx.ledgerAccount.findMany({ where: { raffleId }, select: { id: true, kind: true } });
+  const id = (kind: string) => {
+    const pot = pots.find((p) => p.kind === kind);
+    if (!pot) throw new Error(`raffle ${raffleId} has no ${kind} account`);
+    return pot.id;
+  };
+  return { cash: id("raffle_pot"), bonus: id("raffle_pot_bonus") };
 }
 
 /** Scheduled raffles that started at or after `since` (what the scheduler has opened). */
@@ -94,9 +101,7 @@ export type EntryRow = {
 
 /**
  * Applies a batch of entries in one statement (the rules are in the enter_raffles
- * function, prisma/migrations/20261121180000_bulk_entries_and_draws,
- * 20261121200000_entries_check_their_session, 20261121220000_entries_written_once_per_batch
- * and, as it stands, 20261122010000_entries_check_jurisdiction); one row per entry, in order.
+ * function, prisma/sql/functions/enter_raffles.sql); one row per entry, in order.
  */
 export async function enterRaffles(entries: EntryRequest[], rules: EntryBatchRules): Promise<EntryRow[]> {
   const rows = await db().$queryRaw<(EntryRow & { ord: number })[]>`

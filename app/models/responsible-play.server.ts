@@ -60,10 +60,16 @@ export function openEntriesOf(userId: string) {
   });
 }
 
-/** Removes the player's tickets from a locked raffle and closes the gaps in the positions. */
-export async function removeTickets(tx: Tx, raffleId: string, userId: string): Promise<number> {
-  const { count } = await tx.entry.deleteMany({ where: { raffleId, userId } });
-  if (count === 0) return 0;
+/**
+ * Removes the player's tickets from a locked raffle and closes the gaps in the positions;
+ * returns how many there were and what they cost in cash and in bonus coins.
+ */
+export async function removeTickets(tx: Tx, raffleId: string, userId: string): Promise<{ count: number; cash: bigint; bonus: bigint }> {
+  const [removed] = await tx.$queryRaw<{ count: number; cash: bigint; bonus: bigint }[]>`
+    WITH d AS (DELETE FROM entries WHERE raffle_id = ${raffleId}::uuid AND user_id = ${userId}::uuid RETURNING cash, bonus)
+    SELECT count(*)::int AS count, coalesce(sum(cash), 0)::bigint AS cash, coalesce(sum(bonus), 0)::bigint AS bonus FROM d`;
+  const { count } = removed!;
+  if (count === 0) return removed!;
   // Two steps, so that no intermediate position collides with another ticket's.
   await tx.$executeRaw`UPDATE entries SET position = position + 1000000000 WHERE raffle_id = ${raffleId}::uuid`;
   await tx.$executeRaw`
@@ -71,5 +77,5 @@ export async function removeTickets(tx: Tx, raffleId: string, userId: string): P
     FROM (SELECT id, row_number() OVER (ORDER BY position) AS rn FROM entries WHERE raffle_id = ${raffleId}::uuid) r
     WHERE e.id = r.id`;
   await tx.raffle.update({ where: { id: raffleId }, data: { ticketCount: { decrement: count }, playerCount: { decrement: 1 } } });
-  return count;
+  return removed!;
 }

@@ -98,6 +98,7 @@ export default function Admin() {
                 <Cell>{p.destination}</Cell>
                 <Cell>{p.ageMinutes} min</Cell>
                 <Cell>
+                  {p.blocked ? <strong className="text-red-700 dark:text-red-400" data-testid="payout-blocked">{p.blocked}: not payable. </strong> : null}
                   {p.requiresVerification ? "Identity verification required. " : ""}
                   {p.awaitingSecondApproval ? "Awaiting a second approval." : ""}
                 </Cell>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
+import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
 import { filterFrom, HISTORY_TYPES, playerHistory } from "~/services/history.server";
 
@@ -13,11 +14,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function History() {
   const data = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof playerHistory>> & { types: string[] };
+  const root = useRouteLoaderData<RootData>("root")!;
   const csv = `/history.csv?${new URLSearchParams(data.filter).toString()}`;
   return (
     <PlayerShell>
       <main className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8">
         <h1 className="text-3xl font-black">History</h1>
+        <p data-testid="balance-split">
+          Your coins: <strong>{root.user!.cashBalance.toLocaleString("en-US")} cash</strong> (money you paid in or won; withdrawable) and{" "}
+          <strong>{root.user!.bonusBalance.toLocaleString("en-US")} bonus</strong> (given by us; for play only, never withdrawn). Entries
+          spend bonus coins first.
+        </p>
         <dl className="grid grid-cols-3 gap-3 text-center" data-testid="history-totals">
           <div><dt className="text-xs">Bought</dt><dd className="text-xl font-bold">${data.deposited}</dd></div>
           <div><dt className="text-xs">Withdrawn</dt><dd className="text-xl font-bold">${data.paidOut}</dd></div>
@@ -41,15 +48,18 @@ export default function History() {
         ) : (
           <table className="w-full text-sm">
             <thead>
-              <tr className="text-left"><th className="py-1">Date (UTC)</th><th>Type</th><th className="text-right">Amount</th><th /></tr>
+              <tr className="text-left"><th className="py-1">Date (UTC)</th><th>Type</th><th className="text-right">Amount</th><th className="text-right">Cash · bonus coins</th><th /></tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
               {data.rows.map((r) => (
-                <tr key={`${r.id}-${r.coins}`} data-testid="history-row">
+                <tr key={r.id} data-testid="history-row">
                   <td className="py-1">{r.date.slice(0, 16).replace("T", " ")}</td>
                   <td>{r.type}</td>
                   <td className={`text-right font-mono ${r.coins < 0 ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`}>
                     {r.coins < 0 ? "−" : "+"}${r.amount.replace("-", "")}
+                  </td>
+                  <td className="text-right font-mono text-xs" data-testid="history-split">
+                    {signed(r.cash)} · {signed(r.bonus)}
                   </td>
                   <td className="text-right">{r.raffleId ? <Link to={`/fair/${r.raffleId}`} className="underline">fair draw</Link> : null}</td>
                 </tr>
@@ -60,6 +70,10 @@ export default function History() {
       </main>
     </PlayerShell>
   );
+}
+
+function signed(coins: number): string {
+  return coins < 0 ? `−${(-coins).toLocaleString("en-US")}` : `+${coins.toLocaleString("en-US")}`;
 }
 
 export const meta: MetaFunction = () => [{ title: "History — Raffle Rush" }];

@@ -56,7 +56,7 @@ export default function Withdraw() {
   const root = useRouteLoaderData<RootData>("root")!;
   return (
     <PlayerShell>
-      <WithdrawPage balance={root.user!.coinBalance} history={history} />
+      <WithdrawPage balance={root.user!.cashBalance} bonus={root.user!.bonusBalance} history={history} />
     </PlayerShell>
   );
 }

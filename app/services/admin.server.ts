@@ -24,14 +24,32 @@ async function audit(actor: string, action: string, target: string, details: Pri
 
 export type PayoutDecision = { status: "completed" | "rejected" | "awaiting_second_approval" };
 
+/** No admin approves, verifies or completes anything for their own account (PRODUCT.md). */
+function refuseOwnAccount(adminId: string, userId: string) {
+  if (adminId === userId) throw new DomainError("own_account", "Another admin must decide this: it concerns your own account");
+}
+
+/** Why the player may not be paid now (suspended, or flagged for a dispute or a charge found late), if so. */
+export function payeeBlock(user: { suspendedAt: Date | null; flaggedAt: Date | null; flagReason: string | null }): string | null {
+  if (user.suspendedAt) return "The account is suspended";
+  if (user.flaggedAt) return `The account is flagged for review: ${user.flagReason ?? "no reason recorded"}`;
+  return null;
+}
+
 export async function approvePayout(adminId: string, withdrawalId: string, now = new Date()): Promise<PayoutDecision> {
   return db().$transaction(async (tx) => {
     const w = await lockWithdrawal(tx, withdrawalId);
     if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
     if (w.status !== "pending") throw new DomainError("withdrawal_decided", `This payout is already ${w.status}`);
-    if (w.requiresVerification) {
-      const user = await tx.user.findUniqueOrThrow({ where: { id: w.userId }, select: { identityVerifiedAt: true } });
-      if (!user.identityVerifiedAt) throw new DomainError("verification_required", "Verify the player's identity before approving this payout");
+    refuseOwnAccount(adminId, w.userId);
+    const user = await tx.user.findUniqueOrThrow({
+      where: { id: w.userId },
+      select: { identityVerifiedAt: true, suspendedAt: true, flaggedAt: true, flagReason: true },
+    });
+    const blocked = payeeBlock(user);
+    if (blocked) throw new DomainError("payee_blocked", `${blocked}: nothing is paid to it`);
+    if (w.requiresVerification && !user.identityVerifiedAt) {
+      throw new DomainError("verification_required", "Verify the player's identity before approving this payout");
     }
     const threshold = BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
     if (w.amount > threshold) {
@@ -94,11 +112,20 @@ export async function rejectPayout(adminId: string, withdrawalId: string, reason
   });
 }
 
-/** Approves every pending payout up to `maxCents` that needs neither an identity check nor a second approver. */
+/**
+ * Approves every pending payout up to `maxCents` that needs neither an identity check nor a
+ * second approver, leaving out accounts that may not be paid (suspended or flagged) and the
+ * admin's own; approvePayout checks each again under its lock.
+ */
 export async function bulkApprove(adminId: string, maxCents: number): Promise<number> {
   const threshold = BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
   const candidates = (await admin.pendingWithdrawals()).filter(
-    (w) => w.amount <= BigInt(maxCents) && w.amount <= threshold && (!w.requiresVerification || w.user.identityVerifiedAt),
+    (w) =>
+      w.amount <= BigInt(maxCents) &&
+      w.amount <= threshold &&
+      (!w.requiresVerification || w.user.identityVerifiedAt) &&
+      payeeBlock(w.user) === null &&
+      w.user.id !== adminId,
   );
   let approved = 0;
   for (const w of candidates) {
@@ -114,6 +141,7 @@ export async function bulkApprove(adminId: string, maxCents: number): Promise<nu
 }
 
 export async function verifyIdentity(adminId: string, userId: string, now = new Date()) {
+  refuseOwnAccount(adminId, userId);
   const before = await db().user.findUnique({ where: { id: userId }, select: { identityVerifiedAt: true } });
   if (!before) throw new DomainError("user_not_found", "Player not found");
   await db().user.update({ where: { id: userId }, data: { identityVerifiedAt: before.identityVerifiedAt ?? now } });
@@ -172,6 +200,8 @@ export const payoutView = (now: Date) => (w: Awaited<ReturnType<typeof admin.pen
   status: w.status,
   requiresVerification: w.requiresVerification && !w.user.identityVerifiedAt,
   awaitingSecondApproval: w.firstApproverId !== null,
+  // Nothing is paid to an account that is suspended or flagged: the reason, shown in the queue.
+  blocked: payeeBlock(w.user),
   ageMinutes: Math.floor((now.getTime() - w.createdAt.getTime()) / 60_000),
   createdAt: w.createdAt.toISOString(),
 });
@@ -191,7 +221,8 @@ export async function listUsers(query: string, page: number, pageSize = 25, now 
       id: u.id,
       email: u.email,
       username: u.username,
-      coinBalance: Number(u.accounts[0]?.balance ?? 0n),
+      coinBalance: Number(u.accounts.reduce((sum, a) => sum + a.balance, 0n)),
+      cashBalance: Number(u.accounts.find((a) => a.kind === "user")?.balance ?? 0n),
       totalWinnings: Number(u.totalWinnings),
       vipTier: u.vipExpiry && u.vipExpiry > new Date() ? u.vipTier : null,
       isAdmin: u.isAdmin,
@@ -223,7 +254,7 @@ export async function listRafflesForAdmin() {
     tier: r.tier,
     status: r.status,
     entryPrice: dollars(r.entryPrice),
-    currentPot: dollars(r.status === "active" ? (r.pot?.balance ?? 0n) : (r.finalPot ?? 0n)),
+    currentPot: dollars(r.status === "active" ? r.pots.reduce((sum, pot) => sum + pot.balance, 0n) : (r.finalPot ?? 0n)),
     tickets: r.ticketCount,
     players: r.playerCount,
     endTime: r.endsAt.toISOString(),

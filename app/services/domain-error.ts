@@ -21,6 +21,8 @@ export type DomainErrorCode =
   | "withdrawal_decided"
   | "verification_required"
   | "second_approver_required"
+  | "payee_blocked"
+  | "own_account"
   | "excluded"
   | "jurisdiction"
   | "vip_downgrade"

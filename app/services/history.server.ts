@@ -30,6 +30,7 @@ const LABELS: Record<LedgerTransactionKind, string> = {
   withdrawal_hold: "Withdrawal requested",
   withdrawal_release: "Withdrawal returned",
   payout: "Withdrawal paid",
+  reclassification: "Coins not paid in or won became bonus coins",
 };
 
 export type HistoryFilter = { type?: string; from?: string; to?: string };
@@ -64,6 +65,8 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
       kind: r.kind,
       amount: coinsToDecimal(r.amount),
       coins: Number(r.amount),
+      cash: Number(r.cash),
+      bonus: Number(r.bonus),
       raffleId: r.raffleId,
     })),
     deposited: coinsToDecimal(totals.deposited),
@@ -74,7 +77,9 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
 
 export function historyCsv(rows: Awaited<ReturnType<typeof playerHistory>>["rows"]): string {
   const escape = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-  const lines = [["date", "type", "amount_usd", "coins", "raffle"].join(",")];
-  for (const r of rows) lines.push([r.date, r.type, r.amount, String(r.coins), r.raffleId ?? ""].map(escape).join(","));
+  const lines = [["date", "type", "amount_usd", "coins", "cash_coins", "bonus_coins", "raffle"].join(",")];
+  for (const r of rows) {
+    lines.push([r.date, r.type, r.amount, String(r.coins), String(r.cash), String(r.bonus), r.raffleId ?? ""].map(escape).join(","));
+  }
   return `${lines.join("\n")}\n`;
 }

@@ -28,6 +28,8 @@ const STATUS: Record<DomainErrorCode, number> = {
   withdrawal_decided: 409,
   verification_required: 409,
   second_approver_required: 409,
+  payee_blocked: 409,
+  own_account: 403,
   excluded: 403,
   jurisdiction: 403,
   vip_downgrade: 409,

@@ -1,8 +1,9 @@
 import type { VipTier } from "~/generated/prisma/client";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
-import { houseAccountId, postTransaction, userAccountId, userBalance, type Posting } from "~/models/ledger.server";
+import { houseAccountId, nonZero, postTransaction, userAccountId, userBalance, userBalances } from "~/models/ledger.server";
 import * as payments from "~/models/payment.server";
+import { paidMix, smaller } from "./coin-mix";
 import { findCoinPackage } from "./coin-packages";
 import { reserveDeposit, type DepositToReserve } from "./deposit-limits.server";
 import { checkDeposit } from "./responsible-play.server";
@@ -10,7 +11,7 @@ import { DomainError } from "./domain-error";
 import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
 import { demoProvider } from "./payments/demo-provider.server";
-import type { PaymentProvider, ProviderEvent } from "./payments/provider";
+import type { PaymentProvider, ProviderEvent, Reversal } from "./payments/provider";
 import { stripeProvider } from "./payments/stripe-provider.server";
 import { activeVipTier, higherVipTier, VIP_TIERS, type VipTierName } from "./vip";
 
@@ -156,6 +157,13 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
     if (remote.status === "requires_payment" && remote.failureMessage) return { status: "failed", message: remote.failureMessage, stillPayable: true };
     if (remote.status === "processing") return { status: "pending", processing: true };
     if (remote.status !== "succeeded") return { status: "pending" };
+    // A payment in another currency than the price's is never credited: support looks at it.
+    if (remote.currency.toLowerCase() !== payment.currency.toLowerCase()) {
+      getLogger().error({ providerPaymentId, currency: remote.currency }, "payment in another currency than its price; not credited");
+      await payments.updatePayment(tx, payment.id, { status: "failed", failureMessage: "Currency mismatch", settledAt: now });
+      await payments.flagUser(tx, payment.userId, `payment ${providerPaymentId} was made in ${remote.currency}, not ${payment.currency}: not credited`, now);
+      return { status: "failed", message: "Please contact support if coins were not added." };
+    }
     if (remote.amountCents !== payment.amountCents || remote.metadata.userId !== payment.userId) {
       getLogger().error({ providerPaymentId }, "payment does not match what we priced; not credited");
       await payments.updatePayment(tx, payment.id, { status: "failed", failureMessage: "Amount mismatch", settledAt: now });
@@ -166,21 +174,28 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
       if (!pkg || pkg.purpose !== "coins") throw new Error(`unknown package ${payment.product}`);
       const user = await tx.user.findUniqueOrThrow({ where: { id: payment.userId }, select: { vipTier: true, vipExpiry: true } });
       const tier = activeVipTier(user, now);
-      const bonus = tier ? (pkg.coins * BigInt(VIP_TIERS[tier].bonusPercent)) / 100n : 0n;
-      const postings: Posting[] = [
-        { accountId: await houseAccountId("card_deposits", tx), amount: -pkg.coins },
-        { accountId: await userAccountId(tx, payment.userId), amount: pkg.coins + bonus },
-      ];
-      if (bonus > 0n) postings.push({ accountId: await houseAccountId("promotions", tx), amount: -bonus });
-      await postTransaction(tx, { kind: "deposit", reference: `deposit:${providerPaymentId}`, userId: payment.userId, memo: pkg.description, postings });
-      await payments.updatePayment(tx, payment.id, { status: "succeeded", coinsCredited: pkg.coins + bonus, settledAt: now });
+      const vipBonus = tier ? (pkg.coins * BigInt(VIP_TIERS[tier].bonusPercent)) / 100n : 0n;
+      const { cash, bonus } = paidMix(payment.amountCents, pkg.coins + vipBonus);
+      await postTransaction(tx, {
+        kind: "deposit",
+        reference: `deposit:${providerPaymentId}`,
+        userId: payment.userId,
+        memo: pkg.description,
+        postings: nonZero([
+          { accountId: await houseAccountId("card_deposits", tx), amount: -cash },
+          { accountId: await userAccountId(tx, payment.userId), amount: cash },
+          { accountId: await houseAccountId("promotions", tx), amount: -bonus },
+          { accountId: await userAccountId(tx, payment.userId, "user_bonus"), amount: bonus },
+        ]),
+      });
+      await payments.updatePayment(tx, payment.id, { status: "succeeded", coinsCredited: cash + bonus, settledAt: now });
       await recordAudit(tx, {
         actor: "provider",
         action: "payment.credit",
         target: `user:${payment.userId}`,
-        details: { providerPaymentId, amountCents: payment.amountCents, coins: (pkg.coins + bonus).toString() },
+        details: { providerPaymentId, amountCents: payment.amountCents, coins: (cash + bonus).toString(), cash: cash.toString(), bonus: bonus.toString() },
       });
-      return { status: "succeeded", purpose: "coins", coins: pkg.coins + bonus, product: payment.product };
+      return { status: "succeeded", purpose: "coins", coins: cash + bonus, product: payment.product };
     }
     // Started before a higher tier was bought (two purchases at once): it extends the
     // membership without lowering the tier; starting one that would is refused.
@@ -235,41 +250,68 @@ export async function settleHostedCheckout(sessionId: string, { userId, now = ne
   return settlePayment(session.paymentId, now);
 }
 
-/** Takes back a refunded or disputed payment: the coins if they are still there, else flags the account. */
-export async function reversePayment(providerPaymentId: string, reason: "refund" | "dispute", now = new Date()) {
+/**
+ * Takes back what a refund or dispute of a payment newly covers (PRODUCT.md "Refunds and
+ * disputes take back exactly what they cover"): for a coin purchase, the covered cents as
+ * cash and the bonus that came with the payment in proportion (floor(bonus × covered ÷
+ * price)), as far as the player still has them; what is already spent flags the account.
+ * A refund event carries the payment's refunded total so far, so a repeat, or a refund
+ * this site made itself (a withdrawal paid back to the card, already counted), takes
+ * nothing. A VIP purchase refunded or disputed in full loses its 30 days.
+ */
+export async function reversePayment(providerPaymentId: string, reversal: Reversal, now = new Date()) {
   await db().$transaction(async (tx) => {
     const payment = await payments.lockPayment(tx, providerPaymentId);
-    if (!payment || payment.status !== "succeeded") return;
-    await payments.updatePayment(tx, payment.id, { status: reason === "refund" ? "refunded" : "disputed" });
+    if (!payment || (payment.status !== "succeeded" && payment.status !== "refunded" && payment.status !== "disputed")) return;
+    const open = payment.amountCents - payment.refundedCents - payment.disputedCents;
+    const wanted = reversal.reason === "refund" ? reversal.refundedCents - payment.refundedCents : reversal.amountCents;
+    const covered = Math.max(0, Math.min(wanted, open));
+    if (covered === 0) return;
+    const refundedCents = payment.refundedCents + (reversal.reason === "refund" ? covered : 0);
+    const disputedCents = payment.disputedCents + (reversal.reason === "dispute" ? covered : 0);
+    const whole = refundedCents + disputedCents === payment.amountCents;
+    await payments.updatePayment(tx, payment.id, {
+      refundedCents,
+      disputedCents,
+      ...(whole ? { status: reversal.reason === "refund" ? "refunded" : "disputed" } : {}),
+    });
+    const details = { providerPaymentId, amountCents: payment.amountCents, coveredCents: covered, refundedCents, disputedCents };
     if (payment.purpose === "vip") {
-      await payments.shortenVip(tx, payment.userId, now, VIP_PERIOD_DAYS);
-      await recordAudit(tx, { actor: "provider", action: `payment.${reason}`, target: `user:${payment.userId}`, details: { providerPaymentId } });
+      if (whole) await payments.shortenVip(tx, payment.userId, now, VIP_PERIOD_DAYS);
+      await recordAudit(tx, { actor: "provider", action: `payment.${reversal.reason}`, target: `user:${payment.userId}`, details });
       return;
     }
-    const credited = payment.coinsCredited ?? 0n;
-    const account = await userAccountId(tx, payment.userId);
-    const available = await userBalance(payment.userId, tx);
-    const taken = available < credited ? available : credited;
-    if (taken > 0n) {
+    // The bonus in proportion to the cents covered so far, less what earlier reversals took:
+    // partial reversals that add up to the whole payment take back all of its bonus.
+    const credited = paidMix(payment.amountCents, payment.coinsCredited ?? 0n);
+    const bonusFor = (cents: number) => (credited.bonus * BigInt(cents)) / BigInt(payment.amountCents);
+    const before = payment.refundedCents + payment.disputedCents;
+    const due = { cash: smaller(BigInt(covered), credited.cash), bonus: bonusFor(before + covered) - bonusFor(before) };
+    const available = await userBalances(payment.userId, tx);
+    const taken = { cash: smaller(available.cash, due.cash), bonus: smaller(available.bonus, due.bonus) };
+    if (taken.cash + taken.bonus > 0n) {
       await postTransaction(tx, {
         kind: "reversal",
-        reference: `reversal:${providerPaymentId}`,
+        reference: `reversal:${providerPaymentId}:${reversal.reason}:${refundedCents + disputedCents}`,
         userId: payment.userId,
-        memo: reason,
-        postings: [
-          { accountId: account, amount: -taken },
-          { accountId: await houseAccountId("card_deposits", tx), amount: taken },
-        ],
+        memo: reversal.reason,
+        postings: nonZero([
+          { accountId: await userAccountId(tx, payment.userId), amount: -taken.cash },
+          { accountId: await houseAccountId("card_deposits", tx), amount: taken.cash },
+          { accountId: await userAccountId(tx, payment.userId, "user_bonus"), amount: -taken.bonus },
+          { accountId: await houseAccountId("promotions", tx), amount: taken.bonus },
+        ]),
       });
     }
-    if (taken < credited) {
-      await payments.flagUser(tx, payment.userId, `${reason} of ${providerPaymentId}: ${credited - taken} coins already spent`, now);
+    const missing = due.cash + due.bonus - taken.cash - taken.bonus;
+    if (missing > 0n) {
+      await payments.flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId}: ${missing} coins already spent`, now);
     }
     await recordAudit(tx, {
       actor: "provider",
-      action: `payment.${reason}`,
+      action: `payment.${reversal.reason}`,
       target: `user:${payment.userId}`,
-      details: { providerPaymentId, credited: credited.toString(), reversed: taken.toString() },
+      details: { ...details, reversedCash: taken.cash.toString(), reversedBonus: taken.bonus.toString(), missing: missing.toString() },
     });
   });
 }
@@ -286,7 +328,7 @@ export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
       if (await payments.findPaymentBySession(event.sessionId)) await settleHostedCheckout(event.sessionId);
       return;
     case "payment_reversed":
-      await reversePayment(event.paymentId, event.reason);
+      await reversePayment(event.paymentId, event.reversal);
       return;
     case "ignored":
       return;

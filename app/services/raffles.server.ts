@@ -1,12 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { RaffleKind } from "~/generated/prisma/client";
 import { db } from "~/models/db.server";
-import {
-  createRafflePot,
-  houseAccountId,
-  type Posting,
-  type Tx,
-} from "~/models/ledger.server";
+import { createRafflePots, houseAccountId, nonZero, type Tx } from "~/models/ledger.server";
 import {
   addWinnings,
   claimDueRaffles,
@@ -28,7 +23,8 @@ import { DomainError } from "./domain-error";
 import { CHANNEL, publish, type GameEvent } from "./events.server";
 import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
-import { splitPot } from "./prize";
+import type { CoinMix } from "./coin-mix";
+import { splitPotMix } from "./prize";
 import { submitEntry } from "./entry-queue.server";
 import { entryLimit, RateLimited, slidingWindow } from "./rate-limit.server";
 import { exclusionError, jurisdictionError } from "./responsible-play.server";
@@ -65,7 +61,7 @@ export async function openRaffle(raffle: NewRaffle): Promise<string | undefined>
       RETURNING id::text AS id`;
     const id = rows[0]?.id;
     if (!id) return undefined;
-    await createRafflePot(tx, id);
+    await createRafflePots(tx, id);
     await publish(tx, { type: "round", raffleId: id, kind: raffle.kind, tier: raffle.tier });
     return id;
   });
@@ -136,6 +132,17 @@ export async function enterRaffle({
   }
 }
 
+/** What tickets cost, in cash and in bonus coins. */
+function mixOf(tickets: DrawTicket[]): CoinMix {
+  let cash = 0n;
+  let bonus = 0n;
+  for (const ticket of tickets) {
+    cash += ticket.cash;
+    bonus += ticket.bonus;
+  }
+  return { cash, bonus };
+}
+
 export type DrawOutcome =
   | { raffleId: string; outcome: "completed"; winnerId: string; winningTicket: number; prize: bigint; rake: bigint }
   | { raffleId: string; outcome: "cancelled"; refunded: number };
@@ -163,6 +170,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   const paid = [...new Set(plans.flatMap((p) => (p.winner ? [p.winner.userId] : [...p.players])))];
   const people = new Map((await playersForDraw(tx, paid)).map((p) => [p.id, p]));
   const rakeAccount = await houseAccountId("house_rake", tx);
+  const promotionsAccount = await houseAccountId("promotions", tx);
   const pots = await lockPots(tx, ids);
 
   const transactions: BulkTransaction[] = [];
@@ -173,41 +181,61 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   const outcomes: DrawOutcome[] = [];
   for (const { raffle, tickets, players, winner } of plans) {
     const pot = pots.get(raffle.id)!;
-    if (pot.balance !== raffle.entryPrice * BigInt(tickets.length)) {
-      throw new Error(`raffle ${raffle.id}: pot ${pot.balance} does not match ${tickets.length} tickets`);
+    const staked = mixOf(tickets);
+    if (pot.cash.balance !== staked.cash || pot.bonus.balance !== staked.bonus) {
+      throw new Error(`raffle ${raffle.id}: pots ${pot.cash.balance}+${pot.bonus.balance} do not match its tickets' ${staked.cash}+${staked.bonus}`);
     }
+    const potTotal = pot.cash.balance + pot.bonus.balance;
     if (!winner) {
+      // Each ticket goes back in its own mix.
       for (const userId of players) {
-        const amount = raffle.entryPrice * BigInt(tickets.filter((t) => t.userId === userId).length);
+        const back = mixOf(tickets.filter((t) => t.userId === userId));
+        const person = people.get(userId)!;
         transactions.push({
           kind: "refund",
           reference: `refund:${raffle.id}:${userId}`,
           userId,
           raffleId: raffle.id,
-          postings: [
-            { accountId: pot.id, amount: -amount },
-            { accountId: people.get(userId)!.account, amount },
-          ],
+          postings: nonZero([
+            { accountId: pot.cash.id, amount: -back.cash },
+            { accountId: person.account, amount: back.cash },
+            { accountId: pot.bonus.id, amount: -back.bonus },
+            { accountId: person.bonusAccount, amount: back.bonus },
+          ]),
         });
       }
-      cancelled.push({ id: raffle.id, finalPot: pot.balance });
+      cancelled.push({ id: raffle.id, finalPot: potTotal });
       audits.push({
         actor,
         action: "raffle.cancel",
         target: `raffle:${raffle.id}`,
-        details: { reason: "fewer than two players", refundedTickets: tickets.length, pot: pot.balance.toString() },
+        details: {
+          reason: "fewer than two players",
+          refundedTickets: tickets.length,
+          pot: potTotal.toString(),
+          cash: pot.cash.balance.toString(),
+          bonus: pot.bonus.balance.toString(),
+        },
       });
       events.push({ type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled" });
       outcomes.push({ raffleId: raffle.id, outcome: "cancelled", refunded: tickets.length });
       continue;
     }
     const person = people.get(winner.userId)!;
-    const { prize, rake } = splitPot(pot.balance, winMultiplierTenths(activeVipTier(person, now)));
-    const postings: Posting[] = [{ accountId: pot.id, amount: -pot.balance }];
-    if (prize > 0n) postings.push({ accountId: person.account, amount: prize });
-    if (rake > 0n) postings.push({ accountId: rakeAccount, amount: rake });
+    // The prize and the house's share in the pot's own mix; the house's bonus coins go back to promotions.
+    const split = splitPotMix({ cash: pot.cash.balance, bonus: pot.bonus.balance }, winMultiplierTenths(activeVipTier(person, now)));
+    const prize = split.prize.cash + split.prize.bonus;
+    const rake = split.rake.cash + split.rake.bonus;
+    const postings = nonZero([
+      { accountId: pot.cash.id, amount: -pot.cash.balance },
+      { accountId: person.account, amount: split.prize.cash },
+      { accountId: rakeAccount, amount: split.rake.cash },
+      { accountId: pot.bonus.id, amount: -pot.bonus.balance },
+      { accountId: person.bonusAccount, amount: split.prize.bonus },
+      { accountId: promotionsAccount, amount: split.rake.bonus },
+    ]);
     transactions.push({ kind: "prize", reference: `draw:${raffle.id}`, userId: winner.userId, raffleId: raffle.id, postings });
-    completed.push({ id: raffle.id, merkleRoot: winner.root, winningTicket: winner.ticket, winnerId: winner.userId, finalPot: pot.balance, prize, rake });
+    completed.push({ id: raffle.id, merkleRoot: winner.root, winningTicket: winner.ticket, winnerId: winner.userId, finalPot: potTotal, prize, rake });
     audits.push({
       actor,
       action: "raffle.draw",
@@ -216,9 +244,13 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
         winnerId: winner.userId,
         winningTicket: winner.ticket,
         merkleRoot: winner.root,
-        pot: pot.balance.toString(),
+        pot: potTotal.toString(),
         prize: prize.toString(),
+        prizeCash: split.prize.cash.toString(),
+        prizeBonus: split.prize.bonus.toString(),
         rake: rake.toString(),
+        rakeCash: split.rake.cash.toString(),
+        rakeBonus: split.rake.bonus.toString(),
       },
     });
     events.push({
@@ -236,7 +268,11 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   await markCompleted(tx, completed, now);
   await markCancelled(tx, cancelled, now);
   await recordDraws(tx, audits, events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })));
-  await lockPayoutRows(tx, completed.map((c) => c.winnerId), [...[...people.values()].map((p) => p.account), rakeAccount]);
+  await lockPayoutRows(
+    tx,
+    completed.map((c) => c.winnerId),
+    [...[...people.values()].flatMap((p) => [p.account, p.bonusAccount]), rakeAccount, promotionsAccount],
+  );
   await postTransactions(tx, transactions);
   await addWinnings(tx, completed);
   return outcomes;

@@ -1,7 +1,7 @@
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
-import { postTransaction, userAccountId, type Tx } from "~/models/ledger.server";
-import { lockRaffle, potAccount } from "~/models/raffle.server";
+import { nonZero, postTransaction, userAccountId, type Tx } from "~/models/ledger.server";
+import { lockRaffle, potAccounts } from "~/models/raffle.server";
 import { PENDING_PAYMENT_HORIZON_MS } from "~/models/payment.server";
 import * as rp from "~/models/responsible-play.server";
 import { DomainError } from "./domain-error";
@@ -185,21 +185,24 @@ async function refundOpenEntries(raffleId: string, userId: string, now: Date): P
   return db().$transaction(async (tx) => {
     const raffle = await lockRaffle(tx, raffleId);
     if (!raffle || raffle.status !== "active") return 0;
-    const tickets = await rp.removeTickets(tx, raffleId, userId);
-    if (tickets === 0) return 0;
-    const amount = raffle.entryPrice * BigInt(tickets);
+    const removed = await rp.removeTickets(tx, raffleId, userId);
+    if (removed.count === 0) return 0;
+    // Each ticket goes back in its own mix.
+    const pots = await potAccounts(tx, raffleId);
     await postTransaction(tx, {
       kind: "refund",
       reference: `exclusion-refund:${raffleId}:${userId}:${now.getTime()}`,
       userId,
       raffleId,
       memo: "break or exclusion",
-      postings: [
-        { accountId: (await potAccount(tx, raffleId)).id, amount: -amount },
-        { accountId: await userAccountId(tx, userId), amount },
-      ],
+      postings: nonZero([
+        { accountId: pots.cash, amount: -removed.cash },
+        { accountId: await userAccountId(tx, userId), amount: removed.cash },
+        { accountId: pots.bonus, amount: -removed.bonus },
+        { accountId: await userAccountId(tx, userId, "user_bonus"), amount: removed.bonus },
+      ]),
     });
-    return tickets;
+    return removed.count;
   });
 }
 

@@ -13,6 +13,7 @@ import { activeVipTier, VIP_TIERS } from "./vip";
 /** The daily wheel turns once every 24 hours per player. */
 export const SPIN_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
+/** Coins the house gives are bonus coins: play only, never withdrawn (PRODUCT.md). */
 async function givePromotion(
   tx: Tx,
   { userId, amount, kind, reference }: { userId: string; amount: bigint; kind: "spin_reward" | "bonus"; reference: string },
@@ -23,7 +24,7 @@ async function givePromotion(
     userId,
     postings: [
       { accountId: await houseAccountId("promotions", tx), amount: -amount },
-      { accountId: await userAccountId(tx, userId), amount },
+      { accountId: await userAccountId(tx, userId, "user_bonus"), amount },
     ],
   });
 }

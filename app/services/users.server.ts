@@ -1,19 +1,24 @@
-import { userBalance } from "~/models/ledger.server";
+import { userBalances } from "~/models/ledger.server";
 import type { SessionUser } from "./auth.server";
 import { activeVipTier } from "./vip";
 
 /**
  * The spec's user record (section 3): coins as integers, no password hash, no internal
- * fields. The tier shows as bronze when no VIP period is active (PRODUCT.md).
+ * fields. `coinBalance` is every coin the player can play with; `cashBalance` (withdrawable)
+ * and `bonusBalance` (play only) split it (PRODUCT.md). The tier shows as bronze when no
+ * VIP period is active.
  */
 export async function userRecord(user: SessionUser, now = new Date()) {
   const tier = activeVipTier(user, now);
+  const { cash, bonus } = await userBalances(user.id);
   return {
     id: user.id,
     username: user.username,
     firstName: user.firstName,
     email: user.email,
-    coinBalance: Number(await userBalance(user.id)),
+    coinBalance: Number(cash + bonus),
+    cashBalance: Number(cash),
+    bonusBalance: Number(bonus),
     totalWinnings: Number(user.totalWinnings),
     vipTier: tier ?? "bronze",
     vipActive: tier !== null,

@@ -15,7 +15,7 @@ describe("withdrawal rules, in the spec's order", () => {
   it("then the balance", () => {
     expect(validateWithdrawal({ amount: "10.01", method: "", fields: {} }, 1000n)).toEqual({
       ok: false,
-      problem: { title: "Insufficient Balance", description: "You don't have enough coins to withdraw this amount" },
+      problem: { title: "Insufficient Balance", description: "Only cash can be withdrawn: you can withdraw up to $10.00. Bonus coins are for play only." },
     });
   });
 

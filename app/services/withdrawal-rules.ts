@@ -35,15 +35,22 @@ export type WithdrawalProblem = { title: string; description: string };
 
 export type ValidWithdrawal = { amountCoins: bigint; method: WithdrawalMethod; fields: Record<string, string> };
 
-export function validateWithdrawal(input: WithdrawalInput, balanceCoins: bigint): { ok: true; value: ValidWithdrawal } | { ok: false; problem: WithdrawalProblem } {
+/** Only cash (money paid in or won) can be withdrawn, never bonus coins (PRODUCT.md). */
+export function insufficientCash(withdrawableCoins: bigint): WithdrawalProblem {
+  return {
+    title: "Insufficient Balance",
+    description: `Only cash can be withdrawn: you can withdraw up to $${coinsToDecimal(withdrawableCoins)}. Bonus coins are for play only.`,
+  };
+}
+
+/** Checks a request against the player's withdrawable cash (`withdrawableCoins`). */
+export function validateWithdrawal(input: WithdrawalInput, withdrawableCoins: bigint): { ok: true; value: ValidWithdrawal } | { ok: false; problem: WithdrawalProblem } {
   const minimum = BigInt(POLICY.minimumWithdrawalCoins);
   const amountCoins = parseDollars(input.amount ?? "");
   if (amountCoins === undefined || amountCoins < minimum) {
     return { ok: false, problem: { title: "Minimum Withdrawal", description: `Minimum withdrawal amount is $${coinsToDecimal(minimum).replace(/\.00$/, "")}` } };
   }
-  if (amountCoins > balanceCoins) {
-    return { ok: false, problem: { title: "Insufficient Balance", description: "You don't have enough coins to withdraw this amount" } };
-  }
+  if (amountCoins > withdrawableCoins) return { ok: false, problem: insufficientCash(withdrawableCoins) };
   const method = WITHDRAWAL_METHODS.find((m) => m === input.method);
   const missing = { ok: false as const, problem: { title: "Missing Information", description: "Please fill in all required fields" } };
   if (!method) return missing;

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
-import { InsufficientBalance, postTransaction, userAccountId, userBalance } from "~/models/ledger.server";
+import { InsufficientBalance, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
 import * as withdrawals from "~/models/withdrawal.server";
 import { encrypt } from "./crypto-box.server";
 import { DomainError } from "./domain-error";
 import { coinsToDecimal } from "./money";
 import { paymentProvider } from "./payments.server";
 import { POLICY } from "./policy";
-import { METHOD_LABELS, validateWithdrawal, type ValidWithdrawal, type WithdrawalInput, type WithdrawalProblem } from "./withdrawal-rules";
+import { insufficientCash, METHOD_LABELS, validateWithdrawal, type ValidWithdrawal, type WithdrawalInput, type WithdrawalProblem } from "./withdrawal-rules";
 
 /**
  * Cashing out. The amount is held (player → withdrawal hold) in the same transaction
@@ -53,7 +53,7 @@ async function destinationOf(value: ValidWithdrawal) {
 }
 
 export async function requestWithdrawal(userId: string, input: WithdrawalInput) {
-  const checked = validateWithdrawal(input, await userBalance(userId));
+  const checked = validateWithdrawal(input, (await userBalances(userId)).cash);
   if (!checked.ok) throw new WithdrawalRefused(checked.problem);
   const destination = await destinationOf(checked.value);
   const id = randomUUID();
@@ -73,9 +73,8 @@ export async function requestWithdrawal(userId: string, input: WithdrawalInput) 
         ],
       });
     } catch (error) {
-      if (error instanceof InsufficientBalance) {
-        throw new WithdrawalRefused({ title: "Insufficient Balance", description: "You don't have enough coins to withdraw this amount" });
-      }
+      // Another request spent the cash since it was checked.
+      if (error instanceof InsufficientBalance) throw new WithdrawalRefused(insufficientCash((await userBalances(userId, tx)).cash));
       throw error;
     }
     await recordAudit(tx, {

@@ -1,26 +1,42 @@
 import { expect, test } from "@playwright/test";
 import { signUpWithUsername } from "./support";
 
-/** Cashing out, with and without JavaScript. */
-test("request a withdrawal: refused below $10, then held and listed as pending", async ({ page }) => {
+/** Cashing out, with and without JavaScript: only cash (money paid in or won) goes out. */
+test("request a withdrawal: welcome coins stay, refused below $10 and above the cash, then held and listed as pending", async ({ page, baseURL }) => {
   await signUpWithUsername(page);
   await page.goto("/withdraw");
-  const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
-  await page.getByLabel("Amount ($)").fill("5");
-  await page.getByLabel("Method").selectOption("venmo");
-  await page.getByLabel("Venmo username").fill("lucky-lou");
-  await page.getByRole("button", { name: "Request Withdrawal" }).click();
-  await expect(page.getByTestId("toast")).toContainText("Minimum withdrawal amount is $10");
+  // The 1,000 demo welcome coins are bonus coins: nothing to withdraw.
+  await expect(page.getByTestId("withdrawable")).toHaveText("$0.00");
+  await expect(page.getByText("your 1,000 bonus coins are for play only and cannot be withdrawn")).toBeVisible();
 
-  await page.getByLabel("Amount ($)").fill("10");
-  if (!javascript) {
-    // Without JavaScript the page came back fresh from the server: fill the method again.
-    await page.getByLabel("Method").selectOption("venmo");
-    await page.getByLabel("Venmo username").fill("lucky-lou");
-  }
-  await page.getByRole("button", { name: "Request Withdrawal" }).click();
+  // package_4 with the demo card: $24.99 paid is $24.99 of cash; the other 2,501 coins are bonus.
+  const bought = await page.request.post("/checkout?package=package_4", {
+    form: { intent: "demo-pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" },
+    headers: { Origin: baseURL! },
+    maxRedirects: 0,
+  });
+  expect(bought.status()).toBe(302);
+  await page.goto("/withdraw");
+  await expect(page.getByTestId("withdrawable")).toHaveText("$24.99");
+  await expect(page.getByTestId("coin-balance")).toHaveText("6,000 coins");
+  const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
+
+  const request = async (amount: string, fillMethod: boolean) => {
+    await page.getByLabel("Amount ($)").fill(amount);
+    if (fillMethod) {
+      await page.getByLabel("Method").selectOption("venmo");
+      await page.getByLabel("Venmo username").fill("lucky-lou");
+    }
+    await page.getByRole("button", { name: "Request Withdrawal" }).click();
+  };
+  // Without JavaScript each answer is a fresh page from the server: fill the method again.
+  await request("5", true);
+  await expect(page.getByTestId("toast")).toContainText("Minimum withdrawal amount is $10");
+  await request("25", !javascript);
+  await expect(page.getByTestId("toast")).toContainText("Only cash can be withdrawn: you can withdraw up to $24.99.");
+  await request("10", !javascript);
   await expect(page.getByTestId("toast")).toContainText("Withdrawal Requested");
-  await expect(page.getByTestId("coin-balance")).toHaveText("0 coins");
+  await expect(page.getByTestId("coin-balance")).toHaveText("5,000 coins");
   await expect(page.getByTestId("withdrawal").first()).toContainText("$10.00");
   // Pending, unless an admin's bulk approval (another test) got to it first.
   await expect(page.getByTestId("withdrawal").first()).toContainText(/pending|completed/);

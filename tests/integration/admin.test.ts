@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalance } from "~/models/ledger.server";
+import { userBalance, userBalances } from "~/models/ledger.server";
 import { approvePayout, rejectPayout } from "~/services/admin.server";
 import { DomainError } from "~/services/domain-error";
 import { enterRaffle } from "~/services/raffles.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
-import { call, sessionCookie } from "../support/app";
-import { createTestRaffle, createTestUser } from "../support/factories";
+import { call, pageText, sessionCookie } from "../support/app";
+import { createTestRaffle, createTestUser, grantCoins } from "../support/factories";
 
 async function gatedAdmin() {
   const admin = await createTestUser({ isAdmin: true });
@@ -15,8 +15,8 @@ async function gatedAdmin() {
   return { ...admin, cookie };
 }
 
-async function pendingPayout(dollars: string, coins = 100_000n) {
-  const player = await createTestUser({ coins });
+async function pendingPayout(dollars: string, cash = 100_000n) {
+  const player = await createTestUser({ cash });
   const { id } = await requestWithdrawal(player.id, { amount: dollars, method: "venmo", fields: { username: "winner" } });
   return { player, id };
 }
@@ -82,6 +82,55 @@ describe("the back office", () => {
     expect(body.approved).toBeGreaterThanOrEqual(1);
     expect((await db().withdrawal.findUniqueOrThrow({ where: { id: small.id } })).status).toBe("completed");
     expect((await db().withdrawal.findUniqueOrThrow({ where: { id: over.id } })).status).toBe("pending");
+  });
+
+  it("pays nothing to a suspended or flagged account: approval and bulk approval refuse it with the reason, the queue shows it", async () => {
+    const admin = await gatedAdmin();
+    const flagged = await pendingPayout("20");
+    const suspended = await pendingPayout("21");
+    await db().user.update({ where: { id: flagged.player.id }, data: { flaggedAt: new Date(), flagReason: "dispute of pi_123: 60 coins already spent" } });
+    await db().user.update({ where: { id: suspended.player.id }, data: { suspendedAt: new Date() } });
+
+    const refused = await post(`/api/admin/payouts/${flagged.id}/approve`, admin.cookie);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: "The account is flagged for review: dispute of pi_123: 60 coins already spent: nothing is paid to it" });
+    const alsoRefused = await post(`/api/admin/payouts/${suspended.id}/approve`, admin.cookie);
+    expect(alsoRefused.status).toBe(409);
+    expect(await alsoRefused.json()).toEqual({ message: "The account is suspended: nothing is paid to it" });
+
+    await post("/api/admin/payouts/bulk-approve", admin.cookie, { maxAmount: 50 });
+    for (const { id } of [flagged, suspended]) expect((await db().withdrawal.findUniqueOrThrow({ where: { id } })).status).toBe("pending");
+    expect(await userBalances(flagged.player.id)).toEqual({ cash: 98_000n, bonus: 0n });
+
+    const queue = (await (await call("/api/admin/payouts", { cookie: admin.cookie })).json()) as { id: string; blocked: string | null }[];
+    expect(queue.find((p) => p.id === flagged.id)?.blocked).toBe("The account is flagged for review: dispute of pi_123: 60 coins already spent");
+    expect(queue.find((p) => p.id === suspended.id)?.blocked).toBe("The account is suspended");
+    const page = await pageText(await call("/admin?tab=payouts", { cookie: admin.cookie }));
+    expect(page).toContain("The account is suspended: not payable.");
+  });
+
+  it("lets no admin approve, verify or be a second approver for their own payout", async () => {
+    const [first, second] = [await gatedAdmin(), await gatedAdmin()];
+    await grantCoins(first.id, 100_000n, "cash");
+    const own = await requestWithdrawal(first.id, { amount: "600", method: "venmo", fields: { username: "me-the-admin" } });
+    for (const [path, status] of [
+      [`/api/admin/users/${first.id}/verify`, 403],
+      [`/api/admin/payouts/${own.id}/approve`, 403],
+    ] as const) {
+      const response = await post(path, first.cookie);
+      expect(response.status, path).toBe(status);
+      expect(await response.json()).toEqual({ message: "Another admin must decide this: it concerns your own account" });
+    }
+    expect((await db().user.findUniqueOrThrow({ where: { id: first.id } })).identityVerifiedAt).toBeNull();
+    // Another admin verifies and approves first; the requester cannot be the second approver.
+    expect((await post(`/api/admin/users/${first.id}/verify`, second.cookie)).status).toBe(200);
+    expect(await (await post(`/api/admin/payouts/${own.id}/approve`, second.cookie)).json()).toEqual({ status: "awaiting_second_approval" });
+    expect((await post(`/api/admin/payouts/${own.id}/approve`, first.cookie)).status).toBe(403);
+    expect((await db().withdrawal.findUniqueOrThrow({ where: { id: own.id } })).status).toBe("pending");
+    // A small one of their own is left out of their bulk approval too.
+    const small = await requestWithdrawal(first.id, { amount: "12", method: "venmo", fields: { username: "me-the-admin" } });
+    await post("/api/admin/payouts/bulk-approve", first.cookie, { maxAmount: 50 });
+    expect((await db().withdrawal.findUniqueOrThrow({ where: { id: small.id } })).status).toBe("pending");
   });
 
   it("completes a raffle early, suspends and reinstates a player, and audits each with before and after", async () => {

@@ -10,7 +10,7 @@ import { SCHEDULER_INTERVAL_MS } from "~/services/scheduler.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { afterAnswers, nothingAcknowledged, runTraffic, type Acknowledged } from "../support/crash-workload";
 import { createTestUser } from "../support/factories";
-import { BALANCED, ledgerInvariants, raffleProblems } from "../support/money-invariants";
+import { BALANCED, cashOutProblems, ledgerInvariants, raffleProblems } from "../support/money-invariants";
 import { freePort, killServer, startServer, stopServer, waitUntilReady, type ServerProcess } from "../support/server-process";
 import { databaseUrl } from "../support/test-database";
 
@@ -65,6 +65,8 @@ async function eventually(what: string, check: () => Promise<boolean>, timeoutMs
 async function checkRecovered(acked: Acknowledged, where: string) {
   expect(await ledgerInvariants(), where).toEqual(BALANCED);
   expect(await raffleProblems(), where).toEqual([]);
+  const users = await db().user.findMany({ select: { id: true } });
+  expect(await cashOutProblems(users.map((u) => u.id)), where).toEqual([]);
   expect(acked.statuses.filter((s) => s >= 500), `${where}: server errors`).toEqual([]);
 
   const entries = await db().entry.findMany({ select: { raffleId: true, userId: true, position: true } });
@@ -114,8 +116,10 @@ describe("crash recovery", () => {
     async () => {
       const [current] = await db().$queryRaw<{ name: string }[]>`SELECT current_database() AS name`;
       const url = databaseUrl(inject("databaseAdminUrl"), current!.name);
-      // Enough for every run's entries and withdrawals (at most about 4,000 coins a run).
-      const players = await Promise.all(Array.from({ length: 6 }, () => actor({ coins: 10_000n + BigInt(RUNS) * 5_000n })));
+      // Enough for every run's entries and withdrawals (at most about 4,000 coins a run): cash
+      // for the withdrawals, and as many bonus coins, which entries spend first.
+      const stake = 10_000n + BigInt(RUNS) * 5_000n;
+      const players = await Promise.all(Array.from({ length: 6 }, () => actor({ cash: stake, coins: stake })));
       const buyers = await Promise.all(Array.from({ length: 2 }, () => actor()));
       const admins = await Promise.all(Array.from({ length: 2 }, () => actor({ isAdmin: true })));
       await db().session.updateMany({ where: { userId: { in: admins.map((a) => a.id) } }, data: { adminGatePassedAt: new Date() } });

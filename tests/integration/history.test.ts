@@ -17,7 +17,11 @@ describe("the player's history", () => {
     const cookie = await sessionCookie(player.id);
 
     const page = await pageText(await call("/history", { cookie }));
-    const ledger = await db().ledgerPosting.findMany({ where: { account: { userId: player.id, kind: "user" } } });
+    // One row per transaction: its postings to the player's cash and bonus accounts together.
+    const postings = await db().ledgerPosting.findMany({ where: { account: { userId: player.id, kind: { in: ["user", "user_bonus"] } } } });
+    const byTransaction = new Map<string, bigint>();
+    for (const p of postings) byTransaction.set(p.transactionId, (byTransaction.get(p.transactionId) ?? 0n) + p.amount);
+    const ledger = [...byTransaction.values()].map((amount) => ({ amount }));
     for (const posting of ledger) expect(page).toContain(`$${(Number(posting.amount < 0n ? -posting.amount : posting.amount) / 100).toFixed(2)}`);
 
     const entries = await pageText(await call("/history?type=entries", { cookie }));
@@ -27,7 +31,7 @@ describe("the player's history", () => {
     const csv = await call("/history.csv", { cookie });
     expect(csv.headers.get("Content-Type")).toMatch(/^text\/csv/);
     const lines = (await csv.text()).trim().split("\n");
-    expect(lines[0]).toBe("date,type,amount_usd,coins,raffle");
+    expect(lines[0]).toBe("date,type,amount_usd,coins,cash_coins,bonus_coins,raffle");
     expect(lines).toHaveLength(ledger.length + 1);
     const coins = lines.slice(1).map((line) => BigInt(line.split(",")[3]!));
     expect(coins.reduce((a, b) => a + b, 0n)).toBe(ledger.reduce((a, p) => a + p.amount, 0n));

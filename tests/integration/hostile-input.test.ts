@@ -140,7 +140,7 @@ let shared: Omit<World, "cookies"> & { cookies: Omit<World["cookies"], "player">
 beforeAll(async () => {
   const admin = await createTestUser({ isAdmin: true, coins: 1_000n });
   const newcomer = await createTestUser({ username: false });
-  const payee = await createTestUser({ coins: 50_000n });
+  const payee = await createTestUser({ cash: 50_000n });
   const payout = await requestWithdrawal(payee.id, { amount: "20.00", method: "venmo", fields: { username: "payee" } });
   const quickRaffle = await createTestRaffle({ kind: "quick", tier: "lightning" });
   const cookies = { anonymous: undefined, admin: await sessionCookie(admin.id), newcomer: await sessionCookie(newcomer.id) };

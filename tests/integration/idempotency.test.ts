@@ -19,8 +19,9 @@ import { saturate } from "../support/rate-limits";
  */
 const keyed = (key: string, init: Call): Call => ({ method: "POST", ...init, headers: { ...init.headers, "Idempotency-Key": key } });
 
-async function player(coins = 10_000n) {
-  const user = await createTestUser({ coins, vipTier: "gold", vipExpiry: new Date(Date.now() + 86_400_000) });
+/** A VIP player whose coins are cash (paid in), so that every money-moving call, withdrawals included, can succeed. */
+async function player(cash = 10_000n) {
+  const user = await createTestUser({ cash, vipTier: "gold", vipExpiry: new Date(Date.now() + 86_400_000) });
   return { ...user, cookie: await sessionCookie(user.id) };
 }
 
@@ -32,7 +33,7 @@ async function gatedAdmin() {
 }
 
 async function pendingPayout(dollars = "20.00") {
-  const payee = await createTestUser({ coins: 100_000n });
+  const payee = await createTestUser({ cash: 100_000n });
   return requestWithdrawal(payee.id, { amount: dollars, method: "venmo", fields: { username: "payee" } });
 }
 

@@ -183,3 +183,78 @@ describe("database functions (one source file each)", () => {
     await expect(migrate(url, misnamed.migrations, misnamed.functions)).rejects.toThrow(/does not define a function named h/);
   });
 });
+
+describe("the move to cash and bonus coins (20261124010100_cash_and_bonus, ADR 017)", () => {
+  it("keeps as cash only what was paid in or won, less what was asked for, and makes tickets already bought bonus", async () => {
+    const url = await emptyDatabase();
+    const before = readMigrations().filter((m) => m.name < "20261124010000");
+    await migrate(url, before, []);
+    // A buyer of package_4 ($24.99, 5,000 coins) with 1,000 welcome coins, who won 300 coins,
+    // asked to withdraw 200 (pending) and holds a 10-coin ticket in a raffle still running; and
+    // a player who only ever had welcome coins.
+    await query(
+      url,
+      `WITH u AS (
+         INSERT INTO users (id, email, updated_at) VALUES
+           ('00000000-0000-4000-8000-0000000000b1', 'buyer@test.local', now()),
+           ('00000000-0000-4000-8000-0000000000b2', 'welcome@test.local', now()) RETURNING id
+       ), a AS (
+         INSERT INTO ledger_accounts (id, kind, user_id) VALUES
+           ('00000000-0000-4000-8000-0000000000a1', 'user', '00000000-0000-4000-8000-0000000000b1'),
+           ('00000000-0000-4000-8000-0000000000a2', 'user', '00000000-0000-4000-8000-0000000000b2') RETURNING id
+       ), r AS (
+         INSERT INTO raffles (id, kind, tier, entry_price, starts_at, ends_at, seed_hash, seed, ticket_count, player_count) VALUES
+           ('00000000-0000-4000-8000-0000000000c1', 'regular', 'micro', 10, now() - interval '1 minute', now() + interval '1 hour', 'h', 's', 1, 1),
+           ('00000000-0000-4000-8000-0000000000c2', 'regular', 'micro', 300, now() - interval '2 hours', now() - interval '1 hour', 'h', 's', 0, 0)
+         RETURNING id
+       )
+       SELECT 1`,
+    );
+    await query(
+      url,
+      `INSERT INTO ledger_accounts (id, kind, raffle_id) VALUES ('00000000-0000-4000-8000-0000000000a3', 'raffle_pot', '00000000-0000-4000-8000-0000000000c1');
+       UPDATE raffles SET status = 'completed', winner_id = '00000000-0000-4000-8000-0000000000b1', winning_ticket = 0, prize = 300, rake = 300, final_pot = 600
+         WHERE id = '00000000-0000-4000-8000-0000000000c2';
+       INSERT INTO payments (user_id, provider, provider_payment_id, purpose, product, amount_cents, status, coins_credited)
+         VALUES ('00000000-0000-4000-8000-0000000000b1', 'demo', 'pi_1', 'coins', 'package_4', 2499, 'succeeded', 5000);
+       INSERT INTO withdrawals (user_id, amount, method, destination_masked)
+         VALUES ('00000000-0000-4000-8000-0000000000b1', 200, 'venmo', 'Venmo ••••ou');
+       INSERT INTO entries (raffle_id, user_id, position) VALUES ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000b1', 0);`,
+    );
+    // The balances those movements left: 5,000 + 1,000 + 300 - 200 - 10 and 1,000.
+    const houseAccount = `(SELECT id FROM ledger_accounts WHERE kind = 'promotions')`;
+    await query(
+      url,
+      `WITH t AS (INSERT INTO ledger_transactions (kind, reference, user_id) VALUES ('bonus', 'setup:buyer', '00000000-0000-4000-8000-0000000000b1') RETURNING id)
+       INSERT INTO ledger_postings (transaction_id, account_id, amount)
+       SELECT t.id, x.account, x.amount FROM t, (VALUES
+         (${houseAccount}, -6090::bigint), ('00000000-0000-4000-8000-0000000000a1'::uuid, 6080::bigint), ('00000000-0000-4000-8000-0000000000a3'::uuid, 10::bigint)) AS x(account, amount)`,
+    );
+    await query(
+      url,
+      `WITH t AS (INSERT INTO ledger_transactions (kind, reference, user_id) VALUES ('bonus', 'setup:welcome', '00000000-0000-4000-8000-0000000000b2') RETURNING id)
+       INSERT INTO ledger_postings (transaction_id, account_id, amount)
+       SELECT t.id, x.account, x.amount FROM t, (VALUES (${houseAccount}, -1000::bigint), ('00000000-0000-4000-8000-0000000000a2'::uuid, 1000::bigint)) AS x(account, amount)`,
+    );
+
+    await migrate(url);
+    const balances = await query<{ email: string; kind: string; balance: string }>(
+      url,
+      `SELECT u.email, a.kind::text AS kind, a.balance::text AS balance FROM ledger_accounts a JOIN users u ON u.id = a.user_id ORDER BY u.email, a.kind`,
+    );
+    // Cash: 2,499 paid + 300 won - 200 asked for = 2,599 of the buyer's 6,080; the rest is bonus.
+    expect(balances).toEqual([
+      { email: "buyer@test.local", kind: "user", balance: "2599" },
+      { email: "buyer@test.local", kind: "user_bonus", balance: "3481" },
+      { email: "welcome@test.local", kind: "user", balance: "0" },
+      { email: "welcome@test.local", kind: "user_bonus", balance: "1000" },
+    ]);
+    const pots = await query(url, `SELECT kind::text AS kind, balance::text AS balance FROM ledger_accounts WHERE raffle_id IS NOT NULL ORDER BY kind`);
+    expect(pots).toEqual([
+      { kind: "raffle_pot", balance: "0" },
+      { kind: "raffle_pot_bonus", balance: "10" },
+    ]);
+    expect(await query(url, `SELECT cash::text AS cash, bonus::text AS bonus FROM entries`)).toEqual([{ cash: "0", bonus: "10" }]);
+    expect(await query(url, `SELECT count(*)::int AS n FROM ledger_transactions WHERE kind = 'reclassification'`)).toEqual([{ n: 3 }]);
+  });
+});

@@ -124,7 +124,7 @@ describe("Stripe payments", () => {
     const intent = await createIntent(keeper.cookie, "package_1");
     mode.stripe.succeed(intent.paymentIntentId);
     await call("/api/confirm-payment", { method: "POST", cookie: keeper.cookie, json: { paymentIntentId: intent.paymentIntentId } });
-    const refund = JSON.stringify({ id: "evt_refund", object: "event", type: "charge.refunded", data: { object: { id: "ch_1", object: "charge", payment_intent: intent.paymentIntentId } } });
+    const refund = JSON.stringify({ id: "evt_refund", object: "event", type: "charge.refunded", data: { object: { id: "ch_1", object: "charge", payment_intent: intent.paymentIntentId, amount_refunded: 99 } } });
     expect((await rawPost(refund, signed(refund))).status).toBe(200);
     expect(await userBalance(keeper.id)).toBe(0n);
 
@@ -134,7 +134,7 @@ describe("Stripe payments", () => {
     await call("/api/confirm-payment", { method: "POST", cookie: spender.cookie, json: { paymentIntentId: second.paymentIntentId } });
     const raffle = await createTestRaffle({ entryPrice: 60n });
     await enterRaffle({ userId: spender.id, raffleId: raffle.id });
-    const dispute = JSON.stringify({ id: "evt_dispute", object: "event", type: "charge.dispute.created", data: { object: { id: "dp_1", object: "dispute", payment_intent: second.paymentIntentId } } });
+    const dispute = JSON.stringify({ id: "evt_dispute", object: "event", type: "charge.dispute.created", data: { object: { id: "dp_1", object: "dispute", payment_intent: second.paymentIntentId, amount: 99 } } });
     expect((await rawPost(dispute, signed(dispute))).status).toBe(200);
     expect(await userBalance(spender.id)).toBe(0n);
     const flagged = await db().user.findUniqueOrThrow({ where: { id: spender.id } });

@@ -292,7 +292,7 @@ describe("a place the site stops serving after players signed up there", () => {
   });
 
   it("stops play, purchases and offers with a clear 403, and still lets the player see the balance and withdraw", async () => {
-    const player = await createTestUser({ coins: 5000n });
+    const player = await createTestUser({ cash: 5000n });
     const raffle = await createTestRaffle({ entryPrice: 5n });
     const quick = await createTestRaffle({ kind: "quick", entryPrice: 5n });
     await moveTo(player.id, "FR");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalance } from "~/models/ledger.server";
+import { userBalance, userBalances } from "~/models/ledger.server";
 import { requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
 import { call, cookiesFrom, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
@@ -8,8 +8,9 @@ import { findCardData } from "../support/card-scan";
 
 const CARD = "4242424242424242";
 
-async function player(coins: bigint) {
-  const user = await createTestUser({ coins });
+/** A player with `cash` withdrawable coins (as if paid by card) and `bonus` coins. */
+async function player(cash: bigint, bonus = 0n) {
+  const user = await createTestUser({ cash, coins: bonus });
   return { ...user, cookie: await sessionCookie(user.id) };
 }
 
@@ -28,7 +29,7 @@ describe("withdrawals", () => {
     const p = await player(2000n);
     const cases: [Record<string, unknown>, string, string][] = [
       [{ amount: 9.99, method: "", accountInfo: "" }, "Minimum Withdrawal", "Minimum withdrawal amount is $10"],
-      [{ amount: 20.01, method: "", accountInfo: "" }, "Insufficient Balance", "You don't have enough coins to withdraw this amount"],
+      [{ amount: 20.01, method: "", accountInfo: "" }, "Insufficient Balance", "Only cash can be withdrawn: you can withdraw up to $20.00. Bonus coins are for play only."],
       [{ amount: 10, method: "", accountInfo: "" }, "Missing Information", "Please fill in all required fields"],
       [{ amount: 10, method: "bank", accountInfo: "Routing: 011000015" }, "Missing Information", "Please fill in all required fields"],
     ];
@@ -57,7 +58,7 @@ describe("withdrawals", () => {
   });
 
   it("50 concurrent requests over a balance that covers 3: exactly 3 held", async () => {
-    const p = await createTestUser({ coins: 3000n });
+    const p = await createTestUser({ cash: 3000n });
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, () => requestWithdrawal(p.id, { amount: "10", method: "paypal", fields: { username: "me@example.com" } })),
     );
@@ -65,6 +66,26 @@ describe("withdrawals", () => {
     for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(WithdrawalRefused);
     expect(await userBalance(p.id)).toBe(0n);
     expect(await db().withdrawal.count({ where: { userId: p.id } })).toBe(3);
+  });
+
+  it("withdraws only cash: bonus coins stay for play, with the withdrawable amount in the message", async () => {
+    const p = await player(1500n, 5000n);
+    const refused = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 15.01, method: "venmo", accountInfo: "lucky-lou" } });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({
+      title: "Insufficient Balance",
+      message: "Only cash can be withdrawn: you can withdraw up to $15.00. Bonus coins are for play only.",
+    });
+    const onlyBonus = await player(0n, 100_000n);
+    const none = await call("/api/withdraw", { method: "POST", cookie: onlyBonus.cookie, json: { amount: 10, method: "venmo", accountInfo: "lucky-lou" } });
+    expect(await none.json()).toMatchObject({ message: "Only cash can be withdrawn: you can withdraw up to $0.00. Bonus coins are for play only." });
+    expect(await userBalances(onlyBonus.id)).toEqual({ cash: 0n, bonus: 100_000n });
+
+    const ok = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 15, method: "venmo", accountInfo: "lucky-lou" } });
+    expect(ok.status).toBe(200);
+    expect(await userBalances(p.id)).toEqual({ cash: 0n, bonus: 5000n });
+    const me = (await (await call("/api/auth/user", { cookie: p.cookie })).json()) as Record<string, unknown>;
+    expect(me).toMatchObject({ coinBalance: 5000, cashBalance: 0, bonusBalance: 5000 });
   });
 
   it("marks requests above $100 for identity verification", async () => {

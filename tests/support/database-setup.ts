@@ -18,7 +18,7 @@ beforeAll(async () => {
 
 /** After every integration test: the ledger sums to zero and agrees with itself. */
 afterEach(async () => {
-  expect(await ledgerInvariants()).toEqual({ total: 0n, mismatched: 0, negative: 0, unbalanced: 0 });
+  expect(await ledgerInvariants()).toEqual({ total: 0n, bonusTotal: 0n, mismatched: 0, negative: 0, unbalanced: 0 });
 });
 
 afterAll(async () => {

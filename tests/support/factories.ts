@@ -4,14 +4,18 @@ import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.
 import { openRaffle, type NewRaffle } from "~/services/raffles.server";
 import type { VipTierName } from "~/services/vip";
 
-/** Test data made directly in the database (tests never go through sign-up to get a player). */
+/**
+ * Test data made directly in the database (tests never go through sign-up to get a
+ * player). `coins` are bonus coins, as the house gives; `cash` as if paid by card.
+ */
 export async function createTestUser({
   coins = 0n,
+  cash = 0n,
   vipTier,
   vipExpiry,
   isAdmin = false,
   username = true,
-}: { coins?: bigint; vipTier?: VipTierName; vipExpiry?: Date; isAdmin?: boolean; username?: boolean } = {}) {
+}: { coins?: bigint; cash?: bigint; vipTier?: VipTierName; vipExpiry?: Date; isAdmin?: boolean; username?: boolean } = {}) {
   const tag = randomBytes(6).toString("hex");
   const user = await db().user.create({
     data: {
@@ -28,19 +32,23 @@ export async function createTestUser({
     select: { id: true, email: true, username: true },
   });
   if (coins > 0n) await grantCoins(user.id, coins);
+  if (cash > 0n) await grantCoins(user.id, cash, "cash");
   return user;
 }
 
-/** Gives coins from the promotions account, as a bonus would. */
-export async function grantCoins(userId: string, amount: bigint) {
+/**
+ * Gives bonus coins from the promotions account, as a bonus would, or cash coins from
+ * card deposits, as if the player had paid for them.
+ */
+export async function grantCoins(userId: string, amount: bigint, currency: "bonus" | "cash" = "bonus") {
   await db().$transaction(async (tx) => {
     await postTransaction(tx, {
-      kind: "bonus",
+      kind: currency === "cash" ? "deposit" : "bonus",
       reference: `test-grant:${randomBytes(8).toString("hex")}`,
       userId,
       postings: [
-        { accountId: await houseAccountId("promotions", tx), amount: -amount },
-        { accountId: await userAccountId(tx, userId), amount },
+        { accountId: await houseAccountId(currency === "cash" ? "card_deposits" : "promotions", tx), amount: -amount },
+        { accountId: await userAccountId(tx, userId, currency === "cash" ? "user" : "user_bonus"), amount },
       ],
     });
   });
@@ -58,4 +66,10 @@ export async function createTestRaffle(overrides: Partial<NewRaffle> = {}) {
     ...overrides,
   });
   return db().raffle.findUniqueOrThrow({ where: { id: id! }, select: { id: true, endsAt: true, startsAt: true, entryPrice: true } });
+}
+
+/** A raffle's pot: its cash and bonus pots together. */
+export async function potTotal(raffleId: string): Promise<bigint> {
+  const pots = await db().ledgerAccount.findMany({ where: { raffleId }, select: { balance: true } });
+  return pots.reduce((sum, pot) => sum + pot.balance, 0n);
 }

@@ -26,8 +26,10 @@ import {
   isVip,
   outcome,
   pick,
+  refundTickets,
   type Command,
   type Model,
+  type Payment,
   type Real,
 } from "./money-model";
 
@@ -50,43 +52,68 @@ class Deposit implements Command {
     const settlement = await settlePayment(paymentId, m.now);
     if (this.declined) {
       expect(settlement.status).toBe("failed");
-      m.payments.push({ id: paymentId, userId: p.id, purpose: product.purpose, credited: 0n, status: "failed" });
+      m.payments.push({ ...paid(paymentId, p.id, product), status: "failed" });
       return;
     }
     if (product.purpose === "coins") {
       const tier = activeVipTier(p, m.now);
-      const credited = product.coins + (tier ? (product.coins * BigInt(VIP_TIERS[tier].bonusPercent)) / 100n : 0n);
-      expect(settlement).toEqual({ status: "succeeded", purpose: "coins", coins: credited, product: product.product });
-      p.coins += credited;
-      m.payments.push({ id: paymentId, userId: p.id, purpose: "coins", credited, status: "succeeded" });
+      const coins = product.coins + (tier ? (product.coins * BigInt(VIP_TIERS[tier].bonusPercent)) / 100n : 0n);
+      expect(settlement).toEqual({ status: "succeeded", purpose: "coins", coins, product: product.product });
+      // The cents paid are cash; the rest of the package and any VIP bonus are bonus.
+      const credited = { cash: BigInt(product.amountCents), bonus: coins - BigInt(product.amountCents) };
+      p.cash += credited.cash;
+      p.bonus += credited.bonus;
+      m.payments.push({ ...paid(paymentId, p.id, product), credited, status: "succeeded" });
     } else {
       const from = p.vipExpiry && p.vipExpiry > m.now ? p.vipExpiry : m.now;
       p.vipExpiry = new Date(from.getTime() + VIP_PERIOD_DAYS * DAY);
       p.vipTier = product.product;
       expect(settlement).toEqual({ status: "succeeded", purpose: "vip", tier: product.product, vipExpiry: p.vipExpiry });
-      m.payments.push({ id: paymentId, userId: p.id, purpose: "vip", credited: 0n, status: "succeeded" });
+      m.payments.push({ ...paid(paymentId, p.id, product), status: "succeeded" });
     }
   }
   toString = () => `deposit(p${this.player}, ${this.pkg}${this.declined ? ", declined" : ""})`;
 }
 
+function paid(id: string, userId: string, product: { purpose: "coins" | "vip"; amountCents: number }): Omit<Payment, "status"> {
+  return { id, userId, purpose: product.purpose, amountCents: product.amountCents, credited: { cash: 0n, bonus: 0n }, refundedCents: 0, disputedCents: 0 };
+}
+
+const least = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** A refund or dispute of the whole payment or of half of what is left of it. */
 class Refund implements Command {
-  constructor(readonly payment: number, readonly reason: "refund" | "dispute") {}
+  constructor(readonly payment: number, readonly reason: "refund" | "dispute", readonly half: boolean) {}
   check = (m: Readonly<Model>) => m.payments.length > 0;
   async run(m: Model) {
     const payment = pick(m.payments, this.payment);
     const p = m.players.find((x) => x.id === payment.userId)!;
-    await reversePayment(payment.id, this.reason, m.now);
-    if (payment.status !== "succeeded") return;
-    payment.status = this.reason === "refund" ? "refunded" : "disputed";
+    const open = payment.amountCents - payment.refundedCents - payment.disputedCents;
+    const cents = this.half ? Math.floor(open / 2) : payment.amountCents;
+    await reversePayment(
+      payment.id,
+      this.reason === "refund" ? { reason: "refund", refundedCents: payment.refundedCents + cents } : { reason: "dispute", amountCents: cents },
+      m.now,
+    );
+    const covered = Math.min(cents, open);
+    if (payment.status === "failed" || covered <= 0) return;
+    if (this.reason === "refund") payment.refundedCents += covered;
+    else payment.disputedCents += covered;
+    const whole = payment.refundedCents + payment.disputedCents === payment.amountCents;
+    if (whole) payment.status = this.reason === "refund" ? "refunded" : "disputed";
     if (payment.purpose === "vip") {
-      if (p.vipExpiry) p.vipExpiry = new Date(Math.max(m.now.getTime(), p.vipExpiry.getTime() - VIP_PERIOD_DAYS * DAY));
+      if (whole && p.vipExpiry) p.vipExpiry = new Date(Math.max(m.now.getTime(), p.vipExpiry.getTime() - VIP_PERIOD_DAYS * DAY));
       return;
     }
-    const taken = p.coins < payment.credited ? p.coins : payment.credited;
-    p.coins -= taken;
+    // The covered cents as cash, and the payment's bonus in proportion, as far as the player still has them.
+    const bonusFor = (cents: number) => (payment.credited.bonus * BigInt(cents)) / BigInt(payment.amountCents);
+    const before = payment.refundedCents + payment.disputedCents - covered;
+    const cash = least(BigInt(covered), payment.credited.cash);
+    const bonus = bonusFor(before + covered) - bonusFor(before);
+    p.cash -= least(p.cash, cash);
+    p.bonus -= least(p.bonus, bonus);
   }
-  toString = () => `${this.reason}(payment ${this.payment})`;
+  toString = () => `${this.reason}(payment ${this.payment}${this.half ? ", half" : ""})`;
 }
 
 class Enter implements Command {
@@ -96,7 +123,7 @@ class Enter implements Command {
     const p = pick(m.players, this.player);
     const r = pick(m.raffles, this.raffle);
     const result = await outcome(() => enterRaffle({ userId: p.id, raffleId: r.id, tickets: this.tickets, now: m.now }));
-    const held = r.tickets.filter((t) => t === p.id).length;
+    const held = r.tickets.filter((t) => t.userId === p.id).length;
     const cost = r.entryPrice * BigInt(this.tickets);
     const expected = isExcluded(p, m.now)
       ? "excluded"
@@ -108,14 +135,19 @@ class Enter implements Command {
             ? "vip_only"
             : held + this.tickets > r.cap
               ? "over_ticket_cap"
-              : cost > p.coins
+              : cost > p.cash + p.bonus
                 ? "insufficient_coins"
                 : "ok";
     expectCode(result, expected, "entry");
     if (expected !== "ok" || !("value" in result)) return;
-    expect(result.value).toMatchObject({ cost, balance: p.coins - cost, positions: Array.from({ length: this.tickets }, (_, i) => r.tickets.length + i) });
-    p.coins -= cost;
-    for (let i = 0; i < this.tickets; i++) r.tickets.push(p.id);
+    expect(result.value).toMatchObject({ cost, balance: p.cash + p.bonus - cost, positions: Array.from({ length: this.tickets }, (_, i) => r.tickets.length + i) });
+    // Bonus coins first, ticket by ticket, then cash.
+    for (let i = 0; i < this.tickets; i++) {
+      const bonus = p.bonus < r.entryPrice ? p.bonus : r.entryPrice;
+      p.bonus -= bonus;
+      p.cash -= r.entryPrice - bonus;
+      r.tickets.push({ userId: p.id, cash: r.entryPrice - bonus, bonus });
+    }
   }
   toString = () => `enter(p${this.player}, r${this.raffle}, ${this.tickets})`;
 }
@@ -176,7 +208,7 @@ class Spin implements Command {
     expectCode(result, expected, "spin");
     if (!("value" in result)) return;
     expect(getEnv().SPIN_WHEEL_WEIGHTS.map((s) => s.reward)).toContain(result.value.reward);
-    p.coins += result.value.reward;
+    p.bonus += result.value.reward;
     p.lastSpinAt = m.now;
   }
   toString = () => `spin(p${this.player})`;
@@ -194,7 +226,7 @@ class ClaimVipBonus implements Command {
     expectCode(result, expected, "VIP bonus");
     if (!("value" in result) || !tier) return;
     expect(result.value.amount).toBe(BigInt(VIP_TIERS[tier].dailyCoins));
-    p.coins += result.value.amount;
+    p.bonus += result.value.amount;
     p.claimedDays.add(day);
   }
   toString = () => `claimVipBonus(p${this.player})`;
@@ -206,12 +238,13 @@ class Withdraw implements Command {
   async run(m: Model) {
     const p = pick(m.players, this.player);
     const result = await outcome(() => requestWithdrawal(p.id, { amount: coinsToDecimal(this.amount), method: "venmo", fields: { username: "model-player" } }));
-    const expected = this.amount < BigInt(POLICY.minimumWithdrawalCoins) || this.amount > p.coins ? "withdrawal_invalid" : "ok";
+    // Only cash is ever withdrawn.
+    const expected = this.amount < BigInt(POLICY.minimumWithdrawalCoins) || this.amount > p.cash ? "withdrawal_invalid" : "ok";
     expectCode(result, expected, "withdrawal");
     if (!("value" in result)) return;
     const requiresVerification = this.amount > BigInt(POLICY.identityCheckAboveCoins) && !p.verified;
     expect(result.value.requiresVerification).toBe(requiresVerification);
-    p.coins -= this.amount;
+    p.cash -= this.amount;
     p.hold += this.amount;
     m.withdrawals.push({ id: result.value.id, userId: p.id, amount: this.amount, status: "pending", requiresVerification, firstApprover: null });
   }
@@ -260,7 +293,7 @@ class Reject implements Command {
     if (w.status !== "pending") return;
     w.status = "rejected";
     p.hold -= w.amount;
-    p.coins += w.amount;
+    p.cash += w.amount;
   }
   toString = () => `reject(w${this.withdrawal})`;
 }
@@ -288,10 +321,8 @@ class TakeBreak implements Command {
     if (!("value" in result)) return;
     let refunded = 0;
     for (const r of m.raffles.filter((x) => x.status === "active")) {
-      const mine = r.tickets.filter((t) => t === p.id).length;
-      refunded += mine;
-      p.coins += r.entryPrice * BigInt(mine);
-      r.tickets = r.tickets.filter((t) => t !== p.id);
+      refunded += refundTickets(m, r.tickets.filter((t) => t.userId === p.id));
+      r.tickets = r.tickets.filter((t) => t.userId !== p.id);
     }
     expect(result.value.refunded).toBe(refunded);
     p.excludedUntil = until;
@@ -322,7 +353,7 @@ const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>) => ({ weight
 export const commands = [
   fc.oneof(
     weighted(2, fc.tuple(player, fc.constantFrom("package_1", "package_2", "package_4", ...vipTiers), fc.boolean()).map(([p, pkg, d]) => new Deposit(p, pkg, d))),
-    weighted(1, fc.tuple(index, fc.constantFrom("refund" as const, "dispute" as const)).map(([i, reason]) => new Refund(i, reason))),
+    weighted(1, fc.tuple(index, fc.constantFrom("refund" as const, "dispute" as const), fc.boolean()).map(([i, reason, half]) => new Refund(i, reason, half))),
     weighted(7, fc.tuple(player, index, fc.integer({ min: 1, max: 4 })).map(([p, r, n]) => new Enter(p, r, n))),
     weighted(
       2,
@@ -349,5 +380,6 @@ export const commands = [
   ),
 ];
 
-/** Starting coins per player: none, some, enough for the large payouts. */
-export const startingCoins = fc.array(fc.constantFrom(300n, 2_000n, 80_000n), { minLength: 3, maxLength: 3 });
+/** Starting cash and bonus coins per player: none, some, enough for the large payouts. */
+const someCoins = fc.constantFrom(0n, 300n, 2_000n, 80_000n);
+export const startingCoins = fc.array(fc.tuple(someCoins, someCoins), { minLength: 3, maxLength: 3 });

@@ -2,11 +2,12 @@ import type fc from "fast-check";
 import { expect } from "vitest";
 import { db } from "~/models/db.server";
 import { DomainError } from "~/services/domain-error";
-import { splitPot } from "~/services/prize";
+import type { CoinMix } from "~/services/coin-mix";
+import { splitPotMix } from "~/services/prize";
 import { openRaffle, type DrawOutcome } from "~/services/raffles.server";
 import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/services/vip";
-import { createTestUser, grantCoins } from "./factories";
-import { BALANCED, ledgerInvariants, raffleProblems } from "./money-invariants";
+import { createTestUser } from "./factories";
+import { BALANCED, cashOutProblems, ledgerInvariants, raffleProblems } from "./money-invariants";
 
 /**
  * A model of the money rules, small enough to trust: its state, its set-up, the
@@ -16,7 +17,9 @@ import { BALANCED, ledgerInvariants, raffleProblems } from "./money-invariants";
  */
 export type Player = {
   id: string;
-  coins: bigint;
+  /** Withdrawable coins (paid in or won) and play-only coins (given by the house). */
+  cash: bigint;
+  bonus: bigint;
   hold: bigint;
   vipTier: VipTierName | null;
   vipExpiry: Date | null;
@@ -33,10 +36,20 @@ export type Raffle = {
   vipOnly: boolean;
   cap: number;
   status: "active" | "completed" | "cancelled";
-  /** Ticket holders in position order. */
-  tickets: string[];
+  /** The tickets in position order: their holder and what each cost in cash and bonus. */
+  tickets: Ticket[];
 };
-export type Payment = { id: string; userId: string; purpose: "coins" | "vip"; credited: bigint; status: "succeeded" | "failed" | "refunded" | "disputed" };
+export type Ticket = { userId: string } & CoinMix;
+export type Payment = {
+  id: string;
+  userId: string;
+  purpose: "coins" | "vip";
+  amountCents: number;
+  credited: CoinMix;
+  refundedCents: number;
+  disputedCents: number;
+  status: "succeeded" | "failed" | "refunded" | "disputed";
+};
 export type Withdrawal = { id: string; userId: string; amount: bigint; status: "pending" | "completed" | "rejected"; requiresVerification: boolean; firstApprover: string | null };
 export type Model = {
   now: Date;
@@ -75,12 +88,12 @@ export function expectCode(result: { code: string }, expected: string, what: str
 
 // ---- setup and the whole-database check ----
 
-export async function setupModel(base: Date, startingCoins: bigint[]): Promise<{ model: Model; real: Real }> {
+/** Each player starts with `[cash, bonus]` coins: cash as if paid by card, bonus as the house gives. */
+export async function setupModel(base: Date, startingCoins: [bigint, bigint][]): Promise<{ model: Model; real: Real }> {
   const players: Player[] = [];
-  for (const coins of startingCoins) {
-    const user = await createTestUser();
-    if (coins > 0n) await grantCoins(user.id, coins);
-    players.push({ id: user.id, coins, hold: 0n, vipTier: null, vipExpiry: null, lastSpinAt: null, claimedDays: new Set(), excludedUntil: null, verified: false });
+  for (const [cash, bonus] of startingCoins) {
+    const user = await createTestUser({ cash, coins: bonus });
+    players.push({ id: user.id, cash, bonus, hold: 0n, vipTier: null, vipExpiry: null, lastSpinAt: null, claimedDays: new Set(), excludedUntil: null, verified: false });
   }
   const admins = [(await createTestUser({ isAdmin: true })).id, (await createTestUser({ isAdmin: true })).id];
   const model: Model = { now: base, end: new Date(base.getTime() + RUN_SPAN_MS), players, admins, raffles: [], payments: [], withdrawals: [] };
@@ -103,48 +116,64 @@ export async function addRaffle(
 export async function checkAgainstModel(m: Model) {
   expect(await ledgerInvariants()).toEqual(BALANCED);
   expect(await raffleProblems(m.raffles.map((r) => r.id))).toEqual([]);
-
   const ids = m.players.map((p) => p.id);
+  expect(await cashOutProblems(ids), "cash withdrawn never exceeds cash paid in plus the cash part of prizes").toEqual([]);
+
   const accounts = await db().ledgerAccount.findMany({ where: { userId: { in: ids } }, select: { userId: true, kind: true, balance: true } });
-  const balance = (userId: string, kind: "user" | "withdrawal_hold") =>
+  const balance = (userId: string, kind: "user" | "user_bonus" | "withdrawal_hold") =>
     accounts.find((a) => a.userId === userId && a.kind === kind)?.balance ?? 0n;
-  expect(ids.map((id) => [balance(id, "user"), balance(id, "withdrawal_hold")])).toEqual(m.players.map((p) => [p.coins, p.hold]));
+  expect(ids.map((id) => [balance(id, "user"), balance(id, "user_bonus"), balance(id, "withdrawal_hold")])).toEqual(
+    m.players.map((p) => [p.cash, p.bonus, p.hold]),
+  );
 
   const raffles = await db().raffle.findMany({
     where: { id: { in: m.raffles.map((r) => r.id) } },
-    select: { id: true, status: true, entries: { orderBy: { position: "asc" }, select: { userId: true } } },
+    select: { id: true, status: true, entries: { orderBy: { position: "asc" }, select: { userId: true, cash: true, bonus: true } } },
   });
   const byId = new Map(raffles.map((r) => [r.id, r]));
-  expect(m.raffles.map((r) => ({ status: byId.get(r.id)?.status, tickets: byId.get(r.id)?.entries.map((e) => e.userId) }))).toEqual(
+  expect(m.raffles.map((r) => ({ status: byId.get(r.id)?.status, tickets: byId.get(r.id)?.entries }))).toEqual(
     m.raffles.map((r) => ({ status: r.status, tickets: r.tickets })),
   );
 
   const withdrawals = await db().withdrawal.findMany({ where: { userId: { in: ids } }, select: { id: true, status: true } });
   expect(new Map(withdrawals.map((w) => [w.id, w.status]))).toEqual(new Map(m.withdrawals.map((w) => [w.id, w.status])));
-  const payments = await db().payment.findMany({ where: { userId: { in: ids } }, select: { providerPaymentId: true, status: true } });
-  expect(new Map(payments.map((p) => [p.providerPaymentId, p.status]))).toEqual(new Map(m.payments.map((p) => [p.id, p.status])));
+  const payments = await db().payment.findMany({
+    where: { userId: { in: ids } },
+    select: { providerPaymentId: true, status: true, refundedCents: true, disputedCents: true },
+  });
+  expect(new Map(payments.map((p) => [p.providerPaymentId, [p.status, p.refundedCents, p.disputedCents]]))).toEqual(
+    new Map(m.payments.map((p) => [p.id, [p.status, p.refundedCents, p.disputedCents]])),
+  );
 }
 
 // ---- draws, shared by the scheduler's pass and the admin's early completion ----
 
+/** Gives each of the tickets back to its holder, in its own mix; returns how many there were. */
+export function refundTickets(m: Model, tickets: Ticket[]): number {
+  for (const ticket of tickets) {
+    const player = m.players.find((p) => p.id === ticket.userId)!;
+    player.cash += ticket.cash;
+    player.bonus += ticket.bonus;
+  }
+  return tickets.length;
+}
+
 export function applyDraw(m: Model, raffle: Raffle, result: DrawOutcome) {
-  const holders = [...new Set(raffle.tickets)];
+  const holders = [...new Set(raffle.tickets.map((t) => t.userId))];
   expect(result.raffleId).toBe(raffle.id);
   if (holders.length < 2) {
     expect(result).toEqual({ raffleId: raffle.id, outcome: "cancelled", refunded: raffle.tickets.length });
-    for (const id of holders) {
-      const player = m.players.find((p) => p.id === id)!;
-      player.coins += raffle.entryPrice * BigInt(raffle.tickets.filter((t) => t === id).length);
-    }
+    refundTickets(m, raffle.tickets);
     raffle.status = "cancelled";
     return;
   }
   if (result.outcome !== "completed") throw new Error(`raffle with ${holders.length} players was ${result.outcome}`);
-  expect(raffle.tickets[result.winningTicket], "the winner holds the winning ticket").toBe(result.winnerId);
+  expect(raffle.tickets[result.winningTicket]?.userId, "the winner holds the winning ticket").toBe(result.winnerId);
   const winner = m.players.find((p) => p.id === result.winnerId)!;
-  const pot = raffle.entryPrice * BigInt(raffle.tickets.length);
-  const { prize, rake } = splitPot(pot, winMultiplierTenths(activeVipTier(winner, m.now)));
-  expect({ prize: result.prize, rake: result.rake }).toEqual({ prize, rake });
-  winner.coins += prize;
+  const pot = raffle.tickets.reduce((sum, t) => ({ cash: sum.cash + t.cash, bonus: sum.bonus + t.bonus }), { cash: 0n, bonus: 0n });
+  const { prize, rake } = splitPotMix(pot, winMultiplierTenths(activeVipTier(winner, m.now)));
+  expect({ prize: result.prize, rake: result.rake }).toEqual({ prize: prize.cash + prize.bonus, rake: rake.cash + rake.bonus });
+  winner.cash += prize.cash;
+  winner.bonus += prize.bonus;
   raffle.status = "completed";
 }

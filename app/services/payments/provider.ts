@@ -17,8 +17,14 @@ export type ProviderEvent =
   | { kind: "payment_succeeded"; paymentId: string }
   | { kind: "payment_failed"; paymentId: string; message?: string }
   | { kind: "checkout_completed"; sessionId: string; paymentId: string | null }
-  | { kind: "payment_reversed"; paymentId: string; reason: "refund" | "dispute" }
+  | { kind: "payment_reversed"; paymentId: string; reversal: Reversal }
   | { kind: "ignored"; type: string };
+
+/**
+ * Money taken back from a payment: a refund (`refundedCents`: the payment's refunded total
+ * so far, as the provider reports it) or a dispute (`amountCents` disputed).
+ */
+export type Reversal = { reason: "refund"; refundedCents: number } | { reason: "dispute"; amountCents: number };
 
 export class WebhookSignatureError extends Error {
   name = "WebhookSignatureError";

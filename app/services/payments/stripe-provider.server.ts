@@ -141,6 +141,10 @@ export const stripeProvider: PaymentProvider = {
 };
 
 /** A Stripe id: a short string of letters, digits and underscores (anything else is not one of ours). */
+function isCents(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
 function stripeId(value: unknown): string | null {
   const id = typeof value === "object" && value !== null ? (value as { id?: unknown }).id : value;
   return typeof id === "string" && /^\w{1,255}$/.test(id) ? id : null;
@@ -166,10 +170,19 @@ function toEvent(event: Stripe.Event): ProviderEvent {
     }
     case "checkout.session.completed":
       return id ? { kind: "checkout_completed", sessionId: id, paymentId: paymentIntent } : { kind: "ignored", type };
-    case "charge.refunded":
-      return paymentIntent ? { kind: "payment_reversed", paymentId: paymentIntent, reason: "refund" } : { kind: "ignored", type };
-    case "charge.dispute.created":
-      return paymentIntent ? { kind: "payment_reversed", paymentId: paymentIntent, reason: "dispute" } : { kind: "ignored", type };
+    case "charge.refunded": {
+      // The charge's refunded total so far: a repeat or a later partial refund is told apart by it.
+      const refunded = fields.amount_refunded;
+      return paymentIntent && isCents(refunded)
+        ? { kind: "payment_reversed", paymentId: paymentIntent, reversal: { reason: "refund", refundedCents: refunded } }
+        : { kind: "ignored", type };
+    }
+    case "charge.dispute.created": {
+      const disputed = fields.amount;
+      return paymentIntent && isCents(disputed)
+        ? { kind: "payment_reversed", paymentId: paymentIntent, reversal: { reason: "dispute", amountCents: disputed } }
+        : { kind: "ignored", type };
+    }
     default:
       return { kind: "ignored", type };
   }

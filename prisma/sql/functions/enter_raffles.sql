@@ -21,8 +21,11 @@
 --     country): 'jurisdiction' (docs/decisions/008-responsible-play.md);
 --   * the raffle: unknown or of another kind 'raffle_not_found', ended 'raffle_closed', not
 --     started 'raffle_not_open', VIP-only without an active membership 'vip_only', over the
---     per-player ticket cap 'over_ticket_cap', more than the player's coins
---     'insufficient_coins'.
+--     per-player ticket cap 'over_ticket_cap', more than the player's coins (cash and
+--     bonus together) 'insufficient_coins';
+--   * what an entry spends: bonus coins first, then cash; each ticket records the cash and
+--     bonus it cost (the entry's first tickets take the bonus), and the coins go to the
+--     raffle's pot of the same currency (docs/decisions/017-cash-and-bonus-coins.md).
 --
 -- Locks, in the order every writer takes them: the raffles, the rate-limit buckets, then
 -- the ledger accounts (each in sorted order). A session's row is locked only by its own
@@ -64,6 +67,7 @@ DECLARE
   r_tickets INTEGER[];
   r_players INTEGER[];
   r_pot_account UUID[];
+  r_pot_bonus_account UUID[];
   r_pot BIGINT[];
   r_changed BOOLEAN[];
   -- The batch's players (index u) who exist, with their coins as the batch spends them.
@@ -74,7 +78,10 @@ DECLARE
   u_exclusion_kind TEXT[];
   u_allowed BOOLEAN[];
   u_account UUID[];
-  u_balance BIGINT[];
+  u_bonus_account UUID[];
+  u_cash BIGINT[];
+  u_bonus BIGINT[];
+  spent_bonus BIGINT;
   -- Tickets each player holds in each raffle (index k; key '<player>:<raffle>').
   pair_keys TEXT[];
   pair_held INTEGER[];
@@ -85,8 +92,11 @@ DECLARE
   a_first INTEGER[] := '{}';
   a_tickets INTEGER[] := '{}';
   a_cost BIGINT[] := '{}';
+  a_bonus BIGINT[] := '{}';
   a_user_account UUID[] := '{}';
+  a_user_bonus_account UUID[] := '{}';
   a_pot_account UUID[] := '{}';
+  a_pot_bonus_account UUID[] := '{}';
 BEGIN
   -- Who each entry is for: the given player, or the user of the session it came with.
   players := ARRAY(
@@ -107,10 +117,11 @@ BEGIN
       SELECT p_limit_name || ':' || x.u, x.w FROM unnest(players, p_windows) AS x(u, w) WHERE x.u IS NOT NULL AND x.w IS NOT NULL)
     ORDER BY b."key", b."window_start" FOR UPDATE;
   INSERT INTO "ledger_accounts" ("kind", "user_id")
-    SELECT DISTINCT 'user'::"LedgerAccountKind", u."id" FROM "users" u WHERE u."id" = ANY(players)
+    SELECT DISTINCT k.kind, u."id" FROM "users" u, (VALUES ('user'::"LedgerAccountKind"), ('user_bonus')) AS k(kind)
+    WHERE u."id" = ANY(players)
     ON CONFLICT ("user_id", "kind") DO NOTHING;
   PERFORM 1 FROM "ledger_accounts"
-    WHERE ("kind" = 'user' AND "user_id" = ANY(players)) OR "raffle_id" = ANY(p_raffles)
+    WHERE ("kind" IN ('user', 'user_bonus') AND "user_id" = ANY(players)) OR "raffle_id" = ANY(p_raffles)
     ORDER BY "id" FOR UPDATE;
 
   -- What the loop reads, read once under those locks.
@@ -125,18 +136,22 @@ BEGIN
   SELECT array_agg(x."id"), array_agg(x."kind"::TEXT), array_agg(x."tier"), array_agg(x."entry_price"),
          array_agg(x."starts_at"), array_agg(x."ends_at"), array_agg(x."status"::TEXT), array_agg(x."vip_only"),
          array_agg(x."max_tickets_per_player"), array_agg(x."ticket_count"), array_agg(x."player_count"),
-         array_agg(a."id"), array_agg(a."balance"), array_agg(false)
+         array_agg(a."id"), array_agg(b."id"), array_agg(a."balance" + b."balance"), array_agg(false)
     INTO r_ids, r_kind, r_tier, r_price, r_starts, r_ends, r_status, r_vip, r_cap, r_tickets, r_players,
-         r_pot_account, r_pot, r_changed
-    FROM "raffles" x LEFT JOIN "ledger_accounts" a ON a."raffle_id" = x."id"
+         r_pot_account, r_pot_bonus_account, r_pot, r_changed
+    FROM "raffles" x
+    LEFT JOIN "ledger_accounts" a ON a."raffle_id" = x."id" AND a."kind" = 'raffle_pot'
+    LEFT JOIN "ledger_accounts" b ON b."raffle_id" = x."id" AND b."kind" = 'raffle_pot_bonus'
     WHERE x."id" = ANY(p_raffles);
   SELECT array_agg(x."id"),
          array_agg(x."vip_tier"::TEXT), array_agg(x."vip_expiry"),
          array_agg(x."excluded_until"), array_agg(x."exclusion_kind"::TEXT),
          array_agg(coalesce(x."country" = ANY(p_countries) OR (x."region" = ANY(p_regions) AND left(x."region", 2) = x."country"), false)),
-         array_agg(a."id"), array_agg(a."balance")
-    INTO u_ids, u_vip_tier, u_vip_expiry, u_excluded_until, u_exclusion_kind, u_allowed, u_account, u_balance
-    FROM "users" x JOIN "ledger_accounts" a ON a."user_id" = x."id" AND a."kind" = 'user'
+         array_agg(a."id"), array_agg(b."id"), array_agg(a."balance"), array_agg(b."balance")
+    INTO u_ids, u_vip_tier, u_vip_expiry, u_excluded_until, u_exclusion_kind, u_allowed, u_account, u_bonus_account, u_cash, u_bonus
+    FROM "users" x
+    JOIN "ledger_accounts" a ON a."user_id" = x."id" AND a."kind" = 'user'
+    JOIN "ledger_accounts" b ON b."user_id" = x."id" AND b."kind" = 'user_bonus'
     WHERE x."id" = ANY(players);
   SELECT array_agg(q."key"), array_agg(q."held")
     INTO pair_keys, pair_held
@@ -196,7 +211,7 @@ BEGIN
     END IF;
 
     r := array_position(r_ids, p_raffles[i]);
-    IF r IS NULL OR r_pot_account[r] IS NULL OR (p_kinds[i] IS NOT NULL AND r_kind[r] <> p_kinds[i]) THEN
+    IF r IS NULL OR r_pot_account[r] IS NULL OR r_pot_bonus_account[r] IS NULL OR (p_kinds[i] IS NOT NULL AND r_kind[r] <> p_kinds[i]) THEN
       outcome := 'raffle_not_found'; RETURN NEXT; CONTINUE;
     END IF;
     tier := r_tier[r];
@@ -214,7 +229,7 @@ BEGIN
       outcome := 'over_ticket_cap'; cap := r_cap[r]; RETURN NEXT; CONTINUE;
     END IF;
     cost := r_price[r] * p_tickets[i];
-    IF u_balance[u] < cost THEN
+    IF u_cash[u] + u_bonus[u] < cost THEN
       outcome := 'insufficient_coins'; cost := NULL; RETURN NEXT; CONTINUE;
     END IF;
     -- The service refuses these before they come here; one that did would buy nothing.
@@ -228,16 +243,21 @@ BEGIN
     r_tickets[r] := r_tickets[r] + p_tickets[i];
     r_pot[r] := r_pot[r] + cost;
     r_changed[r] := true;
-    u_balance[u] := u_balance[u] - cost;
-    balance := u_balance[u];
+    spent_bonus := LEAST(u_bonus[u], cost);
+    u_bonus[u] := u_bonus[u] - spent_bonus;
+    u_cash[u] := u_cash[u] - (cost - spent_bonus);
+    balance := u_cash[u] + u_bonus[u];
     a_ord := a_ord || i;
     a_user := a_user || players[i];
     a_raffle := a_raffle || p_raffles[i];
     a_first := a_first || first_position;
     a_tickets := a_tickets || p_tickets[i];
     a_cost := a_cost || cost;
+    a_bonus := a_bonus || spent_bonus;
     a_user_account := a_user_account || u_account[u];
+    a_user_bonus_account := a_user_bonus_account || u_bonus_account[u];
     a_pot_account := a_pot_account || r_pot_account[r];
+    a_pot_bonus_account := a_pot_bonus_account || r_pot_bonus_account[r];
     outcome := 'ok';
     RETURN NEXT;
   END LOOP;
@@ -250,15 +270,21 @@ BEGIN
     RETURN;
   END IF;
 
-  -- The tickets, one ledger transaction per entry (its reference names the entry's first
-  -- ticket row: positions alone may repeat, because a break's refund closes the gaps its
-  -- tickets leave), and its two postings; the balance trigger runs once for them all.
+  -- The tickets (the first ones take the entry's bonus coins), one ledger transaction per
+  -- entry (its reference names the entry's first ticket row: positions alone may repeat,
+  -- because a break's refund closes the gaps its tickets leave), and its postings: cash to
+  -- the cash pot, bonus to the bonus pot, none of zero; the balance trigger runs once for
+  -- them all.
   WITH accepted AS (
-    SELECT * FROM unnest(a_ord, a_user, a_raffle, a_first, a_tickets, a_cost, a_user_account, a_pot_account)
-      AS a(n, user_id, raffle_id, first, tickets, cost, user_account, pot_account)
+    SELECT * FROM unnest(a_ord, a_user, a_raffle, a_first, a_tickets, a_cost, a_bonus, a_user_account,
+                         a_user_bonus_account, a_pot_account, a_pot_bonus_account)
+      AS a(n, user_id, raffle_id, first, tickets, cost, bonus, user_account, user_bonus_account, pot_account, pot_bonus_account)
   ), tickets AS (
-    INSERT INTO "entries" ("raffle_id", "user_id", "position")
-    SELECT a.raffle_id, a.user_id, a.first + g FROM accepted a, generate_series(0, a.tickets - 1) AS g
+    INSERT INTO "entries" ("raffle_id", "user_id", "position", "cash", "bonus")
+    SELECT a.raffle_id, a.user_id, a.first + g,
+           a.cost / a.tickets - LEAST(a.cost / a.tickets, GREATEST(0, a.bonus - g * (a.cost / a.tickets))),
+           LEAST(a.cost / a.tickets, GREATEST(0, a.bonus - g * (a.cost / a.tickets)))
+    FROM accepted a, generate_series(0, a.tickets - 1) AS g
     ORDER BY a.n, g
     RETURNING "id", "raffle_id", "position"
   ), referenced AS (
@@ -273,7 +299,9 @@ BEGIN
   SELECT x."id", p.account_id, p.amount
     FROM transactions x
     JOIN referenced f ON f.reference = x."reference"
-    CROSS JOIN LATERAL (VALUES (1, f.user_account, -f.cost), (2, f.pot_account, f.cost)) AS p(side, account_id, amount)
+    CROSS JOIN LATERAL (VALUES (1, f.user_account, f.bonus - f.cost), (2, f.user_bonus_account, -f.bonus),
+                               (3, f.pot_account, f.cost - f.bonus), (4, f.pot_bonus_account, f.bonus)) AS p(side, account_id, amount)
+    WHERE p.amount <> 0
     ORDER BY f.n, p.side;
 
   UPDATE "raffles" x SET "ticket_count" = c.tickets, "player_count" = c.players
@@ -291,8 +319,8 @@ BEGIN
 
   INSERT INTO "audit_events" ("actor", "action", "target", "details")
   SELECT a.user_id::TEXT, 'raffle.enter', 'raffle:' || a.raffle_id,
-         jsonb_build_object('tickets', a.tickets, 'cost', a.cost::TEXT,
+         jsonb_build_object('tickets', a.tickets, 'cost', a.cost::TEXT, 'cash', (a.cost - a.bonus)::TEXT, 'bonus', a.bonus::TEXT,
                             'positions', to_jsonb(ARRAY(SELECT generate_series(a.first, a.first + a.tickets - 1))))
-    FROM unnest(a_ord, a_user, a_raffle, a_first, a_tickets, a_cost) AS a(n, user_id, raffle_id, first, tickets, cost)
+    FROM unnest(a_ord, a_user, a_raffle, a_first, a_tickets, a_cost, a_bonus) AS a(n, user_id, raffle_id, first, tickets, cost, bonus)
     ORDER BY a.n;
 END $$;

@@ -1,12 +1,16 @@
--- ledger_check_balanced: at commit, every ledger transaction has at least two postings and
--- they sum to zero.
--- Owns: balanced transactions (docs/decisions/004-ledger.md).
+-- ledger_check_balanced: at commit, every ledger transaction has at least two postings,
+-- and they sum to zero in cash and in bonus coins separately: an account's kind names its
+-- currency (bonus: user_bonus, raffle_pot_bonus, promotions; cash: every other kind), so
+-- no transaction turns bonus coins into cash or cash into bonus.
+-- Owns: balanced transactions (docs/decisions/004-ledger.md) and the separation of cash
+-- and bonus coins (docs/decisions/017-cash-and-bonus-coins.md).
 -- Triggers: ledger_postings_balanced, ledger_transactions_balanced (deferred constraint
 -- triggers).
 CREATE OR REPLACE FUNCTION "ledger_check_balanced"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   tx UUID;
   total NUMERIC;
+  bonus NUMERIC;
   postings INTEGER;
 BEGIN
   IF TG_TABLE_NAME = 'ledger_postings' THEN
@@ -14,9 +18,18 @@ BEGIN
   ELSE
     tx := NEW."id";
   END IF;
-  SELECT coalesce(sum("amount"), 0), count(*) INTO total, postings FROM "ledger_postings" WHERE "transaction_id" = tx;
+  SELECT coalesce(sum(p."amount"), 0),
+         coalesce(sum(p."amount") FILTER (WHERE a."kind" IN ('user_bonus', 'raffle_pot_bonus', 'promotions')), 0),
+         count(*)
+    INTO total, bonus, postings
+    FROM "ledger_postings" p JOIN "ledger_accounts" a ON a."id" = p."account_id"
+    WHERE p."transaction_id" = tx;
   IF total <> 0 OR postings < 2 THEN
     RAISE EXCEPTION 'ledger transaction % is unbalanced (sum %, % postings)', tx, total, postings
+      USING ERRCODE = 'check_violation';
+  END IF;
+  IF bonus <> 0 THEN
+    RAISE EXCEPTION 'ledger transaction % moves % coins between cash and bonus', tx, bonus
       USING ERRCODE = 'check_violation';
   END IF;
   RETURN NULL;

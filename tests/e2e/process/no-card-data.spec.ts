@@ -53,9 +53,9 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
   });
   expect(signUp.status()).toBe(302);
 
-  // Buying coins with the demo provider's test cards (declined, then paid).
+  // Buying coins with the demo provider's test cards (declined, then paid): $24.99 of cash, enough for both withdrawals.
   for (const card of ["4000 0000 0000 0002", "4242 4242 4242 4242"]) {
-    await keep(await request.post("/checkout?package=package_3", { form: { intent: "demo-pay", cardNumber: card, expiry: "12/34", cvc: DEMO_CVC }, maxRedirects: 0 }), 302);
+    await keep(await request.post("/checkout?package=package_4", { form: { intent: "demo-pay", cardNumber: card, expiry: "12/34", cvc: DEMO_CVC }, maxRedirects: 0 }), 302);
   }
   // Withdrawing to a debit card: the spec's accountInfo with a CVV, and the form with a CVV field it does not have.
   await keep(await request.post("/api/withdraw", { data: { amount: 10, method: "debit_card", accountInfo: `Card: ${PAYOUT_CARD} | Exp: 11/30 | CVV: ${CVV}` }, headers: { Accept: "application/json" } }), 200);

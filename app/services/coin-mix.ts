@@ -1,0 +1,21 @@
+/**
+ * Cash and bonus coins (PRODUCT.md, "Cash coins and bonus coins"; ADR 017). Cash is
+ * withdrawable: money paid in (1 cent = 1 coin) and the cash part of prizes and refunds.
+ * Bonus is play only: everything the house gives. Each is its own ledger account.
+ */
+export type CoinMix = { cash: bigint; bonus: bigint };
+
+/**
+ * What a card payment of `amountCents` that buys `coins` (the package and any VIP bonus)
+ * credits: the cents paid as cash, the rest as bonus. package_4 ($24.99, 5,000 coins):
+ * 2,499 cash and 2,501 bonus.
+ */
+export function paidMix(amountCents: number, coins: bigint): CoinMix {
+  const paid = BigInt(amountCents);
+  const cash = paid < coins ? paid : coins;
+  return { cash, bonus: coins - cash };
+}
+
+export function smaller(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
