@@ -8,6 +8,7 @@ import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import { checkReadiness } from "~/models/health.server";
 import { openDatabase, type Database } from "~/services/database.server";
+import { EmbeddedPostgresError } from "~/services/postgres-user.server";
 import { isCrossSite } from "~/services/csrf";
 import { directResourceRoutes, readBodyUpTo, remixRequestHandler } from "~/services/express-remix.server";
 import { ConfigError, getEnv, type Env } from "~/services/env.server";
@@ -125,9 +126,12 @@ async function openOrExit(env: Env): Promise<Database> {
   try {
     database = await openDatabase(env, (line) => logger.debug({ component: "postgres" }, line));
   } catch (error) {
-    logger.fatal({ err: error }, "could not open the database");
+    // A known reason, with what to do about it, is one line for the person at the terminal.
+    if (error instanceof EmbeddedPostgresError) process.stderr.write(`could not start the embedded PostgreSQL: ${error.message}\n`);
+    else logger.fatal({ err: error }, "could not open the database");
     process.exit(1);
   }
+  if (database.embeddedDataDir) logger.info({ cluster: database.embeddedDataDir }, "using the embedded PostgreSQL");
   if (env.SEED_ON_START ?? database.embedded) {
     const seeded = await seed({ demoUsers: env.SEED_DEMO_USERS ?? env.demoMode });
     logger.info({ seeded }, "seeded the database");

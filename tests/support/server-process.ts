@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { removeEmbeddedPostgres } from "~/services/embedded-postgres.server";
 
 /**
  * The production server as a child process: on an embedded database of its own under
@@ -19,8 +20,14 @@ export function newDataDir(): string {
   return dir;
 }
 
+/** Deletes a DATA_DIR and its embedded cluster, which may live elsewhere (ADR 003). Its server must be stopped. */
+export function removeDataDir(dir: string): void {
+  removeEmbeddedPostgres(path.join(dir, "postgres"));
+  rmSync(dir, { recursive: true, force: true });
+}
+
 export function removeDataDirs(): void {
-  for (const dir of dataDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dataDirs.splice(0)) removeDataDir(dir);
 }
 
 /** A port nothing listens on: the system's pick, or the first free one in [from, to]. */
@@ -45,7 +52,14 @@ export async function freePort(range?: { from: number; to: number }): Promise<nu
   throw new Error(`no free port in ${range.from}-${range.to}`);
 }
 
-export async function startServer(dataDir: string, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
+/** Where the server runs from (a checkout with build/; this one by default) and as whom (this process's user by default). */
+type StartOptions = { cwd?: string; uid?: number; gid?: number };
+
+export async function startServer(
+  dataDir: string,
+  extraEnv: Record<string, string> = {},
+  { cwd, uid, gid }: StartOptions = {},
+): Promise<ServerProcess> {
   const port = Number(extraEnv.PORT ?? (await freePort()));
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -56,7 +70,7 @@ export async function startServer(dataDir: string, extraEnv: Record<string, stri
   };
   delete env.DATABASE_URL;
   Object.assign(env, extraEnv);
-  const child = spawn(process.execPath, ["build/server.js"], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["build/server.js"], { cwd, uid, gid, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
