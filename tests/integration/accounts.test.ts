@@ -49,6 +49,30 @@ describe("sign-up", () => {
     expect(await db().user.count({ where: { email: "minor@example.com" } })).toBe(0);
   });
 
+  it("refuses a date of birth that is not a real day, never storing another one", async () => {
+    for (const dateOfBirth of ["1990-02-30", "2023-02-29", "1990-13-01", "-000001-01-01", "0000-01-01", "9999-99-99", "+275760-09-13", "1990-1-1"]) {
+      const email = `dob-${dateOfBirth.replace(/\W/g, "")}@example.com`;
+      const response = await signUp(email, { dateOfBirth });
+      expect(response.status, dateOfBirth).toBe(400);
+      expect(await response.text(), dateOfBirth).toContain("Enter a real date between 1900 and 9999, like 1990-02-28");
+      expect(await db().user.count({ where: { email } }), dateOfBirth).toBe(0);
+    }
+    // The last day of February in a leap year is a real day.
+    expect((await signUp("leap@example.com", { dateOfBirth: "1992-02-29" })).status).toBe(302);
+    const user = await db().user.findFirstOrThrow({ where: { email: "leap@example.com" }, select: { dateOfBirth: true } });
+    expect(user.dateOfBirth?.toISOString()).toBe("1992-02-29T00:00:00.000Z");
+  });
+
+  it("refuses an impossible date of birth at onboarding too", async () => {
+    const newcomer = await createTestUser({ username: false });
+    await db().user.update({ where: { id: newcomer.id }, data: { dateOfBirth: null, termsAcceptedAt: null, country: null } });
+    const cookie = await sessionCookie(newcomer.id);
+    const response = await call("/onboarding", { method: "POST", cookie, form: { dateOfBirth: "1990-02-30", country: "GB", acceptTerms: "on" } });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("Enter a real date between 1900 and 9999");
+    expect((await db().user.findUniqueOrThrow({ where: { id: newcomer.id } })).dateOfBirth).toBeNull();
+  });
+
   it("allows one account per email, case-insensitively", async () => {
     expect((await signUp("twice@example.com")).status).toBe(302);
     const again = await signUp("TWICE@example.com");
