@@ -60,6 +60,10 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
   for (const card of ["4000 0000 0000 0002", "4242 4242 4242 4242"]) {
     await keep(await request.post("/checkout?package=package_3", { form: { intent: "demo-pay", cardNumber: card, expiry: "12/34", cvc: DEMO_CVC }, maxRedirects: 0 }), 302);
   }
+  // Typed into the Venmo and PayPal fields: refused (with the balance to pay them), and neither kept nor logged (issue 19).
+  for (const method of ["venmo", "paypal"]) {
+    await keep(await request.post("/api/withdraw", { data: { amount: 10, method, accountInfo: `Card: 5555555555554444 | Exp: 11/29 | CVV: ${CVV}` }, headers: { Accept: "application/json" } }), 422);
+  }
   // Withdrawing to a debit card: the spec's accountInfo with a CVV, and the form with a CVV field it does not have.
   await keep(await request.post("/api/withdraw", { data: { amount: 10, method: "debit_card", accountInfo: `Card: ${PAYOUT_CARD} | Exp: 11/30 | CVV: ${CVV}` }, headers: { Accept: "application/json" } }), 200);
   await keep(
