@@ -37,6 +37,10 @@ export type ValidWithdrawal = { amountCoins: bigint; method: WithdrawalMethod; f
 
 export function validateWithdrawal(input: WithdrawalInput, balanceCoins: bigint): { ok: true; value: ValidWithdrawal } | { ok: false; problem: WithdrawalProblem } {
   const minimum = BigInt(POLICY.minimumWithdrawalCoins);
+  // Cents are the smallest unit: a third decimal is refused, never rounded away.
+  if (/^\s*\d*\.\d{3,}\s*$/.test(input.amount ?? "")) {
+    return { ok: false, problem: { title: "Invalid Amount", description: "Enter the amount in dollars and cents, with at most two decimals" } };
+  }
   const amountCoins = parseDollars(input.amount ?? "");
   if (amountCoins === undefined || amountCoins < minimum) {
     return { ok: false, problem: { title: "Minimum Withdrawal", description: `Minimum withdrawal amount is $${coinsToDecimal(minimum).replace(/\.00$/, "")}` } };

@@ -105,6 +105,20 @@ describe("withdrawals", () => {
     expect(list.map((w) => w.destination).sort()).toEqual(["PayPal ••••om", "Venmo ••••-7"]);
   });
 
+  it("refuses an amount with more than two decimals instead of rounding it", async () => {
+    const p = await player(5000n);
+    for (const amount of [10.005, "10.005", 12.999, "12.345", 10.001, ".125"]) {
+      await db().rateLimitBucket.deleteMany();
+      const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount, method: "venmo", accountInfo: "lucky-lou" } });
+      expect(response.status, String(amount)).toBe(422);
+      expect(await response.json(), String(amount)).toEqual({ title: "Invalid Amount", message: "Enter the amount in dollars and cents, with at most two decimals" });
+    }
+    const form = await call("/withdraw", { method: "POST", cookie: p.cookie, form: { amount: "10.005", method: "venmo", "venmo.username": "lucky-lou" } });
+    expect(form.status).toBeLessThan(500);
+    expect(await userBalance(p.id)).toBe(5000n);
+    expect(await db().withdrawal.count({ where: { userId: p.id } })).toBe(0);
+  });
+
   it("holds the amount at once and lists the request as pending", async () => {
     const p = await player(5000n);
     const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 12.5, method: "venmo", accountInfo: "lucky-lou" } });
