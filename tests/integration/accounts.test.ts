@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { setSuspension } from "~/services/accounts.server";
-import { call, cookiesFrom, sessionCookie } from "../support/app";
+import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 
 const signUpForm = (email: string, overrides: Record<string, string> = {}) => ({
@@ -148,16 +148,28 @@ describe("sign-in and sessions", () => {
     }
   });
 
-  it("signs out on GET and POST, revoking the session on the server", async () => {
-    for (const method of ["GET", "POST"]) {
-      const cookie = cookiesFrom(await signUp(`out-${method}@example.com`));
-      expect((await call("/api/auth/user", { cookie })).status).toBe(200);
-      const out = await call("/api/logout", { method, cookie });
-      expect(out.status).toBe(302);
-      expect(out.headers.get("Set-Cookie")).toMatch(/__session=;/);
-      // The old cookie no longer works even if the browser kept it.
-      expect((await call("/api/auth/user", { cookie })).status).toBe(401);
-    }
+  it("signs out on POST, revoking the session on the server", async () => {
+    const cookie = cookiesFrom(await signUp("out-post@example.com"));
+    expect((await call("/api/auth/user", { cookie })).status).toBe(200);
+    const out = await call("/api/logout", { method: "POST", cookie });
+    expect(out.status).toBe(302);
+    expect(out.headers.get("Set-Cookie")).toMatch(/__session=;/);
+    // The old cookie no longer works even if the browser kept it.
+    expect((await call("/api/auth/user", { cookie })).status).toBe(401);
+  });
+
+  it("answers GET with a page that asks to confirm, whose form POSTs: a link alone signs no one out", async () => {
+    const cookie = cookiesFrom(await signUp("out-get@example.com"));
+    const page = await call("/api/logout", { cookie });
+    expect(page.status).toBe(200);
+    expect(page.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
+    const html = await pageText(page);
+    expect(html).toContain("Sign out?");
+    expect(html).toMatch(/<form[^>]*method="post"[^>]*action="\/api\/logout"/);
+    expect((await call("/api/auth/user", { cookie })).status).toBe(200);
+    // Nobody signed in: nothing to confirm.
+    const anonymous = await call("/api/logout");
+    expect([anonymous.status, anonymous.headers.get("Location")]).toEqual([302, "/"]);
   });
 
   it("signs out everywhere: every browser of the player", async () => {
