@@ -1,5 +1,6 @@
 # Production image: the Remix build served by server.ts on Node 20.
-# Deploys set DATABASE_URL (the embedded PostgreSQL is for local machines only).
+# Deploys set DATABASE_URL (the embedded PostgreSQL is for local machines only) and the
+# Stripe keys: DATABASE_URL without them and without DEMO_MODE=true refuses to start (ADR 018).
 FROM node:20-bookworm-slim AS base
 ENV NODE_ENV=production
 WORKDIR /app

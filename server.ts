@@ -164,7 +164,8 @@ async function runPrimary(env: Env) {
   const logger = getLogger();
   const database = await openOrExit(env);
   const jobs = startJobs(env);
-  const workerEnv = { DATABASE_URL: database.url, SEED_ON_START: "false" };
+  // A worker gets the primary's database by URL: demo mode (the embedded database) is passed on explicitly.
+  const workerEnv = { DATABASE_URL: database.url, SEED_ON_START: "false", ...(env.demoMode ? { DEMO_MODE: "true" } : {}) };
   const startedAt = new Map<number, number>();
   const listening = new Set<number>();
   let started = false;

@@ -7,7 +7,9 @@ const shared = {
 
 export default defineConfig({
   test: {
-    env: { NODE_ENV: "test", DATA_DIR: ".data/test", LOG_LEVEL: "silent" },
+    // Demo mode on purpose (a DATABASE_URL without Stripe keys refuses to start otherwise);
+    // tests/support/stripe-mode.ts sets Stripe keys, which always mean real mode.
+    env: { NODE_ENV: "test", DATA_DIR: ".data/test", LOG_LEVEL: "silent", DEMO_MODE: "true" },
     projects: [
       {
         ...shared,

@@ -12,6 +12,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
+import { DemoBanner } from "./components/demo-banner";
 import { NotFound } from "./components/not-found";
 import { Toaster } from "./components/toaster";
 import { getSession, needsOnboarding } from "./services/auth.server";
@@ -33,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     ? await Promise.all([userRecord(session.user), needsOnboarding(session.user) ? null : playState(session)])
     : [null, null];
   return Response.json(
-    { theme, toast, user, play, supportEmail: getEnv().SUPPORT_EMAIL, serverNow: Date.now() },
+    { theme, toast, user, play, supportEmail: getEnv().SUPPORT_EMAIL, demoMode: getEnv().demoMode, serverNow: Date.now() },
     { headers: headers ?? undefined },
   );
 }
@@ -45,6 +46,8 @@ export type RootData = {
   /** The signed-in player's stretch of play and reality check. */
   play: PlayState | null;
   supportEmail: string;
+  /** Demo payments, no real money: every page says so (DemoBanner). */
+  demoMode: boolean;
   serverNow: number;
 };
 
@@ -60,6 +63,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+        {data?.demoMode ? <DemoBanner /> : null}
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -64,6 +64,8 @@ await seed({ demoUsers: false });
 
 const appEnv = {
   DATABASE_URL: appUrl,
+  // Demo payments on purpose: a DATABASE_URL without Stripe keys refuses to start otherwise.
+  DEMO_MODE: "true",
   DATA_DIR: dataDir,
   SESSION_SECRET: process.env.SESSION_SECRET,
   SEED_ON_START: "false",

@@ -9,6 +9,7 @@ import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fi
 import { ResidenceFields, type ResidenceChoices } from "~/components/residence-fields";
 import { AccountError, signIn, signUp } from "~/services/accounts.server";
 import { getOptionalUser, startSession } from "~/services/auth.server";
+import { isoDayField } from "~/services/dates";
 import { getEnv } from "~/services/env.server";
 import { jurisdictionChoices, residenceFields } from "~/services/jurisdictions";
 import { authenticateWithOidc, oidcEnabled } from "~/services/oidc.server";
@@ -35,7 +36,7 @@ const signUpSchema = z.object({
     .string({ message: "Password is required" })
     .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters.`)
     .max(PASSWORD_MAX),
-  dateOfBirth: z.coerce.date({ message: "Enter your date of birth" }),
+  dateOfBirth: isoDayField("Enter your date of birth"),
   ...residenceFields,
   ...depositLimitFields,
   acceptTerms: z.literal("on", { message: "Please accept the Terms of Service to continue." }),

@@ -1,16 +1,18 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { Form, Link } from "@remix-run/react";
+import { buttonClass } from "~/components/form-fields";
 import { endAllSessions, endSession, getSession } from "~/services/auth.server";
 
 /**
- * Signs out and revokes the session on the server. GET is allowed because the spec's
- * logout is a browser navigation; it only ever ends the caller's own session.
+ * GET (the spec's link, "Stop playing") asks to confirm: a page whose form POSTs here, so
+ * that another site's link or image cannot sign a player out. POST signs out and revokes
+ * the session on the server; it only ever ends the caller's own session.
  */
-async function logout(request: Request) {
-  return redirect("/", { headers: { "Set-Cookie": await endSession(request) } });
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (!(await getSession(request))) throw redirect("/");
+  return null;
 }
-
-export const loader = ({ request }: LoaderFunctionArgs) => logout(request);
 
 /** POST with everywhere=true signs out every browser of this player ("sign out everywhere"). */
 export async function action({ request }: ActionFunctionArgs) {
@@ -19,5 +21,24 @@ export async function action({ request }: ActionFunctionArgs) {
     const session = await getSession(request);
     if (session) await endAllSessions(session.user.id);
   }
-  return logout(request);
+  return redirect("/", { headers: { "Set-Cookie": await endSession(request) } });
 }
+
+export default function ConfirmSignOut() {
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
+      <h1 className="text-3xl font-black">Sign out?</h1>
+      <p>You will need your email and password (or your identity provider) to come back.</p>
+      <Form method="post" action="/api/logout" reloadDocument>
+        <button type="submit" className={buttonClass}>
+          Sign out
+        </button>
+      </Form>
+      <Link to="/" className="underline">
+        Stay signed in
+      </Link>
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Sign out — Raffle Rush" }];

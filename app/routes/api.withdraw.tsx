@@ -20,7 +20,8 @@ export async function action({ request }: ActionFunctionArgs) {
     apiResponse(async () => {
       await consume(LIMITS.withdrawalsPerPlayer, user.id);
       const body = await readJson(request, schema);
-      const amount = typeof body.amount === "number" ? body.amount.toFixed(2) : body.amount;
+      // The number as written (10.005 stays 10.005, refused), never rounded with toFixed.
+      const amount = typeof body.amount === "number" ? String(body.amount) : body.amount;
       try {
         const withdrawal = await requestWithdrawal(user.id, { amount, method: body.method, fields: fieldsFromAccountInfo(body.method, body.accountInfo) });
         return Response.json({ success: true, ...withdrawal });

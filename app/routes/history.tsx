@@ -9,7 +9,8 @@ import { filterFrom, HISTORY_TYPES, playerHistory } from "~/services/history.ser
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const history = await playerHistory(user.id, filterFrom(request));
-  return { ...history, types: Object.keys(HISTORY_TYPES) };
+  // A date that is not a real day: the page says so, with the default period, as a 400.
+  return Response.json({ ...history, types: Object.keys(HISTORY_TYPES) }, { status: history.problem ? 400 : 200 });
 }
 
 export default function History() {
@@ -30,6 +31,11 @@ export default function History() {
           <div><dt className="text-xs">Withdrawn</dt><dd className="text-xl font-bold">${data.paidOut}</dd></div>
           <div><dt className="text-xs">Net deposits</dt><dd className="text-xl font-bold">${data.netDeposits}</dd></div>
         </dl>
+        {data.problem ? (
+          <p role="alert" className="rounded border border-red-700 px-3 py-2 text-red-800 dark:text-red-300">
+            {data.problem}
+          </p>
+        ) : null}
         <form method="get" className="flex flex-wrap items-end gap-3">
           <label className="flex flex-col text-sm font-semibold">
             Type

@@ -1,11 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
+import { jsonError } from "~/services/http.server";
 import { filterFrom, historyCsv, playerHistory } from "~/services/history.server";
 
 /** The history page's rows as CSV, with the same filters. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const history = await playerHistory(user.id, filterFrom(request));
+  if (history.problem) return jsonError(400, history.problem);
   return new Response(historyCsv(history.rows), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",

@@ -8,13 +8,14 @@ import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fi
 import { ResidenceFields } from "~/components/residence-fields";
 import { AccountError, completeOnboarding } from "~/services/accounts.server";
 import { getSession, needsOnboarding, unauthorized } from "~/services/auth.server";
+import { isoDayField } from "~/services/dates";
 import { getEnv } from "~/services/env.server";
 import { jurisdictionChoices, residenceFields } from "~/services/jurisdictions";
 import { safeRedirectPath } from "~/services/safe-redirect";
 import { readForm } from "~/services/http.server";
 
 const schema = z.object({
-  dateOfBirth: z.coerce.date({ message: "Enter your date of birth" }),
+  dateOfBirth: isoDayField("Enter your date of birth"),
   ...residenceFields,
   acceptTerms: z.literal("on", { message: "Please accept the Terms of Service to continue." }),
 });

@@ -4,6 +4,7 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { markAdminGatePassed } from "~/models/session.server";
 import { endAllSessions, type CurrentSession } from "./auth.server";
+import { parseIsoDay } from "./dates";
 import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
 import { passwordProblem } from "./password-policy";
@@ -148,7 +149,7 @@ export async function userForOidcSignIn(claims: {
     await accounts.linkIdentity(existing.id, claims.issuer, claims.subject);
     return existing.id;
   }
-  const vouchedBirthdate = claims.birthdate && /^\d{4}-\d{2}-\d{2}$/.test(claims.birthdate) ? new Date(claims.birthdate) : undefined;
+  const vouchedBirthdate = (claims.birthdate && parseIsoDay(claims.birthdate)) || undefined;
   const userId = await accounts.createAccount({
     email: claims.email,
     firstName: claims.givenName?.slice(0, 50),

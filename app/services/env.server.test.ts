@@ -54,6 +54,16 @@ describe("parseEnv", () => {
     [{ ENTRY_LIMIT_PER_SECOND: "0" }, /^Invalid configuration: ENTRY_LIMIT_PER_SECOND /],
     [{ OAUTH_ISSUER: "https://id.example" }, /must be set together/],
     [{ CLIENT_IP_HEADER: "x forwarded" }, /^Invalid configuration: CLIENT_IP_HEADER expected a header name/],
+    [
+      { NODE_ENV: "production", DATABASE_URL: "postgres://db.internal/raffle" },
+      /^Invalid configuration: STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are unset while DATABASE_URL is set: set them for real payments, or DEMO_MODE=true for a demo$/,
+    ],
+    [
+      { DATABASE_URL: "postgres://db.internal/raffle", STRIPE_PUBLISHABLE_KEY: "pk_live_abc" },
+      /^Invalid configuration: STRIPE_SECRET_KEY is unset while DATABASE_URL is set/,
+    ],
+    [{ DEMO_MODE: "false" }, /^Invalid configuration: DEMO_MODE=false needs real payments, but STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are unset$/],
+    [{ DEMO_MODE: "yes" }, /^Invalid configuration: DEMO_MODE expected true or false/],
   ])("refuses %o with one line naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(ConfigError);
     expect(() => parseEnv(source)).toThrow(message);
@@ -64,6 +74,12 @@ describe("parseEnv", () => {
     }
   });
 
+  it("turns demo mode on only on purpose: the embedded database or DEMO_MODE=true", () => {
+    expect(parseEnv({ NODE_ENV: "production" }).demoMode).toBe(true);
+    expect(parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://db.internal/raffle", DEMO_MODE: "true" }).demoMode).toBe(true);
+    expect(parseEnv({ DEMO_MODE: "1" }).demoMode).toBe(true);
+  });
+
   it("leaves demo mode when Stripe is configured", () => {
     const env = parseEnv({
       STRIPE_SECRET_KEY: "sk_live_abc",
@@ -72,6 +88,9 @@ describe("parseEnv", () => {
       ADMIN_ACCESS_KEY: "a-real-admin-key",
       PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
       ALLOWED_COUNTRIES: "gb, us-nj,US-PA,US-NJ",
+      // Stripe keys always mean real mode.
+      DEMO_MODE: "true",
+      DATABASE_URL: "postgres://db.internal/raffle",
     });
     expect(env.demoMode).toBe(false);
     expect(env.ALLOWED_COUNTRIES).toEqual({ countries: ["GB"], regions: { US: ["US-NJ", "US-PA"] } });

@@ -90,6 +90,12 @@ const schema = z.object({
   /** Raffle entries one player may make per second (raised only by the benchmark, bench/). */
   ENTRY_LIMIT_PER_SECOND: z.coerce.number({ message: "expected a whole number" }).int().positive().default(10),
   SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
+  /**
+   * Demo mode on purpose: without Stripe keys, demo mode is on with the embedded database or
+   * with DEMO_MODE=true, and nowhere else (a server with DATABASE_URL refuses to start).
+   * Stripe keys always mean real mode.
+   */
+  DEMO_MODE: booleanFlag.optional(),
   SEED_ON_START: booleanFlag.optional(),
   SEED_DEMO_USERS: booleanFlag.optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),
@@ -115,7 +121,10 @@ export const DEMO_ADMIN_ACCESS_KEY = "demo-admin-access-key";
 export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY" | "ALLOWED_COUNTRIES"> & {
   ADMIN_ACCESS_KEY: string;
   ALLOWED_COUNTRIES: Jurisdictions;
-  /** No real payment provider is configured: demo payments, demo users, generated secrets. */
+  /**
+   * No real payment provider, on purpose (DEMO_MODE=true, or the embedded database without
+   * Stripe keys): demo payments, demo users, generated secrets, a banner on every page.
+   */
   demoMode: boolean;
 };
 
@@ -137,6 +146,18 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const env = result.data;
   const demoMode = env.STRIPE_SECRET_KEY === undefined;
+  // Demo mode is never a silent fallback: a deploy (a DATABASE_URL) that lost its Stripe keys
+  // must not start taking sign-ups with test cards and the published demo admin key.
+  const stripeUnset = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"].filter((name) => cleaned[name] === undefined);
+  const unsetNames = stripeUnset.join(" and ") + (stripeUnset.length > 1 ? " are unset" : " is unset");
+  if (demoMode && env.DEMO_MODE === false) {
+    throw new ConfigError(`Invalid configuration: DEMO_MODE=false needs real payments, but ${unsetNames}`);
+  }
+  if (demoMode && env.DEMO_MODE === undefined && env.DATABASE_URL !== undefined) {
+    throw new ConfigError(
+      `Invalid configuration: ${unsetNames} while DATABASE_URL is set: set them for real payments, or DEMO_MODE=true for a demo`,
+    );
+  }
   if (!demoMode && env.STRIPE_PUBLISHABLE_KEY === undefined) {
     throw new ConfigError(
       "Invalid configuration: STRIPE_PUBLISHABLE_KEY is required when STRIPE_SECRET_KEY is set",

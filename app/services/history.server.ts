@@ -1,6 +1,7 @@
 import type { LedgerTransactionKind } from "~/generated/prisma/client";
 import * as history from "~/models/history.server";
 import { queryParams } from "./http.server";
+import { EARLIEST_YEAR, LATEST_YEAR, parseIsoDay } from "./dates";
 import { coinsToDecimal } from "./money";
 
 /**
@@ -42,21 +43,32 @@ export function filterFrom(request: Request): HistoryFilter {
   return { type: params.get("type") ?? undefined, from: params.get("from") ?? undefined, to: params.get("to") ?? undefined };
 }
 
+/**
+ * The period and type asked for. A date that is not a real day (parseIsoDay: "9999-99-99",
+ * "0000-01-01", "1990-02-30") is not guessed at: the default period is shown with `problem`
+ * saying why, and the routes answer 400.
+ */
 export function parseFilter(filter: HistoryFilter, now = new Date()) {
-  const day = /^\d{4}-\d{2}-\d{2}$/;
-  const from = filter.from && day.test(filter.from) ? new Date(`${filter.from}T00:00:00Z`) : new Date(now.getTime() - HISTORY_DAYS * 86_400_000);
-  const to = filter.to && day.test(filter.to) ? new Date(new Date(`${filter.to}T00:00:00Z`).getTime() + 86_400_000) : new Date(now.getTime() + 1000);
+  const asked = { from: filter.from?.trim() ? parseIsoDay(filter.from.trim()) : undefined, to: filter.to?.trim() ? parseIsoDay(filter.to.trim()) : undefined };
+  const wrong = (["from", "to"] as const).filter((name) => asked[name] === null);
+  const problem = wrong.length
+    ? `${wrong.map((name) => (name === "from" ? "From" : "To")).join(" and ")} must be a real date between ${EARLIEST_YEAR} and ${LATEST_YEAR}, like 2026-01-31`
+    : null;
+  const from = asked.from ?? new Date(now.getTime() - HISTORY_DAYS * 86_400_000);
+  const to = asked.to ? new Date(asked.to.getTime() + 86_400_000) : new Date(now.getTime() + 1000);
   const type = filter.type && Object.hasOwn(HISTORY_TYPES, filter.type) ? (filter.type as HistoryType) : undefined;
-  return { from, to, type };
+  return { from, to, type, problem };
 }
 
 export async function playerHistory(userId: string, filter: HistoryFilter, now = new Date()) {
-  const { from, to, type } = parseFilter(filter, now);
+  const { from, to, type, problem } = parseFilter(filter, now);
   const [rows, totals] = await Promise.all([
     history.playerMovements(userId, { kinds: type ? [...HISTORY_TYPES[type]] : undefined, from, to, limit: 5000 }),
     history.netDeposits(userId),
   ]);
   return {
+    /** Why the period asked for was not used (a date that is not a real day), or null. */
+    problem,
     filter: { type: type ?? "", from: from.toISOString().slice(0, 10), to: new Date(to.getTime() - 1).toISOString().slice(0, 10) },
     rows: rows.map((r) => ({
       id: r.id,

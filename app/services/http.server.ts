@@ -127,19 +127,30 @@ export function queryParams(request: Request): URLSearchParams {
   return params;
 }
 
+/** No body of ours nests deeper than a few levels; deeper ones are refused before anything walks them. */
+export const MAX_BODY_DEPTH = 32;
+
 /**
  * PostgreSQL text cannot hold NUL (U+0000), and no field of ours means one: text with it
- * is refused at the door with a 400 rather than failing in the database as a 500.
+ * is refused at the door with a 400 rather than failing in the database as a 500. The walk
+ * uses a stack of its own, not recursion, and refuses values nested deeper than
+ * MAX_BODY_DEPTH: 5,000 nested `[` (10 KB) would otherwise overflow the call stack.
  */
 function refuseNul(value: unknown): void {
-  if (containsNul(value)) throw jsonError(400, "Text must not contain NUL characters");
-}
-
-function containsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === "object") return Object.entries(value).some(([key, item]) => key.includes("\u0000") || containsNul(item));
-  return false;
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item === "string") {
+      if (item.includes("\u0000")) throw jsonError(400, "Text must not contain NUL characters");
+      continue;
+    }
+    if (!item || typeof item !== "object") continue;
+    if (depth >= MAX_BODY_DEPTH) throw jsonError(400, `The request body is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`);
+    for (const [key, child] of Object.entries(item)) {
+      if (key.includes("\u0000")) throw jsonError(400, "Text must not contain NUL characters");
+      pending.push([child, depth + 1]);
+    }
+  }
 }
 
 /** A UUID path parameter, or a 400. */

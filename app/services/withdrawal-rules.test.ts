@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldsFromAccountInfo, validateWithdrawal } from "./withdrawal-rules";
+import { fieldsFromAccountInfo, holdsCardData, validateWithdrawal } from "./withdrawal-rules";
 
 const venmo = (amount: string) => ({ amount, method: "venmo", fields: { username: "lucky" } });
 
@@ -38,5 +38,21 @@ describe("accountInfo", () => {
     expect(card).toEqual({ cardNumber: "4242424242424242", expiry: "12/29" });
     expect(JSON.stringify(card)).not.toContain("123\"");
     expect(fieldsFromAccountInfo("paypal", " me@example.com ")).toEqual({ username: "me@example.com" });
+  });
+});
+
+describe("holdsCardData", () => {
+  it.each(["5555555555554444", "Card: 5555555555554444 | Exp: 11/29 | CVV: 654", "4242 4242 4242 4242", "4242_4242_4242_4242", "x378282246310005y", "CVV: 654", "cvc=1234", "my security code 123", "1234567890123456789012"])(
+    "finds card data in %s",
+    (text) => expect(holdsCardData(text)).toBe(true),
+  );
+  it.each(["lucky-lou", "me@example.com", "424242424242", "Routing: 021000021", "john-1234", "cvv-fan", "12345"])("finds none in %s", (text) =>
+    expect(holdsCardData(text)).toBe(false),
+  );
+
+  it("is refused for PayPal and Venmo, before the format checks", () => {
+    for (const method of ["venmo", "paypal"]) {
+      expect(validateWithdrawal({ amount: "10", method, fields: { username: "5555555555554444" } }, 5000n)).toMatchObject({ ok: false, problem: { title: "Card Details Not Accepted" } });
+    }
   });
 });

@@ -18,8 +18,8 @@ export const METHOD_LABELS: Record<WithdrawalMethod, string> = {
 
 /** The fields each method needs, with the spec's length caps. */
 export const METHOD_FIELDS: Record<WithdrawalMethod, { name: string; label: string; maxLength: number; placeholder?: string }[]> = {
-  venmo: [{ name: "username", label: "Venmo username", maxLength: 50 }],
-  paypal: [{ name: "username", label: "PayPal email or username", maxLength: 100 }],
+  venmo: [{ name: "username", label: "Venmo username", maxLength: 50, placeholder: "@your-handle" }],
+  paypal: [{ name: "username", label: "PayPal email", maxLength: 100, placeholder: "you@example.com" }],
   bank: [
     { name: "routingNumber", label: "Routing number", maxLength: 9 },
     { name: "accountNumber", label: "Account number", maxLength: 17 },
@@ -46,6 +46,10 @@ export function insufficientCash(withdrawableCoins: bigint): WithdrawalProblem {
 /** Checks a request against the player's withdrawable cash (`withdrawableCoins`). */
 export function validateWithdrawal(input: WithdrawalInput, withdrawableCoins: bigint): { ok: true; value: ValidWithdrawal } | { ok: false; problem: WithdrawalProblem } {
   const minimum = BigInt(POLICY.minimumWithdrawalCoins);
+  // Cents are the smallest unit: a third decimal is refused, never rounded away.
+  if (/^\s*\d*\.\d{3,}\s*$/.test(input.amount ?? "")) {
+    return { ok: false, problem: { title: "Invalid Amount", description: "Enter the amount in dollars and cents, with at most two decimals" } };
+  }
   const amountCoins = parseDollars(input.amount ?? "");
   if (amountCoins === undefined || amountCoins < minimum) {
     return { ok: false, problem: { title: "Minimum Withdrawal", description: `Minimum withdrawal amount is $${coinsToDecimal(minimum).replace(/\.00$/, "")}` } };
@@ -60,7 +64,63 @@ export function validateWithdrawal(input: WithdrawalInput, withdrawableCoins: bi
     if (value === "" || value.length > field.maxLength) return missing;
     fields[field.name] = value;
   }
+  if (method === "venmo" || method === "paypal") {
+    const account = fields.username!;
+    // Card data typed into a wallet field is refused whole: never stored, masked or echoed.
+    if (holdsCardData(account)) return { ok: false, problem: CARD_DATA_PROBLEM };
+    if (method === "paypal" && !PAYPAL_EMAIL.test(account)) {
+      return { ok: false, problem: { title: "Invalid PayPal Account", description: "Enter the email address of your PayPal account" } };
+    }
+    if (method === "venmo" && !VENMO_HANDLE.test(account)) {
+      return { ok: false, problem: { title: "Invalid Venmo Username", description: "Enter your Venmo username: 5 to 30 letters, digits, hyphens or underscores" } };
+    }
+  }
   return { ok: true, value: { amountCoins, method, fields } };
+}
+
+/** A PayPal account is an email address. */
+const PAYPAL_EMAIL = /^[^\s@|:]+@[^\s@|:]+\.[^\s@|:.]{2,}$/;
+/** A Venmo username, with or without its "@": 5 to 30 letters, digits, hyphens or underscores. */
+const VENMO_HANDLE = /^@?[A-Za-z0-9_-]{5,30}$/;
+
+export const CARD_DATA_PROBLEM: WithdrawalProblem = {
+  title: "Card Details Not Accepted",
+  description: "Never enter a card number or security code here. To be paid to a card, choose Debit card (no security code needed).",
+};
+
+/** Runs of digits, each digit maybe separated from the next by up to two spaces or punctuation marks. */
+const DIGIT_RUN = /\d(?:[^\p{L}\p{N}]{0,2}\d)*/gu;
+/** A card's security code by its label: "CVV: 654", "cvc=123", "security code 1234". */
+const LABELLED_CVV = /(?:cvv2?|cvc2?|csc|cid|security[\s_-]*code|card[\s_-]*verification(?:[\s_-]*(?:value|code))?)[^\p{L}\p{N}]{0,4}\d{3,4}(?!\d)/iu;
+
+/**
+ * True when the text holds a card number (13 to 19 digits passing the Luhn check, written
+ * plainly or in groups, alone or inside a longer run) or a labelled security code.
+ */
+export function holdsCardData(text: string): boolean {
+  if (LABELLED_CVV.test(text)) return true;
+  for (const run of text.match(DIGIT_RUN) ?? []) {
+    const digits = run.replace(/\D/g, "");
+    for (let length = 13; length <= Math.min(19, digits.length); length++) {
+      for (let start = 0; start + length <= digits.length; start++) {
+        if (luhnValid(digits.slice(start, start + length))) return true;
+      }
+    }
+  }
+  return false;
+}
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { setSuspension } from "~/services/accounts.server";
-import { call, cookiesFrom, sessionCookie } from "../support/app";
+import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 
 const signUpForm = (email: string, overrides: Record<string, string> = {}) => ({
@@ -47,6 +47,30 @@ describe("sign-up", () => {
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("You must be 18 or older to play");
     expect(await db().user.count({ where: { email: "minor@example.com" } })).toBe(0);
+  });
+
+  it("refuses a date of birth that is not a real day, never storing another one", async () => {
+    for (const dateOfBirth of ["1990-02-30", "2023-02-29", "1990-13-01", "-000001-01-01", "0000-01-01", "9999-99-99", "+275760-09-13", "1990-1-1"]) {
+      const email = `dob-${dateOfBirth.replace(/\W/g, "")}@example.com`;
+      const response = await signUp(email, { dateOfBirth });
+      expect(response.status, dateOfBirth).toBe(400);
+      expect(await response.text(), dateOfBirth).toContain("Enter a real date between 1900 and 9999, like 1990-02-28");
+      expect(await db().user.count({ where: { email } }), dateOfBirth).toBe(0);
+    }
+    // The last day of February in a leap year is a real day.
+    expect((await signUp("leap@example.com", { dateOfBirth: "1992-02-29" })).status).toBe(302);
+    const user = await db().user.findFirstOrThrow({ where: { email: "leap@example.com" }, select: { dateOfBirth: true } });
+    expect(user.dateOfBirth?.toISOString()).toBe("1992-02-29T00:00:00.000Z");
+  });
+
+  it("refuses an impossible date of birth at onboarding too", async () => {
+    const newcomer = await createTestUser({ username: false });
+    await db().user.update({ where: { id: newcomer.id }, data: { dateOfBirth: null, termsAcceptedAt: null, country: null } });
+    const cookie = await sessionCookie(newcomer.id);
+    const response = await call("/onboarding", { method: "POST", cookie, form: { dateOfBirth: "1990-02-30", country: "GB", acceptTerms: "on" } });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("Enter a real date between 1900 and 9999");
+    expect((await db().user.findUniqueOrThrow({ where: { id: newcomer.id } })).dateOfBirth).toBeNull();
   });
 
   it("allows one account per email, case-insensitively", async () => {
@@ -124,16 +148,28 @@ describe("sign-in and sessions", () => {
     }
   });
 
-  it("signs out on GET and POST, revoking the session on the server", async () => {
-    for (const method of ["GET", "POST"]) {
-      const cookie = cookiesFrom(await signUp(`out-${method}@example.com`));
-      expect((await call("/api/auth/user", { cookie })).status).toBe(200);
-      const out = await call("/api/logout", { method, cookie });
-      expect(out.status).toBe(302);
-      expect(out.headers.get("Set-Cookie")).toMatch(/__session=;/);
-      // The old cookie no longer works even if the browser kept it.
-      expect((await call("/api/auth/user", { cookie })).status).toBe(401);
-    }
+  it("signs out on POST, revoking the session on the server", async () => {
+    const cookie = cookiesFrom(await signUp("out-post@example.com"));
+    expect((await call("/api/auth/user", { cookie })).status).toBe(200);
+    const out = await call("/api/logout", { method: "POST", cookie });
+    expect(out.status).toBe(302);
+    expect(out.headers.get("Set-Cookie")).toMatch(/__session=;/);
+    // The old cookie no longer works even if the browser kept it.
+    expect((await call("/api/auth/user", { cookie })).status).toBe(401);
+  });
+
+  it("answers GET with a page that asks to confirm, whose form POSTs: a link alone signs no one out", async () => {
+    const cookie = cookiesFrom(await signUp("out-get@example.com"));
+    const page = await call("/api/logout", { cookie });
+    expect(page.status).toBe(200);
+    expect(page.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(false);
+    const html = await pageText(page);
+    expect(html).toContain("Sign out?");
+    expect(html).toMatch(/<form[^>]*method="post"[^>]*action="\/api\/logout"/);
+    expect((await call("/api/auth/user", { cookie })).status).toBe(200);
+    // Nobody signed in: nothing to confirm.
+    const anonymous = await call("/api/logout");
+    expect([anonymous.status, anonymous.headers.get("Location")]).toEqual([302, "/"]);
   });
 
   it("signs out everywhere: every browser of the player", async () => {

@@ -46,6 +46,7 @@ async function actor(options: Parameters<typeof createTestUser>[0] = {}) {
 async function start(url: string): Promise<ServerProcess> {
   const server = await startServer(path.resolve(process.env.DATA_DIR ?? ".data/test"), {
     DATABASE_URL: url,
+    DEMO_MODE: "true",
     PORT: String(await freePort({ from: 3450, to: 3499 })),
     LOG_LEVEL: "warn",
   });

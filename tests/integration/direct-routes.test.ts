@@ -19,6 +19,7 @@ let origin: string;
 beforeAll(async () => {
   server = await startServer(path.resolve(process.env.DATA_DIR ?? ".data/test"), {
     DATABASE_URL: testDatabaseUrl,
+    DEMO_MODE: "true",
     PORT: String(await freePort({ from: 3400, to: 3449 })),
     LOG_LEVEL: "warn",
     // No raffles opened or drawn between the two answers compared.

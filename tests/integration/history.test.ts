@@ -38,6 +38,22 @@ describe("the player's history", () => {
     expect(lines.some((l) => l.includes(raffle.id))).toBe(true);
   });
 
+  it("refuses dates that are not real days with a 400 and a clear message, page and CSV", async () => {
+    const player = await createTestUser({ coins: 100n });
+    const cookie = await sessionCookie(player.id);
+    for (const query of ["from=9999-99-99", "from=0000-01-01", "to=1990-02-30", "from=-000001-01-01", "to=%2B275760-09-13"]) {
+      const page = await call(`/history?${query}`, { cookie });
+      expect(page.status, query).toBe(400);
+      expect(await pageText(page), query).toMatch(/(From|To) must be a real date between 1900 and 9999, like 2026-01-31/);
+      const csv = await call(`/history.csv?${query}`, { cookie });
+      expect(csv.status, query).toBe(400);
+      expect(((await csv.json()) as { message: string }).message, query).toMatch(/^(From|To) must be a real date between 1900 and 9999, like 2026-01-31$/);
+    }
+    // The widest real range is fine, and an empty field means the default period.
+    expect((await call("/history?from=1900-01-01&to=9999-12-31", { cookie })).status).toBe(200);
+    expect((await call("/history.csv?from=&to=", { cookie })).status).toBe(200);
+  });
+
   it("shows the published odds", async () => {
     const page = await pageText(await call("/rules"));
     expect(page).toContain("expected value 11.75 coins per spin");

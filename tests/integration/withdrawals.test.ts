@@ -46,6 +46,80 @@ describe("withdrawals", () => {
     expect(await userBalance(p.id)).toBe(2000n);
   });
 
+  it("refuses card data in the PayPal and Venmo fields: 422, nothing held or stored (issue 19)", async () => {
+    const p = await player(5000n);
+    const card = "5555555555554444";
+    const attempts: [string, string][] = [
+      ["venmo", `Card: ${card} | Exp: 11/29 | CVV: 654`],
+      ["paypal", `Card: ${card} | Exp: 11/29 | CVV: 654`],
+      ["venmo", "5555 5555 5555 4444"],
+      ["venmo", "5555-5555-5555-4444"],
+      ["paypal", `${card}@example.com`],
+      ["paypal", "me@example.com CVV: 654"],
+      ["venmo", "cvc=6541"],
+      ["venmo", "@x5555.5555.5555.4444"],
+    ];
+    for (const [method, accountInfo] of attempts) {
+      // Withdrawal requests are rate limited per player; each attempt here is its own case.
+      await db().rateLimitBucket.deleteMany();
+      const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 10, method, accountInfo } });
+      const label = `${method} ${accountInfo}`;
+      expect(response.status, label).toBe(422);
+      const answer = await response.text();
+      expect(JSON.parse(answer), label).toEqual({
+        title: "Card Details Not Accepted",
+        message: "Never enter a card number or security code here. To be paid to a card, choose Debit card (no security code needed).",
+      });
+      expect(answer, label).not.toMatch(/5555|4444|654/);
+    }
+    expect(await userBalance(p.id)).toBe(5000n);
+    expect(await db().withdrawal.count({ where: { userId: p.id } })).toBe(0);
+    const dump = await dumpAllTables();
+    expect(dump).not.toContain("4444");
+    expect(findCardData(dump, { cvvs: ["654", "6541"] })).toEqual([]);
+  });
+
+  it("takes an email address for PayPal and a Venmo username for Venmo, and nothing else", async () => {
+    const p = await player(5000n);
+    const refusals: [string, string, string][] = [
+      ["paypal", "lucky-lou", "Enter the email address of your PayPal account"],
+      ["paypal", "me@localhost", "Enter the email address of your PayPal account"],
+      ["paypal", "Routing: 021000021 | Account: 000123456789", "Enter the email address of your PayPal account"],
+      ["venmo", "me@example.com", "Enter your Venmo username: 5 to 30 letters, digits, hyphens or underscores"],
+      ["venmo", "abc", "Enter your Venmo username: 5 to 30 letters, digits, hyphens or underscores"],
+      ["venmo", "lucky lou", "Enter your Venmo username: 5 to 30 letters, digits, hyphens or underscores"],
+    ];
+    for (const [method, accountInfo, message] of refusals) {
+      await db().rateLimitBucket.deleteMany();
+      const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 10, method, accountInfo } });
+      expect(response.status, accountInfo).toBe(422);
+      expect(((await response.json()) as { message: string }).message, accountInfo).toBe(message);
+    }
+    expect(await db().withdrawal.count({ where: { userId: p.id } })).toBe(0);
+    for (const [method, accountInfo] of [["paypal", "me@example.com"], ["venmo", "@Lucky_Lou-7"]]) {
+      await db().rateLimitBucket.deleteMany();
+      const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 10, method, accountInfo } });
+      expect(response.status, accountInfo).toBe(200);
+    }
+    expect(await userBalance(p.id)).toBe(3000n);
+    const list = (await (await call("/api/withdrawals", { cookie: p.cookie })).json()) as { destination: string }[];
+    expect(list.map((w) => w.destination).sort()).toEqual(["PayPal ••••om", "Venmo ••••-7"]);
+  });
+
+  it("refuses an amount with more than two decimals instead of rounding it", async () => {
+    const p = await player(5000n);
+    for (const amount of [10.005, "10.005", 12.999, "12.345", 10.001, ".125"]) {
+      await db().rateLimitBucket.deleteMany();
+      const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount, method: "venmo", accountInfo: "lucky-lou" } });
+      expect(response.status, String(amount)).toBe(422);
+      expect(await response.json(), String(amount)).toEqual({ title: "Invalid Amount", message: "Enter the amount in dollars and cents, with at most two decimals" });
+    }
+    const form = await call("/withdraw", { method: "POST", cookie: p.cookie, form: { amount: "10.005", method: "venmo", "venmo.username": "lucky-lou" } });
+    expect(form.status).toBeLessThan(500);
+    expect(await userBalance(p.id)).toBe(5000n);
+    expect(await db().withdrawal.count({ where: { userId: p.id } })).toBe(0);
+  });
+
   it("holds the amount at once and lists the request as pending", async () => {
     const p = await player(5000n);
     const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 12.5, method: "venmo", accountInfo: "lucky-lou" } });

@@ -22,6 +22,8 @@ const env: NodeJS.ProcessEnv = {
   PORT: port,
   DATA_DIR: dataDir,
   LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+  // The browser suites play with demo cards and demo users, on purpose (also on DATABASE_URL).
+  DEMO_MODE: "true",
   SEED_DEMO_USERS: "true",
   // Every browser test signs up from 127.0.0.1.
   SIGNUP_LIMIT_PER_HOUR: "1000",

@@ -3,7 +3,8 @@ import fc from "fast-check";
 /**
  * Generated hostile input for the request fuzzers (tests/integration/hostile-input.test.ts):
  * values that break naive parsing (negative, fractional, huge, NaN-like, arrays, objects,
- * `__proto__`), sent in every encoding a client can choose, right or wrong.
+ * `__proto__`, nesting thousands deep, out-of-range, impossible and signed dates), sent in
+ * every encoding a client can choose, right or wrong.
  */
 
 /** Generated cases per route: a few in `npm test`, 200 in `npm run test:reliability`, or FUZZ_RUNS. */
@@ -18,6 +19,32 @@ const STRING_LIKE = [
   "__proto__", "constructor", "prototype", "toString", "null", "undefined", "true", "[]", "{}", "' OR '1'='1", "\"; DROP TABLE users; --",
   "<script>alert(1)</script>", "../../etc/passwd", "%00", "\u0000", "\uD800", "𝟘𝟙", "\u202Eevil", "a".repeat(5000), " ",
 ];
+/** Dates a naive `new Date(text)` misreads or a database refuses: out of range, impossible, signed or six-digit years. */
+export const DATE_LIKE = [
+  "9999-99-99", "0000-01-01", "-000001-01-01", "+275760-09-13", "275760-09-14", "1990-02-30", "2023-02-29", "1990-13-01",
+  "1990-00-10", "1899-12-31", "10000-01-01", "1990-1-1", "1990-01-01T00:00:00Z", "01/02/1990", "9999-12-31",
+];
+
+/**
+ * JSON text sent as it is: arrays nested thousands deep, which JSON.stringify cannot write
+ * on a test worker's stack but a server's JSON.parse reads (5,000 deep is a 10 KB body).
+ */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+export function nestedArrays(depth: number): RawJson {
+  return new RawJson(`${"[".repeat(depth)}${"]".repeat(depth)}`);
+}
+const DEEP = nestedArrays(5000);
+
+/** JSON text of a generated value, RawJson written as is. */
+export function toJson(value: unknown): string {
+  if (value instanceof RawJson) return value.text;
+  if (Array.isArray(value)) return `[${value.map(toJson).join(",")}]`;
+  if (value && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`).join(",")}}`;
+  return JSON.stringify(value) ?? "null";
+}
 
 /** One hostile JSON value. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
@@ -28,6 +55,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
     fc.constantFrom(1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 63, 2 ** 64, 0, -0, 0.1 + 0.2, 5e-324),
     { weight: 2, arbitrary: fc.constantFrom(...NUMBER_LIKE) },
     { weight: 3, arbitrary: fc.constantFrom(...STRING_LIKE) },
+    { weight: 2, arbitrary: fc.constantFrom(...DATE_LIKE) },
+    fc.integer({ min: 2, max: 6000 }).map(nestedArrays),
     fc.string({ maxLength: 30 }),
     fc.constantFrom(null, true, false),
     fc.array(tie("value"), { maxLength: 3 }),
@@ -39,17 +68,31 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
  * The values each field is tried with on its own, the others left plausible (fast-check
  * `examples`, run before the random cases): prototype names, NUL, out-of-range numbers, shapes.
  */
-export const NASTY: unknown[] = ["__proto__", "constructor", "toString", "x\u0000y", -1, 0.5, 1e308, "NaN", [], { __proto__: null, a: 1 }];
+export const NASTY: unknown[] = [
+  "__proto__", "constructor", "toString", "x\u0000y", -1, 0.5, 1e308, "NaN", [], { __proto__: null, a: 1 },
+  "9999-99-99", "0000-01-01", "-000001-01-01", "1990-02-30", DEEP,
+];
 
-/** One JSON body per field and nasty value, every other field given its first plausible value. */
+/** A value as a test label shows it (a 5,000-deep array is not spelled out). */
+function shown(value: unknown): string {
+  const text = toJson(value);
+  return text.length > 60 ? `${text.slice(0, 40)}… (${text.length} characters)` : text;
+}
+
+/**
+ * Per field and nasty value, every other field given its first plausible value: one JSON
+ * body and one form body (the form routes refuse JSON with a 415 before reading a field).
+ */
 export function nastyBodies(names: string[], plausible: Record<string, unknown[]> = {}): HostileBody[] {
   const base = names.filter((n) => plausible[n]?.length).map((n) => [n, plausible[n]![0]] as [string, unknown]);
   return names.flatMap((name) =>
-    NASTY.map((value) => ({
-      label: `json, ${name} = ${JSON.stringify(value)}`,
-      body: jsonObject([...base.filter(([n]) => n !== name), [name, value]]),
-      contentType: "application/json",
-    })),
+    NASTY.flatMap((value) => {
+      const entries: [string, unknown][] = [...base.filter(([n]) => n !== name), [name, value]];
+      return [
+        { label: `json, ${name} = ${shown(value)}`, body: jsonObject(entries), contentType: "application/json" },
+        { label: `form, ${name} = ${shown(value)}`, body: urlEncoded(entries), contentType: "application/x-www-form-urlencoded" },
+      ];
+    }),
   );
 }
 
@@ -71,11 +114,11 @@ export function hostileFields(names: string[], plausible: Record<string, unknown
 
 /** JSON text with the entries in order, `__proto__` kept as an own key (as JSON.parse would read it). */
 function jsonObject(entries: [string, unknown][]): string {
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? "null"}`).join(",")}}`;
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`).join(",")}}`;
 }
 
 function formText(value: unknown): string {
-  return typeof value === "string" ? value : (JSON.stringify(value) ?? "");
+  return typeof value === "string" ? value : toJson(value);
 }
 
 function urlEncoded(entries: [string, unknown][]): string {
@@ -103,6 +146,9 @@ export function hostileBody(entries: [string, unknown][]): fc.Arbitrary<HostileB
     () => ({ label: "json array", body: `[${json}]`, contentType: "application/json" }),
     () => ({ label: "json scalar", body: "-1e309", contentType: "application/json" }),
     () => ({ label: "json null", body: "null", contentType: "application/json" }),
+    () => ({ label: "json, 5,000 nested arrays", body: `${"[".repeat(5000)}${"]".repeat(5000)}`, contentType: "application/json" }),
+    () => ({ label: "json, 5,000 nested objects", body: `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`, contentType: "application/json" }),
+    () => ({ label: "json, fields beside 5,000 nested arrays", body: `${json.slice(0, -1)}${json.length > 2 ? "," : ""}"deep":${"[".repeat(5000)}${"]".repeat(5000)}}`, contentType: "application/json" }),
     () => ({ label: "truncated json", body: json.slice(0, Math.max(1, json.length - 2)), contentType: "application/json" }),
     () => ({ label: "json in utf-16 label", body: json, contentType: "application/json; charset=utf-16" }),
     () => ({ label: "form", body: form, contentType: "application/x-www-form-urlencoded" }),

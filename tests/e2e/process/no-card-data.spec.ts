@@ -29,7 +29,10 @@ test.afterAll(async () => {
 
 test("the scanner finds card numbers and CVVs, and leaves other numbers alone", () => {
   const findings = (text: string) => findCardData(text, { cvvs: [CVV] }).map((f) => f.kind);
-  for (const card of [PAYOUT_CARD, "4000 0566 5566 5556", "4000-0566-5566-5556", "4000+0566+5566+5556", "4000%200566%205566%205556", "378282246310005", "5555555555554444"]) {
+  for (const card of [
+    PAYOUT_CARD, "4000 0566 5566 5556", "4000-0566-5566-5556", "4000+0566+5566+5556", "4000%200566%205566%205556", "378282246310005", "5555555555554444",
+    "4242_4242_4242_4242", "4242.4242.4242.4242", "%34%32%34%32%34%32%34%32%34%32%34%32%34%32%34%32",
+  ]) {
     expect(findings(`{"x":"${card}"}`), card).toEqual(["card number"]);
   }
   for (const cvv of ["CVV: 123", '"cvc":"123"', "cvc=123", "security code 1234"]) expect(findings(cvv), cvv).toEqual(["cvv"]);
@@ -57,6 +60,10 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
   for (const card of ["4000 0000 0000 0002", "4242 4242 4242 4242"]) {
     await keep(await request.post("/checkout?package=package_4", { form: { intent: "demo-pay", cardNumber: card, expiry: "12/34", cvc: DEMO_CVC }, maxRedirects: 0 }), 302);
   }
+  // Typed into the Venmo and PayPal fields: refused (with the balance to pay them), and neither kept nor logged (issue 19).
+  for (const method of ["venmo", "paypal"]) {
+    await keep(await request.post("/api/withdraw", { data: { amount: 10, method, accountInfo: `Card: 5555555555554444 | Exp: 11/29 | CVV: ${CVV}` }, headers: { Accept: "application/json" } }), 422);
+  }
   // Withdrawing to a debit card: the spec's accountInfo with a CVV, and the form with a CVV field it does not have.
   await keep(await request.post("/api/withdraw", { data: { amount: 10, method: "debit_card", accountInfo: `Card: ${PAYOUT_CARD} | Exp: 11/30 | CVV: ${CVV}` }, headers: { Accept: "application/json" } }), 200);
   await keep(
@@ -66,8 +73,12 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
     }),
     302,
   );
-  // Pasted into a URL, where request logs would see it.
+  // Pasted into a URL, where request logs would see it, however the digits are separated or encoded (issue 19).
   await keep(await request.get(`/withdraw?card=${PAYOUT_CARD}&cvv=${CVV}`), 200);
+  await keep(await request.get("/nope/4242_4242_4242_4242"), 404);
+  await keep(await request.get("/rules?q=4242.4242.4242.4242"), 200);
+  await keep(await request.get("/rules?q=%34%32%34%32%34%32%34%32%34%32%34%32%34%32%34%32"), 200);
+  await keep(await request.get("/nope/4242%2D4242%2D4242%2D4242", { headers: { "X-Note": "4242_4242_4242_4242" } }), 404);
   for (const path of ["/api/withdrawals", "/withdraw", "/api/auth/user", "/history.csv"]) await keep(await request.get(path), 200);
   await request.dispose();
 

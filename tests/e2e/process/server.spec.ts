@@ -26,6 +26,8 @@ test("serves health checks, request ids and a nonce'd Content Security Policy", 
     const scriptNonces = [...html.matchAll(/<script[^>]*nonce="([^"]+)"/g)].map((m) => m[1]);
     expect(scriptNonces.length).toBeGreaterThan(0);
     expect(new Set(scriptNonces)).toEqual(new Set([nonce]));
+    // The embedded database without Stripe keys is a demo, and every page says so.
+    expect(html).toContain('data-testid="demo-banner"');
     await expect.poll(() => server.output()).toContain('"msg":"request completed"');
   } finally {
     await stop(server);
