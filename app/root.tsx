@@ -17,6 +17,7 @@ import { NotFound } from "./components/not-found";
 import { Toaster } from "./components/toaster";
 import { getSession, needsOnboarding } from "./services/auth.server";
 import { getEnv } from "./services/env.server";
+import { takePayoutNotice } from "./services/payouts.server";
 import { playState, type PlayState } from "./services/reality-check.server";
 import { getTheme } from "./services/theme.server";
 import { readToast } from "./services/toast.server";
@@ -30,11 +31,24 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ toast, headers }, theme, session] = await Promise.all([readToast(request), getTheme(request), getSession(request)]);
-  const [user, play] = session
-    ? await Promise.all([userRecord(session.user), needsOnboarding(session.user) ? null : playState(session)])
-    : [null, null];
+  const [user, play, payoutNotice] = session
+    ? await Promise.all([
+        userRecord(session.user),
+        needsOnboarding(session.user) ? null : playState(session),
+        // News of a withdrawal waits while another toast is shown: one toast at a time.
+        session.user.payoutNoticeId && !toast ? takePayoutNotice(session.user.id, session.user.payoutNoticeId) : null,
+      ])
+    : [null, null, null];
   return Response.json(
-    { theme, toast, user, play, supportEmail: getEnv().SUPPORT_EMAIL, demoMode: getEnv().demoMode, serverNow: Date.now() },
+    {
+      theme,
+      toast: toast ?? (payoutNotice && { id: session!.user.payoutNoticeId, type: "info", ...payoutNotice }),
+      user,
+      play,
+      supportEmail: getEnv().SUPPORT_EMAIL,
+      demoMode: getEnv().demoMode,
+      serverNow: Date.now(),
+    },
     { headers: headers ?? undefined },
   );
 }

@@ -22,6 +22,19 @@ export function Cell({ children }: { children: ReactNode }) {
   return <td className={td}>{children}</td>;
 }
 
+/** A form with one text field posting to an admin API route (works without JavaScript). */
+export function TextAction({ action, name, label, button, danger = false }: { action: string; name: string; label: string; button: string; danger?: boolean }) {
+  return (
+    <form method="post" action={action} className="flex flex-wrap items-center gap-1">
+      <label className="flex items-center gap-1 text-xs">
+        {label}
+        <input name={name} required minLength={3} maxLength={200} className="w-36 rounded border px-2 py-1 text-sm text-slate-900" />
+      </label>
+      <button type="submit" className={`${small} min-h-6 ${danger ? "text-red-800 dark:text-red-300" : ""}`}>{button}</button>
+    </form>
+  );
+}
+
 /** A one-button form posting to an admin API route; works without JavaScript. */
 export function ActionButton({ action, label, fields = {}, danger = false }: { action: string; label: string; fields?: Record<string, string>; danger?: boolean }) {
   return (

@@ -69,7 +69,8 @@ export function Toaster({ flash, children }: { flash: ToastMessage | null; child
           <ToastPrimitive.Viewport hotkey={["F8"]} className={listClass} />
         </ToastPrimitive.Provider>
       ) : flash ? (
-        <ol className={listClass}>
+        // Without JavaScript nothing dismisses it: it lets clicks through to what it covers.
+        <ol className={`${listClass} pointer-events-none`}>
           <li role="status" className={`${boxClass} ${tone[flash.type]}`} data-testid="toast">
             <div className="font-semibold">{flash.title}</div>
             {flash.description ? <div className="mt-1 text-sm">{flash.description}</div> : null}

@@ -11,7 +11,7 @@ function renderPage(balance = 5000) {
       path: "/withdraw",
       Component: () => (
         <Toaster flash={null}>
-          <WithdrawPage balance={balance} bonus={0} history={[]} />
+          <WithdrawPage balance={balance} bonus={0} backToCards="0.00" history={[]} />
         </Toaster>
       ),
     },

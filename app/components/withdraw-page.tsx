@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { coinsToDecimal } from "~/services/money";
+import { coinsToDecimal, parseDollars } from "~/services/money";
 import { POLICY } from "~/services/policy";
 import { METHOD_FIELDS, METHOD_LABELS, validateWithdrawal, WITHDRAWAL_METHODS, type WithdrawalMethod } from "~/services/withdrawal-rules";
 import { buttonClass, inputClass } from "./form-fields";
@@ -8,7 +8,8 @@ import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
 import { utcMinute } from "~/services/dates";
 
-type History = { id: string; amount: string; method: string; destination: string; status: string; createdAt: string }[];
+type Leg = { kind: string; amount: string; to: string; status: string; reason: string | null };
+type History = { id: string; amount: string; method: string; destination: string; status: string; reason: string | null; legs: Leg[]; createdAt: string }[];
 
 const STATUS_STYLE: Record<string, string> = {
   completed: "bg-emerald-100 text-emerald-900",
@@ -23,7 +24,7 @@ const STATUS_STYLE: Record<string, string> = {
  * JavaScript every method's fields are shown and the server reads the chosen one's;
  * with it, only the chosen method's fields show, and changing method clears them.
  */
-export function WithdrawPage({ balance, bonus, history }: { balance: number; bonus: number; history: History }) {
+export function WithdrawPage({ balance, bonus, backToCards, history }: { balance: number; bonus: number; backToCards: string; history: History }) {
   const hydrated = useHydrated();
   const showToast = useShowToast();
   const { submit, pending } = useJsonAction();
@@ -33,6 +34,10 @@ export function WithdrawPage({ balance, bonus, history }: { balance: number; bon
   const balanceDollars = coinsToDecimal(BigInt(balance));
   const shown = hydrated ? (method ? [method] : []) : WITHDRAWAL_METHODS;
   const incomplete = amount === "" || !method || METHOD_FIELDS[method].some((f) => !(fields[f.name] ?? "").trim());
+  // The split of the amount typed so far (money goes back the way it came): cards first.
+  const typed = parseDollars(amount);
+  const cardsCoins = parseDollars(backToCards) ?? 0n;
+  const split = typed === undefined ? undefined : { cards: typed < cardsCoins ? typed : cardsCoins, method: typed > cardsCoins ? typed - cardsCoins : 0n };
 
   return (
     <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-8">
@@ -41,6 +46,10 @@ export function WithdrawPage({ balance, bonus, history }: { balance: number; bon
         Withdrawable cash: <strong data-testid="withdrawable">${balanceDollars}</strong>
         {bonus > 0 ? ` (your ${bonus.toLocaleString("en-US")} bonus coins are for play only and cannot be withdrawn)` : ""}. Withdrawals from ${coinsToDecimal(BigInt(POLICY.minimumWithdrawalCoins))} are processed within{" "}
         {POLICY.withdrawalProcessingHours} hours, with no fees. Amounts over ${coinsToDecimal(BigInt(POLICY.identityCheckAboveCoins))} need your identity verified first.
+      </p>
+      <p data-testid="withdraw-split-rule">
+        Money goes back the way it came: the first <strong>${backToCards}</strong> of a withdrawal is refunded to the
+        cards you paid with in the last 180 days (newest payment first); only the rest goes to the method you choose.
       </p>
       <form
         method="post"
@@ -115,6 +124,11 @@ export function WithdrawPage({ balance, bonus, history }: { balance: number; bon
             ))}
           </fieldset>
         ))}
+        {hydrated && split ? (
+          <p className="text-sm" data-testid="withdraw-split">
+            ${coinsToDecimal(split.cards)} back to your cards · ${coinsToDecimal(split.method)} to {method ? METHOD_LABELS[method] : "the method you choose"}
+          </p>
+        ) : null}
         <button type="submit" className={buttonClass} disabled={hydrated && (incomplete || pending)}>
           {pending ? "Submitting..." : "Request Withdrawal"}
         </button>
@@ -126,12 +140,25 @@ export function WithdrawPage({ balance, bonus, history }: { balance: number; bon
         ) : (
           <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800">
             {history.map((w) => (
-              <li key={w.id} className="flex items-center justify-between gap-2 py-2" data-testid="withdrawal">
-                <span>
-                  <strong>${w.amount}</strong> · {w.destination}
-                  <span className="block text-xs text-slate-600 dark:text-slate-400">{utcMinute(w.createdAt)}</span>
+              <li key={w.id} className="flex flex-col gap-1 py-2" data-testid="withdrawal">
+                <span className="flex items-center justify-between gap-2">
+                  <span>
+                    <strong>${w.amount}</strong> · {w.destination}
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">{utcMinute(w.createdAt)}</span>
+                  </span>
+                  <span className={`rounded px-2 py-0.5 text-xs font-bold ${STATUS_STYLE[w.status] ?? STATUS_STYLE.pending}`}>{w.status}</span>
                 </span>
-                <span className={`rounded px-2 py-0.5 text-xs font-bold ${STATUS_STYLE[w.status] ?? STATUS_STYLE.pending}`}>{w.status}</span>
+                {w.reason ? <span className="text-sm text-red-800 dark:text-red-300" data-testid="withdrawal-reason">Why: {w.reason}</span> : null}
+                {w.legs.length > 1 || w.legs[0]?.kind === "card_refund" ? (
+                  <ul className="ml-3 text-xs text-slate-700 dark:text-slate-300">
+                    {w.legs.map((leg, i) => (
+                      <li key={i} data-testid="withdrawal-leg">
+                        ${leg.amount} · {leg.to} · {leg.status}
+                        {leg.reason && leg.reason !== w.reason ? ` (${leg.reason})` : ""}
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
               </li>
             ))}
           </ul>

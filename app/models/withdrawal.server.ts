@@ -26,7 +26,16 @@ export function listUserWithdrawals(userId: string) {
     where: { userId },
     orderBy: { createdAt: "desc" },
     take: 50,
-    select: { id: true, amount: true, method: true, status: true, destinationMasked: true, createdAt: true },
+    select: {
+      id: true,
+      amount: true,
+      method: true,
+      status: true,
+      destinationMasked: true,
+      failureReason: true,
+      createdAt: true,
+      legs: { orderBy: { position: "asc" }, select: { kind: true, amount: true, status: true, failureReason: true, payment: { select: { createdAt: true, amountCents: true } } } },
+    },
   });
 }
 
@@ -50,7 +59,15 @@ export async function lockWithdrawal(tx: Tx, id: string): Promise<LockedWithdraw
 export function updateWithdrawal(
   tx: Tx,
   id: string,
-  data: { status?: WithdrawalStatus; firstApproverId?: string; decidedById?: string; rejectReason?: string; decidedAt?: Date; requiresVerification?: boolean },
+  data: {
+    status?: WithdrawalStatus;
+    firstApproverId?: string;
+    decidedById?: string;
+    rejectReason?: string;
+    failureReason?: string;
+    decidedAt?: Date;
+    requiresVerification?: boolean;
+  },
 ) {
   return tx.withdrawal.update({ where: { id }, data });
 }

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
-import { ActionButton, Cell, Table } from "~/components/admin-tabs";
-import { auditView, dashboard, listRafflesForAdmin, listUsers, reconciliation } from "~/services/admin.server";
+import { ActionButton, Cell, Table, TextAction } from "~/components/admin-tabs";
+import { auditView, dashboard, listRafflesForAdmin, listUsers, reconciliation, listTransfersAwaitingReference } from "~/services/admin.server";
 import { requireAdmin } from "~/services/auth.server";
 import { queryParams } from "~/services/http.server";
 import { BREAKS, EXCLUSIONS } from "~/services/responsible-play-options";
@@ -25,7 +25,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tab === "audit" ? auditView() : null,
     tab === "ledger" ? reconciliation() : null,
   ]);
-  return { tab, q, overview, users, raffles, audit, ledger };
+  const transfers = tab === "payouts" ? await listTransfersAwaitingReference() : null;
+  return { tab, q, overview, users, raffles, audit, ledger, transfers };
 }
 
 function Bars({ revenue }: { revenue: Record<string, string> }) {
@@ -106,6 +107,29 @@ export default function Admin() {
                   <span className="flex gap-1">
                     <ActionButton action={`/api/admin/payouts/${p.id}/approve`} label="Approve" />
                     <ActionButton action={`/api/admin/payouts/${p.id}/reject`} label="Reject" fields={{ reason: "Admin review" }} danger />
+                  </span>
+                </Cell>
+              </tr>
+            ))}
+          </Table>
+          <h2 className="text-xl font-bold">Transfers waiting for their reference</h2>
+          <p className="text-sm">
+            Approved payouts whose remainder (beyond refunds to the player&apos;s cards) goes to the method they chose. Send it, then record
+            the bank or wallet reference: only then is it completed. If it cannot be sent, record why: the amount goes back to the
+            player&apos;s cash and they are told the reason.
+          </p>
+          <Table label="Transfers waiting for their reference" head={["Player", "Amount", "To", "Age", "Notes", ""]}>
+            {(data.transfers ?? []).map((t) => (
+              <tr key={t.legId} data-testid="transfer">
+                <Cell>{t.player}</Cell>
+                <Cell>${t.amount}</Cell>
+                <Cell>{t.destination}</Cell>
+                <Cell>{t.ageMinutes} min</Cell>
+                <Cell>{t.blocked ? <strong className="text-red-700 dark:text-red-400">{t.blocked}: not payable.</strong> : null}</Cell>
+                <Cell>
+                  <span className="flex flex-col gap-1">
+                    <TextAction action={`/api/admin/payouts/${t.withdrawalId}/transfer`} name="reference" label="Reference" button="Record sent" />
+                    <TextAction action={`/api/admin/payouts/${t.withdrawalId}/transfer`} name="failure" label="Reason" button="Record failed" danger />
                   </span>
                 </Cell>
               </tr>

@@ -9,11 +9,12 @@ import { errorResponse, expectedErrorMessage, readForm } from "~/services/http.s
 import { wantsJson } from "~/services/respond.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { METHOD_FIELDS, WITHDRAWAL_METHODS } from "~/services/withdrawal-rules";
-import { listWithdrawals, requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
+import { listWithdrawals, requestWithdrawal, withdrawalPreview, WithdrawalRefused } from "~/services/withdrawals.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return { history: await listWithdrawals(user.id) };
+  const [history, preview] = await Promise.all([listWithdrawals(user.id), withdrawalPreview(user.id)]);
+  return { history, ...preview };
 }
 
 /** The plain form post (JavaScript off, or on): same rules and messages as the API. */
@@ -52,11 +53,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Withdraw() {
-  const { history } = useLoaderData<typeof loader>();
+  const { history, backToCards } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData<RootData>("root")!;
   return (
     <PlayerShell>
-      <WithdrawPage balance={root.user!.cashBalance} bonus={root.user!.bonusBalance} history={history} />
+      <WithdrawPage balance={root.user!.cashBalance} bonus={root.user!.bonusBalance} backToCards={backToCards} history={history} />
     </PlayerShell>
   );
 }

@@ -2,7 +2,8 @@ import type { Prisma } from "~/generated/prisma/client";
 import * as admin from "~/models/admin.server";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
-import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.server";
+import { postTransaction, userAccountId } from "~/models/ledger.server";
+import { lockLegs, notePayoutNews, transfersAwaitingReference, updateLeg } from "~/models/payout.server";
 import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
 import { setSuspension } from "./accounts.server";
 import { DomainError } from "./domain-error";
@@ -10,6 +11,7 @@ import { getEnv } from "./env.server";
 import { mayPlayFrom } from "./jurisdictions";
 import { utcDay } from "./rewards.server";
 import { coinsToDecimal } from "./money";
+import { payeeBlock, refuseOwnAccount, sendPayout, settleTransfer } from "./payouts.server";
 import { completeRaffleEarly } from "./raffles.server";
 import { effectiveLimit, LIMIT_PERIODS, pendingLimit, PERIOD_LABELS, runningExclusion, type LimitPeriod } from "./responsible-play.server";
 
@@ -22,22 +24,15 @@ async function audit(actor: string, action: string, target: string, details: Pri
   await db().$transaction((tx) => recordAudit(tx, { actor, action, target, details }));
 }
 
-export type PayoutDecision = { status: "completed" | "rejected" | "awaiting_second_approval" };
-
-/** No admin approves, verifies or completes anything for their own account (PRODUCT.md). */
-function refuseOwnAccount(adminId: string, userId: string) {
-  if (adminId === userId) throw new DomainError("own_account", "Another admin must decide this: it concerns your own account");
-}
-
-/** Why the player may not be paid now (suspended, or flagged for a dispute or a charge found late), if so. */
-export function payeeBlock(user: { suspendedAt: Date | null; flaggedAt: Date | null; flagReason: string | null }): string | null {
-  if (user.suspendedAt) return "The account is suspended";
-  if (user.flaggedAt) return `The account is flagged for review: ${user.flagReason ?? "no reason recorded"}`;
-  return null;
-}
+/**
+ * Where a payout stands after a decision: approved payouts are sent at once and end
+ * completed (every refund to a card confirmed), processing (a refund pending at the bank,
+ * or a transfer waiting for its reference) or failed (with the reason).
+ */
+export type PayoutDecision = { status: "completed" | "processing" | "failed" | "rejected" | "awaiting_second_approval" };
 
 export async function approvePayout(adminId: string, withdrawalId: string, now = new Date()): Promise<PayoutDecision> {
-  return db().$transaction(async (tx) => {
+  const decided = await db().$transaction(async (tx): Promise<PayoutDecision | "approved"> => {
     const w = await lockWithdrawal(tx, withdrawalId);
     if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
     if (w.status !== "pending") throw new DomainError("withdrawal_decided", `This payout is already ${w.status}`);
@@ -67,24 +62,20 @@ export async function approvePayout(adminId: string, withdrawalId: string, now =
         throw new DomainError("second_approver_required", "A second, different admin must approve this payout");
       }
     }
-    await postTransaction(tx, {
-      kind: "payout",
-      reference: `payout:${w.id}`,
-      userId: w.userId,
-      postings: [
-        { accountId: await userAccountId(tx, w.userId, "withdrawal_hold"), amount: -w.amount },
-        { accountId: await houseAccountId("payouts", tx), amount: w.amount },
-      ],
-    });
-    await updateWithdrawal(tx, w.id, { status: "completed", decidedById: adminId, decidedAt: now });
+    await updateWithdrawal(tx, w.id, { status: "approved", decidedById: adminId, decidedAt: now });
     await recordAudit(tx, {
       actor: adminId,
       action: "payout.approve",
       target: `withdrawal:${w.id}`,
-      details: { before: { status: "pending" }, after: { status: "completed" }, amount: w.amount.toString() },
+      details: { before: { status: "pending" }, after: { status: "approved" }, amount: w.amount.toString() },
     });
-    return { status: "completed" };
+    return "approved";
   });
+  if (decided !== "approved") return decided;
+  // Sent after the decision commits: a crash in between leaves it approved, and the sweep sends it.
+  await sendPayout(withdrawalId, now);
+  const { status } = await db().withdrawal.findUniqueOrThrow({ where: { id: withdrawalId }, select: { status: true } });
+  return { status: status === "approved" ? "processing" : (status as PayoutDecision["status"]) };
 }
 
 export async function rejectPayout(adminId: string, withdrawalId: string, reason: string, now = new Date()): Promise<PayoutDecision> {
@@ -101,7 +92,9 @@ export async function rejectPayout(adminId: string, withdrawalId: string, reason
         { accountId: await userAccountId(tx, w.userId), amount: w.amount },
       ],
     });
-    await updateWithdrawal(tx, w.id, { status: "rejected", decidedById: adminId, decidedAt: now, rejectReason: reason });
+    await updateWithdrawal(tx, w.id, { status: "rejected", decidedById: adminId, decidedAt: now, rejectReason: reason, failureReason: reason });
+    for (const leg of await lockLegs(tx, w.id)) await updateLeg(tx, leg.id, { status: "failed", failureReason: reason, settledAt: now });
+    await notePayoutNews(tx, w.userId, w.id);
     await recordAudit(tx, {
       actor: adminId,
       action: "payout.reject",
@@ -110,6 +103,11 @@ export async function rejectPayout(adminId: string, withdrawalId: string, reason
     });
     return { status: "rejected" };
   });
+}
+
+/** An admin records a transfer sent by hand (its reference), or that it failed (the reason); audited per leg. */
+export async function settleTransferByAdmin(adminId: string, withdrawalId: string, outcome: { reference: string } | { failure: string }) {
+  return settleTransfer(adminId, withdrawalId, outcome);
 }
 
 /**
@@ -130,7 +128,7 @@ export async function bulkApprove(adminId: string, maxCents: number): Promise<nu
   let approved = 0;
   for (const w of candidates) {
     try {
-      if ((await approvePayout(adminId, w.id)).status === "completed") approved += 1;
+      if ((await approvePayout(adminId, w.id)).status !== "awaiting_second_approval") approved += 1;
     } catch (error) {
       // Decided by someone else meanwhile: skip it.
       if (!(error instanceof DomainError)) throw error;
@@ -205,6 +203,20 @@ export const payoutView = (now: Date) => (w: Awaited<ReturnType<typeof admin.pen
   ageMinutes: Math.floor((now.getTime() - w.createdAt.getTime()) / 60_000),
   createdAt: w.createdAt.toISOString(),
 });
+
+/** Approved payouts' transfers an admin must send by hand and record (oldest first). */
+export async function listTransfersAwaitingReference(now = new Date()) {
+  return (await transfersAwaitingReference()).map((t) => ({
+    legId: t.id,
+    withdrawalId: t.withdrawal.id,
+    player: t.withdrawal.user.username ?? t.withdrawal.user.email,
+    amount: dollars(t.amount),
+    method: t.withdrawal.method,
+    destination: t.withdrawal.destinationMasked,
+    blocked: payeeBlock(t.withdrawal.user),
+    ageMinutes: Math.floor((now.getTime() - t.createdAt.getTime()) / 60_000),
+  }));
+}
 
 export async function listPayouts(now = new Date()) {
   return (await admin.pendingWithdrawals()).map(payoutView(now));

@@ -13,6 +13,7 @@ import { getLogger } from "./logger.server";
 import { demoProvider } from "./payments/demo-provider.server";
 import type { PaymentProvider, ProviderEvent, Reversal } from "./payments/provider";
 import { stripeProvider } from "./payments/stripe-provider.server";
+import { refreshRefund, settleOpenPayouts } from "./payouts.server";
 import { activeVipTier, higherVipTier, VIP_TIERS, type VipTierName } from "./vip";
 
 /**
@@ -330,6 +331,10 @@ export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
     case "payment_reversed":
       await reversePayment(event.paymentId, event.reversal);
       return;
+    case "refund_updated":
+      // A refund this site sent as part of a withdrawal (others are not ours: ignored).
+      await refreshRefund(event.refundId);
+      return;
     case "ignored":
       return;
   }
@@ -429,12 +434,17 @@ export async function settleStalePayments(now = new Date(), take = 50): Promise<
   }
 }
 
-/** Runs `settleStalePayments` every `intervalMs` until stopped (every instance may: settling is exactly-once). */
+/**
+ * Runs `settleStalePayments`, then the payouts' own sweep (approved payouts a crash left
+ * unsent, refunds still open at the provider), every `intervalMs` until stopped (every
+ * instance may: settling is exactly-once).
+ */
 export function startPaymentSweep({ intervalMs = 60_000 } = {}) {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     // A pass still running (the provider slow or down) is not joined by another.
     running ??= settleStalePayments()
+      .then(() => settleOpenPayouts())
       .catch((error: unknown) => getLogger().error({ err: error }, "payment sweep failed"))
       .finally(() => (running = undefined));
   }, intervalMs);

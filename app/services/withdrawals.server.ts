@@ -2,11 +2,14 @@ import { randomUUID } from "node:crypto";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { InsufficientBalance, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
+import { insertLegs } from "~/models/payout.server";
 import * as withdrawals from "~/models/withdrawal.server";
 import { encrypt } from "./crypto-box.server";
 import { DomainError } from "./domain-error";
 import { coinsToDecimal } from "./money";
+import { longUtcDate } from "./dates";
 import { paymentProvider } from "./payments.server";
+import { planLegs, refundableNow } from "./payouts.server";
 import { POLICY } from "./policy";
 import { insufficientCash, METHOD_LABELS, validateWithdrawal, type ValidWithdrawal, type WithdrawalInput, type WithdrawalProblem } from "./withdrawal-rules";
 
@@ -52,7 +55,13 @@ async function destinationOf(value: ValidWithdrawal) {
   };
 }
 
-export async function requestWithdrawal(userId: string, input: WithdrawalInput) {
+/**
+ * Holds the amount and plans how it will be paid (ADR 021): refunds of the player's card
+ * payments of the last 180 days not yet refunded, newest first, then a transfer of the
+ * rest to the chosen method. The plan is made after the hold, whose lock on the player's
+ * cash account keeps two requests from claiming the same payment's cents.
+ */
+export async function requestWithdrawal(userId: string, input: WithdrawalInput, now = new Date()) {
   const checked = validateWithdrawal(input, (await userBalances(userId)).cash);
   if (!checked.ok) throw new WithdrawalRefused(checked.problem);
   const destination = await destinationOf(checked.value);
@@ -77,24 +86,54 @@ export async function requestWithdrawal(userId: string, input: WithdrawalInput) 
       if (error instanceof InsufficientBalance) throw new WithdrawalRefused(insufficientCash((await userBalances(userId, tx)).cash));
       throw error;
     }
+    const planned = await planLegs(tx, userId, amount, now);
+    await insertLegs(tx, id, planned);
+    const legs = planned.map((leg) => legView({ ...leg, paidAt: leg.paidAt ?? null }, destination.destinationMasked));
     await recordAudit(tx, {
       actor: userId,
       action: "withdrawal.request",
       target: `withdrawal:${id}`,
-      details: { amount: amount.toString(), method: checked.value.method, destination: destination.destinationMasked, requiresVerification },
+      details: { amount: amount.toString(), method: checked.value.method, destination: destination.destinationMasked, requiresVerification, legs },
     });
-    return { id, amount: coinsToDecimal(amount), requiresVerification };
+    return { id, amount: coinsToDecimal(amount), requiresVerification, legs };
   });
 }
 
-/** What the player sees: rejected requests show as failed (the spec's four statuses). */
+/** A leg as the player reads it: how much, and where it goes. */
+function legView(leg: { kind: "card_refund" | "transfer"; amount: bigint; paidAt: Date | null }, destination: string) {
+  return {
+    kind: leg.kind,
+    amount: coinsToDecimal(leg.amount),
+    to: leg.kind === "card_refund" ? `Back to the card you paid with on ${leg.paidAt ? longUtcDate(leg.paidAt) : "an earlier day"}` : destination,
+  };
+}
+
+/**
+ * What the withdraw page shows before a request: the player's withdrawable cash, and how
+ * much of a withdrawal would go back to their cards (the rest goes to the method they choose).
+ */
+export async function withdrawalPreview(userId: string, now = new Date()) {
+  const { refundableCoins } = await refundableNow(userId, now);
+  return { backToCards: coinsToDecimal(refundableCoins) };
+}
+
+/** The spec's four statuses: approved shows as processing, rejected as failed. */
+const PLAYER_STATUS = { pending: "pending", approved: "processing", processing: "processing", completed: "completed", rejected: "failed", failed: "failed" } as const;
+
+/** What the player sees: each request's state, the reason it failed, and its legs with theirs. */
 export async function listWithdrawals(userId: string) {
   return (await withdrawals.listUserWithdrawals(userId)).map((w) => ({
     id: w.id,
     amount: coinsToDecimal(w.amount),
     method: w.method,
     destination: w.destinationMasked,
-    status: w.status === "rejected" ? "failed" : w.status,
+    status: PLAYER_STATUS[w.status],
+    reason: w.failureReason,
+    legs: w.legs.map((leg) => ({
+      ...legView({ kind: leg.kind, amount: leg.amount, paidAt: leg.payment?.createdAt ?? null }, w.destinationMasked),
+      status: leg.status,
+      reason: leg.failureReason,
+    })),
     createdAt: w.createdAt.toISOString(),
   }));
 }

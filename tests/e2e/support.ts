@@ -1,4 +1,8 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { runningDatabaseUrl } from "../support/database-dump";
+import { withClient } from "../support/test-database";
 
 export const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -34,4 +38,32 @@ export async function signInRequest(request: APIRequestContext, baseURL: string,
 
 export async function toastText(page: Page) {
   return page.getByTestId("toast").innerText();
+}
+
+/** The end-to-end server's database (tests/support/e2e-server.ts): embedded under .data/e2e, or named in database-url. */
+export async function e2eDatabaseUrl(): Promise<string> {
+  const dataDir = path.resolve(".data/e2e");
+  const urlFile = path.join(dataDir, "database-url");
+  return existsSync(urlFile) ? readFileSync(urlFile, "utf8").trim() : runningDatabaseUrl(dataDir);
+}
+
+/**
+ * Gives a player cash the way a prize would (from the house, not from a card payment), so
+ * that a withdrawal of it has a transfer leg: in the browser suites nobody plays long
+ * enough to win cash. Made directly in the database, as test data is.
+ */
+export async function grantWinnings(email: string, coins: number) {
+  await withClient(await e2eDatabaseUrl(), async (client) => {
+    await client.query(
+      `WITH u AS (SELECT id FROM users WHERE email = $1),
+            a AS (INSERT INTO ledger_accounts (kind, user_id) SELECT 'user', id FROM u
+                  ON CONFLICT (user_id, kind) DO UPDATE SET kind = EXCLUDED.kind RETURNING id),
+            t AS (INSERT INTO ledger_transactions (kind, reference, user_id) SELECT 'prize', 'e2e-winnings:' || gen_random_uuid(), id FROM u RETURNING id)
+       INSERT INTO ledger_postings (transaction_id, account_id, amount)
+       SELECT t.id, x.account, x.amount FROM t,
+         (SELECT (SELECT id FROM a) AS account, $2::bigint AS amount
+          UNION ALL SELECT (SELECT id FROM ledger_accounts WHERE kind = 'house_rake'), -$2::bigint) x`,
+      [email, coins],
+    );
+  });
 }

@@ -18,6 +18,8 @@ test("request a withdrawal: welcome coins stay, refused below $10 and above the 
   expect(bought.status()).toBe(302);
   await page.goto("/withdraw");
   await expect(page.getByTestId("withdrawable")).toHaveText("$24.99");
+  // Money goes back the way it came: the page says how much goes back to the card first.
+  await expect(page.getByTestId("withdraw-split-rule")).toContainText("the first $24.99 of a withdrawal is refunded to the cards you paid with");
   await expect(page.getByTestId("coin-balance")).toHaveText("6,000 coins");
   const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
 
@@ -34,8 +36,11 @@ test("request a withdrawal: welcome coins stay, refused below $10 and above the 
   await expect(page.getByTestId("toast")).toContainText("Minimum withdrawal amount is $10");
   await request("25", !javascript);
   await expect(page.getByTestId("toast")).toContainText("Only cash can be withdrawn: you can withdraw up to $24.99.");
+  await page.getByLabel("Amount ($)").fill("10");
+  if (javascript) await expect(page.getByTestId("withdraw-split")).toHaveText("$10.00 back to your cards · $0.00 to Venmo");
   await request("10", !javascript);
   await expect(page.getByTestId("toast")).toContainText("Withdrawal Requested");
+  await expect(page.getByTestId("withdrawal-leg").first()).toContainText(/\$10\.00 · Back to the card you paid with on .* · (pending|completed)/);
   await expect(page.getByTestId("coin-balance")).toHaveText("5,000 coins");
   await expect(page.getByTestId("withdrawal").first()).toContainText("$10.00");
   // Pending, unless an admin's bulk approval (another test) got to it first.

@@ -24,18 +24,25 @@ async function pendingPayout(dollars: string, cash = 100_000n) {
 const post = (path: string, cookie: string, json: unknown = {}) => call(path, { method: "POST", cookie, json });
 
 describe("the back office", () => {
-  it("approves a payout (completed) and rejects one (the hold returns; the player sees failed)", async () => {
+  it("approves a payout (processing until its transfer's reference is recorded, then completed) and rejects one (the hold returns; the player sees failed and why)", async () => {
     const admin = await gatedAdmin();
     const a = await pendingPayout("20");
     const b = await pendingPayout("30");
-    expect(await (await post(`/api/admin/payouts/${a.id}/approve`, admin.cookie)).json()).toEqual({ status: "completed" });
-    expect(await (await post(`/api/admin/payouts/${b.id}/reject`, admin.cookie, { reason: "Admin review" })).json()).toEqual({ status: "rejected" });
+    expect(await (await post(`/api/admin/payouts/${a.id}/approve`, admin.cookie)).json()).toEqual({ status: "processing" });
+    expect(await (await post(`/api/admin/payouts/${b.id}/reject`, admin.cookie, { reason: "Name does not match the account" })).json()).toEqual({ status: "rejected" });
     expect(await userBalance(a.player.id)).toBe(98_000n);
     expect(await userBalance(b.player.id)).toBe(100_000n);
-    const list = (await (await call("/api/withdrawals", { cookie: await sessionCookie(b.player.id) })).json()) as { status: string }[];
-    expect(list[0]!.status).toBe("failed");
-    const payouts = await db().ledgerAccount.findFirstOrThrow({ where: { kind: "payouts" } });
-    expect(payouts.balance).toBeGreaterThanOrEqual(2000n);
+    const list = (await (await call("/api/withdrawals", { cookie: await sessionCookie(b.player.id) })).json()) as { status: string; reason: string }[];
+    expect(list[0]).toMatchObject({ status: "failed", reason: "Name does not match the account" });
+    const payoutsBefore = (await db().ledgerAccount.findFirstOrThrow({ where: { kind: "payouts" } })).balance;
+    const mine = (await (await call("/api/withdrawals", { cookie: await sessionCookie(a.player.id) })).json()) as { status: string }[];
+    expect(mine[0]!.status).toBe("processing");
+
+    expect(await (await post(`/api/admin/payouts/${a.id}/transfer`, admin.cookie, { reference: "VENMO-4471" })).json()).toEqual({ status: "completed" });
+    expect((await db().ledgerAccount.findFirstOrThrow({ where: { kind: "payouts" } })).balance - payoutsBefore).toBe(2000n);
+    expect(await db().payoutLeg.findFirstOrThrow({ where: { withdrawalId: a.id } })).toMatchObject({ status: "completed", providerReference: "transfer:VENMO-4471", completedById: admin.id });
+    // Recorded once: a second record is refused and moves nothing.
+    expect((await post(`/api/admin/payouts/${a.id}/transfer`, admin.cookie, { reference: "VENMO-4472" })).status).toBe(409);
   });
 
   it("ends approve racing reject, and a double approve, in one outcome with a balanced ledger", async () => {
@@ -46,8 +53,9 @@ describe("the back office", () => {
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       for (const r of results) if (r.status === "rejected") expect((r.reason as DomainError).code).toBe("withdrawal_decided");
       const status = (await db().withdrawal.findUniqueOrThrow({ where: { id } })).status;
+      expect(["rejected", "processing"]).toContain(status);
       expect(await userBalance(player.id)).toBe(status === "rejected" ? 1000n : 0n);
-      expect(await db().ledgerTransaction.count({ where: { reference: { in: [`payout:${id}`, `withdrawal-release:${id}`] } } })).toBe(1);
+      expect(await db().ledgerTransaction.count({ where: { reference: `withdrawal-release:${id}` } })).toBe(status === "rejected" ? 1 : 0);
     }
   });
 
@@ -70,7 +78,7 @@ describe("the back office", () => {
     expect(await (await post(`/api/admin/payouts/${big.id}/approve`, first.cookie)).json()).toEqual({ status: "awaiting_second_approval" });
     const again = await post(`/api/admin/payouts/${big.id}/approve`, first.cookie);
     expect(await again.json()).toEqual({ message: "A second, different admin must approve this payout" });
-    expect(await (await post(`/api/admin/payouts/${big.id}/approve`, second.cookie)).json()).toEqual({ status: "completed" });
+    expect(await (await post(`/api/admin/payouts/${big.id}/approve`, second.cookie)).json()).toEqual({ status: "processing" });
   });
 
   it("bulk-approves up to $50, skipping larger ones and those needing verification", async () => {
@@ -80,7 +88,7 @@ describe("the back office", () => {
     const response = await post("/api/admin/payouts/bulk-approve", admin.cookie, { maxAmount: 50 });
     const body = (await response.json()) as { approved: number };
     expect(body.approved).toBeGreaterThanOrEqual(1);
-    expect((await db().withdrawal.findUniqueOrThrow({ where: { id: small.id } })).status).toBe("completed");
+    expect((await db().withdrawal.findUniqueOrThrow({ where: { id: small.id } })).status).toBe("processing");
     expect((await db().withdrawal.findUniqueOrThrow({ where: { id: over.id } })).status).toBe("pending");
   });
 

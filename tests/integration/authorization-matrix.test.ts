@@ -83,6 +83,7 @@ const MATRIX: Record<string, Row> = {
   "routes/api.admin.payouts.bulk-approve": { request: ["/api/admin/payouts/bulk-approve", { method: "POST", json: { maxAmount: 75 } }], expect: adminApi(400) },
   "routes/api.admin.payouts.$id.approve": { request: [`/api/admin/payouts/${UNKNOWN}/approve`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.payouts.$id.reject": { request: [`/api/admin/payouts/${UNKNOWN}/reject`, { method: "POST", json: { reason: "Admin review" } }], expect: adminApi(404) },
+  "routes/api.admin.payouts.$id.transfer": { request: [`/api/admin/payouts/${UNKNOWN}/transfer`, { method: "POST", json: { reference: "BANK-1" } }], expect: adminApi(404) },
   "routes/api.admin.raffles.$id.complete": { request: [`/api/admin/raffles/${UNKNOWN}/complete`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.users.$id.verify": { request: [`/api/admin/users/${UNKNOWN}/verify`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.users.$id.exclusion": { request: [`/api/admin/users/${UNKNOWN}/exclusion`, { method: "POST", json: { choice: "1y" } }], expect: adminApi(404) },

@@ -5,6 +5,7 @@ import { describe, expect, inject, it } from "vitest";
 import { db } from "~/models/db.server";
 import { startSession } from "~/services/auth.server";
 import { settleStalePayments, STALE_PAYMENT_MS } from "~/services/payments.server";
+import { settleOpenPayouts } from "~/services/payouts.server";
 import { openRaffle } from "~/services/raffles.server";
 import { SCHEDULER_INTERVAL_MS } from "~/services/scheduler.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
@@ -97,17 +98,29 @@ async function checkRecovered(acked: Acknowledged, where: string) {
     WHERE d.status = 'succeeded' AND NOT EXISTS (SELECT 1 FROM ledger_transactions t WHERE t.reference = 'deposit:' || d.id)`;
   expect(uncredited, `${where}: charged but never credited`).toEqual([]);
 
-  // A payout is paid once when completed, never while pending; the holds cover exactly what is pending.
-  const payouts = await db().$queryRaw<{ id: string; status: string; paid: bigint }[]>`
-    SELECT w.id::text AS id, w.status::text AS status,
-           (SELECT count(*) FROM ledger_transactions t WHERE t.reference = 'payout:' || w.id) AS paid
-    FROM withdrawals w`;
-  expect(payouts.filter((w) => w.paid !== (w.status === "completed" ? 1n : 0n)), `${where}: payouts paid`).toEqual([]);
-  expect([...acked.payouts].filter((id) => payouts.find((w) => w.id === id)?.status !== "completed"), `${where}: acknowledged payouts`).toEqual([]);
+  // An approval a crash cut off before sending is sent by the sweep. Each leg of a payout is
+  // paid out once when completed and given back once when failed, never both; the holds
+  // cover exactly the legs not yet settled; an acknowledged approval is never lost.
+  await settleOpenPayouts();
+  const legs = await db().$queryRaw<{ id: string; status: string; paid: bigint; returned: bigint }[]>`
+    SELECT l.id::text AS id, l.status::text AS status,
+           (SELECT count(*) FROM ledger_transactions t WHERE t.reference = 'payout:' || l.id) AS paid,
+           (SELECT count(*) FROM ledger_transactions t WHERE t.reference = 'payout-return:' || l.id) AS returned
+    FROM payout_legs l JOIN withdrawals w ON w.id = l.withdrawal_id WHERE w.status <> 'rejected'`;
+  expect(
+    legs.filter((l) => l.paid !== (l.status === "completed" ? 1n : 0n) || l.returned !== (l.status === "failed" ? 1n : 0n)),
+    `${where}: payout legs paid or returned`,
+  ).toEqual([]);
+  const payouts = await db().withdrawal.findMany({ select: { id: true, status: true } });
+  expect(
+    [...acked.payouts].filter((id) => !["processing", "completed", "failed"].includes(payouts.find((w) => w.id === id)?.status ?? "")),
+    `${where}: acknowledged payouts`,
+  ).toEqual([]);
   const holds = await db().$queryRaw<{ userId: string }[]>`
     SELECT a.user_id::text AS "userId" FROM ledger_accounts a
     WHERE a.kind = 'withdrawal_hold' AND a.balance <> (
-      SELECT coalesce(sum(w.amount), 0) FROM withdrawals w WHERE w.user_id = a.user_id AND w.status = 'pending')`;
+      SELECT coalesce(sum(l.amount), 0) FROM payout_legs l JOIN withdrawals w ON w.id = l.withdrawal_id
+      WHERE w.user_id = a.user_id AND l.status IN ('pending', 'processing'))`;
   expect(holds, `${where}: holds that do not match the pending payouts`).toEqual([]);
 }
 

@@ -117,6 +117,7 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/api.admin.payouts.bulk-approve": { as: "admin", fields: ["maxAmount"], plausible: { maxAmount: [50, 100, "100"] } },
   "routes/api.admin.payouts.$id.approve": { as: "admin", id: "payout" },
   "routes/api.admin.payouts.$id.reject": { as: "admin", id: "payout", fields: ["reason"], plausible: { reason: ["Admin review"] } },
+  "routes/api.admin.payouts.$id.transfer": { as: "admin", id: "payout", fields: ["reference", "failure"], plausible: { reference: ["BANK-1"], failure: ["Account closed"] } },
   "routes/api.admin.raffles.$id.complete": { as: "admin", id: "raffle" },
   "routes/api.admin.users.$id.verify": { as: "admin", id: "user" },
   "routes/api.admin.users.$id.exclusion": { as: "admin", id: "user", fields: ["choice"], plausible: { choice: ["1y", "24h"] } },

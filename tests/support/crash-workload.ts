@@ -12,7 +12,7 @@ export type Acknowledged = {
   entries: { raffleId: string; userId: string; position: number }[];
   /** Demo-card purchases answered with the success redirect, per player. */
   deposits: Map<string, number>;
-  /** Payouts answered 200 {status: "completed"}. */
+  /** Payouts answered 200 with their approval decided (completed, processing or failed: sent, or being sent). */
   payouts: Set<string>;
   /** Every status code seen, to find any 5xx. */
   statuses: number[];
@@ -91,7 +91,7 @@ async function approveUntilGone(server: ServerProcess, admin: Actor, withdrawalI
     const response = await post(server, `/api/admin/payouts/${id}/approve`, admin.cookie, { json: {} });
     if (!response) return;
     answered(acked, response.status);
-    if (response.status === 200 && (JSON.parse(response.text) as { status: string }).status === "completed") acked.payouts.add(id);
+    if (response.status === 200 && ["completed", "processing", "failed"].includes((JSON.parse(response.text) as { status: string }).status)) acked.payouts.add(id);
   }
 }
 

@@ -17,6 +17,16 @@ type Intent = {
   metadata: Record<string, string>;
   last_payment_error: { message: string } | null;
 };
+type Refund = {
+  id: string;
+  object: "refund";
+  amount: number;
+  currency: string;
+  payment_intent: string;
+  status: "pending" | "succeeded" | "failed" | "canceled";
+  failure_reason: string | null;
+  metadata: Record<string, string>;
+};
 type Session = {
   id: string;
   object: "checkout.session";
@@ -31,6 +41,11 @@ type Session = {
 export type FakeStripe = {
   url: string;
   intents: Map<string, Intent>;
+  refunds: Map<string, Refund>;
+  /** What a new refund becomes at once: succeeded (the default), pending, or failed. */
+  refundOutcome: Refund["status"];
+  /** A pending refund succeeds or fails later, as the bank decides. */
+  settleRefund(id: string, status: "succeeded" | "failed", failureReason?: string): Refund;
   requests: { method: string; path: string; body: Record<string, string> }[];
   succeed(id: string): Intent;
   decline(id: string, message?: string): Intent;
@@ -46,6 +61,7 @@ const id = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
 
 export async function startFakeStripe(): Promise<FakeStripe> {
   const intents = new Map<string, Intent>();
+  const refunds = new Map<string, Refund>();
   const sessions = new Map<string, Session>();
   const idempotent = new Map<string, unknown>();
   const requests: FakeStripe["requests"] = [];
@@ -110,6 +126,32 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         intents.set(intent.id, intent);
         return remember(intent);
       }
+      if (req.method === "POST" && path === "/v1/refunds") {
+        const intent = intents.get(body.payment_intent ?? "");
+        if (!intent) return send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
+        const amount = Number(body.amount ?? intent.amount);
+        const already = [...refunds.values()].filter((r) => r.payment_intent === intent.id && r.status !== "failed" && r.status !== "canceled");
+        if (intent.status !== "succeeded" || already.reduce((sum, r) => sum + r.amount, 0) + amount > intent.amount) {
+          return send(400, { error: { type: "invalid_request_error", code: "charge_already_refunded", message: "Refund amount is greater than unrefunded amount on charge" } });
+        }
+        const refund: Refund = {
+          id: id("re"),
+          object: "refund",
+          amount,
+          currency: intent.currency,
+          payment_intent: intent.id,
+          status: fakeStripe.refundOutcome,
+          failure_reason: fakeStripe.refundOutcome === "failed" ? "expired_or_canceled_card" : null,
+          metadata,
+        };
+        refunds.set(refund.id, refund);
+        return remember(refund);
+      }
+      const refundMatch = /^\/v1\/refunds\/([\w]+)$/.exec(path);
+      if (req.method === "GET" && refundMatch) {
+        const refund = refunds.get(refundMatch[1]!);
+        return refund ? send(200, refund) : send(404, { error: { type: "invalid_request_error", message: "No such refund" } });
+      }
       const intentMatch = /^\/v1\/payment_intents\/([\w]+)$/.exec(path);
       if (req.method === "GET" && intentMatch) {
         const intent = intents.get(intentMatch[1]!);
@@ -166,9 +208,17 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : 0;
 
-  return {
+  const fakeStripe: FakeStripe = {
     url: `http://127.0.0.1:${port}`,
     intents,
+    refunds,
+    refundOutcome: "succeeded",
+    settleRefund(refundId, status, failureReason = "expired_or_canceled_card") {
+      const refund = refunds.get(refundId)!;
+      refund.status = status;
+      refund.failure_reason = status === "failed" ? failureReason : null;
+      return refund;
+    },
     requests,
     async down(run) {
       fake.outage = true;
@@ -201,4 +251,5 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+  return fakeStripe;
 }

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
-import { approvePayout, rejectPayout, verifyIdentity } from "~/services/admin.server";
+import { approvePayout, rejectPayout, settleTransferByAdmin, verifyIdentity } from "~/services/admin.server";
 import { getEnv } from "~/services/env.server";
 import { coinsToDecimal } from "~/services/money";
 import { DEMO_DECLINED_CARD, DEMO_SUCCESS_CARD, demoProvider } from "~/services/payments/demo-provider.server";
@@ -28,15 +28,21 @@ import {
   pick,
   refundTickets,
   type Command,
+  type Leg,
   type Model,
   type Payment,
+  type Player,
   type Real,
+  type Withdrawal,
 } from "./money-model";
 
 class Deposit implements Command {
   constructor(readonly player: number, readonly pkg: string, readonly declined: boolean) {}
   check = () => true;
   async run(m: Model) {
+    // Each payment is made a moment after the last: refunds go to the newest payment first,
+    // and payments are told apart by when they were made.
+    m.now = new Date(m.now.getTime() + 1);
     const p = pick(m.players, this.player);
     const product = this.pkg.startsWith("package_") ? priceCoins(this.pkg)! : priceVip(this.pkg)!;
     const started = await outcome(() => startPayment(p.id, product, m.now));
@@ -110,8 +116,11 @@ class Refund implements Command {
     const before = payment.refundedCents + payment.disputedCents - covered;
     const cash = least(BigInt(covered), payment.credited.cash);
     const bonus = bonusFor(before + covered) - bonusFor(before);
-    p.cash -= least(p.cash, cash);
-    p.bonus -= least(p.bonus, bonus);
+    const takenCash = least(p.cash, cash);
+    const takenBonus = least(p.bonus, bonus);
+    p.cash -= takenCash;
+    p.bonus -= takenBonus;
+    if (takenCash + takenBonus < cash + bonus) p.flagged = true;
   }
   toString = () => `${this.reason}(payment ${this.payment}${this.half ? ", half" : ""})`;
 }
@@ -237,16 +246,32 @@ class Withdraw implements Command {
   check = () => true;
   async run(m: Model) {
     const p = pick(m.players, this.player);
-    const result = await outcome(() => requestWithdrawal(p.id, { amount: coinsToDecimal(this.amount), method: "venmo", fields: { username: "model-player" } }));
+    const result = await outcome(() => requestWithdrawal(p.id, { amount: coinsToDecimal(this.amount), method: "venmo", fields: { username: "model-player" } }, m.now));
     // Only cash is ever withdrawn.
     const expected = this.amount < BigInt(POLICY.minimumWithdrawalCoins) || this.amount > p.cash ? "withdrawal_invalid" : "ok";
     expectCode(result, expected, "withdrawal");
     if (!("value" in result)) return;
     const requiresVerification = this.amount > BigInt(POLICY.identityCheckAboveCoins) && !p.verified;
     expect(result.value.requiresVerification).toBe(requiresVerification);
+    // Money goes back the way it came: the player's card payments not yet refunded (or
+    // claimed by a request not yet sent), newest first, then a transfer of the rest.
+    const legs: Leg[] = [];
+    let left = this.amount;
+    for (const payment of [...m.payments].reverse()) {
+      if (left === 0n) break;
+      if (payment.userId !== p.id || payment.purpose !== "coins" || payment.status !== "succeeded") continue;
+      const claimed = m.withdrawals.flatMap((w) => w.legs).filter((l) => l.paymentId === payment.id && l.status === "pending");
+      const refundable = BigInt(payment.amountCents - payment.refundedCents - payment.disputedCents) - claimed.reduce((sum, l) => sum + l.amount, 0n);
+      if (refundable <= 0n) continue;
+      const part = least(refundable, left);
+      legs.push({ kind: "card_refund", paymentId: payment.id, amount: part, status: "pending" });
+      left -= part;
+    }
+    if (left > 0n) legs.push({ kind: "transfer", paymentId: null, amount: left, status: "pending" });
+    expect(result.value.legs.map((l) => [l.kind, l.amount])).toEqual(legs.map((l) => [l.kind, coinsToDecimal(l.amount)]));
     p.cash -= this.amount;
     p.hold += this.amount;
-    m.withdrawals.push({ id: result.value.id, userId: p.id, amount: this.amount, status: "pending", requiresVerification, firstApprover: null });
+    m.withdrawals.push({ id: result.value.id, userId: p.id, amount: this.amount, status: "pending", requiresVerification, firstApprover: null, legs });
   }
   toString = () => `withdraw(p${this.player}, ${this.amount}c)`;
 }
@@ -263,7 +288,9 @@ class Approve implements Command {
     const expected =
       w.status !== "pending"
         ? "withdrawal_decided"
-        : w.requiresVerification && !p.verified
+        : p.flagged
+          ? "payee_blocked"
+          : w.requiresVerification && !p.verified
           ? "verification_required"
           : twoApprovers && w.firstApprover === admin
             ? "second_approver_required"
@@ -275,9 +302,24 @@ class Approve implements Command {
       w.firstApprover = admin;
       return;
     }
-    expect(result.value).toEqual({ status: "completed" });
-    w.status = "completed";
-    p.hold -= w.amount;
+    // Sent at once: each refund to a card goes through (the demo provider's refunds do)
+    // unless a refund or dispute since the request left too little of its payment; the
+    // transfer waits for its reference.
+    for (const leg of w.legs) {
+      if (leg.kind === "transfer") {
+        leg.status = "processing";
+        continue;
+      }
+      const payment = m.payments.find((x) => x.id === leg.paymentId)!;
+      if (BigInt(payment.amountCents - payment.refundedCents - payment.disputedCents) >= leg.amount) {
+        payment.refundedCents += Number(leg.amount);
+        settleLeg(p, leg, "completed");
+      } else {
+        settleLeg(p, leg, "failed");
+      }
+    }
+    w.status = stateOf(w);
+    expect(result.value).toEqual({ status: w.status });
   }
   toString = () => `approve(admin${this.admin % 2}, w${this.withdrawal})`;
 }
@@ -294,8 +336,43 @@ class Reject implements Command {
     w.status = "rejected";
     p.hold -= w.amount;
     p.cash += w.amount;
+    for (const leg of w.legs) leg.status = "failed";
   }
   toString = () => `reject(w${this.withdrawal})`;
+}
+
+function settleLeg(p: Player, leg: Leg, status: "completed" | "failed") {
+  leg.status = status;
+  p.hold -= leg.amount;
+  if (status === "failed") p.cash += leg.amount;
+}
+
+function stateOf(w: Withdrawal): Withdrawal["status"] {
+  if (w.legs.every((l) => l.status === "completed")) return "completed";
+  if (w.legs.every((l) => l.status === "completed" || l.status === "failed")) return "failed";
+  return "processing";
+}
+
+/** An admin records the transfer of an approved payout: sent (with its reference), or failed. */
+class RecordTransfer implements Command {
+  constructor(readonly admin: number, readonly withdrawal: number, readonly failed: boolean) {}
+  check = (m: Readonly<Model>) => m.withdrawals.length > 0;
+  async run(m: Model) {
+    const w = pick(m.withdrawals, this.withdrawal);
+    const p = m.players.find((x) => x.id === w.userId)!;
+    const reference = `REF-${w.id.slice(0, 8)}-${m.now.getTime()}`;
+    const result = await outcome(() =>
+      settleTransferByAdmin(pick(m.admins, this.admin), w.id, this.failed ? { failure: "Bank returned it" } : { reference }),
+    );
+    const transfer = w.legs.find((l) => l.kind === "transfer");
+    const expected = transfer?.status !== "processing" ? "withdrawal_decided" : !this.failed && p.flagged ? "payee_blocked" : "ok";
+    expectCode(result, expected, "transfer record");
+    if (!("value" in result) || !transfer) return;
+    settleLeg(p, transfer, this.failed ? "failed" : "completed");
+    w.status = stateOf(w);
+    expect(result.value).toEqual({ status: w.status });
+  }
+  toString = () => `recordTransfer(admin${this.admin % 2}, w${this.withdrawal}${this.failed ? ", failed" : ""})`;
 }
 
 class VerifyIdentity implements Command {
@@ -375,6 +452,7 @@ export const commands = [
     weighted(2, fc.tuple(player, fc.constantFrom(500n, 1_000n, 2_500n, 12_000n, 60_000n)).map(([p, a]) => new Withdraw(p, a))),
     weighted(2, fc.tuple(index, index).map(([a, w]) => new Approve(a, w))),
     weighted(1, fc.tuple(index, index).map(([a, w]) => new Reject(a, w))),
+    weighted(2, fc.tuple(index, index, fc.boolean()).map(([a, w, failed]) => new RecordTransfer(a, w, failed))),
     weighted(1, player.map((p) => new VerifyIdentity(p))),
     weighted(1, player.map((p) => new TakeBreak(p))),
   ),

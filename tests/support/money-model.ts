@@ -27,6 +27,8 @@ export type Player = {
   claimedDays: Set<number>;
   excludedUntil: Date | null;
   verified: boolean;
+  /** Flagged for support (a refund or dispute of coins already spent): nothing is paid to them. */
+  flagged: boolean;
 };
 export type Raffle = {
   id: string;
@@ -50,7 +52,17 @@ export type Payment = {
   disputedCents: number;
   status: "succeeded" | "failed" | "refunded" | "disputed";
 };
-export type Withdrawal = { id: string; userId: string; amount: bigint; status: "pending" | "completed" | "rejected"; requiresVerification: boolean; firstApprover: string | null };
+export type Leg = { kind: "card_refund" | "transfer"; paymentId: string | null; amount: bigint; status: "pending" | "processing" | "completed" | "failed" };
+export type Withdrawal = {
+  id: string;
+  userId: string;
+  amount: bigint;
+  status: "pending" | "processing" | "completed" | "rejected" | "failed";
+  requiresVerification: boolean;
+  firstApprover: string | null;
+  /** Refunds of card payments first (newest first), then the transfer of the rest. */
+  legs: Leg[];
+};
 export type Model = {
   now: Date;
   /** The clock never passes this (see runBase). */
@@ -93,7 +105,19 @@ export async function setupModel(base: Date, startingCoins: [bigint, bigint][]):
   const players: Player[] = [];
   for (const [cash, bonus] of startingCoins) {
     const user = await createTestUser({ cash, coins: bonus });
-    players.push({ id: user.id, cash, bonus, hold: 0n, vipTier: null, vipExpiry: null, lastSpinAt: null, claimedDays: new Set(), excludedUntil: null, verified: false });
+    players.push({
+      id: user.id,
+      cash,
+      bonus,
+      hold: 0n,
+      vipTier: null,
+      vipExpiry: null,
+      lastSpinAt: null,
+      claimedDays: new Set(),
+      excludedUntil: null,
+      verified: false,
+      flagged: false,
+    });
   }
   const admins = [(await createTestUser({ isAdmin: true })).id, (await createTestUser({ isAdmin: true })).id];
   const model: Model = { now: base, end: new Date(base.getTime() + RUN_SPAN_MS), players, admins, raffles: [], payments: [], withdrawals: [] };
@@ -135,8 +159,13 @@ export async function checkAgainstModel(m: Model) {
     m.raffles.map((r) => ({ status: r.status, tickets: r.tickets })),
   );
 
-  const withdrawals = await db().withdrawal.findMany({ where: { userId: { in: ids } }, select: { id: true, status: true } });
-  expect(new Map(withdrawals.map((w) => [w.id, w.status]))).toEqual(new Map(m.withdrawals.map((w) => [w.id, w.status])));
+  const withdrawals = await db().withdrawal.findMany({
+    where: { userId: { in: ids } },
+    select: { id: true, status: true, legs: { orderBy: { position: "asc" }, select: { kind: true, amount: true, status: true } } },
+  });
+  expect(new Map(withdrawals.map((w) => [w.id, [w.status, w.legs.map((l) => `${l.kind} ${l.amount} ${l.status}`)]]))).toEqual(
+    new Map(m.withdrawals.map((w) => [w.id, [w.status, w.legs.map((l) => `${l.kind} ${l.amount} ${l.status}`)]])),
+  );
   const payments = await db().payment.findMany({
     where: { userId: { in: ids } },
     select: { providerPaymentId: true, status: true, refundedCents: true, disputedCents: true },

@@ -45,6 +45,20 @@ export const demoProvider: PaymentProvider & { payWithTestCard(id: string, cardN
     return this.getPayment(id);
   },
 
+  /** A refund of a demo payment goes through at once (kept beside the payments, as Stripe keeps it). */
+  async refundPayment({ paymentId, amountCents, idempotencyKey }) {
+    const id = `demo_re_${idempotencyKey.replace(/\W/g, "_")}`.slice(0, 255);
+    const payment = await db().demoPayment.findUnique({ where: { id: paymentId } });
+    if (!payment || payment.status !== "succeeded") return { id, status: "failed", failureReason: "The payment cannot be refunded" };
+    await db().demoPayment.createMany({ data: [{ id, amountCents, status: "succeeded", metadata: { refundOf: paymentId } }], skipDuplicates: true });
+    return { id, status: "succeeded" };
+  },
+
+  async getRefund(id) {
+    const row = await db().demoPayment.findUnique({ where: { id } });
+    return row ? { id, status: "succeeded" } : { id, status: "failed", failureReason: "No such refund" };
+  },
+
   async tokenizePayoutCard() {
     return `demo_card_${randomBytes(12).toString("hex")}`;
   },

@@ -13,11 +13,18 @@ export type ProviderPayment = {
   failureMessage?: string;
 };
 
+/**
+ * Money sent back to the card a payment came from. `pending` until the bank settles it;
+ * `failed` (with the provider's reason) means nothing was sent.
+ */
+export type ProviderRefund = { id: string; status: "pending" | "succeeded" | "failed"; failureReason?: string };
+
 export type ProviderEvent =
   | { kind: "payment_succeeded"; paymentId: string }
   | { kind: "payment_failed"; paymentId: string; message?: string }
   | { kind: "checkout_completed"; sessionId: string; paymentId: string | null }
   | { kind: "payment_reversed"; paymentId: string; reversal: Reversal }
+  | { kind: "refund_updated"; refundId: string }
   | { kind: "ignored"; type: string };
 
 /**
@@ -70,6 +77,12 @@ export interface PaymentProvider {
   getHostedCheckout?(id: string): Promise<{ id: string; paymentId: string | null; paid: boolean; expired: boolean; metadata: Record<string, string> }>;
   /** Makes an unpaid hosted checkout impossible to pay; one already paid is left as it is. */
   expireHostedCheckout?(id: string): Promise<void>;
+  /**
+   * Sends `amountCents` of a succeeded payment back to its card. The same idempotency key
+   * returns the same refund, so a retry after a crash or an outage sends nothing twice.
+   */
+  refundPayment(input: { paymentId: string; amountCents: number; idempotencyKey: string; metadata: Record<string, string> }): Promise<ProviderRefund>;
+  getRefund(id: string): Promise<ProviderRefund>;
   /**
    * Turns a debit card for payouts into the provider's token, so that we never store the
    * number. No CVV: payouts do not need one.

@@ -1,6 +1,13 @@
 import Stripe from "stripe";
 import { getEnv } from "../env.server";
-import { PaymentProviderUnavailable, WebhookSignatureError, type PaymentProvider, type ProviderEvent, type ProviderPayment } from "./provider";
+import {
+  PaymentProviderUnavailable,
+  WebhookSignatureError,
+  type PaymentProvider,
+  type ProviderEvent,
+  type ProviderPayment,
+  type ProviderRefund,
+} from "./provider";
 
 /** Stripe: PaymentIntents (Payment Element) with JavaScript, Checkout without it. */
 function client(): Stripe {
@@ -57,6 +64,14 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
   };
 }
 
+/** Our reading of a Refund: `requires_action` and `pending` wait for the bank; `canceled` sent nothing, as `failed`. */
+function toRefund(refund: Stripe.Refund): ProviderRefund {
+  if (refund.status === "succeeded") return { id: refund.id, status: "succeeded" };
+  if (refund.status === "failed" || refund.status === "canceled") {
+    return { id: refund.id, status: "failed", failureReason: refund.failure_reason ?? refund.status };
+  }
+  return { id: refund.id, status: "pending" };
+}
 
 export const stripeProvider: PaymentProvider = {
   name: "stripe",
@@ -122,6 +137,20 @@ export const stripeProvider: PaymentProvider = {
     }
   },
 
+  async refundPayment({ paymentId, amountCents, idempotencyKey, metadata }) {
+    try {
+      return toRefund(await reach((api) => api.refunds.create({ payment_intent: paymentId, amount: amountCents, metadata }, { idempotencyKey })));
+    } catch (error) {
+      // Stripe refuses the refund itself (already refunded, disputed): nothing was sent.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return { id: `refused:${idempotencyKey}`, status: "failed", failureReason: error.message };
+      throw error;
+    }
+  },
+
+  async getRefund(id) {
+    return toRefund(await reach((api) => api.refunds.retrieve(id)));
+  },
+
   async tokenizePayoutCard({ number, expMonth, expYear }) {
     const token = await reach((api) => api.tokens.create({ card: { number, exp_month: String(expMonth), exp_year: String(expYear), currency: "usd" } } as Stripe.TokenCreateParams));
     return token.id;
@@ -177,6 +206,12 @@ function toEvent(event: Stripe.Event): ProviderEvent {
         ? { kind: "payment_reversed", paymentId: paymentIntent, reversal: { reason: "refund", refundedCents: refunded } }
         : { kind: "ignored", type };
     }
+    case "refund.created":
+    case "refund.updated":
+    case "refund.failed":
+      return id ? { kind: "refund_updated", refundId: id } : { kind: "ignored", type };
+    case "charge.refund.updated":
+      return id ? { kind: "refund_updated", refundId: id } : { kind: "ignored", type };
     case "charge.dispute.created": {
       const disputed = fields.amount;
       return paymentIntent && isCents(disputed)

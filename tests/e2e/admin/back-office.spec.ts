@@ -1,23 +1,30 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { signInRequest, unique } from "../support";
+import { grantWinnings, signInRequest, unique } from "../support";
 
 /**
  * The back office end to end, once with JavaScript and once without (one test, so the
  * two runs never decide each other's payouts): pass the gate, approve one payout, reject
  * one, bulk-approve under $50, complete a raffle early, and find each in the audit log.
  */
-async function playerWithPayout(browser: Browser, baseURL: string, dollars: number) {
+const PASSWORD = "correct horse battery staple";
+
+/**
+ * A player with a pending payout: paid with cash bought by card (refunded to the card when
+ * approved), or, with `winnings`, with cash won (sent by transfer, by hand).
+ */
+async function playerWithPayout(browser: Browser, baseURL: string, dollars: number, { winnings = false } = {}) {
   const context = await browser.newContext({ baseURL });
   const email = `payout-${unique()}@example.com`;
   const headers = { Origin: baseURL };
   await context.request.post("/api/login", {
-    form: { intent: "signup", email, password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
+    form: { intent: "signup", email, password: PASSWORD, dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
     headers,
     maxRedirects: 0,
   });
   // 1,000 demo coins (bonus, never withdrawn), plus package_4 bought three times with the
-  // demo test card: $74.97 of withdrawable cash.
-  for (let i = 0; i < 3; i++) {
+  // demo test card: $74.97 of withdrawable cash; or that much won.
+  if (winnings) await grantWinnings(email, 7497);
+  for (let i = 0; i < (winnings ? 0 : 3); i++) {
     await context.request.post("/checkout?package=package_4", {
       form: { intent: "demo-pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" },
       headers,
@@ -39,6 +46,7 @@ for (const javaScriptEnabled of [true, false]) {
     const approveMe = await playerWithPayout(browser, baseURL!, 55);
     const rejectMe = await playerWithPayout(browser, baseURL!, 56);
     const bulkMe = await playerWithPayout(browser, baseURL!, 12);
+    const transferMe = await playerWithPayout(browser, baseURL!, 57, { winnings: true });
 
     const context = await browser.newContext({ baseURL, javaScriptEnabled });
     const page = await context.newPage();
@@ -56,15 +64,31 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(page.getByTestId("payout").filter({ hasText: approveMe })).toHaveCount(0);
     await expect(page.getByTestId("payout").filter({ hasText: rejectMe })).toHaveCount(0);
 
+    // Won cash goes by transfer: approved, it waits for the admin to send it and record its reference.
+    await page.getByTestId("payout").filter({ hasText: transferMe }).getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
+    const transfer = page.getByTestId("transfer").filter({ hasText: transferMe });
+    await expect(transfer).toContainText("$57.00");
+    await transfer.getByLabel("Reference").fill(`BANK-${unique()}`);
+    await transfer.getByRole("button", { name: "Record sent" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
+    await expect(page.getByTestId("transfer").filter({ hasText: transferMe })).toHaveCount(0);
+
     await page.getByRole("button", { name: "Auto-approve up to $50" }).click();
     await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
     await expect(page.getByTestId("payout").filter({ hasText: bulkMe })).toHaveCount(0);
 
     await page.getByRole("link", { name: "raffles" }).click();
     // A quick round: completing it early never takes a long raffle away from other tests.
-    const active = page.getByTestId("admin-raffle").filter({ hasText: "quick" }).filter({ has: page.getByRole("button", { name: "Complete now" }) }).first();
-    await active.getByRole("button", { name: "Complete now" }).click();
-    await expect(page.getByTestId("toast")).toContainText("Raffle Completed!");
+    // A 30-second round may end (and be drawn) between the list and the click: the site then
+    // says so, and the admin takes the next one.
+    await expect(async () => {
+      await page.getByRole("link", { name: "raffles" }).click();
+      const active = page.getByTestId("admin-raffle").filter({ hasText: "quick" }).filter({ has: page.getByRole("button", { name: "Complete now" }) }).first();
+      await active.getByRole("button", { name: "Complete now" }).click();
+      await expect(page.getByTestId("toast")).toContainText(/Raffle Completed!|This raffle is no longer active/);
+      await expect(page.getByTestId("toast")).toContainText("Raffle Completed!", { timeout: 1000 });
+    }).toPass({ timeout: 20_000 });
 
     await page.getByRole("link", { name: "audit" }).click();
     for (const action of ["admin.gate_passed", "payout.approve", "payout.reject", "payout.bulk_approve", "raffle.complete_early"]) {
@@ -73,5 +97,19 @@ for (const javaScriptEnabled of [true, false]) {
     await page.getByRole("link", { name: "ledger" }).click();
     await expect(page.getByTestId("ledger-sum")).toContainText("(balanced)");
     await context.close();
+
+    // The rejected player is told on their withdraw page, with the reason; the others see where their money went.
+    const players = await browser.newContext({ baseURL, javaScriptEnabled });
+    const mine = await players.newPage();
+    await signInRequest(mine.request, baseURL!, rejectMe, PASSWORD);
+    await mine.goto("/withdraw");
+    await expect(mine.getByTestId("withdrawal").first()).toContainText("failed");
+    await expect(mine.getByTestId("withdrawal-reason").first()).toHaveText("Why: Admin review");
+    await mine.context().clearCookies();
+    await signInRequest(mine.request, baseURL!, approveMe, PASSWORD);
+    await mine.goto("/withdraw");
+    await expect(mine.getByTestId("withdrawal").first()).toContainText("completed");
+    await expect(mine.getByTestId("withdrawal-leg").first()).toContainText("Back to the card you paid with on");
+    await players.close();
   });
 }

@@ -1,0 +1,276 @@
+import { recordAudit } from "~/models/audit.server";
+import { db, isUniqueViolation } from "~/models/db.server";
+import { houseAccountId, postTransaction, userAccountId, type Tx } from "~/models/ledger.server";
+import * as legs from "~/models/payout.server";
+import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
+import { DomainError } from "./domain-error";
+import { getLogger } from "./logger.server";
+import { paymentProvider } from "./payments.server";
+import { coinsToDecimal } from "./money";
+import { PaymentProviderUnavailable } from "./payments/provider";
+import type { NewToast } from "./toast.server";
+
+/**
+ * Payouts that move money (PRODUCT.md "Payments and withdrawals"; ADR 021). A withdrawal
+ * is paid in legs: refunds of the player's card payments of the last 180 days not yet
+ * refunded, newest first (money goes back the way it came), then a transfer of the rest to
+ * the method they chose. A leg completes only when the money moved: the provider confirmed
+ * the refund, or an admin recorded the transfer's reference. A leg that fails gives its
+ * amount back to the player's cash, with the reason.
+ */
+export const REFUND_WINDOW_DAYS = 180;
+
+/** No admin approves, verifies or completes anything for their own account (PRODUCT.md). */
+export function refuseOwnAccount(adminId: string, userId: string) {
+  if (adminId === userId) throw new DomainError("own_account", "Another admin must decide this: it concerns your own account");
+}
+
+/** Why the player may not be paid now (suspended, or flagged for a dispute or a charge found late), if so. */
+export function payeeBlock(user: { suspendedAt: Date | null; flaggedAt: Date | null; flagReason: string | null }): string | null {
+  if (user.suspendedAt) return "The account is suspended";
+  if (user.flaggedAt) return `The account is flagged for review: ${user.flagReason ?? "no reason recorded"}`;
+  return null;
+}
+
+/** Refuses to pay an account that may not be paid (409, with the reason). */
+export async function refuseBlockedPayee(tx: Tx, userId: string) {
+  const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { suspendedAt: true, flaggedAt: true, flagReason: true } });
+  const blocked = payeeBlock(user);
+  if (blocked) throw new DomainError("payee_blocked", `${blocked}: nothing is paid to it`);
+}
+
+export type PlannedLeg = legs.NewLeg & { paidAt?: Date };
+
+/** How `amount` coins would be paid out now: refunds of card payments first, the rest by transfer. */
+export async function planLegs(client: Tx, userId: string, amount: bigint, now: Date): Promise<PlannedLeg[]> {
+  const payments = await legs.refundablePayments(client, userId, new Date(now.getTime() - REFUND_WINDOW_DAYS * 86_400_000));
+  const planned: PlannedLeg[] = [];
+  let left = amount;
+  for (const payment of payments) {
+    if (left === 0n) break;
+    const part = BigInt(payment.refundableCents) < left ? BigInt(payment.refundableCents) : left;
+    planned.push({ kind: "card_refund", paymentId: payment.id, amount: part, paidAt: payment.createdAt });
+    left -= part;
+  }
+  if (left > 0n) planned.push({ kind: "transfer", paymentId: null, amount: left });
+  return planned;
+}
+
+/** What the withdraw page shows before a request: how much would go back to cards, and from which payments. */
+export async function refundableNow(userId: string, now = new Date()) {
+  const payments = await legs.refundablePayments(db(), userId, new Date(now.getTime() - REFUND_WINDOW_DAYS * 86_400_000));
+  return {
+    refundableCoins: payments.reduce((sum, p) => sum + BigInt(p.refundableCents), 0n),
+    payments: payments.map((p) => ({ paidAt: p.createdAt, amountCents: p.amountCents, refundableCents: p.refundableCents })),
+  };
+}
+
+type Outcome = { status: "completed"; reference?: string; by?: string } | { status: "failed"; reason: string; by?: string };
+
+/** The withdrawal's state from its legs: completed when all are, failed once all are settled and one failed. */
+function stateOf(all: legs.Leg[]): { status: "processing" | "completed" | "failed"; reason?: string } {
+  if (all.every((l) => l.status === "completed")) return { status: "completed" };
+  if (all.every((l) => l.status === "completed" || l.status === "failed")) {
+    return { status: "failed", reason: all.find((l) => l.status === "failed")?.failureReason ?? "The payout failed" };
+  }
+  return { status: "processing" };
+}
+
+/**
+ * Settles one leg under its withdrawal's lock, once: completed moves its amount out of the
+ * hold (a refund back to card deposits: it undoes that much of a purchase; a transfer to
+ * the house's payouts account); failed gives it back to the player's cash (and a refund
+ * leg its cents back to the payment). Then the withdrawal follows its legs.
+ */
+async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, now: Date): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const w = await lockWithdrawal(tx, withdrawalId);
+    if (!w) return;
+    const all = await legs.lockLegs(tx, withdrawalId);
+    const leg = all.find((l) => l.id === legId);
+    if (!leg || leg.status === "completed" || leg.status === "failed") return;
+    const hold = await userAccountId(tx, w.userId, "withdrawal_hold");
+    if (outcome.status === "completed") {
+      await postTransaction(tx, {
+        kind: "payout",
+        reference: `payout:${leg.id}`,
+        userId: w.userId,
+        memo: leg.kind,
+        postings: [
+          { accountId: hold, amount: -leg.amount },
+          { accountId: await houseAccountId(leg.kind === "card_refund" ? "card_deposits" : "payouts", tx), amount: leg.amount },
+        ],
+      });
+      await legs.updateLeg(tx, leg.id, {
+        status: "completed",
+        settledAt: now,
+        ...(outcome.reference ? { providerReference: outcome.reference } : {}),
+        ...(outcome.by ? { completedById: outcome.by } : {}),
+      });
+      leg.status = "completed";
+    } else {
+      await postTransaction(tx, {
+        kind: "withdrawal_release",
+        reference: `payout-return:${leg.id}`,
+        userId: w.userId,
+        memo: outcome.reason,
+        postings: [
+          { accountId: hold, amount: -leg.amount },
+          { accountId: await userAccountId(tx, w.userId), amount: leg.amount },
+        ],
+      });
+      if (leg.kind === "card_refund" && leg.status === "processing" && leg.paymentId) await legs.addRefundedCents(tx, leg.paymentId, -Number(leg.amount));
+      await legs.updateLeg(tx, leg.id, { status: "failed", failureReason: outcome.reason, settledAt: now, ...(outcome.by ? { completedById: outcome.by } : {}) });
+      leg.status = "failed";
+      leg.failureReason = outcome.reason;
+    }
+    const state = stateOf(all);
+    await updateWithdrawal(tx, w.id, { status: state.status, ...(state.reason ? { failureReason: state.reason } : {}) });
+    if (state.status !== "processing") await legs.notePayoutNews(tx, w.userId, w.id);
+    await recordAudit(tx, {
+      actor: outcome.by ?? "provider",
+      action: `payout.leg_${outcome.status}`,
+      target: `withdrawal:${w.id}`,
+      details: {
+        leg: leg.id,
+        kind: leg.kind,
+        amount: leg.amount.toString(),
+        ...(outcome.status === "failed" ? { reason: outcome.reason } : { reference: outcome.reference ?? leg.providerReference }),
+        after: { status: state.status },
+      },
+    });
+  });
+}
+
+/**
+ * Sends an approved withdrawal: its refund legs are claimed against their payments (the
+ * refunded total grows first, so the provider's refund event takes no coins back) and
+ * sent to the provider with the leg's id as the idempotency key; the transfer waits for
+ * its reference. Safe to run again for the same withdrawal (after a crash, by the sweep).
+ */
+export async function sendPayout(withdrawalId: string, now = new Date()): Promise<void> {
+  const toSend = await db().$transaction(async (tx) => {
+    const w = await lockWithdrawal(tx, withdrawalId);
+    if (!w || (w.status !== "approved" && w.status !== "processing")) return [];
+    const all = await legs.lockLegs(tx, withdrawalId);
+    const refusals: { leg: legs.Leg; reason: string }[] = [];
+    for (const leg of all.filter((l) => l.status === "pending")) {
+      if (leg.kind === "card_refund") {
+        const payment = await legs.lockPaymentById(tx, leg.paymentId!);
+        if (!payment || BigInt(payment.openCents) < leg.amount) {
+          refusals.push({ leg, reason: "The card payment was already refunded or disputed, so it cannot be paid back to the card" });
+          continue;
+        }
+        await legs.addRefundedCents(tx, leg.paymentId!, Number(leg.amount));
+      }
+      await legs.updateLeg(tx, leg.id, { status: "processing" });
+      leg.status = "processing";
+    }
+    if (w.status === "approved") await updateWithdrawal(tx, w.id, { status: "processing" });
+    return [
+      ...all.filter((l) => l.kind === "card_refund" && l.status === "processing" && !l.providerReference).map((leg) => ({ leg, reason: null })),
+      ...refusals,
+    ];
+  });
+  for (const { leg, reason } of toSend) {
+    if (reason) {
+      await settleLeg(withdrawalId, leg.id, { status: "failed", reason }, now);
+      continue;
+    }
+    await sendRefund(leg, now);
+  }
+}
+
+async function sendRefund(leg: legs.Leg, now: Date): Promise<void> {
+  try {
+    const refund = await paymentProvider().refundPayment({
+      paymentId: leg.providerPaymentId!,
+      amountCents: Number(leg.amount),
+      idempotencyKey: `payout-leg:${leg.id}`,
+      metadata: { payoutLeg: leg.id, withdrawal: leg.withdrawalId },
+    });
+    await applyRefund(leg.withdrawalId, leg.id, refund, now);
+  } catch (error) {
+    // The provider is down: the leg stays processing and the sweep sends it again (same key).
+    if (!(error instanceof PaymentProviderUnavailable)) throw error;
+    getLogger().warn({ leg: leg.id }, "refund not sent: the provider is unavailable; the sweep retries");
+  }
+}
+
+async function applyRefund(withdrawalId: string, legId: string, refund: { id: string; status: string; failureReason?: string }, now: Date) {
+  if (refund.status === "succeeded") return settleLeg(withdrawalId, legId, { status: "completed", reference: refund.id }, now);
+  if (refund.status === "failed") {
+    return settleLeg(withdrawalId, legId, { status: "failed", reason: `The refund to your card failed (${refund.failureReason ?? "declined by the bank"})` }, now);
+  }
+  // Pending at the bank: remember the refund, and wait for its event or the sweep.
+  await db().$transaction(async (tx) => {
+    if (!(await lockWithdrawal(tx, withdrawalId))) return;
+    const leg = (await legs.lockLegs(tx, withdrawalId)).find((l) => l.id === legId);
+    if (leg?.status === "processing" && !leg.providerReference) await legs.updateLeg(tx, legId, { providerReference: refund.id });
+  });
+}
+
+/** A refund event from the provider: read the refund from the provider (never from the event) and settle its leg. */
+export async function refreshRefund(refundId: string, now = new Date()): Promise<void> {
+  const leg = await legs.findLegByReference(refundId);
+  if (!leg) return;
+  await applyRefund(leg.withdrawalId, leg.id, await paymentProvider().getRefund(refundId), now);
+}
+
+/**
+ * What became of the player's latest settled withdrawal, as a toast for their next page
+ * (with or without JavaScript), once: completed, or failed with the reason.
+ */
+export async function takePayoutNotice(userId: string, withdrawalId: string): Promise<NewToast | null> {
+  const w = await legs.takePayoutNews(userId, withdrawalId);
+  if (!w) return null;
+  const amount = `$${coinsToDecimal(w.amount)}`;
+  if (w.status === "completed") return { type: "success", title: "Withdrawal Completed", description: `${amount} has been sent.` };
+  return { type: "error", title: "Withdrawal Failed", description: `${amount} is back in your balance. ${w.failureReason ?? ""}`.trim() };
+}
+
+/** The sweep: sends approved withdrawals a crash left unsent, and asks the provider about refunds still open. */
+export async function settleOpenPayouts(now = new Date()): Promise<void> {
+  for (const { id } of await legs.approvedWithdrawals(100)) await sendPayout(id, now);
+  for (const leg of await legs.openRefundLegs(100)) {
+    if (leg.providerReference) await refreshRefund(leg.providerReference, now);
+    else await sendPayout(leg.withdrawalId, now);
+  }
+}
+
+/**
+ * An admin records that the transfer leg was sent by hand (its bank or wallet reference),
+ * or that it failed (with the reason the player is told). Not for their own account; not
+ * to an account that may not be paid.
+ */
+export async function settleTransfer(
+  adminId: string,
+  withdrawalId: string,
+  outcome: { reference: string } | { failure: string },
+  now = new Date(),
+): Promise<{ status: "processing" | "completed" | "failed" }> {
+  const leg = await db().$transaction(async (tx) => {
+    const w = await lockWithdrawal(tx, withdrawalId);
+    if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
+    refuseOwnAccount(adminId, w.userId);
+    // Recording a transfer as sent pays the account; recording a failure pays nothing.
+    if ("reference" in outcome) await refuseBlockedPayee(tx, w.userId);
+    const transfer = (await legs.lockLegs(tx, withdrawalId)).find((l) => l.kind === "transfer");
+    if (!transfer || transfer.status !== "processing") throw new DomainError("withdrawal_decided", "This payout has no transfer waiting for a reference");
+    return transfer;
+  });
+  const by = adminId;
+  try {
+    await settleLeg(
+      withdrawalId,
+      leg.id,
+      "reference" in outcome ? { status: "completed", reference: `transfer:${outcome.reference}`, by } : { status: "failed", reason: outcome.failure, by },
+      now,
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DomainError("invalid_input", "This reference is already recorded for another payout");
+    throw error;
+  }
+  const w = await db().withdrawal.findUniqueOrThrow({ where: { id: withdrawalId }, select: { status: true } });
+  return { status: w.status as "processing" | "completed" | "failed" };
+}

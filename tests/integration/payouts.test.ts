@@ -1,0 +1,207 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { userBalances } from "~/models/ledger.server";
+import { approvePayout } from "~/services/admin.server";
+import { settleOpenPayouts } from "~/services/payouts.server";
+import { call, pageText, sessionCookie } from "../support/app";
+import { createTestUser, grantCoins } from "../support/factories";
+import { setUpStripeMode } from "../support/stripe-mode";
+
+/**
+ * Payouts that move money (PRODUCT.md "Payments and withdrawals"; ADR 021): the closed
+ * loop (card payments refunded first, newest first), honest states, and who may be paid,
+ * against the real Stripe adapter and a local server that speaks Stripe's API.
+ */
+const mode = setUpStripeMode();
+
+async function gatedAdmin() {
+  const admin = await createTestUser({ isAdmin: true });
+  const cookie = await sessionCookie(admin.id);
+  await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
+  return { ...admin, cookie };
+}
+
+async function buy(cookie: string, packageId: string) {
+  const response = await call("/api/create-payment-intent", { method: "POST", cookie, json: { packageId } });
+  const { paymentIntentId } = (await response.json()) as { paymentIntentId: string };
+  mode.stripe.succeed(paymentIntentId);
+  expect((await call("/api/confirm-payment", { method: "POST", cookie, json: { paymentIntentId } })).status).toBe(200);
+  return paymentIntentId;
+}
+
+/** A player who bought package_2 ($4.99), then package_4 ($24.99), and has `won` more cash (not from a card). */
+async function buyer(won = 0n) {
+  const user = await createTestUser();
+  const cookie = await sessionCookie(user.id);
+  const older = await buy(cookie, "package_2");
+  const newer = await buy(cookie, "package_4");
+  if (won > 0n) await grantCoins(user.id, won, "cash");
+  return { ...user, cookie, older, newer };
+}
+
+const withdraw = (cookie: string, amount: number) =>
+  call("/api/withdraw", { method: "POST", cookie, json: { amount, method: "venmo", accountInfo: "lucky-lou" } });
+
+const legsOf = (withdrawalId: string) =>
+  db().payoutLeg.findMany({ where: { withdrawalId }, orderBy: { position: "asc" }, select: { kind: true, amount: true, status: true, failureReason: true } });
+
+const refunded = (providerPaymentId: string) => db().payment.findUniqueOrThrow({ where: { providerPaymentId }, select: { refundedCents: true } });
+
+describe("payouts", () => {
+  it("pays back the card payments first, newest first, and only the rest to the chosen method; says so before and after", async () => {
+    const p = await buyer(5_000n);
+    const page = await pageText(await call("/withdraw", { cookie: p.cookie }));
+    expect(page).toContain("the first <strong>$29.98</strong> of a withdrawal is refunded");
+
+    const first = await withdraw(p.cookie, 40);
+    expect(first.status).toBe(200);
+    const body = (await first.json()) as { id: string; legs: { kind: string; amount: string; to: string }[] };
+    expect(body.legs.map((l) => [l.kind, l.amount])).toEqual([
+      ["card_refund", "24.99"],
+      ["card_refund", "4.99"],
+      ["transfer", "10.02"],
+    ]);
+    expect(body.legs[0]!.to).toMatch(/^Back to the card you paid with on /);
+    expect(body.legs[2]!.to).toBe("Venmo ••••ou");
+
+    // What the first request claimed is not offered again.
+    const second = (await (await withdraw(p.cookie, 10)).json()) as { legs: { kind: string; amount: string }[] };
+    expect(second.legs.map((l) => [l.kind, l.amount])).toEqual([["transfer", "10.00"]]);
+    expect(await pageText(await call("/withdraw", { cookie: p.cookie }))).toContain("the first <strong>$0.00</strong> of a withdrawal");
+  });
+
+  it("claims a payment's cents once when requests race", async () => {
+    const p = await buyer(10_000n);
+    // Five at once (the most the withdrawal rate limit lets through).
+    const results = await Promise.all(Array.from({ length: 5 }, () => withdraw(p.cookie, 10)));
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill(200));
+    const legs = await db().payoutLeg.findMany({ where: { withdrawal: { userId: p.id }, kind: "card_refund" }, select: { paymentId: true, amount: true } });
+    const perPayment = new Map<string, bigint>();
+    for (const leg of legs) perPayment.set(leg.paymentId!, (perPayment.get(leg.paymentId!) ?? 0n) + leg.amount);
+    // 5,000 coins asked for: the two payments' 2,998 cents go back to the cards, each claimed once.
+    expect([...perPayment.values()].sort((a, b) => Number(a - b))).toEqual([499n, 2499n]);
+  });
+
+  it("completes a payout only when the money moved: refunds confirmed by the provider, the transfer's reference recorded", async () => {
+    const admin = await gatedAdmin();
+    const p = await buyer(5_000n);
+    const { id } = (await (await withdraw(p.cookie, 40)).json()) as { id: string };
+    const house = async () =>
+      Object.fromEntries((await db().ledgerAccount.findMany({ where: { kind: { in: ["payouts", "card_deposits"] } } })).map((a) => [a.kind, a.balance]));
+    const before = await house();
+
+    expect(await (await call(`/api/admin/payouts/${id}/approve`, { method: "POST", cookie: admin.cookie, json: {} })).json()).toEqual({ status: "processing" });
+    const sent = [...mode.stripe.refunds.values()].filter((r) => r.payment_intent === p.newer || r.payment_intent === p.older);
+    expect(sent.map((r) => [r.payment_intent, r.amount, r.status])).toEqual([
+      [p.newer, 2499, "succeeded"],
+      [p.older, 499, "succeeded"],
+    ]);
+    expect((await legsOf(id)).map((l) => l.status)).toEqual(["completed", "completed", "processing"]);
+    expect(await refunded(p.newer)).toEqual({ refundedCents: 2499 });
+    // Stripe's own refund event for it takes no coins back: the site's refund is already counted.
+    const balances = await userBalances(p.id);
+    const event = JSON.stringify({
+      id: "evt_our_refund",
+      object: "event",
+      type: "charge.refunded",
+      data: { object: { id: "ch_ours", object: "charge", payment_intent: p.newer, amount_refunded: 2499 } },
+    });
+    expect((await mode.deliver(event)).status).toBe(200);
+    expect(await userBalances(p.id)).toEqual(balances);
+
+    const player = (await (await call("/api/withdrawals", { cookie: p.cookie })).json()) as { status: string; legs: { status: string }[] }[];
+    expect(player[0]).toMatchObject({ status: "processing", legs: [{ status: "completed" }, { status: "completed" }, { status: "processing" }] });
+
+    expect(await (await call(`/api/admin/payouts/${id}/transfer`, { method: "POST", cookie: admin.cookie, json: { reference: "VENMO-90210" } })).json()).toEqual({
+      status: "completed",
+    });
+    // The refunds undo that much of the purchases (back to card deposits); only the transfer is paid out.
+    const after = await house();
+    expect([after.card_deposits! - before.card_deposits!, after.payouts! - before.payouts!]).toEqual([2998n, 1002n]);
+    expect(await db().withdrawal.findUniqueOrThrow({ where: { id }, select: { status: true } })).toEqual({ status: "completed" });
+    const next = await pageText(await call("/history", { cookie: p.cookie }));
+    expect(next).toContain("Withdrawal Completed");
+    expect(next).toContain("$40.00 has been sent.");
+  });
+
+  it("fails a refund the provider refuses: its amount comes back as cash, and the player is told why", async () => {
+    const admin = await gatedAdmin();
+    const p = await buyer();
+    const { id } = (await (await withdraw(p.cookie, 24.99)).json()) as { id: string };
+    const cashBefore = (await userBalances(p.id)).cash;
+    mode.stripe.refundOutcome = "failed";
+    try {
+      expect(await approvePayout(admin.id, id)).toEqual({ status: "failed" });
+    } finally {
+      mode.stripe.refundOutcome = "succeeded";
+    }
+    expect((await userBalances(p.id)).cash - cashBefore).toBe(2499n);
+    expect(await refunded(p.newer)).toEqual({ refundedCents: 0 });
+    const [w] = (await (await call("/api/withdrawals", { cookie: p.cookie })).json()) as { status: string; reason: string }[];
+    expect(w).toMatchObject({ status: "failed", reason: "The refund to your card failed (expired_or_canceled_card)" });
+    // The next page tells the player (once), with or without JavaScript.
+    const next = await pageText(await call("/", { cookie: p.cookie }));
+    expect(next).toContain("Withdrawal Failed");
+    expect(next).toContain("$24.99 is back in your balance. The refund to your card failed (expired_or_canceled_card)");
+    expect(await pageText(await call("/", { cookie: p.cookie }))).not.toContain("Withdrawal Failed");
+    expect(await pageText(await call("/withdraw", { cookie: p.cookie }))).toContain("Why: The refund to your card failed (expired_or_canceled_card)");
+  });
+
+  it("waits for a refund pending at the bank: its event (read back from the provider) settles it, once", async () => {
+    const admin = await gatedAdmin();
+    const p = await buyer();
+    const { id } = (await (await withdraw(p.cookie, 10)).json()) as { id: string };
+    mode.stripe.refundOutcome = "pending";
+    try {
+      expect(await approvePayout(admin.id, id)).toEqual({ status: "processing" });
+    } finally {
+      mode.stripe.refundOutcome = "succeeded";
+    }
+    const leg = await db().payoutLeg.findFirstOrThrow({ where: { withdrawalId: id } });
+    expect(leg.status).toBe("processing");
+    // An event alone settles nothing: the provider still says pending.
+    const updated = JSON.stringify({ id: "evt_refund_update", object: "event", type: "refund.updated", data: { object: { id: leg.providerReference, object: "refund" } } });
+    expect((await mode.deliver(updated)).status).toBe(200);
+    expect((await db().payoutLeg.findUniqueOrThrow({ where: { id: leg.id } })).status).toBe("processing");
+    mode.stripe.settleRefund(leg.providerReference!, "succeeded");
+    await Promise.all([mode.deliver(updated), mode.deliver(updated), settleOpenPayouts()]);
+    expect((await db().payoutLeg.findUniqueOrThrow({ where: { id: leg.id } })).status).toBe("completed");
+    expect(await db().withdrawal.findUniqueOrThrow({ where: { id }, select: { status: true } })).toEqual({ status: "completed" });
+    expect(await db().ledgerTransaction.count({ where: { reference: `payout:${leg.id}` } })).toBe(1);
+  });
+
+  it("sends what an outage left unsent once the provider is back (the sweep, with the same idempotency key)", async () => {
+    const admin = await gatedAdmin();
+    const p = await buyer();
+    const { id } = (await (await withdraw(p.cookie, 12)).json()) as { id: string };
+    expect(await mode.stripe.down(() => approvePayout(admin.id, id))).toEqual({ status: "processing" });
+    expect((await legsOf(id)).map((l) => l.status)).toEqual(["processing"]);
+    await settleOpenPayouts();
+    await settleOpenPayouts();
+    expect((await legsOf(id)).map((l) => l.status)).toEqual(["completed"]);
+    expect([...mode.stripe.refunds.values()].filter((r) => r.payment_intent === p.newer).map((r) => r.amount)).toEqual([1200]);
+  });
+
+  it("records no transfer for a flagged account, nor for the admin's own", async () => {
+    const [admin, other] = [await gatedAdmin(), await gatedAdmin()];
+    const p = await buyer(5_000n);
+    await db().user.update({ where: { id: p.id }, data: { identityVerifiedAt: new Date() } });
+    const { id } = (await (await withdraw(p.cookie, 40)).json()) as { id: string };
+    await approvePayout(admin.id, id);
+    await db().user.update({ where: { id: p.id }, data: { flaggedAt: new Date(), flagReason: "dispute of a payment" } });
+    const refused = await call(`/api/admin/payouts/${id}/transfer`, { method: "POST", cookie: admin.cookie, json: { reference: "BANK-77" } });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: "The account is flagged for review: dispute of a payment: nothing is paid to it" });
+    // Recording that it failed pays nothing and is allowed: the rest comes back as cash.
+    const cashBefore = (await userBalances(p.id)).cash;
+    expect(await (await call(`/api/admin/payouts/${id}/transfer`, { method: "POST", cookie: admin.cookie, json: { failure: "Account under review" } })).json()).toEqual({
+      status: "failed",
+    });
+    expect((await userBalances(p.id)).cash - cashBefore).toBe(1002n);
+
+    await grantCoins(admin.id, 5_000n, "cash");
+    const own = (await (await withdraw(admin.cookie, 20)).json()) as { id: string };
+    await approvePayout(other.id, own.id);
+    expect((await call(`/api/admin/payouts/${own.id}/transfer`, { method: "POST", cookie: admin.cookie, json: { reference: "SELF-1" } })).status).toBe(403);
+  });
+});
