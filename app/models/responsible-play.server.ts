@@ -1,5 +1,6 @@
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
+import { CHARGED_STATUSES } from "./payment.server";
 
 export type LimitRow = {
   period: string;
@@ -39,7 +40,7 @@ export async function depositsSince(userId: string, since: Date, { unfinishedSin
            min(settled_at) FILTER (WHERE status <> 'pending') AS oldest
     FROM payments
     WHERE user_id = ${userId}::uuid
-      AND ((status IN ('succeeded', 'refunded', 'disputed') AND settled_at > ${since})
+      AND ((status = ANY(${CHARGED_STATUSES}::"PaymentStatus"[]) AND settled_at > ${since})
            OR (${unfinishedSince !== undefined} AND status = 'pending' AND created_at >= ${unfinishedSince ?? since}))`;
   return { total: Number(row!.total), unfinished: Number(row!.unfinished), oldest: row!.oldest };
 }

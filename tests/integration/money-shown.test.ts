@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { priceCoins, priceVip, settlePayment, startPayment, type Product } from "~/services/payments.server";
 import { checkDeposit, depositLimits, setDepositLimit } from "~/services/responsible-play.server";
 import { call, pageText, sessionCookie } from "../support/app";
-import { createTestUser } from "../support/factories";
+import { createTestUser, payOutCash } from "../support/factories";
 import { codeOf } from "../support/outcomes";
 import { setUpStripeMode } from "../support/stripe-mode";
 
@@ -58,5 +58,69 @@ describe("deposit limits count the dollars charged", () => {
     expect(await codeOf(checkDeposit(player.id, 10_000 - charged + 1, new Date()))).toBe("deposit_limit");
     await expect(checkDeposit(player.id, 10_000, new Date())).rejects.toThrow(/\(\$34\.98 used\)\. It resets at /);
     expect(await pageText(await call("/responsible-play", { cookie: await sessionCookie(player.id) }))).toContain("Used, payments in progress included: $34.98");
+  });
+});
+
+describe("the player's history shows money as money", () => {
+  it("shows a purchase's dollars charged and coins credited, VIP charges by date, what a refund took back, and totals in dollars", async () => {
+    const player = await createTestUser();
+    const cookie = await sessionCookie(player.id);
+    const bought = await pay(player.id, coins("package_4")); // $24.99: 2,499 cash + 2,501 bonus coins
+    await pay(player.id, vip("bronze")); // $9.99, no coins
+    // $10.00 refunded: 1,000 cash and floor(2,501 × 1,000 / 2,499) = 1,000 bonus coins taken back.
+    await reverse(bought, "refund", 1000);
+    await payOutCash(player.id, 500n); // $5.00 withdrawn
+
+    const page = await pageText(await call("/history", { cookie }));
+    const rows = [...page.matchAll(/<tr data-testid="history-row">(.*?)<\/tr>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, "|"));
+    const texts = rows.map((r) => r.split("|").filter(Boolean).slice(1).join(" | "));
+    expect(texts).toEqual([
+      "Withdrawal requested | −500 cash coins",
+      "Purchase refunded: coins taken back | of a $24.99 purchase | −1,000 cash · −1,000 bonus coins",
+      "VIP BRONZE membership (30 days) | $9.99 charged | no coins",
+      "Coins bought | $24.99 charged · $10.00 refunded since | +2,499 cash · +2,501 bonus coins",
+    ]);
+    // Coins are never shown as dollars: the package's 5,000 coins are not "+$50.00".
+    expect(page).not.toContain("$50.00");
+    const totals = (await pageText(await call("/history", { cookie }))).match(/data-testid="history-totals">(.*?)<\/dl>/)![1]!.replace(/<[^>]+>/g, "|");
+    // Charged $24.99 + $9.99 = $34.98, less $10.00 refunded: $24.98 bought; $5.00 withdrawn; $19.98 net.
+    expect(totals.split("|").filter(Boolean)).toEqual([
+      "Bought (charged, less refunds)",
+      "$24.98",
+      "$34.98 charged · $10.00 refunded · $0.00 disputed",
+      "Withdrawn (paid out)",
+      "$5.00",
+      "Net deposits",
+      "$19.98",
+    ]);
+
+    // The VIP charge is a purchase: shown under deposits, not under entries.
+    expect(await pageText(await call("/history?type=deposits", { cookie }))).toContain("VIP BRONZE membership");
+    expect(await pageText(await call("/history?type=withdrawals", { cookie }))).not.toContain("VIP BRONZE membership");
+
+    const csv = (await (await call("/history.csv", { cookie })).text()).trim().split("\n");
+    expect(csv[0]).toBe("date,type,charged_usd,refunded_or_disputed_usd,coins,cash_coins,bonus_coins,raffle");
+    expect(csv.slice(1).map((line) => line.split(",").slice(1).join(","))).toEqual([
+      "Withdrawal requested,,,-500,-500,0,",
+      "Purchase refunded: coins taken back,,,-2000,-1000,-1000,",
+      "VIP BRONZE membership (30 days),9.99,,0,0,0,",
+      "Coins bought,24.99,10.00,5000,2499,2501,",
+    ]);
+  });
+
+  it("names a dispute, and shows a VIP charge's refund on its row", async () => {
+    const player = await createTestUser();
+    const cookie = await sessionCookie(player.id);
+    const bought = await pay(player.id, coins("package_2")); // $4.99: 499 cash + 101 bonus coins
+    const membership = await pay(player.id, vip("silver")); // $19.99
+    await reverse(bought, "dispute", 499);
+    await reverse(membership, "refund", 1999);
+    const page = await pageText(await call("/history", { cookie }));
+    expect(page).toContain("Purchase disputed: coins taken back");
+    expect(page).toMatch(/of a \$4\.99 purchase<\/td><td[^>]*>−499 cash · −101 bonus coins/);
+    expect(page).toContain("$19.99 charged · $19.99 refunded since");
+    // $4.99 + $19.99 charged, all of it taken back.
+    expect(page).toContain("$24.98 charged · $19.99 refunded · $4.99 disputed");
+    expect(page).toMatch(/Net deposits<\/dt><dd[^>]*>\$0\.00/);
   });
 });

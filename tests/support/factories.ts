@@ -54,6 +54,36 @@ export async function grantCoins(userId: string, amount: bigint, currency: "bonu
   });
 }
 
+/**
+ * Cash paid out to the player, as a completed withdrawal records it in the ledger: held
+ * (cash → withdrawal hold), then paid (hold → payouts). Without a withdrawal request, so
+ * that tests of the money figures do not depend on how payouts are decided.
+ */
+export async function payOutCash(userId: string, amount: bigint) {
+  const tag = randomBytes(8).toString("hex");
+  await db().$transaction(async (tx) => {
+    const hold = await userAccountId(tx, userId, "withdrawal_hold");
+    await postTransaction(tx, {
+      kind: "withdrawal_hold",
+      reference: `test-hold:${tag}`,
+      userId,
+      postings: [
+        { accountId: await userAccountId(tx, userId), amount: -amount },
+        { accountId: hold, amount },
+      ],
+    });
+    await postTransaction(tx, {
+      kind: "payout",
+      reference: `test-payout:${tag}`,
+      userId,
+      postings: [
+        { accountId: hold, amount: -amount },
+        { accountId: await houseAccountId("payouts", tx), amount },
+      ],
+    });
+  });
+}
+
 /** An active raffle that started a second ago. */
 export async function createTestRaffle(overrides: Partial<NewRaffle> = {}) {
   const now = Date.now();
