@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { dashboard } from "~/services/admin.server";
 import { priceCoins, priceVip, settlePayment, startPayment, type Product } from "~/services/payments.server";
 import { checkDeposit, depositLimits, setDepositLimit } from "~/services/responsible-play.server";
 import { call, pageText, sessionCookie } from "../support/app";
-import { createTestUser, payOutCash } from "../support/factories";
+import { createTestUser, withdrawCash } from "../support/factories";
 import { codeOf } from "../support/outcomes";
 import { setUpStripeMode } from "../support/stripe-mode";
 
@@ -69,7 +71,7 @@ describe("the player's history shows money as money", () => {
     await pay(player.id, vip("bronze")); // $9.99, no coins
     // $10.00 refunded: 1,000 cash and floor(2,501 × 1,000 / 2,499) = 1,000 bonus coins taken back.
     await reverse(bought, "refund", 1000);
-    await payOutCash(player.id, 500n); // $5.00 withdrawn
+    await withdrawCash(player.id, 500n); // $5.00 withdrawn
 
     const page = await pageText(await call("/history", { cookie }));
     const rows = [...page.matchAll(/<tr data-testid="history-row">(.*?)<\/tr>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, "|"));
@@ -122,5 +124,81 @@ describe("the player's history shows money as money", () => {
     // $4.99 + $19.99 charged, all of it taken back.
     expect(page).toContain("$24.98 charged · $19.99 refunded · $4.99 disputed");
     expect(page).toMatch(/Net deposits<\/dt><dd[^>]*>\$0\.00/);
+  });
+});
+
+describe("the back office's money", () => {
+  /** A dashboard figure in cents ("-12.34" → -1234). */
+  const cents = (dollars: string) => (dollars.startsWith("-") ? -1 : 1) * Number(dollars.replace(/[-.]/g, ""));
+  /** The dashboard's money figures, in cents and coins, for comparing before and after. */
+  async function figures(now: Date) {
+    const d = await dashboard(now);
+    return {
+      revenue: cents(d.overview.totalRevenue),
+      charged: cents(d.overview.totalCharged),
+      refunded: cents(d.overview.totalRefunded),
+      disputed: cents(d.overview.totalDisputed),
+      payouts: cents(d.overview.totalPayouts),
+      profit: cents(d.overview.totalProfits),
+      daily: cents(d.revenue.daily),
+      weekly: cents(d.revenue.weekly),
+      monthly: cents(d.revenue.monthly),
+      playerCash: cents(d.liabilities.playerCash),
+      held: cents(d.liabilities.heldForWithdrawals),
+      bonusCoins: d.liabilities.playerBonusCoins,
+    };
+  }
+  const minus = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(a).map((k) => [k, a[k]! - b[k]!]));
+
+  it("counts revenue as dollars charged for coins and VIP less refunds and disputes, payouts from the ledger, profit as the difference, and what players are owed", async () => {
+    const now = new Date();
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+    const before = await figures(now);
+
+    const a = await createTestUser();
+    const b = await createTestUser();
+    const c = await createTestUser();
+    await pay(a.id, coins("package_4"), now); //                 today: $24.99 → 2,499 cash + 2,501 bonus
+    const disputed = await pay(a.id, coins("package_2"), now); // today: $4.99 → 499 cash + 101 bonus
+    await pay(b.id, vip("gold"), daysAgo(3)); //                  3 days ago: $39.99, no coins
+    const refunded = await pay(c.id, coins("package_3"), daysAgo(20)); // 20 days ago: $9.99 → 999 cash + 501 bonus
+    await pay(c.id, coins("package_1"), daysAgo(40)); //          40 days ago: $0.99 → 99 cash + 1 bonus
+    await reverse(disputed, "dispute", 499); //   all $4.99: takes back 499 cash + 101 bonus
+    await reverse(refunded, "refund", 400); //    $4.00 of $9.99: takes back 400 cash + floor(501 × 400 / 999) = 200 bonus
+    await withdrawCash(a.id, 1000n); //                     $10.00 paid out
+    await withdrawCash(a.id, 500n, { paidOut: false }); //  $5.00 held for a withdrawal not yet paid
+
+    expect(minus(await figures(now), before)).toEqual({
+      charged: 2499 + 499 + 3999 + 999 + 99, //  $80.95
+      refunded: 400,
+      disputed: 499,
+      revenue: 8095 - 400 - 499, //             $71.96: the VIP charge included
+      payouts: 1000,
+      profit: 7196 - 1000, //                   $61.96
+      daily: 2499 + 499 - 499, //               $24.99: today's charges, less the dispute of one of them
+      weekly: 2499 + 3999, //                   $64.98: and the VIP charge of 3 days ago
+      monthly: 6498 + 999 - 400, //             $70.97: and the $9.99 of 20 days ago, less its $4.00 refund
+      // Cash owed: a 2,499 + 499 − 499 − 1,000 = 1,499 (500 of it held); c 999 − 400 + 99 = 698.
+      playerCash: 1499 + 698,
+      held: 500,
+      // Bonus coins: a 2,501 + 101 − 101; c 501 − 200 + 1.
+      bonusCoins: 2501 + 302,
+    });
+  });
+
+  it("serves the figures on /api/admin/dashboard with the spec's fields, and on /admin", async () => {
+    const admin = await createTestUser({ isAdmin: true });
+    const cookie = await sessionCookie(admin.id);
+    await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
+    const json = (await (await call("/api/admin/dashboard", { cookie })).json()) as Awaited<ReturnType<typeof dashboard>>;
+    const expected = await dashboard();
+    expect(json.overview).toEqual({ ...expected.overview, totalUsers: json.overview.totalUsers });
+    expect(json.overview).toMatchObject({ totalRevenue: expect.any(String), totalProfits: expect.any(String), activeRaffles: expect.any(Number), totalUsers: expect.any(Number) });
+    expect(json.revenue).toEqual(expected.revenue);
+    expect(json.liabilities).toEqual(expected.liabilities);
+    expect(json.payouts).toHaveProperty("pendingAmount");
+    const page = await pageText(await call("/admin", { cookie }));
+    expect(page).toContain(`Profit (revenue − paid out)</dt><dd class="text-xl font-bold">$${expected.overview.totalProfits}`);
+    expect(page).toContain(`Paid out</dt><dd class="text-xl font-bold">$${expected.overview.totalPayouts}`);
   });
 });

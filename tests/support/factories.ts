@@ -55,11 +55,12 @@ export async function grantCoins(userId: string, amount: bigint, currency: "bonu
 }
 
 /**
- * Cash paid out to the player, as a completed withdrawal records it in the ledger: held
- * (cash → withdrawal hold), then paid (hold → payouts). Without a withdrawal request, so
- * that tests of the money figures do not depend on how payouts are decided.
+ * Cash withdrawn by the player, as the ledger records a withdrawal: held (cash →
+ * withdrawal hold) and, unless `paidOut` is false, paid (hold → payouts). Without a
+ * withdrawal request, so that tests of the money figures do not depend on how payouts are
+ * decided.
  */
-export async function payOutCash(userId: string, amount: bigint) {
+export async function withdrawCash(userId: string, amount: bigint, { paidOut = true } = {}) {
   const tag = randomBytes(8).toString("hex");
   await db().$transaction(async (tx) => {
     const hold = await userAccountId(tx, userId, "withdrawal_hold");
@@ -72,6 +73,7 @@ export async function payOutCash(userId: string, amount: bigint) {
         { accountId: hold, amount },
       ],
     });
+    if (!paidOut) return;
     await postTransaction(tx, {
       kind: "payout",
       reference: `test-payout:${tag}`,
