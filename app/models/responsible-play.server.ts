@@ -37,7 +37,7 @@ export async function depositsSince(userId: string, since: Date, { unfinishedSin
   const [row] = await client.$queryRaw<{ total: bigint; unfinished: bigint; oldest: Date | null }[]>`
     SELECT coalesce(sum(amount_cents), 0)::bigint AS total,
            coalesce(sum(amount_cents) FILTER (WHERE status = 'pending'), 0)::bigint AS unfinished,
-           min(settled_at) FILTER (WHERE status <> 'pending') AS oldest
+           min(settled_at) FILTER (WHERE status = ANY(${CHARGED_STATUSES}::"PaymentStatus"[])) AS oldest
     FROM payments
     WHERE user_id = ${userId}::uuid
       AND ((status = ANY(${CHARGED_STATUSES}::"PaymentStatus"[]) AND settled_at > ${since})
