@@ -24,7 +24,7 @@ export async function playerMovements(
       raffleId: string | null;
       memo: string | null;
       createdAt: Date;
-      payment: { amountCents: number; refundedCents: number; disputedCents: number; product: string } | null;
+      payment: { amountCents: number; refundedCents: number; disputedCents: number } | null;
     }[]
   >`
     WITH moves AS (
@@ -42,7 +42,7 @@ export async function playerMovements(
     )
     SELECT m.id::text AS id, m.kind, m.amount, m.cash, m.bonus, m.raffle_id::text AS "raffleId", m.memo, m.created_at AS "createdAt",
            CASE WHEN pay.id IS NULL THEN NULL ELSE json_build_object(
-             'amountCents', pay.amount_cents, 'refundedCents', pay.refunded_cents, 'disputedCents', pay.disputed_cents, 'product', pay.product)
+             'amountCents', pay.amount_cents, 'refundedCents', pay.refunded_cents, 'disputedCents', pay.disputed_cents)
            END AS payment
     FROM moves m
     LEFT JOIN payments pay ON pay.user_id = ${userId}::uuid AND pay.provider_payment_id = CASE m.kind
