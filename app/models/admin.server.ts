@@ -1,5 +1,6 @@
 import type { Prisma } from "~/generated/prisma/client";
 import { db } from "./db.server";
+import { CHARGED_STATUSES } from "./payment.server";
 
 /** Read models for the back office (admins only: every caller has passed requireAdmin). */
 export function pendingWithdrawals() {
@@ -84,15 +85,17 @@ export async function accountTotals() {
   return Object.fromEntries(rows.map((r) => [r.kind, r._sum.balance ?? 0n])) as Record<string, bigint>;
 }
 
-/** Card deposits (cents) and house rake (coins) per period since `since`. */
-export async function revenueSince(since: Date) {
-  const [row] = await db().$queryRaw<{ deposits: bigint; rake: bigint; promotions: bigint }[]>`
-    SELECT
-      (SELECT coalesce(sum(amount_cents), 0)::bigint FROM payments WHERE status = 'succeeded' AND settled_at >= ${since}) AS deposits,
-      (SELECT coalesce(sum(p.amount), 0)::bigint FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
-         WHERE a.kind = 'house_rake' AND p.created_at >= ${since}) AS rake,
-      (SELECT coalesce(-sum(p.amount), 0)::bigint FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
-         WHERE a.kind = 'promotions' AND p.created_at >= ${since}) AS promotions`;
+/**
+ * Money in: what card payments settled since `since` charged (coin packages and VIP), and
+ * what refunds and disputes have taken back of them so far, in cents.
+ */
+export async function moneyInSince(since: Date) {
+  const [row] = await db().$queryRaw<{ charged: bigint; refunded: bigint; disputed: bigint }[]>`
+    SELECT coalesce(sum(amount_cents), 0)::bigint AS charged,
+           coalesce(sum(refunded_cents), 0)::bigint AS refunded,
+           coalesce(sum(disputed_cents), 0)::bigint AS disputed
+    FROM payments
+    WHERE status = ANY(${CHARGED_STATUSES}::"PaymentStatus"[]) AND settled_at >= ${since}`;
   return row!;
 }
 

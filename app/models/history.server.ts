@@ -1,29 +1,65 @@
 import type { LedgerTransactionKind } from "~/generated/prisma/client";
 import { db } from "./db.server";
+import { CHARGED_STATUSES } from "./payment.server";
 
 /**
  * Every movement of the player's spendable coins, newest first: its signed amount, and
- * how much of it was cash and how much bonus.
+ * how much of it was cash and how much bonus. A purchase (`deposit`) and a refund or
+ * dispute of one (`reversal`) come with their card payment: what it charged and what
+ * refunds and disputes have taken back of it so far. The payment is found from the
+ * transaction's reference, as `settlePayment` and `reversePayment` write it:
+ * `deposit:<provider payment id>`, `reversal:<provider payment id>:<refund|dispute>:<cents>`.
  */
 export async function playerMovements(
   userId: string,
   { kinds, from, to, limit }: { kinds?: LedgerTransactionKind[]; from: Date; to: Date; limit: number },
 ) {
   return db().$queryRaw<
-    { id: string; kind: LedgerTransactionKind; amount: bigint; cash: bigint; bonus: bigint; raffleId: string | null; memo: string | null; createdAt: Date }[]
+    {
+      id: string;
+      kind: LedgerTransactionKind;
+      amount: bigint;
+      cash: bigint;
+      bonus: bigint;
+      raffleId: string | null;
+      memo: string | null;
+      createdAt: Date;
+      payment: { amountCents: number; refundedCents: number; disputedCents: number } | null;
+    }[]
   >`
-    SELECT t.id::text AS id, t.kind, sum(p.amount)::bigint AS amount,
-           coalesce(sum(p.amount) FILTER (WHERE a.kind = 'user'), 0)::bigint AS cash,
-           coalesce(sum(p.amount) FILTER (WHERE a.kind = 'user_bonus'), 0)::bigint AS bonus,
-           t.raffle_id::text AS "raffleId", t.memo, t.created_at AS "createdAt"
-    FROM ledger_postings p
-    JOIN ledger_accounts a ON a.id = p.account_id AND a.user_id = ${userId}::uuid AND a.kind IN ('user', 'user_bonus')
-    JOIN ledger_transactions t ON t.id = p.transaction_id
-    WHERE t.created_at >= ${from} AND t.created_at < ${to}
-      AND (${kinds ?? null}::"LedgerTransactionKind"[] IS NULL OR t.kind = ANY(${kinds ?? null}::"LedgerTransactionKind"[]))
-    GROUP BY t.id
-    ORDER BY t.created_at DESC, t.id DESC
-    LIMIT ${limit}`;
+    WITH moves AS (
+      SELECT t.id, t.kind, t.reference, t.raffle_id, t.memo, t.created_at, sum(p.amount)::bigint AS amount,
+             coalesce(sum(p.amount) FILTER (WHERE a.kind = 'user'), 0)::bigint AS cash,
+             coalesce(sum(p.amount) FILTER (WHERE a.kind = 'user_bonus'), 0)::bigint AS bonus
+      FROM ledger_postings p
+      JOIN ledger_accounts a ON a.id = p.account_id AND a.user_id = ${userId}::uuid AND a.kind IN ('user', 'user_bonus')
+      JOIN ledger_transactions t ON t.id = p.transaction_id
+      WHERE t.created_at >= ${from} AND t.created_at < ${to}
+        AND (${kinds ?? null}::"LedgerTransactionKind"[] IS NULL OR t.kind = ANY(${kinds ?? null}::"LedgerTransactionKind"[]))
+      GROUP BY t.id
+      ORDER BY t.created_at DESC, t.id DESC
+      LIMIT ${limit}
+    )
+    SELECT m.id::text AS id, m.kind, m.amount, m.cash, m.bonus, m.raffle_id::text AS "raffleId", m.memo, m.created_at AS "createdAt",
+           CASE WHEN pay.id IS NULL THEN NULL ELSE json_build_object(
+             'amountCents', pay.amount_cents, 'refundedCents', pay.refunded_cents, 'disputedCents', pay.disputed_cents)
+           END AS payment
+    FROM moves m
+    LEFT JOIN payments pay ON pay.user_id = ${userId}::uuid AND pay.provider_payment_id = CASE m.kind
+      WHEN 'deposit' THEN substring(m.reference FROM '^deposit:(.+)$')
+      WHEN 'reversal' THEN substring(m.reference FROM '^reversal:(.+):(?:refund|dispute):[0-9]+$')
+    END
+    ORDER BY m.created_at DESC, m.id DESC`;
+}
+
+/** The player's VIP purchases charged between `from` and `to` (they move no coins, so the ledger has no row of them), newest first. */
+export function vipCharges(userId: string, { from, to, limit }: { from: Date; to: Date; limit: number }) {
+  return db().payment.findMany({
+    where: { userId, purpose: "vip", status: { in: CHARGED_STATUSES }, settledAt: { gte: from, lt: to } },
+    orderBy: [{ settledAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { id: true, product: true, amountCents: true, refundedCents: true, disputedCents: true, settledAt: true },
+  });
 }
 
 /** The player's result from play since `since`: stakes, prizes, refunds and spins (not purchases, bonuses or withdrawals). */
@@ -37,17 +73,21 @@ export async function netPlaySince(userId: string, since: Date): Promise<bigint>
   return row!.net;
 }
 
-/** Coins bought by card, and coins paid out, over the player's whole history. */
-export async function netDeposits(userId: string) {
-  const [row] = await db().$queryRaw<{ deposited: bigint; paidOut: bigint }[]>`
-    SELECT
-      (SELECT coalesce(sum(-p.amount), 0)::bigint FROM ledger_postings p
-         JOIN ledger_transactions t ON t.id = p.transaction_id
-         JOIN ledger_accounts a ON a.id = p.account_id AND a.kind = 'card_deposits'
-         WHERE t.user_id = ${userId}::uuid AND t.kind IN ('deposit', 'reversal')) AS deposited,
-      (SELECT coalesce(sum(p.amount), 0)::bigint FROM ledger_postings p
-         JOIN ledger_transactions t ON t.id = p.transaction_id
-         JOIN ledger_accounts a ON a.id = p.account_id AND a.kind = 'payouts'
-         WHERE t.user_id = ${userId}::uuid AND t.kind = 'payout') AS "paidOut"`;
+/**
+ * The player's money, over their whole history, in cents: what their card payments (coins
+ * and VIP) charged, what refunds and disputes took back of them, and what was paid out to
+ * them (the ledger's payouts account).
+ */
+export async function moneyInAndOut(userId: string) {
+  const [row] = await db().$queryRaw<{ charged: bigint; refunded: bigint; disputed: bigint; paidOut: bigint }[]>`
+    SELECT coalesce(sum(amount_cents), 0)::bigint AS charged,
+           coalesce(sum(refunded_cents), 0)::bigint AS refunded,
+           coalesce(sum(disputed_cents), 0)::bigint AS disputed,
+           (SELECT coalesce(sum(p.amount), 0)::bigint FROM ledger_postings p
+              JOIN ledger_transactions t ON t.id = p.transaction_id
+              JOIN ledger_accounts a ON a.id = p.account_id AND a.kind = 'payouts'
+              WHERE t.user_id = ${userId}::uuid AND t.kind = 'payout') AS "paidOut"
+    FROM payments
+    WHERE user_id = ${userId}::uuid AND status = ANY(${CHARGED_STATUSES}::"PaymentStatus"[])`;
   return row!;
 }

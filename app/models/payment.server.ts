@@ -60,6 +60,12 @@ export function findPaymentOfUser(providerPaymentId: string, userId: string) {
  */
 export const PENDING_PAYMENT_HORIZON_MS = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * A payment in one of these states was charged: the money came in, whatever a refund or
+ * dispute took back of it later (`refunded_cents`, `disputed_cents`).
+ */
+export const CHARGED_STATUSES: PaymentStatus[] = ["succeeded", "refunded", "disputed"];
+
 export type UnfinishedPayment = { id: string; providerPaymentId: string; checkoutSessionId: string | null; createdAt: Date };
 const unfinishedSelect = { id: true, providerPaymentId: true, checkoutSessionId: true, createdAt: true } as const;
 /** Named by the provider (not a reservation), not yet succeeded or failed, started within the horizon. */

@@ -1,5 +1,6 @@
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
+import { CHARGED_STATUSES } from "./payment.server";
 
 export type LimitRow = {
   period: string;
@@ -25,19 +26,21 @@ export function saveLimit(tx: Tx, userId: string, period: string, data: Omit<Lim
 }
 
 /**
- * Card deposits that went through since `since`, in cents, and the oldest one's time.
- * With `unfinishedSince`, payments started since then and not finished count too
- * (`unfinished` of the total), whatever the period: their amount is held until they
- * succeed or fail.
+ * Card payments charged since `since` (coins and VIP), in cents, and the oldest one's time.
+ * A charge counts whatever happened to it later: a refund or a dispute (or a withdrawal
+ * paid back to the card) gives no room back, or depositing, being refunded and depositing
+ * again would go round a limit. With `unfinishedSince`, payments started since then and
+ * not finished count too (`unfinished` of the total), whatever the period: their amount is
+ * held until they succeed or fail.
  */
 export async function depositsSince(userId: string, since: Date, { unfinishedSince, client = db() }: { unfinishedSince?: Date; client?: Tx } = {}) {
   const [row] = await client.$queryRaw<{ total: bigint; unfinished: bigint; oldest: Date | null }[]>`
     SELECT coalesce(sum(amount_cents), 0)::bigint AS total,
            coalesce(sum(amount_cents) FILTER (WHERE status = 'pending'), 0)::bigint AS unfinished,
-           min(settled_at) FILTER (WHERE status = 'succeeded') AS oldest
+           min(settled_at) FILTER (WHERE status = ANY(${CHARGED_STATUSES}::"PaymentStatus"[])) AS oldest
     FROM payments
     WHERE user_id = ${userId}::uuid
-      AND ((status = 'succeeded' AND settled_at > ${since})
+      AND ((status = ANY(${CHARGED_STATUSES}::"PaymentStatus"[]) AND settled_at > ${since})
            OR (${unfinishedSince !== undefined} AND status = 'pending' AND created_at >= ${unfinishedSince ?? since}))`;
   return { total: Number(row!.total), unfinished: Number(row!.unfinished), oldest: row!.oldest };
 }

@@ -33,7 +33,7 @@ function Bars({ revenue }: { revenue: Record<string, string> }) {
   const values = Object.entries(revenue);
   const max = Math.max(1, ...values.map(([, v]) => Number(v)));
   return (
-    <figure aria-label="Revenue from card deposits" className="flex items-end gap-4">
+    <figure aria-label="Revenue from card payments, coins and VIP, less refunds and disputes" className="flex items-end gap-4">
       {values.map(([label, value]) => (
         <div key={label} className="flex flex-col items-center gap-1 text-xs">
           <span>${value}</span>
@@ -52,7 +52,7 @@ export default function Admin() {
     const timer = setInterval(revalidate, 30_000);
     return () => clearInterval(timer);
   }, [revalidate]);
-  const { overview, revenue, payouts } = data.overview;
+  const { overview, liabilities, revenue, payouts } = data.overview;
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -65,9 +65,13 @@ export default function Admin() {
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="overview">
         {[
           ["Players", overview.totalUsers],
-          ["Revenue (card deposits)", `$${overview.totalRevenue}`],
-          ["Profit (rake − promotions)", `$${overview.totalProfits}`],
           ["Active raffles", overview.activeRaffles],
+          ["Revenue (card payments, coins and VIP, less refunds and disputes)", `$${overview.totalRevenue}`],
+          ["Paid out", `$${overview.totalPayouts}`],
+          ["Profit (revenue − paid out)", `$${overview.totalProfits}`],
+          ["Owed: players' cash (withdrawable, held included)", `$${liabilities.playerCash}`],
+          ["Held for withdrawals", `$${liabilities.heldForWithdrawals}`],
+          ["Players' bonus coins (play only)", `${liabilities.playerBonusCoins.toLocaleString("en-US")} coins`],
         ].map(([label, value]) => (
           <div key={label} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
             <dt className="text-xs">{label}</dt>

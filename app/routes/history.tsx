@@ -3,7 +3,7 @@ import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
-import { filterFrom, HISTORY_TYPES, playerHistory } from "~/services/history.server";
+import { filterFrom, HISTORY_TYPES, playerHistory, type HistoryRow } from "~/services/history.server";
 
 /** The player's full record (/history.csv downloads the same rows). Works without JavaScript (a GET form). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -27,9 +27,15 @@ export default function History() {
           spend bonus coins first.
         </p>
         <dl className="grid grid-cols-3 gap-3 text-center" data-testid="history-totals">
-          <div><dt className="text-xs">Bought</dt><dd className="text-xl font-bold">${data.deposited}</dd></div>
-          <div><dt className="text-xs">Withdrawn</dt><dd className="text-xl font-bold">${data.paidOut}</dd></div>
-          <div><dt className="text-xs">Net deposits</dt><dd className="text-xl font-bold">${data.netDeposits}</dd></div>
+          <div>
+            <dt className="text-xs">Bought (charged, less refunds)</dt>
+            <dd className="text-xl font-bold">${data.totals.bought}</dd>
+            {data.totals.bought !== data.totals.charged ? (
+              <dd className="text-xs">${data.totals.charged} charged · ${data.totals.refunded} refunded · ${data.totals.disputed} disputed</dd>
+            ) : null}
+          </div>
+          <div><dt className="text-xs">Withdrawn (paid out)</dt><dd className="text-xl font-bold">${data.totals.withdrawn}</dd></div>
+          <div><dt className="text-xs">Net deposits</dt><dd className="text-xl font-bold">${data.totals.netDeposits}</dd></div>
         </dl>
         {data.problem ? (
           <p role="alert" className="rounded border border-red-700 px-3 py-2 text-red-800 dark:text-red-300">
@@ -54,18 +60,16 @@ export default function History() {
         ) : (
           <table className="w-full text-sm">
             <thead>
-              <tr className="text-left"><th className="py-1">Date (UTC)</th><th>Type</th><th className="text-right">Amount</th><th className="text-right">Cash · bonus coins</th><th /></tr>
+              <tr className="text-left"><th className="py-1">Date (UTC)</th><th>Type</th><th className="text-right">Money</th><th className="text-right">Coins</th><th /></tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
               {data.rows.map((r) => (
                 <tr key={r.id} data-testid="history-row">
                   <td className="py-1">{r.date.slice(0, 16).replace("T", " ")}</td>
                   <td>{r.type}</td>
-                  <td className={`text-right font-mono ${r.coins < 0 ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`}>
-                    {r.coins < 0 ? "−" : "+"}${r.amount.replace("-", "")}
-                  </td>
-                  <td className="text-right font-mono text-xs" data-testid="history-split">
-                    {signed(r.cash)} · {signed(r.bonus)}
+                  <td className="text-right" data-testid="history-money">{money(r)}</td>
+                  <td className={`text-right font-mono text-xs ${r.coins < 0 ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`} data-testid="history-coins">
+                    {coins(r)}
                   </td>
                   <td className="text-right">{r.raffleId ? <Link to={`/fair/${r.raffleId}`} className="underline">fair draw</Link> : null}</td>
                 </tr>
@@ -76,6 +80,22 @@ export default function History() {
       </main>
     </PlayerShell>
   );
+}
+
+/** Dollars that moved on the player's card: a purchase's charge (and what was refunded of it since), or the purchase a refund took from. */
+function money(r: HistoryRow): string {
+  if (r.charged) return `$${r.charged} charged${r.refunded ? ` · $${r.refunded} refunded since` : ""}`;
+  if (r.ofPurchase) return `of a $${r.ofPurchase} purchase`;
+  return "";
+}
+
+/** Coins, never as dollars: "+2,499 cash · +2,501 bonus coins". */
+function coins(r: HistoryRow): string {
+  const parts = [
+    r.cash !== 0 ? `${signed(r.cash)} cash` : "",
+    r.bonus !== 0 ? `${signed(r.bonus)} bonus` : "",
+  ].filter(Boolean);
+  return parts.length === 0 ? "no coins" : `${parts.join(" · ")} coins`;
 }
 
 function signed(coins: number): string {

@@ -163,27 +163,50 @@ export async function completeRaffle(adminId: string, raffleId: string) {
 
 const dollars = (coins: bigint) => coinsToDecimal(coins);
 
+/** What came in and stayed: charged, less what refunds and disputes took back (cents). */
+const kept = (money: { charged: bigint; refunded: bigint; disputed: bigint }) => money.charged - money.refunded - money.disputed;
+
+/**
+ * The back office's figures, in dollars: revenue is the money that came in by card (coin
+ * packages and VIP, as charged, less refunds and disputes, by the day the payment was
+ * charged), payouts the money that went out (the ledger's payouts account), profit the
+ * difference. What the site still owes its players stands beside them: their cash
+ * (withdrawable, including what is held for withdrawals not yet paid) and their bonus
+ * coins (play only, never paid out: a count of coins, not dollars).
+ */
 export async function dashboard(now = new Date()) {
   const day = utcDay(now);
   const week = new Date(day.getTime() - 6 * 86_400_000);
   const month = new Date(day.getTime() - 29 * 86_400_000);
-  const [users, active, pending, allTime, daily, weekly, monthly] = await Promise.all([
+  const [users, active, pending, totals, allTime, daily, weekly, monthly] = await Promise.all([
     admin.countUsers(),
     admin.countActiveRaffles(),
     admin.pendingWithdrawals(),
-    admin.revenueSince(new Date(0)),
-    admin.revenueSince(day),
-    admin.revenueSince(week),
-    admin.revenueSince(month),
+    admin.accountTotals(),
+    admin.moneyInSince(new Date(0)),
+    admin.moneyInSince(day),
+    admin.moneyInSince(week),
+    admin.moneyInSince(month),
   ]);
+  const balance = (kind: string) => totals[kind] ?? 0n;
+  const paidOut = balance("payouts");
   return {
     overview: {
       totalUsers: users,
-      totalRevenue: dollars(allTime.deposits),
-      totalProfits: dollars(allTime.rake - allTime.promotions),
+      totalRevenue: dollars(kept(allTime)),
+      totalProfits: dollars(kept(allTime) - paidOut),
       activeRaffles: active,
+      totalCharged: dollars(allTime.charged),
+      totalRefunded: dollars(allTime.refunded),
+      totalDisputed: dollars(allTime.disputed),
+      totalPayouts: dollars(paidOut),
     },
-    revenue: { daily: dollars(daily.deposits), weekly: dollars(weekly.deposits), monthly: dollars(monthly.deposits) },
+    liabilities: {
+      playerCash: dollars(balance("user") + balance("withdrawal_hold")),
+      heldForWithdrawals: dollars(balance("withdrawal_hold")),
+      playerBonusCoins: Number(balance("user_bonus")),
+    },
+    revenue: { daily: dollars(kept(daily)), weekly: dollars(kept(weekly)), monthly: dollars(kept(monthly)) },
     payouts: { pending: pending.map(payoutView(now)), pendingAmount: dollars(pending.reduce((sum, w) => sum + w.amount, 0n)) },
   };
 }

@@ -5,8 +5,10 @@ import { EARLIEST_YEAR, LATEST_YEAR, parseIsoDay } from "./dates";
 import { coinsToDecimal } from "./money";
 
 /**
- * The player's records: every movement of their coins (deposits, entries, prizes,
- * refunds, bonuses, spins, withdrawals), filterable, with net deposits, and as CSV.
+ * The player's records: every movement of their coins (purchases, entries, prizes,
+ * refunds, bonuses, spins, withdrawals) and their VIP charges, filterable, with what they
+ * paid and were paid in dollars, and as CSV. Coins are not dollars (only a cash coin is a
+ * cent): purchases show the dollars charged beside the coins credited.
  */
 export const HISTORY_TYPES = {
   deposits: ["deposit", "reversal"],
@@ -18,14 +20,16 @@ export const HISTORY_TYPES = {
   withdrawals: ["withdrawal_hold", "withdrawal_release"],
 } as const satisfies Record<string, LedgerTransactionKind[]>;
 export type HistoryType = keyof typeof HISTORY_TYPES;
+/** VIP charges are purchases too: they show unfiltered and under `deposits`. */
+const showsVip = (type: HistoryType | undefined) => type === undefined || type === "deposits";
 
 const LABELS: Record<LedgerTransactionKind, string> = {
   deposit: "Coins bought",
-  reversal: "Purchase reversed",
+  reversal: "Purchase taken back",
   entry: "Raffle entry",
   prize: "Prize",
   rake: "House share",
-  refund: "Refund",
+  refund: "Entries refunded",
   bonus: "Bonus",
   spin_reward: "Daily spin",
   withdrawal_hold: "Withdrawal requested",
@@ -60,38 +64,88 @@ export function parseFilter(filter: HistoryFilter, now = new Date()) {
   return { from, to, type, problem };
 }
 
+export type HistoryRow = {
+  id: string;
+  date: string;
+  type: string;
+  kind: LedgerTransactionKind | "vip";
+  /** Coins credited (+) or taken (−), in all and as cash and bonus; none for a VIP charge. */
+  coins: number;
+  cash: number;
+  bonus: number;
+  /** A purchase (coins or VIP): the dollars charged to the card. */
+  charged: string | null;
+  /** A purchase: the dollars refunded or disputed of it since, if any. */
+  refunded: string | null;
+  /** A refund or dispute: the dollars the purchase it took back from had charged. */
+  ofPurchase: string | null;
+  raffleId: string | null;
+};
+
+const ROWS = 5000;
+const dollars = (cents: number | bigint) => coinsToDecimal(BigInt(cents));
+const takenBack = (p: { refundedCents: number; disputedCents: number }) => p.refundedCents + p.disputedCents;
+
 export async function playerHistory(userId: string, filter: HistoryFilter, now = new Date()) {
   const { from, to, type, problem } = parseFilter(filter, now);
-  const [rows, totals] = await Promise.all([
-    history.playerMovements(userId, { kinds: type ? [...HISTORY_TYPES[type]] : undefined, from, to, limit: 5000 }),
-    history.netDeposits(userId),
+  const [movements, vip, money] = await Promise.all([
+    history.playerMovements(userId, { kinds: type ? [...HISTORY_TYPES[type]] : undefined, from, to, limit: ROWS }),
+    showsVip(type) ? history.vipCharges(userId, { from, to, limit: ROWS }) : [],
+    history.moneyInAndOut(userId),
   ]);
+  const rows: HistoryRow[] = [
+    ...movements.map((r) => ({
+      id: r.id,
+      date: r.createdAt.toISOString(),
+      type: r.kind === "reversal" ? (r.memo === "dispute" ? "Purchase disputed: coins taken back" : "Purchase refunded: coins taken back") : LABELS[r.kind],
+      kind: r.kind,
+      coins: Number(r.amount),
+      cash: Number(r.cash),
+      bonus: Number(r.bonus),
+      charged: r.kind === "deposit" && r.payment ? dollars(r.payment.amountCents) : null,
+      refunded: r.kind === "deposit" && r.payment && takenBack(r.payment) > 0 ? dollars(takenBack(r.payment)) : null,
+      ofPurchase: r.kind === "reversal" && r.payment ? dollars(r.payment.amountCents) : null,
+      raffleId: r.raffleId,
+    })),
+    ...vip.map((p) => ({
+      id: p.id,
+      date: p.settledAt!.toISOString(),
+      type: `VIP ${p.product.toUpperCase()} membership (30 days)`,
+      kind: "vip" as const,
+      coins: 0,
+      cash: 0,
+      bonus: 0,
+      charged: dollars(p.amountCents),
+      refunded: takenBack(p) > 0 ? dollars(takenBack(p)) : null,
+      ofPurchase: null,
+      raffleId: null,
+    })),
+  ];
+  // Newest first, as each source is; ties by id, as the ledger orders its rows.
+  rows.sort((a, b) => (a.date === b.date ? (a.id < b.id ? 1 : -1) : a.date < b.date ? 1 : -1));
+  const bought = money.charged - money.refunded - money.disputed;
   return {
     /** Why the period asked for was not used (a date that is not a real day), or null. */
     problem,
     filter: { type: type ?? "", from: from.toISOString().slice(0, 10), to: new Date(to.getTime() - 1).toISOString().slice(0, 10) },
-    rows: rows.map((r) => ({
-      id: r.id,
-      date: r.createdAt.toISOString(),
-      type: LABELS[r.kind],
-      kind: r.kind,
-      amount: coinsToDecimal(r.amount),
-      coins: Number(r.amount),
-      cash: Number(r.cash),
-      bonus: Number(r.bonus),
-      raffleId: r.raffleId,
-    })),
-    deposited: coinsToDecimal(totals.deposited),
-    paidOut: coinsToDecimal(totals.paidOut),
-    netDeposits: coinsToDecimal(totals.deposited - totals.paidOut),
+    rows: rows.slice(0, ROWS),
+    /** Over the player's whole history, in dollars: charged, less refunds and disputes; paid out; the difference. */
+    totals: {
+      charged: dollars(money.charged),
+      refunded: dollars(money.refunded),
+      disputed: dollars(money.disputed),
+      bought: dollars(bought),
+      withdrawn: dollars(money.paidOut),
+      netDeposits: dollars(bought - money.paidOut),
+    },
   };
 }
 
-export function historyCsv(rows: Awaited<ReturnType<typeof playerHistory>>["rows"]): string {
+export function historyCsv(rows: HistoryRow[]): string {
   const escape = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-  const lines = [["date", "type", "amount_usd", "coins", "cash_coins", "bonus_coins", "raffle"].join(",")];
+  const lines = [["date", "type", "charged_usd", "refunded_or_disputed_usd", "coins", "cash_coins", "bonus_coins", "raffle"].join(",")];
   for (const r of rows) {
-    lines.push([r.date, r.type, r.amount, String(r.coins), String(r.cash), String(r.bonus), r.raffleId ?? ""].map(escape).join(","));
+    lines.push([r.date, r.type, r.charged ?? "", r.refunded ?? "", String(r.coins), String(r.cash), String(r.bonus), r.raffleId ?? ""].map(escape).join(","));
   }
   return `${lines.join("\n")}\n`;
 }

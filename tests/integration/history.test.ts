@@ -17,12 +17,27 @@ describe("the player's history", () => {
     const cookie = await sessionCookie(player.id);
 
     const page = await pageText(await call("/history", { cookie }));
-    // One row per transaction: its postings to the player's cash and bonus accounts together.
-    const postings = await db().ledgerPosting.findMany({ where: { account: { userId: player.id, kind: { in: ["user", "user_bonus"] } } } });
-    const byTransaction = new Map<string, bigint>();
-    for (const p of postings) byTransaction.set(p.transactionId, (byTransaction.get(p.transactionId) ?? 0n) + p.amount);
-    const ledger = [...byTransaction.values()].map((amount) => ({ amount }));
-    for (const posting of ledger) expect(page).toContain(`$${(Number(posting.amount < 0n ? -posting.amount : posting.amount) / 100).toFixed(2)}`);
+    // One row per transaction: its postings to the player's cash and bonus accounts together,
+    // shown as coins (never as dollars: coins are not money, except cash coins).
+    const postings = await db().ledgerPosting.findMany({
+      where: { account: { userId: player.id, kind: { in: ["user", "user_bonus"] } } },
+      select: { transactionId: true, amount: true, account: { select: { kind: true } } },
+    });
+    const byTransaction = new Map<string, { amount: bigint; cash: bigint; bonus: bigint }>();
+    for (const p of postings) {
+      const row = byTransaction.get(p.transactionId) ?? { amount: 0n, cash: 0n, bonus: 0n };
+      row.amount += p.amount;
+      if (p.account.kind === "user") row.cash += p.amount;
+      else row.bonus += p.amount;
+      byTransaction.set(p.transactionId, row);
+    }
+    const ledger = [...byTransaction.values()];
+    const signed = (coins: bigint) => (coins < 0n ? `−${(-coins).toLocaleString("en-US")}` : `+${coins.toLocaleString("en-US")}`);
+    for (const row of ledger) {
+      const text = [row.cash ? `${signed(row.cash)} cash` : "", row.bonus ? `${signed(row.bonus)} bonus` : ""].filter(Boolean).join(" · ");
+      expect(page).toContain(`${text} coins`);
+    }
+    expect(page).not.toMatch(/[+−]\$/);
 
     const entries = await pageText(await call("/history?type=entries", { cookie }));
     expect(entries).toContain("Raffle entry");
@@ -31,9 +46,9 @@ describe("the player's history", () => {
     const csv = await call("/history.csv", { cookie });
     expect(csv.headers.get("Content-Type")).toMatch(/^text\/csv/);
     const lines = (await csv.text()).trim().split("\n");
-    expect(lines[0]).toBe("date,type,amount_usd,coins,cash_coins,bonus_coins,raffle");
+    expect(lines[0]).toBe("date,type,charged_usd,refunded_or_disputed_usd,coins,cash_coins,bonus_coins,raffle");
     expect(lines).toHaveLength(ledger.length + 1);
-    const coins = lines.slice(1).map((line) => BigInt(line.split(",")[3]!));
+    const coins = lines.slice(1).map((line) => BigInt(line.split(",")[4]!));
     expect(coins.reduce((a, b) => a + b, 0n)).toBe(ledger.reduce((a, p) => a + p.amount, 0n));
     expect(lines.some((l) => l.includes(raffle.id))).toBe(true);
   });

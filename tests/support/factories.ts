@@ -54,6 +54,38 @@ export async function grantCoins(userId: string, amount: bigint, currency: "bonu
   });
 }
 
+/**
+ * Cash withdrawn by the player, as the ledger records a withdrawal: held (cash →
+ * withdrawal hold) and, unless `paidOut` is false, paid (hold → payouts). Without a
+ * withdrawal request, so that tests of the money figures do not depend on how payouts are
+ * decided.
+ */
+export async function withdrawCash(userId: string, amount: bigint, { paidOut = true } = {}) {
+  const tag = randomBytes(8).toString("hex");
+  await db().$transaction(async (tx) => {
+    const hold = await userAccountId(tx, userId, "withdrawal_hold");
+    await postTransaction(tx, {
+      kind: "withdrawal_hold",
+      reference: `test-hold:${tag}`,
+      userId,
+      postings: [
+        { accountId: await userAccountId(tx, userId), amount: -amount },
+        { accountId: hold, amount },
+      ],
+    });
+    if (!paidOut) return;
+    await postTransaction(tx, {
+      kind: "payout",
+      reference: `test-payout:${tag}`,
+      userId,
+      postings: [
+        { accountId: hold, amount: -amount },
+        { accountId: await houseAccountId("payouts", tx), amount },
+      ],
+    });
+  });
+}
+
 /** An active raffle that started a second ago. */
 export async function createTestRaffle(overrides: Partial<NewRaffle> = {}) {
   const now = Date.now();
