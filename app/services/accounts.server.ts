@@ -13,7 +13,7 @@ import { consume, giveBack, LIMITS, signUpLimit } from "./rate-limit.server";
 import { checkJurisdiction } from "./jurisdictions";
 import { setDepositLimit, type LimitPeriod } from "./responsible-play.server";
 import { grantDemoWelcome } from "./rewards.server";
-import { USERNAME_TAKEN, validateUsername } from "./username";
+import { USERNAME_TAKEN, usernameKey, validateUsername } from "./username";
 
 /** A problem with what the player typed, for one form field (or the whole form). */
 export class AccountError extends Error {
@@ -124,11 +124,24 @@ export async function signIn(
   return user.id;
 }
 
+/** A player may change an existing username once in this long (the first choice is free; ADR 022). */
+export const USERNAME_RENAME_EVERY_DAYS = 30;
+
 export async function createUsername(userId: string, raw: string, now = new Date()): Promise<string> {
   await consume(LIMITS.usernamePerPlayer, userId, now);
   const result = validateUsername(raw);
   if (!result.ok) throw new AccountError("username", `${result.problem.title}: ${result.problem.description}`);
-  if (!(await accounts.setUsername(userId, result.username))) throw new AccountError("username", USERNAME_TAKEN);
+  const set = await accounts.setUsername(userId, {
+    username: result.username,
+    key: usernameKey(result.username),
+    renameEveryMs: USERNAME_RENAME_EVERY_DAYS * 24 * 60 * 60 * 1000,
+    now,
+  });
+  if (set.outcome === "taken") throw new AccountError("username", USERNAME_TAKEN);
+  if (set.outcome === "too_soon") {
+    const day = set.nextRename.toISOString().slice(0, 10);
+    throw new AccountError("username", `You can change your username once every ${USERNAME_RENAME_EVERY_DAYS} days. You can change it again on ${day} (UTC).`);
+  }
   return result.username;
 }
 
