@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { randomBytes, randomUUID } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from "node:http";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
@@ -31,6 +31,32 @@ const WORKER_STOP_MS = 7_000;
 /** A worker that dies younger than this is replaced after a pause (1 s, doubling, at most MAX_RESTART_PAUSE_MS). */
 const YOUNG_WORKER_MS = 10_000;
 const MAX_RESTART_PAUSE_MS = 30_000;
+
+/** A request's headers must all arrive within this long (or the whole request timeout, if shorter). */
+const HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * An idle kept-alive connection stays open this long: longer than the idle timeout of the
+ * proxy in front (Fly's closes idle connections after 60 s), so the proxy never sends a
+ * request on a connection that we are closing at that moment.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 75_000;
+
+/**
+ * How long a client may take (ADR 023): the whole request, headers and body, within
+ * REQUEST_TIMEOUT_SECONDS (408 and the connection closed after), its headers within 10 s,
+ * an idle kept-alive connection 75 s. Node checks the first two on a timer, here a sixth
+ * of the request timeout (at most 5 s), so a slow client is cut off soon after its time.
+ * Answers take as long as they need: event streams stay open.
+ */
+function httpTimeouts(env: Env): ServerOptions {
+  const requestTimeout = Math.round(env.REQUEST_TIMEOUT_SECONDS * 1000);
+  return {
+    requestTimeout,
+    headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout),
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    connectionsCheckingInterval: Math.min(5_000, Math.max(50, Math.round(requestTimeout / 6))),
+  };
+}
 
 function loadEnv(): Env {
   try {
@@ -327,7 +353,8 @@ async function runServer(env: Env) {
   }
   app.all("*", remixRequests);
 
-  const server = app.listen(env.PORT, env.HOST, () => {
+  const server = createServer(httpTimeouts(env), app);
+  server.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
     logger.info({ port, demoMode: env.demoMode, embeddedDatabase: database.embedded }, `listening on http://localhost:${port}`);

@@ -26,22 +26,36 @@ export function useLiveUpdates(pollMs: number) {
         if (document.visibilityState !== "hidden") revalidateRef.current();
       }, wait);
     };
-    const source = typeof EventSource === "undefined" ? undefined : new EventSource("/api/events");
     const startPolling = () => {
       poll ??= setInterval(refresh, pollMs);
     };
-    if (source) {
+    // A stream the browser gave up on (a 429 or 503 refusal, say) is opened again after a
+    // pause that doubles, from 30 s to 5 minutes, with jitter so that refused tabs do not
+    // come back together; the page polls meanwhile (ADR 025).
+    let source: EventSource | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let pause = 30_000;
+    const connect = () => {
+      source = new EventSource("/api/events");
       for (const type of ["pot", "round", "drawn"]) source.addEventListener(type, refresh);
       source.addEventListener("open", () => {
         clearInterval(poll);
         poll = undefined;
+        pause = 30_000;
       });
-      source.addEventListener("error", startPolling);
-    } else {
-      startPolling();
-    }
+      source.addEventListener("error", () => {
+        startPolling();
+        if (source?.readyState !== EventSource.CLOSED) return; // The browser reconnects by itself.
+        const jitter = crypto.getRandomValues(new Uint32Array(1))[0]! / 2 ** 32;
+        retry = setTimeout(connect, pause / 2 + (pause / 2) * jitter);
+        pause = Math.min(pause * 2, 300_000);
+      });
+    };
+    if (typeof EventSource === "undefined") startPolling();
+    else connect();
     return () => {
       source?.close();
+      clearTimeout(retry);
       clearInterval(poll);
       clearTimeout(pending);
     };

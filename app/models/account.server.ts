@@ -25,18 +25,40 @@ export async function createAccount(data: {
   return rows[0]?.id;
 }
 
-/** Sets the username unless someone holds it (case-insensitively); false when taken. */
-export async function setUsername(userId: string, username: string): Promise<boolean> {
-  const rows = await db().$queryRaw<{ id: string }[]>`
-    UPDATE users SET username = ${username}, username_key = ${username.toLowerCase()}, updated_at = now()
-    WHERE id = ${userId}::uuid
-      AND NOT EXISTS (SELECT 1 FROM users WHERE username_key = ${username.toLowerCase()} AND id <> ${userId}::uuid)
-    RETURNING id::text AS id`.catch((error: unknown) => {
-    // A concurrent request took the name between our check and our write.
-    if (isUniqueViolation(error)) return [];
+export type SetUsername = { outcome: "set" | "unchanged" | "taken" } | { outcome: "too_soon"; nextRename: Date };
+
+/**
+ * Sets the username unless another account holds its key (the unique index decides
+ * between concurrent claims) or, for a change of an existing name, the last change was
+ * less than `renameEveryMs` ago (decided under the player's row lock, so two changes at
+ * once cannot both pass).
+ */
+export async function setUsername(
+  userId: string,
+  { username, key, renameEveryMs, now }: { username: string; key: string; renameEveryMs: number; now: Date },
+): Promise<SetUsername> {
+  try {
+    return await db().$transaction(async (tx) => {
+      const [current] = await tx.$queryRaw<{ username: string | null; renamedAt: Date | null }[]>`
+        SELECT username, username_renamed_at AS "renamedAt" FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+      if (!current) throw new Error(`no user ${userId}`);
+      if (current.username === username) return { outcome: "unchanged" };
+      const rename = current.username !== null;
+      if (rename && current.renamedAt && current.renamedAt.getTime() + renameEveryMs > now.getTime()) {
+        return { outcome: "too_soon", nextRename: new Date(current.renamedAt.getTime() + renameEveryMs) };
+      }
+      await tx.user.update({
+        where: { id: userId },
+        data: { username, usernameKey: key, ...(rename ? { usernameRenamedAt: now } : {}) },
+        select: { id: true },
+      });
+      return { outcome: "set" };
+    });
+  } catch (error) {
+    // Another account holds the key (perhaps claimed a moment ago by a concurrent request).
+    if (isUniqueViolation(error)) return { outcome: "taken" };
     throw error;
-  });
-  return rows.length === 1;
+  }
 }
 
 export function completeProfile(userId: string, data: { dateOfBirth: Date; termsAcceptedAt: Date; country: string; region: string | null }) {

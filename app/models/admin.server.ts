@@ -22,9 +22,10 @@ export function pendingWithdrawals() {
   });
 }
 
-export function searchUsers(query: string, page: number, pageSize: number) {
+/** `query` matches emails; `usernameQueryKey` (the query's username key) matches usernames and their look-alikes. */
+export function searchUsers(query: string, usernameQueryKey: string, page: number, pageSize: number) {
   const where: Prisma.UserWhereInput = query
-    ? { OR: [{ email: { contains: query.toLowerCase() } }, { usernameKey: { contains: query.toLowerCase() } }] }
+    ? { OR: [{ email: { contains: query.toLowerCase() } }, { usernameKey: { contains: usernameQueryKey } }] }
     : {};
   return db().$transaction([
     db().user.findMany({

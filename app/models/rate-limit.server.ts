@@ -1,25 +1,32 @@
 import { db } from "./db.server";
 
-/** Counts one hit in the key's current window; returns that window's count and the previous window's, in one round trip. */
-export async function hitWithPrevious(key: string, windowStart: Date, previousStart: Date): Promise<{ count: number; previous: number }> {
-  const rows = await db().$queryRaw<{ count: number; previous: number }[]>`
-    WITH hit AS (
-      INSERT INTO rate_limit_buckets (key, window_start, count) VALUES (${key}, ${windowStart}, 1)
-      ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_buckets.count + 1
-      RETURNING count
+/**
+ * Admits one hit in the key's current window when the sliding-window estimate stays
+ * within `max` once it is counted: one statement, so concurrent hits are counted and
+ * judged one after another on the bucket's row lock. A refused hit is not counted.
+ * Returns the window's count with this hit, or null when refused.
+ */
+export async function admit(
+  key: string,
+  window: { start: Date; previous: Date; overlap: number },
+  max: number,
+): Promise<number | null> {
+  const rows = await db().$queryRaw<{ count: number }[]>`
+    WITH earlier AS (
+      SELECT coalesce((SELECT count FROM rate_limit_buckets WHERE key = ${key} AND window_start = ${window.previous}), 0) * ${window.overlap}::float8 AS weight
     )
-    SELECT (SELECT count FROM hit) AS count,
-           coalesce((SELECT count FROM rate_limit_buckets WHERE key = ${key} AND window_start = ${previousStart}), 0) AS previous`;
-  return rows[0]!;
+    INSERT INTO rate_limit_buckets (key, window_start, count)
+    SELECT ${key}, ${window.start}, 1 FROM earlier WHERE 1 + earlier.weight <= ${max}
+    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_buckets.count + 1
+      WHERE rate_limit_buckets.count + 1 + (SELECT weight FROM earlier) <= ${max}
+    RETURNING count`;
+  return rows[0]?.count ?? null;
 }
 
-export async function count(key: string, windowStart: Date): Promise<number> {
-  const row = await db().rateLimitBucket.findUnique({ where: { key_windowStart: { key, windowStart } } });
-  return row?.count ?? 0;
-}
-
-export function reset(key: string, windowStart: Date) {
-  return db().rateLimitBucket.deleteMany({ where: { key, windowStart } });
+/** Takes back one admitted hit (an attempt that turned out not to count, such as the right key). */
+export async function giveBack(key: string, windowStart: Date): Promise<void> {
+  await db().$executeRaw`
+    UPDATE rate_limit_buckets SET count = count - 1 WHERE key = ${key} AND window_start = ${windowStart} AND count > 0`;
 }
 
 export function deleteOldBuckets(before: Date) {

@@ -21,6 +21,8 @@ type NewUser = {
   dateOfBirth: Date;
   country: string;
   username?: string;
+  /** The username's look-alike key (usernameKey in app/services/username.ts). */
+  usernameKey?: string;
   isAdmin?: boolean;
 };
 
@@ -28,7 +30,7 @@ type NewUser = {
 export async function createUserIfAbsent(user: NewUser): Promise<boolean> {
   const email = user.email.toLowerCase();
   const { count } = await db().user.createMany({
-    data: [{ ...user, email, usernameKey: user.username?.toLowerCase(), termsAcceptedAt: new Date() }],
+    data: [{ ...user, email, termsAcceptedAt: new Date() }],
     skipDuplicates: true,
   });
   return count === 1;

@@ -1,30 +1,44 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { eventsOpen, subscribe } from "~/services/events.server";
+import { requireUser, sessionTokenHash } from "~/services/auth.server";
+import { getEnv } from "~/services/env.server";
+import { eventsOpen, subscribe, TooManyStreams } from "~/services/events.server";
+
+/** A refused stream's client tries again after this long (the page polls meanwhile). */
+const RETRY_AFTER_SECONDS = 30;
 
 /**
  * Server-Sent Events: pot changes, new rounds and draws, as they commit on any instance.
  * A process shutting down ends its streams and starts none (the page polls meanwhile).
+ * A session holds at most a few streams and a process EVENT_STREAMS_MAX: more are 429
+ * with Retry-After (ADR 025).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  // Checked in the same turn as `subscribe` below starts (the stream's start runs at once).
+  // Checked in the same turn as `subscribe` below takes its place.
   if (!eventsOpen()) return new Response("Shutting down", { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } });
   const encoder = new TextEncoder();
+  let send = (_text: string) => {};
   let cleanup = () => {};
+  let unsubscribe: () => void;
+  try {
+    unsubscribe = await subscribe(
+      (event) => send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+      () => cleanup(),
+      { session: await sessionTokenHash(request), maxStreams: getEnv().EVENT_STREAMS_MAX },
+    );
+  } catch (error) {
+    if (!(error instanceof TooManyStreams)) throw error;
+    return Response.json({ message: error.message }, { status: 429, headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": "no-store" } });
+  }
   const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (text: string) => {
+    start(controller) {
+      send = (text: string) => {
         try {
           controller.enqueue(encoder.encode(text));
         } catch {
           cleanup();
         }
       };
-      const unsubscribe = await subscribe(
-        (event) => send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
-        () => cleanup(),
-      );
       // A comment every 15 s keeps proxies from closing an idle stream.
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), 15_000);
       cleanup = () => {
@@ -36,7 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
           // already closed
         }
       };
-      request.signal.addEventListener("abort", () => cleanup(), { once: true });
+      if (request.signal.aborted) cleanup();
+      else request.signal.addEventListener("abort", () => cleanup(), { once: true });
       send("retry: 5000\n\n");
     },
     cancel() {

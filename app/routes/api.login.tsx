@@ -11,6 +11,7 @@ import { AccountError, signIn, signUp } from "~/services/accounts.server";
 import { getOptionalUser, startSession } from "~/services/auth.server";
 import { isoDayField } from "~/services/dates";
 import { getEnv } from "~/services/env.server";
+import { knownDevice, rememberDevice } from "~/services/known-device.server";
 import { jurisdictionChoices, residenceFields } from "~/services/jurisdictions";
 import { authenticateWithOidc, oidcEnabled } from "~/services/oidc.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/services/password-policy";
@@ -66,12 +67,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== "success") return Response.json(submission.reply(), { status: 400 });
   const input = submission.value;
   try {
+    const device = await knownDevice(request);
     const userId =
       input.intent === "signin"
-        ? await signIn(input, { ip: context.clientIp })
+        ? await signIn(input, { ip: context.clientIp, device })
         : await signUp({ ...input, acceptTerms: true, depositLimits: limitsFromFields(input) }, { ip: context.clientIp });
-    const cookie = await startSession(request, userId, { ip: context.clientIp });
-    return redirect(safeRedirectPath(input.returnTo), { headers: { "Set-Cookie": cookie } });
+    const headers = new Headers();
+    headers.append("Set-Cookie", await startSession(request, userId, { ip: context.clientIp }));
+    headers.append("Set-Cookie", await rememberDevice(userId, device));
+    return redirect(safeRedirectPath(input.returnTo), { headers });
   } catch (error) {
     if (error instanceof AccountError) {
       const reply = error.field

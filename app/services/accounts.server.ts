@@ -9,11 +9,12 @@ import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
 import { passwordProblem } from "./password-policy";
 import { hashPassword, verifyPassword } from "./password.server";
-import { consume, clear, ensureUnder, LIMITS, signUpLimit } from "./rate-limit.server";
+import type { KnownDevice } from "./known-device.server";
+import { consume, giveBack, LIMITS, signUpLimit } from "./rate-limit.server";
 import { checkJurisdiction } from "./jurisdictions";
 import { setDepositLimit, type LimitPeriod } from "./responsible-play.server";
 import { grantDemoWelcome } from "./rewards.server";
-import { USERNAME_TAKEN, validateUsername } from "./username";
+import { USERNAME_TAKEN, usernameKey, validateUsername } from "./username";
 
 /** A problem with what the player typed, for one form field (or the whole form). */
 export class AccountError extends Error {
@@ -84,31 +85,64 @@ export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: stri
 /** A hash to check against when the email is unknown, so both cases take the same time. */
 let decoyHash: Promise<string> | undefined;
 
+/**
+ * Checks an email and password. Every limit is counted before the password is checked
+ * (ADR 018): a browser the account signed in from before (its device cookie) is limited
+ * per device; any other attempt per client address and per account. So guesses at an
+ * account lock it for every browser but its owner's known ones. Each failed check is
+ * written to the audit log; the right password does not count against the limit.
+ */
 export async function signIn(
   input: { email: string; password: string },
-  { ip, now = new Date() }: { ip: string; now?: Date },
+  { ip, device, now = new Date() }: { ip: string; device?: KnownDevice; now?: Date },
 ): Promise<string> {
   const email = input.email.toLowerCase();
-  await ensureUnder(LIMITS.signInPerAccount, email, now);
-  await consume(LIMITS.signInPerIp, ip, now);
   const user = await accounts.findUserForSignIn(email);
+  const fromKnownDevice = device !== undefined && user !== null && device.userId === user.id;
+  let hit;
+  if (fromKnownDevice) {
+    hit = await consume(LIMITS.signInPerDevice, device.deviceId, now);
+  } else {
+    await consume(LIMITS.signInPerIp, ip, now);
+    hit = await consume(LIMITS.signInPerAccount, email, now);
+  }
   decoyHash ??= hashPassword("decoy password for unknown accounts");
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash));
   if (!user || !user.passwordHash || !valid) {
-    await consume(LIMITS.signInPerAccount, email, now).catch(() => {});
+    await db().$transaction((tx) =>
+      recordAudit(tx, {
+        actor: user?.id ?? "anonymous",
+        action: "account.sign_in_failed",
+        target: user ? `user:${user.id}` : undefined,
+        details: { knownDevice: fromKnownDevice },
+      }),
+    );
     getLogger().warn({ event: "sign_in_failed", ip }, "failed sign-in");
     throw new AccountError(null, "Invalid email or password.");
   }
+  await giveBack(hit);
   if (user.suspendedAt) throw new AccountError(null, "This account is suspended. Please contact support.");
-  await clear(LIMITS.signInPerAccount, email, now);
   return user.id;
 }
+
+/** A player may change an existing username once in this long (the first choice is free; ADR 024). */
+export const USERNAME_RENAME_EVERY_DAYS = 30;
 
 export async function createUsername(userId: string, raw: string, now = new Date()): Promise<string> {
   await consume(LIMITS.usernamePerPlayer, userId, now);
   const result = validateUsername(raw);
   if (!result.ok) throw new AccountError("username", `${result.problem.title}: ${result.problem.description}`);
-  if (!(await accounts.setUsername(userId, result.username))) throw new AccountError("username", USERNAME_TAKEN);
+  const set = await accounts.setUsername(userId, {
+    username: result.username,
+    key: usernameKey(result.username),
+    renameEveryMs: USERNAME_RENAME_EVERY_DAYS * 24 * 60 * 60 * 1000,
+    now,
+  });
+  if (set.outcome === "taken") throw new AccountError("username", USERNAME_TAKEN);
+  if (set.outcome === "too_soon") {
+    const day = set.nextRename.toISOString().slice(0, 10);
+    throw new AccountError("username", `You can change your username once every ${USERNAME_RENAME_EVERY_DAYS} days. You can change it again on ${day} (UTC).`);
+  }
   return result.username;
 }
 
@@ -169,12 +203,14 @@ function sameSecret(a: string, b: string): boolean {
 
 /**
  * The admin gate: an admin who types the right key (compared in constant time) opens
- * the back office for this session for 30 minutes. Attempts are rate limited and
- * every one is written to the audit log.
+ * the back office for this session for 30 minutes. Wrong keys are rate limited (the
+ * right one does not count) and every attempt is written to the audit log.
  */
 export async function passAdminGate(session: CurrentSession, key: string, now = new Date()): Promise<boolean> {
-  await consume(LIMITS.adminGatePerAccount, session.user.id, now);
+  // Counted before the key is compared (ADR 018); the right key gives its hit back.
+  const hit = await consume(LIMITS.adminGatePerAccount, session.user.id, now);
   const ok = session.user.isAdmin && sameSecret(key, getEnv().ADMIN_ACCESS_KEY);
+  if (ok) await giveBack(hit);
   await db().$transaction((tx) =>
     recordAudit(tx, {
       actor: session.user.id,

@@ -13,6 +13,7 @@ import { utcDay } from "./rewards.server";
 import { coinsToDecimal } from "./money";
 import { payeeBlock, refuseOwnAccount, sendPayout, settleTransfer } from "./payouts.server";
 import { completeRaffleEarly } from "./raffles.server";
+import { usernameKey } from "./username";
 import { effectiveLimit, LIMIT_PERIODS, pendingLimit, PERIOD_LABELS, runningExclusion, type LimitPeriod } from "./responsible-play.server";
 
 /**
@@ -246,7 +247,7 @@ export async function listPayouts(now = new Date()) {
 }
 
 export async function listUsers(query: string, page: number, pageSize = 25, now = new Date()) {
-  const [users, total] = await admin.searchUsers(query, page, pageSize);
+  const [users, total] = await admin.searchUsers(query, usernameKey(query), page, pageSize);
   const allowed = getEnv().ALLOWED_COUNTRIES;
   return {
     total,

@@ -110,6 +110,10 @@ const schema = z.object({
     .transform((name) => name.toLowerCase())
     .optional(),
   ALLOWED_COUNTRIES: jurisdictions.optional(),
+  /** Live event streams one process serves at once; more are 429 (ADR 025). */
+  EVENT_STREAMS_MAX: z.coerce.number({ message: "expected a whole number" }).int().positive().default(2000),
+  /** How long a client has to send a whole request, headers and body (ADR 023); tests shorten it. */
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").max(300, "expected at most 300 seconds").default(30),
   /** Tests only: how many seconds one "minute" of the reality check's interval lasts. */
   REALITY_CHECK_MINUTE_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").default(60),
   SPIN_WHEEL_WEIGHTS: spinWeights.default(spinWeights.parse("5:50,10:30,25:15,50:5")),

@@ -20,30 +20,71 @@ export async function publish(tx: Tx, event: GameEvent): Promise<void> {
 type Listener = (event: GameEvent) => void;
 type Subscriber = { listener: Listener; onClose: () => void };
 
+/** Streams one session may hold at once (a few tabs); more are refused (ADR 025). */
+export const STREAMS_PER_SESSION = 4;
+
+/** A stream refused because the session or the process already holds its share. */
+export class TooManyStreams extends Error {
+  name = "TooManyStreams";
+  constructor(readonly scope: "session" | "process") {
+    super(
+      scope === "session"
+        ? "Too many live update streams are open for this session. Close a tab and try again."
+        : "Live updates are busy right now. The page keeps refreshing itself meanwhile.",
+    );
+  }
+}
+
 const state = globalThis as unknown as {
-  __raffleEvents?: { subscribers: Set<Subscriber>; unlisten?: () => void; closed?: boolean };
+  __raffleEvents?: { subscribers: Set<Subscriber>; perSession: Map<string, number>; unlisten?: () => void; closed?: boolean };
 };
 
 function hub() {
-  state.__raffleEvents ??= { subscribers: new Set() };
+  state.__raffleEvents ??= { subscribers: new Set(), perSession: new Map() };
   return state.__raffleEvents;
 }
 
 /**
  * Calls `listener` for every event from now on, and `onClose` when the process shuts
- * down; returns the unsubscribe function. Rejects when the database cannot be reached.
+ * down; returns the unsubscribe function. Rejects when the database cannot be reached,
+ * and with TooManyStreams when `session` already holds STREAMS_PER_SESSION streams or
+ * the process `maxStreams`: the place is taken before anything is awaited, so streams
+ * opened at once cannot pass the caps together.
  */
-export async function subscribe(listener: Listener, onClose: () => void = () => {}): Promise<() => void> {
+export async function subscribe(
+  listener: Listener,
+  onClose: () => void = () => {},
+  { session, maxStreams = Infinity }: { session?: string; maxStreams?: number } = {},
+): Promise<() => void> {
   const h = hub();
   if (h.closed) throw new Error("live events are closed: the process is shutting down");
-  await startListening();
-  h.unlisten ??= onNotification(CHANNEL, (payload) => {
-    const event = JSON.parse(payload) as GameEvent;
-    for (const subscriber of hub().subscribers) subscriber.listener(event);
-  });
+  if (h.subscribers.size >= maxStreams) throw new TooManyStreams("process");
+  const held = session ? (h.perSession.get(session) ?? 0) : 0;
+  if (held >= STREAMS_PER_SESSION) throw new TooManyStreams("session");
   const subscriber = { listener, onClose };
   h.subscribers.add(subscriber);
-  return () => h.subscribers.delete(subscriber);
+  if (session) h.perSession.set(session, held + 1);
+  let subscribed = true;
+  const unsubscribe = () => {
+    if (!subscribed) return;
+    subscribed = false;
+    h.subscribers.delete(subscriber);
+    if (!session) return;
+    const left = (h.perSession.get(session) ?? 1) - 1;
+    if (left > 0) h.perSession.set(session, left);
+    else h.perSession.delete(session);
+  };
+  try {
+    await startListening();
+  } catch (error) {
+    unsubscribe();
+    throw error;
+  }
+  h.unlisten ??= onNotification(CHANNEL, (payload) => {
+    const event = JSON.parse(payload) as GameEvent;
+    for (const each of hub().subscribers) each.listener(event);
+  });
+  return unsubscribe;
 }
 
 /** False once the process has begun to shut down: no new stream may start. */
@@ -60,6 +101,7 @@ export async function closeEvents(): Promise<void> {
   h.closed = true;
   for (const subscriber of [...h.subscribers]) subscriber.onClose();
   h.subscribers.clear();
+  h.perSession.clear();
   h.unlisten?.();
   h.unlisten = undefined;
   await stopListening();

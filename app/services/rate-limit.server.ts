@@ -6,12 +6,15 @@ import { getEnv } from "./env.server";
  * in fixed windows; a hit is judged by the sliding-window estimate (this window's
  * count plus the previous window's, weighted by how much of it still overlaps), so a
  * burst across a window boundary cannot pass twice the limit. Keys name the action
- * and who does it ("signin:ip:1.2.3.4").
+ * and who does it ("signin:ip:1.2.3.4"). A hit is counted and judged in one statement
+ * before the action runs, never checked first and counted after (ADR 018).
  */
 export type Limit = { name: string; max: number; windowSeconds: number };
 
 export const LIMITS = {
   signInPerAccount: { name: "signin:account", max: 10, windowSeconds: 15 * 60 },
+  /** A browser where the account signed in before (its device cookie), instead of signInPerAccount. */
+  signInPerDevice: { name: "signin:device", max: 10, windowSeconds: 15 * 60 },
   signInPerIp: { name: "signin:ip", max: 50, windowSeconds: 15 * 60 },
   /** The max is SIGNUP_LIMIT_PER_HOUR (see signUpLimit). */
   signUpPerIp: { name: "signup:ip", max: 20, windowSeconds: 60 * 60 },
@@ -51,26 +54,23 @@ export function slidingWindow(limit: Limit, now: Date) {
   };
 }
 
-async function estimate(limit: Limit, key: string, now: Date, current: number): Promise<number> {
-  const w = slidingWindow(limit, now);
-  return current + (await buckets.count(key, w.previous)) * w.overlap;
-}
+/** An admitted hit, which `giveBack` can take back. */
+export type Hit = { key: string; windowStart: Date };
 
-/** Counts a hit; throws RateLimited when the sliding-window estimate is over the limit. */
-export async function consume(limit: Limit, subject: string, now = new Date()): Promise<void> {
+/**
+ * Counts a hit before the action runs, atomically with the check (ADR 018): of any
+ * number of concurrent hits, at most the limit is admitted. Throws RateLimited when the
+ * sliding-window estimate would pass the limit; a refused hit is not counted, so the
+ * stored count is exactly the actions admitted.
+ */
+export async function consume(limit: Limit, subject: string, now = new Date()): Promise<Hit> {
   const key = `${limit.name}:${subject}`;
   const w = slidingWindow(limit, now);
-  const { count, previous } = await buckets.hitWithPrevious(key, w.start, w.previous);
-  if (count + previous * w.overlap > limit.max) throw new RateLimited(w.retryAfter);
+  if ((await buckets.admit(key, w, limit.max)) === null) throw new RateLimited(w.retryAfter);
+  return { key, windowStart: w.start };
 }
 
-/** Throws RateLimited when the limit is already reached, without counting (for failures counted later). */
-export async function ensureUnder(limit: Limit, subject: string, now = new Date()): Promise<void> {
-  const key = `${limit.name}:${subject}`;
-  const w = slidingWindow(limit, now);
-  if ((await estimate(limit, key, now, await buckets.count(key, w.start))) >= limit.max) throw new RateLimited(w.retryAfter);
-}
-
-export async function clear(limit: Limit, subject: string, now = new Date()): Promise<void> {
-  await buckets.reset(`${limit.name}:${subject}`, slidingWindow(limit, now).start);
+/** Takes back an admitted hit whose attempt must not count (the right password or key). */
+export async function giveBack(hit: Hit): Promise<void> {
+  await buckets.giveBack(hit.key, hit.windowStart);
 }

@@ -5,6 +5,7 @@ import { addMissingRaffleSeries } from "~/models/raffle-schedule.server";
 import { createUserIfAbsent, getUserByEmail } from "~/models/user.server";
 import { hashPassword } from "./password.server";
 import { grantDemoWelcome } from "./rewards.server";
+import { usernameKey } from "./username";
 
 const scheduleFile = z.object({
   series: z.array(
@@ -44,6 +45,7 @@ export async function seed({ demoUsers }: { demoUsers: boolean }): Promise<SeedR
         dateOfBirth: new Date("1990-01-01"),
         country: "GB",
         username: user.username,
+        usernameKey: usernameKey(user.username),
         isAdmin: user.isAdmin,
       });
       if (created) {

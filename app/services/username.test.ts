@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateUsername } from "./username";
+import { usernameKey, validateUsername } from "./username";
 
 describe("validateUsername", () => {
   it.each([
@@ -17,5 +17,25 @@ describe("validateUsername", () => {
 
   it.each(["abc", "Lucky_7", "a".repeat(20), "  padded  "])("accepts %j (trimmed)", (input) => {
     expect(validateUsername(input)).toEqual({ ok: true, username: input.trim() });
+  });
+
+  it.each(["admin", "Admin", "ADMlN", "AdmIn", "Adrnin", "support", "SUPP0RT", "root", "mod", "RaffleRush", "Real_Admin", "TheAdmin", "SupportTeam", "x_staff_y"])(
+    "refuses %j: it is, or looks like, one of the site's own",
+    (input) => {
+      expect(validateUsername(input)).toEqual({ ok: false, problem: { title: "Username Reserved", description: "That username is reserved. Try another one!" } });
+    },
+  );
+
+  it.each(["Badminton", "modest", "Helper", "rooted"])("accepts %j, which only holds a reserved word inside another", (input) => {
+    expect(validateUsername(input)).toEqual({ ok: true, username: input });
+  });
+});
+
+describe("usernameKey", () => {
+  it("gives names that look alike one key, whatever their case", () => {
+    const key = usernameKey("DemoPlayer");
+    for (const lookAlike of ["DemoPIayer", "Dem0Player", "DernoPlayer", "demop1ayer", "DEMOPLAYER", "dEm0pIaYeR"]) expect(usernameKey(lookAlike)).toBe(key);
+    expect(usernameKey("DemoPayer")).not.toBe(key);
+    expect(usernameKey("Lucky_7")).not.toBe(usernameKey("Lucky_1"));
   });
 });

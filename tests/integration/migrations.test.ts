@@ -258,3 +258,26 @@ describe("the move to cash and bonus coins (20261124010100_cash_and_bonus, ADR 0
     expect(await query(url, `SELECT count(*)::int AS n FROM ledger_transactions WHERE kind = 'reclassification'`)).toEqual([{ n: 3 }]);
   });
 });
+
+describe("20261125090000_usernames_by_look", () => {
+  it("keys existing usernames by look; of existing look-alikes the oldest keeps the key and the others are grandfathered", async () => {
+    const url = await emptyDatabase();
+    const all = readMigrations();
+    const index = all.findIndex((m) => m.name === "20261125090000_usernames_by_look");
+    await migrate(url, all.slice(0, index), []);
+    await query(
+      url,
+      `INSERT INTO users (email, username, username_key, created_at, updated_at) VALUES
+        ('a@x.test', 'DemoPlayer', 'demoplayer', '2026-01-01', now()), ('b@x.test', 'DemoPIayer', 'demopiayer', '2026-01-02', now()),
+        ('c@x.test', 'Lucky_7', 'lucky_7', '2026-01-03', now()), ('d@x.test', NULL, NULL, '2026-01-04', now())`,
+    );
+    await migrate(url, all, readFunctions());
+    const rows = await query<{ email: string; username: string | null; username_key: string | null; id: string }>(url, `SELECT id::text, email, username, username_key FROM users ORDER BY email`);
+    expect(rows.map((r) => [r.username, r.username_key])).toEqual([
+      ["DemoPlayer", "dernoplayer"],
+      ["DemoPIayer", `dernoplayer#${rows[1]!.id}`],
+      ["Lucky_7", "lucky_7"],
+      [null, null],
+    ]);
+  });
+});

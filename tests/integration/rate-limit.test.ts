@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
-import { consume, ensureUnder, LIMITS, RateLimited, type Limit } from "~/services/rate-limit.server";
+import { consume, giveBack, LIMITS, RateLimited, type Limit } from "~/services/rate-limit.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { ledgerSnapshot } from "../support/ledger-snapshot";
@@ -42,10 +42,22 @@ describe("rate limits", () => {
     expect(await outcomes("e", [0])).toEqual(["ok"]);
   });
 
-  it("checks without counting", async () => {
-    await ensureUnder(LIMIT, "f", at(0));
-    await outcomes("f", Array(10).fill(0));
-    await expect(ensureUnder(LIMIT, "f", at(0))).rejects.toBeInstanceOf(RateLimited);
+  it("admits at most the limit of 50 hits fired at once, and does not count the refused ones", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => consume(LIMIT, "f", at(0)).then(() => "ok", (e: unknown) => (e instanceof RateLimited ? "429" : String(e)))),
+    );
+    expect(results.filter((r) => r === "ok")).toHaveLength(10);
+    expect(results.filter((r) => r === "429")).toHaveLength(40);
+    const bucket = await db().rateLimitBucket.findFirstOrThrow({ where: { key: "test:f" } });
+    expect(bucket.count).toBe(10);
+  });
+
+  it("takes back a hit that must not count", async () => {
+    const hits = await Promise.all(Array.from({ length: 10 }, () => consume(LIMIT, "g", at(0))));
+    await expect(consume(LIMIT, "g", at(0))).rejects.toBeInstanceOf(RateLimited);
+    await giveBack(hits[0]!);
+    await consume(LIMIT, "g", at(0));
+    await expect(consume(LIMIT, "g", at(0))).rejects.toBeInstanceOf(RateLimited);
   });
 });
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.server";
 import { openRaffle, type NewRaffle } from "~/services/raffles.server";
+import { usernameKey } from "~/services/username";
 import type { VipTierName } from "~/services/vip";
 
 /**
@@ -21,7 +22,7 @@ export async function createTestUser({
     data: {
       email: `player-${tag}@test.local`,
       username: username ? `p_${tag}` : null,
-      usernameKey: username ? `p_${tag}` : null,
+      usernameKey: username ? usernameKey(`p_${tag}`) : null,
       dateOfBirth: new Date("1990-01-01"),
       termsAcceptedAt: new Date(),
       country: "GB",

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { STREAMS_PER_SESSION, subscribe, TooManyStreams } from "~/services/events.server";
+import { call, sessionCookie } from "../support/app";
+import { createTestUser } from "../support/factories";
+
+/** Caps on live event streams (ADR 025): per session at the route, per process in the hub. */
+describe("live event stream caps", () => {
+  it("gives one session 4 of 12 streams opened at once, 429 with Retry-After for the rest, and a place back when one closes", async () => {
+    const player = await createTestUser();
+    const cookie = await sessionCookie(player.id);
+    const responses = await Promise.all(Array.from({ length: 12 }, () => call("/api/events", { cookie })));
+    const open = responses.filter((r) => r.status === 200);
+    const refused = responses.filter((r) => r.status === 429);
+    expect(open).toHaveLength(STREAMS_PER_SESSION);
+    expect(refused).toHaveLength(12 - STREAMS_PER_SESSION);
+    for (const response of refused) {
+      expect(Number(response.headers.get("Retry-After"))).toBeGreaterThan(0);
+      expect(await response.json()).toEqual({ message: "Too many live update streams are open for this session. Close a tab and try again." });
+    }
+    // Another session is not held back by this one.
+    const other = await call("/api/events", { cookie: await sessionCookie((await createTestUser()).id) });
+    expect(other.status).toBe(200);
+    await other.body!.cancel();
+    // Closing a stream gives its place back.
+    await open[0]!.body!.cancel();
+    const reopened = await call("/api/events", { cookie });
+    expect(reopened.status).toBe(200);
+    expect((await call("/api/events", { cookie })).status).toBe(429);
+    await Promise.all([reopened, ...open.slice(1)].map((r) => r.body!.cancel()));
+  });
+
+  it("serves at most the process's cap of streams subscribed at once", async () => {
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => subscribe(() => {}, () => {}, { session: `s${i}`, maxStreams: 3 })));
+    const opened = results.filter((r) => r.status === "fulfilled");
+    expect(opened).toHaveLength(3);
+    for (const refused of results.filter((r) => r.status === "rejected")) {
+      expect(refused.reason).toBeInstanceOf(TooManyStreams);
+      expect((refused.reason as TooManyStreams).scope).toBe("process");
+    }
+    for (const each of opened) each.value();
+    const again = await subscribe(() => {}, () => {}, { maxStreams: 3 });
+    again();
+  });
+});
