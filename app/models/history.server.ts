@@ -8,7 +8,9 @@ import { CHARGED_STATUSES } from "./payment.server";
  * dispute of one (`reversal`) come with their card payment: what it charged and what
  * refunds and disputes have taken back of it so far. The payment is found from the
  * transaction's reference, as `settlePayment` and `reversePayment` write it:
- * `deposit:<provider payment id>`, `reversal:<provider payment id>:<refund|dispute>:<cents>`.
+ * `deposit:<provider payment id>`, `reversal:<provider payment id>:<refund|dispute>:<cents>:<uuid>`.
+ * A withdrawal's hold (`withdrawal-hold:<withdrawal id>`) comes with the withdrawal's state,
+ * failure reason and legs (docs/decisions/021-payouts-that-move-money.md).
  */
 export async function playerMovements(
   userId: string,
@@ -25,6 +27,12 @@ export async function playerMovements(
       memo: string | null;
       createdAt: Date;
       payment: { amountCents: number; refundedCents: number; disputedCents: number } | null;
+      withdrawal: {
+        status: string;
+        destination: string;
+        failureReason: string | null;
+        legs: { kind: "card_refund" | "transfer"; amount: number; status: string }[];
+      } | null;
     }[]
   >`
     WITH moves AS (
@@ -43,11 +51,18 @@ export async function playerMovements(
     SELECT m.id::text AS id, m.kind, m.amount, m.cash, m.bonus, m.raffle_id::text AS "raffleId", m.memo, m.created_at AS "createdAt",
            CASE WHEN pay.id IS NULL THEN NULL ELSE json_build_object(
              'amountCents', pay.amount_cents, 'refundedCents', pay.refunded_cents, 'disputedCents', pay.disputed_cents)
-           END AS payment
+           END AS payment,
+           CASE WHEN w.id IS NULL THEN NULL ELSE json_build_object(
+             'status', w.status, 'destination', w.destination_masked, 'failureReason', w.failure_reason,
+             'legs', (SELECT json_agg(json_build_object('kind', l.kind, 'amount', l.amount, 'status', l.status) ORDER BY l.position)
+                      FROM payout_legs l WHERE l.withdrawal_id = w.id))
+           END AS withdrawal
     FROM moves m
+    LEFT JOIN withdrawals w ON m.kind = 'withdrawal_hold' AND w.user_id = ${userId}::uuid
+      AND w.id::text = substring(m.reference FROM '^withdrawal-hold:(.+)$')
     LEFT JOIN payments pay ON pay.user_id = ${userId}::uuid AND pay.provider_payment_id = CASE m.kind
       WHEN 'deposit' THEN substring(m.reference FROM '^deposit:(.+)$')
-      WHEN 'reversal' THEN substring(m.reference FROM '^reversal:(.+):(?:refund|dispute):[0-9]+$')
+      WHEN 'reversal' THEN substring(m.reference FROM '^reversal:(.+):(?:refund|dispute):[0-9]+:[0-9a-f-]+$')
     END
     ORDER BY m.created_at DESC, m.id DESC`;
 }

@@ -44,6 +44,7 @@ export type Leg = {
   failureReason: string | null;
   paymentId: string | null;
   providerPaymentId: string | null;
+  bonusTaken: bigint;
 };
 
 /** The withdrawal's legs in order, locked (the caller holds the withdrawal's lock). */
@@ -51,7 +52,7 @@ export function lockLegs(tx: Tx, withdrawalId: string): Promise<Leg[]> {
   return tx.$queryRaw<Leg[]>`
     SELECT l.id::text AS id, l.withdrawal_id::text AS "withdrawalId", l.kind, l.amount, l.status,
            l.provider_reference AS "providerReference", l.failure_reason AS "failureReason",
-           l.payment_id::text AS "paymentId", p.provider_payment_id AS "providerPaymentId"
+           l.payment_id::text AS "paymentId", p.provider_payment_id AS "providerPaymentId", l.bonus_taken AS "bonusTaken"
     FROM payout_legs l LEFT JOIN payments p ON p.id = l.payment_id
     WHERE l.withdrawal_id = ${withdrawalId}::uuid ORDER BY l.position FOR UPDATE OF l`;
 }
@@ -59,7 +60,7 @@ export function lockLegs(tx: Tx, withdrawalId: string): Promise<Leg[]> {
 export function updateLeg(
   tx: Tx,
   id: string,
-  data: { status?: PayoutLegStatus; providerReference?: string; failureReason?: string; completedById?: string; settledAt?: Date },
+  data: { status?: PayoutLegStatus; providerReference?: string; failureReason?: string; completedById?: string; settledAt?: Date; bonusTaken?: bigint },
 ) {
   return tx.payoutLeg.update({ where: { id }, data, select: { id: true } });
 }
@@ -69,10 +70,14 @@ export function addRefundedCents(tx: Tx, paymentId: string, cents: number) {
   return tx.$executeRaw`UPDATE payments SET refunded_cents = refunded_cents + ${cents} WHERE id = ${paymentId}::uuid`;
 }
 
-/** Locks a payment row by our id and returns what is still open on it. */
-export async function lockPaymentById(tx: Tx, paymentId: string): Promise<{ openCents: number } | undefined> {
-  const rows = await tx.$queryRaw<{ openCents: number }[]>`
-    SELECT amount_cents - refunded_cents - disputed_cents AS "openCents" FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`;
+/** Locks a payment row by our id: its price, what it credited, and what was refunded or disputed of it so far. */
+export async function lockPaymentById(
+  tx: Tx,
+  paymentId: string,
+): Promise<{ amountCents: number; coinsCredited: bigint | null; takenBackCents: number } | undefined> {
+  const rows = await tx.$queryRaw<{ amountCents: number; coinsCredited: bigint | null; takenBackCents: number }[]>`
+    SELECT amount_cents AS "amountCents", coins_credited AS "coinsCredited", refunded_cents + disputed_cents AS "takenBackCents"
+    FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`;
   return rows[0];
 }
 
@@ -85,7 +90,10 @@ export function notePayoutNews(tx: Tx, userId: string, withdrawalId: string) {
 export async function takePayoutNews(userId: string, withdrawalId: string) {
   const taken = await db().user.updateMany({ where: { id: userId, payoutNoticeId: withdrawalId }, data: { payoutNoticeId: null } });
   if (taken.count === 0) return undefined;
-  return db().withdrawal.findUnique({ where: { id: withdrawalId }, select: { status: true, amount: true, failureReason: true } });
+  return db().withdrawal.findUnique({
+    where: { id: withdrawalId },
+    select: { status: true, amount: true, failureReason: true, legs: { select: { status: true, amount: true } } },
+  });
 }
 
 export function findLegByReference(providerReference: string) {

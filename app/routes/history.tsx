@@ -66,7 +66,10 @@ export default function History() {
               {data.rows.map((r) => (
                 <tr key={r.id} data-testid="history-row">
                   <td className="py-1">{r.date.slice(0, 16).replace("T", " ")}</td>
-                  <td>{r.type}</td>
+                  <td>
+                    {r.type}
+                    {r.withdrawal ? <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="history-withdrawal">{r.withdrawal}</span> : null}
+                  </td>
                   <td className="text-right" data-testid="history-money">{money(r)}</td>
                   <td className={`text-right font-mono text-xs ${r.coins < 0 ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`} data-testid="history-coins">
                     {coins(r)}

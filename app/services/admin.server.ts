@@ -84,6 +84,7 @@ export async function rejectPayout(adminId: string, withdrawalId: string, reason
     const w = await lockWithdrawal(tx, withdrawalId);
     if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
     if (w.status !== "pending") throw new DomainError("withdrawal_decided", `This payout is already ${w.status}`);
+    refuseOwnAccount(adminId, w.userId);
     await postTransaction(tx, {
       kind: "withdrawal_release",
       reference: `withdrawal-release:${w.id}`,
@@ -151,6 +152,7 @@ export async function verifyIdentity(adminId: string, userId: string, now = new 
 }
 
 export async function suspendUser(adminId: string, userId: string, suspended: boolean) {
+  refuseOwnAccount(adminId, userId);
   if (!(await db().user.findUnique({ where: { id: userId }, select: { id: true } }))) throw new DomainError("user_not_found", "Player not found");
   await setSuspension(adminId, userId, suspended);
 }

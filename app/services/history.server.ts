@@ -79,6 +79,8 @@ export type HistoryRow = {
   refunded: string | null;
   /** A refund or dispute: the dollars the purchase it took back from had charged. */
   ofPurchase: string | null;
+  /** A withdrawal: where it stands and where each part of it goes ("processing: $24.99 back to your card (completed) · …"). */
+  withdrawal: string | null;
   raffleId: string | null;
 };
 
@@ -105,6 +107,7 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
       charged: r.kind === "deposit" && r.payment ? dollars(r.payment.amountCents) : null,
       refunded: r.kind === "deposit" && r.payment && takenBack(r.payment) > 0 ? dollars(takenBack(r.payment)) : null,
       ofPurchase: r.kind === "reversal" && r.payment ? dollars(r.payment.amountCents) : null,
+      withdrawal: r.withdrawal ? withdrawalState(r.withdrawal) : null,
       raffleId: r.raffleId,
     })),
     ...vip.map((p) => ({
@@ -118,6 +121,7 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
       charged: dollars(p.amountCents),
       refunded: takenBack(p) > 0 ? dollars(takenBack(p)) : null,
       ofPurchase: null,
+      withdrawal: null,
       raffleId: null,
     })),
   ];
@@ -141,11 +145,26 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
   };
 }
 
+/** The player's words for a withdrawal's state (approved shows as processing, rejected as failed). */
+const SHOWN_STATE: Record<string, string> = { approved: "processing", rejected: "failed" };
+
+function withdrawalState(w: NonNullable<Awaited<ReturnType<typeof history.playerMovements>>[number]["withdrawal"]>): string {
+  const legs = (w.legs ?? []).map(
+    (leg) => `$${dollars(leg.amount)} ${leg.kind === "card_refund" ? "back to your card" : `to ${w.destination}`} (${leg.status})`,
+  );
+  const state = SHOWN_STATE[w.status] ?? w.status;
+  return `${state}${w.failureReason ? ` (${w.failureReason})` : ""}: ${legs.join(" · ")}`;
+}
+
 export function historyCsv(rows: HistoryRow[]): string {
   const escape = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
-  const lines = [["date", "type", "charged_usd", "refunded_or_disputed_usd", "coins", "cash_coins", "bonus_coins", "raffle"].join(",")];
+  const lines = [["date", "type", "charged_usd", "refunded_or_disputed_usd", "coins", "cash_coins", "bonus_coins", "withdrawal", "raffle"].join(",")];
   for (const r of rows) {
-    lines.push([r.date, r.type, r.charged ?? "", r.refunded ?? "", String(r.coins), String(r.cash), String(r.bonus), r.raffleId ?? ""].map(escape).join(","));
+    lines.push(
+      [r.date, r.type, r.charged ?? "", r.refunded ?? "", String(r.coins), String(r.cash), String(r.bonus), r.withdrawal ?? "", r.raffleId ?? ""]
+        .map(escape)
+        .join(","),
+    );
   }
   return `${lines.join("\n")}\n`;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { VipTier } from "~/generated/prisma/client";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
@@ -267,6 +268,17 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
     const open = payment.amountCents - payment.refundedCents - payment.disputedCents;
     const wanted = reversal.reason === "refund" ? reversal.refundedCents - payment.refundedCents : reversal.amountCents;
     const covered = Math.max(0, Math.min(wanted, open));
+    if (wanted > open) {
+      // More than is left of it: a dispute of cents already paid back (to the card, by a
+      // withdrawal), or a refund the site did not make. Support looks at it.
+      await payments.flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId} covers ${wanted - open} cents already refunded or disputed`, now);
+      await recordAudit(tx, {
+        actor: "provider",
+        action: `payment.${reversal.reason}_overlap`,
+        target: `user:${payment.userId}`,
+        details: { providerPaymentId, wantedCents: wanted, openCents: open },
+      });
+    }
     if (covered === 0) return;
     const refundedCents = payment.refundedCents + (reversal.reason === "refund" ? covered : 0);
     const disputedCents = payment.disputedCents + (reversal.reason === "dispute" ? covered : 0);
@@ -293,7 +305,8 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
     if (taken.cash + taken.bonus > 0n) {
       await postTransaction(tx, {
         kind: "reversal",
-        reference: `reversal:${providerPaymentId}:${reversal.reason}:${refundedCents + disputedCents}`,
+        // Unique per reversal: a repeat is told apart by the payment's totals above, under its lock.
+        reference: `reversal:${providerPaymentId}:${reversal.reason}:${refundedCents + disputedCents}:${randomUUID()}`,
         userId: payment.userId,
         memo: reversal.reason,
         postings: nonZero([

@@ -1,13 +1,14 @@
 import { recordAudit } from "~/models/audit.server";
 import { db, isUniqueViolation } from "~/models/db.server";
-import { houseAccountId, postTransaction, userAccountId, type Tx } from "~/models/ledger.server";
+import { houseAccountId, postTransaction, userAccountId, userBalances, type Tx } from "~/models/ledger.server";
 import * as legs from "~/models/payout.server";
 import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
 import { DomainError } from "./domain-error";
 import { getLogger } from "./logger.server";
 import { paymentProvider } from "./payments.server";
 import { coinsToDecimal } from "./money";
-import { PaymentProviderUnavailable } from "./payments/provider";
+import { paidMix, smaller } from "./coin-mix";
+import { PaymentProviderUnavailable, type ProviderRefund } from "./payments/provider";
 import type { NewToast } from "./toast.server";
 
 /**
@@ -41,6 +42,13 @@ export async function refuseBlockedPayee(tx: Tx, userId: string) {
 
 export type PlannedLeg = legs.NewLeg & { paidAt?: Date };
 
+/** The bonus that came with `cents` more of a purchase, after what was already taken back (floor of the proportion, cumulatively). */
+function bonusCoveredBy(payment: { amountCents: number; coinsCredited: bigint | null; takenBackCents: number }, cents: number): bigint {
+  const { bonus } = paidMix(payment.amountCents, payment.coinsCredited ?? 0n);
+  const upTo = (c: number) => (bonus * BigInt(c)) / BigInt(payment.amountCents);
+  return upTo(payment.takenBackCents + cents) - upTo(payment.takenBackCents);
+}
+
 /** How `amount` coins would be paid out now: refunds of card payments first, the rest by transfer. */
 export async function planLegs(client: Tx, userId: string, amount: bigint, now: Date): Promise<PlannedLeg[]> {
   const payments = await legs.refundablePayments(client, userId, new Date(now.getTime() - REFUND_WINDOW_DAYS * 86_400_000));
@@ -65,7 +73,14 @@ export async function refundableNow(userId: string, now = new Date()) {
   };
 }
 
-type Outcome = { status: "completed"; reference?: string; by?: string } | { status: "failed"; reason: string; by?: string };
+type Outcome =
+  | { status: "completed"; reference?: string; by?: string }
+  | { status: "failed"; reason: string; by?: string }
+  /** The provider refused the refund (already refunded or disputed elsewhere): held for support. */
+  | { status: "review"; reason: string };
+
+/** Checks made under the withdrawal's lock before a leg is settled (who may be paid). */
+type Guard = (tx: Tx, w: { userId: string }) => Promise<void>;
 
 /** The withdrawal's state from its legs: completed when all are, failed once all are settled and one failed. */
 function stateOf(all: legs.Leg[]): { status: "processing" | "completed" | "failed"; reason?: string } {
@@ -82,15 +97,25 @@ function stateOf(all: legs.Leg[]): { status: "processing" | "completed" | "faile
  * the house's payouts account); failed gives it back to the player's cash (and a refund
  * leg its cents back to the payment). Then the withdrawal follows its legs.
  */
-async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, now: Date): Promise<void> {
+async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, now: Date, guard?: Guard): Promise<void> {
   await db().$transaction(async (tx) => {
     const w = await lockWithdrawal(tx, withdrawalId);
     if (!w) return;
+    await guard?.(tx, w);
     const all = await legs.lockLegs(tx, withdrawalId);
     const leg = all.find((l) => l.id === legId);
-    if (!leg || leg.status === "completed" || leg.status === "failed") return;
+    if (!leg || leg.status === "completed" || leg.status === "failed" || leg.status === "review") return;
+    // The payment's row before any account: the order reversePayment takes them in.
+    const refundSent = leg.kind === "card_refund" && leg.status === "processing" && leg.paymentId !== null;
+    if (refundSent) await legs.lockPaymentById(tx, leg.paymentId!);
     const hold = await userAccountId(tx, w.userId, "withdrawal_hold");
-    if (outcome.status === "completed") {
+    if (outcome.status === "review") {
+      // Nothing moves: the provider says the payment was refunded or disputed already, so
+      // the cents may have reached the card by another way. Support reconciles it.
+      await legs.updateLeg(tx, leg.id, { status: "review", failureReason: outcome.reason });
+      await tx.user.update({ where: { id: w.userId }, data: { flaggedAt: now, flagReason: `refund of a withdrawal refused by the provider: ${outcome.reason}` } });
+      leg.status = "review";
+    } else if (outcome.status === "completed") {
       await postTransaction(tx, {
         kind: "payout",
         reference: `payout:${leg.id}`,
@@ -119,7 +144,22 @@ async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, 
           { accountId: await userAccountId(tx, w.userId), amount: leg.amount },
         ],
       });
-      if (leg.kind === "card_refund" && leg.status === "processing" && leg.paymentId) await legs.addRefundedCents(tx, leg.paymentId, -Number(leg.amount));
+      if (refundSent) {
+        await legs.addRefundedCents(tx, leg.paymentId!, -Number(leg.amount));
+        // The purchase's bonus taken back with the refund comes back with it.
+        if (leg.bonusTaken > 0n) {
+          await postTransaction(tx, {
+            kind: "reversal",
+            reference: `payout-leg-bonus-return:${leg.id}`,
+            userId: w.userId,
+            memo: "refund to the card failed",
+            postings: [
+              { accountId: await houseAccountId("promotions", tx), amount: -leg.bonusTaken },
+              { accountId: await userAccountId(tx, w.userId, "user_bonus"), amount: leg.bonusTaken },
+            ],
+          });
+        }
+      }
       await legs.updateLeg(tx, leg.id, { status: "failed", failureReason: outcome.reason, settledAt: now, ...(outcome.by ? { completedById: outcome.by } : {}) });
       leg.status = "failed";
       leg.failureReason = outcome.reason;
@@ -128,14 +168,14 @@ async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, 
     await updateWithdrawal(tx, w.id, { status: state.status, ...(state.reason ? { failureReason: state.reason } : {}) });
     if (state.status !== "processing") await legs.notePayoutNews(tx, w.userId, w.id);
     await recordAudit(tx, {
-      actor: outcome.by ?? "provider",
+      actor: ("by" in outcome ? outcome.by : undefined) ?? "provider",
       action: `payout.leg_${outcome.status}`,
       target: `withdrawal:${w.id}`,
       details: {
         leg: leg.id,
         kind: leg.kind,
         amount: leg.amount.toString(),
-        ...(outcome.status === "failed" ? { reason: outcome.reason } : { reference: outcome.reference ?? leg.providerReference }),
+        ...(outcome.status === "completed" ? { reference: outcome.reference ?? leg.providerReference } : { reason: outcome.reason }),
         after: { status: state.status },
       },
     });
@@ -157,11 +197,29 @@ export async function sendPayout(withdrawalId: string, now = new Date()): Promis
     for (const leg of all.filter((l) => l.status === "pending")) {
       if (leg.kind === "card_refund") {
         const payment = await legs.lockPaymentById(tx, leg.paymentId!);
-        if (!payment || BigInt(payment.openCents) < leg.amount) {
+        if (!payment || BigInt(payment.amountCents - payment.takenBackCents) < leg.amount) {
           refusals.push({ leg, reason: "The card payment was already refunded or disputed, so it cannot be paid back to the card" });
           continue;
         }
         await legs.addRefundedCents(tx, leg.paymentId!, Number(leg.amount));
+        // A refund takes back the bonus that came with that much of the purchase (as a
+        // refund by the provider does, ADR 017), as far as the player still has it.
+        const bonus = bonusCoveredBy(payment, Number(leg.amount));
+        const taken = smaller(bonus, (await userBalances(w.userId, tx)).bonus);
+        if (taken > 0n) {
+          await postTransaction(tx, {
+            kind: "reversal",
+            reference: `payout-leg-bonus:${leg.id}`,
+            userId: w.userId,
+            memo: "bonus of a purchase refunded to the card",
+            postings: [
+              { accountId: await userAccountId(tx, w.userId, "user_bonus"), amount: -taken },
+              { accountId: await houseAccountId("promotions", tx), amount: taken },
+            ],
+          });
+          await legs.updateLeg(tx, leg.id, { bonusTaken: taken });
+          leg.bonusTaken = taken;
+        }
       }
       await legs.updateLeg(tx, leg.id, { status: "processing" });
       leg.status = "processing";
@@ -197,8 +255,9 @@ async function sendRefund(leg: legs.Leg, now: Date): Promise<void> {
   }
 }
 
-async function applyRefund(withdrawalId: string, legId: string, refund: { id: string; status: string; failureReason?: string }, now: Date) {
+async function applyRefund(withdrawalId: string, legId: string, refund: ProviderRefund, now: Date) {
   if (refund.status === "succeeded") return settleLeg(withdrawalId, legId, { status: "completed", reference: refund.id }, now);
+  if (refund.status === "refused") return settleLeg(withdrawalId, legId, { status: "review", reason: refund.failureReason ?? "refused by the provider" }, now);
   if (refund.status === "failed") {
     return settleLeg(withdrawalId, legId, { status: "failed", reason: `The refund to your card failed (${refund.failureReason ?? "declined by the bank"})` }, now);
   }
@@ -224,17 +283,27 @@ export async function refreshRefund(refundId: string, now = new Date()): Promise
 export async function takePayoutNotice(userId: string, withdrawalId: string): Promise<NewToast | null> {
   const w = await legs.takePayoutNews(userId, withdrawalId);
   if (!w) return null;
-  const amount = `$${coinsToDecimal(w.amount)}`;
-  if (w.status === "completed") return { type: "success", title: "Withdrawal Completed", description: `${amount} has been sent.` };
-  return { type: "error", title: "Withdrawal Failed", description: `${amount} is back in your balance. ${w.failureReason ?? ""}`.trim() };
+  if (w.status === "completed") return { type: "success", title: "Withdrawal Completed", description: `$${coinsToDecimal(w.amount)} has been sent.` };
+  // What did not go out came back; a part that did go out stays sent.
+  const back = w.status === "rejected" ? w.amount : w.legs.filter((l) => l.status === "failed").reduce((sum, l) => sum + l.amount, 0n);
+  const sent = w.legs.filter((l) => l.status === "completed").reduce((sum, l) => sum + l.amount, 0n);
+  const parts = [`$${coinsToDecimal(back)} is back in your balance.`, sent > 0n ? `$${coinsToDecimal(sent)} was sent.` : "", w.failureReason ?? ""];
+  return { type: "error", title: "Withdrawal Failed", description: parts.filter(Boolean).join(" ") };
 }
 
 /** The sweep: sends approved withdrawals a crash left unsent, and asks the provider about refunds still open. */
 export async function settleOpenPayouts(now = new Date()): Promise<void> {
-  for (const { id } of await legs.approvedWithdrawals(100)) await sendPayout(id, now);
-  for (const leg of await legs.openRefundLegs(100)) {
-    if (leg.providerReference) await refreshRefund(leg.providerReference, now);
-    else await sendPayout(leg.withdrawalId, now);
+  // One payout the provider cannot answer for must not hold up the others.
+  const each = async (what: string, run: () => Promise<void>) => {
+    try {
+      await run();
+    } catch (error) {
+      getLogger().warn({ err: error, payout: what }, "payout not settled by the sweep");
+    }
+  };
+  for (const { id } of await legs.approvedWithdrawals(500)) await each(id, () => sendPayout(id, now));
+  for (const leg of await legs.openRefundLegs(500)) {
+    await each(leg.withdrawalId, () => (leg.providerReference ? refreshRefund(leg.providerReference, now) : sendPayout(leg.withdrawalId, now)));
   }
 }
 
@@ -252,20 +321,24 @@ export async function settleTransfer(
   const leg = await db().$transaction(async (tx) => {
     const w = await lockWithdrawal(tx, withdrawalId);
     if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
-    refuseOwnAccount(adminId, w.userId);
-    // Recording a transfer as sent pays the account; recording a failure pays nothing.
-    if ("reference" in outcome) await refuseBlockedPayee(tx, w.userId);
     const transfer = (await legs.lockLegs(tx, withdrawalId)).find((l) => l.kind === "transfer");
     if (!transfer || transfer.status !== "processing") throw new DomainError("withdrawal_decided", "This payout has no transfer waiting for a reference");
     return transfer;
   });
   const by = adminId;
+  // Checked again under the lock that settles it: a flag set meanwhile still stops it.
+  const guard: Guard = async (tx, w) => {
+    refuseOwnAccount(adminId, w.userId);
+    // Recording a transfer as sent pays the account; recording a failure pays nothing.
+    if ("reference" in outcome) await refuseBlockedPayee(tx, w.userId);
+  };
   try {
     await settleLeg(
       withdrawalId,
       leg.id,
       "reference" in outcome ? { status: "completed", reference: `transfer:${outcome.reference}`, by } : { status: "failed", reason: outcome.failure, by },
       now,
+      guard,
     );
   } catch (error) {
     if (isUniqueViolation(error)) throw new DomainError("invalid_input", "This reference is already recorded for another payout");

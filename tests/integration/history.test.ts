@@ -46,7 +46,7 @@ describe("the player's history", () => {
     const csv = await call("/history.csv", { cookie });
     expect(csv.headers.get("Content-Type")).toMatch(/^text\/csv/);
     const lines = (await csv.text()).trim().split("\n");
-    expect(lines[0]).toBe("date,type,charged_usd,refunded_or_disputed_usd,coins,cash_coins,bonus_coins,raffle");
+    expect(lines[0]).toBe("date,type,charged_usd,refunded_or_disputed_usd,coins,cash_coins,bonus_coins,withdrawal,raffle");
     expect(lines).toHaveLength(ledger.length + 1);
     const coins = lines.slice(1).map((line) => BigInt(line.split(",")[4]!));
     expect(coins.reduce((a, b) => a + b, 0n)).toBe(ledger.reduce((a, p) => a + p.amount, 0n));

@@ -201,6 +201,7 @@ describe("the move to cash and bonus coins (20261124010100_cash_and_bonus, ADR 0
        ), a AS (
          INSERT INTO ledger_accounts (id, kind, user_id) VALUES
            ('00000000-0000-4000-8000-0000000000a1', 'user', '00000000-0000-4000-8000-0000000000b1'),
+           ('00000000-0000-4000-8000-0000000000a4', 'withdrawal_hold', '00000000-0000-4000-8000-0000000000b1'),
            ('00000000-0000-4000-8000-0000000000a2', 'user', '00000000-0000-4000-8000-0000000000b2') RETURNING id
        ), r AS (
          INSERT INTO raffles (id, kind, tier, entry_price, starts_at, ends_at, seed_hash, seed, ticket_count, player_count) VALUES
@@ -228,7 +229,8 @@ describe("the move to cash and bonus coins (20261124010100_cash_and_bonus, ADR 0
       `WITH t AS (INSERT INTO ledger_transactions (kind, reference, user_id) VALUES ('bonus', 'setup:buyer', '00000000-0000-4000-8000-0000000000b1') RETURNING id)
        INSERT INTO ledger_postings (transaction_id, account_id, amount)
        SELECT t.id, x.account, x.amount FROM t, (VALUES
-         (${houseAccount}, -6090::bigint), ('00000000-0000-4000-8000-0000000000a1'::uuid, 6080::bigint), ('00000000-0000-4000-8000-0000000000a3'::uuid, 10::bigint)) AS x(account, amount)`,
+         (${houseAccount}, -6290::bigint), ('00000000-0000-4000-8000-0000000000a1'::uuid, 6080::bigint), ('00000000-0000-4000-8000-0000000000a3'::uuid, 10::bigint),
+         ('00000000-0000-4000-8000-0000000000a4'::uuid, 200::bigint)) AS x(account, amount)`,
     );
     await query(
       url,
@@ -242,10 +244,12 @@ describe("the move to cash and bonus coins (20261124010100_cash_and_bonus, ADR 0
       url,
       `SELECT u.email, a.kind::text AS kind, a.balance::text AS balance FROM ledger_accounts a JOIN users u ON u.id = a.user_id ORDER BY u.email, a.kind`,
     );
-    // Cash: 2,499 paid + 300 won - 200 asked for = 2,599 of the buyer's 6,080; the rest is bonus.
+    // The pending request (made under the old rule) is refused and its 200 held come back;
+    // then cash: 2,499 paid + 300 won = 2,799 of the buyer's 6,280; the rest is bonus.
     expect(balances).toEqual([
-      { email: "buyer@test.local", kind: "user", balance: "2599" },
+      { email: "buyer@test.local", kind: "user", balance: "2799" },
       { email: "buyer@test.local", kind: "user_bonus", balance: "3481" },
+      { email: "buyer@test.local", kind: "withdrawal_hold", balance: "0" },
       { email: "welcome@test.local", kind: "user", balance: "0" },
       { email: "welcome@test.local", kind: "user_bonus", balance: "1000" },
     ]);
@@ -256,6 +260,9 @@ describe("the move to cash and bonus coins (20261124010100_cash_and_bonus, ADR 0
     ]);
     expect(await query(url, `SELECT cash::text AS cash, bonus::text AS bonus FROM entries`)).toEqual([{ cash: "0", bonus: "10" }]);
     expect(await query(url, `SELECT count(*)::int AS n FROM ledger_transactions WHERE kind = 'reclassification'`)).toEqual([{ n: 3 }]);
+    expect(await query(url, `SELECT status::text AS status, reject_reason AS reason FROM withdrawals`)).toEqual([
+      { status: "rejected", reason: "Requested before withdrawable cash and bonus coins were separated: please ask again" },
+    ]);
   });
 });
 

@@ -101,12 +101,12 @@ describe("the player's history shows money as money", () => {
     expect(await pageText(await call("/history?type=withdrawals", { cookie }))).not.toContain("VIP BRONZE membership");
 
     const csv = (await (await call("/history.csv", { cookie })).text()).trim().split("\n");
-    expect(csv[0]).toBe("date,type,charged_usd,refunded_or_disputed_usd,coins,cash_coins,bonus_coins,raffle");
+    expect(csv[0]).toBe("date,type,charged_usd,refunded_or_disputed_usd,coins,cash_coins,bonus_coins,withdrawal,raffle");
     expect(csv.slice(1).map((line) => line.split(",").slice(1).join(","))).toEqual([
-      "Withdrawal requested,,,-500,-500,0,",
-      "Purchase refunded: coins taken back,,,-2000,-1000,-1000,",
-      "VIP BRONZE membership (30 days),9.99,,0,0,0,",
-      "Coins bought,24.99,10.00,5000,2499,2501,",
+      "Withdrawal requested,,,-500,-500,0,,",
+      "Purchase refunded: coins taken back,,,-2000,-1000,-1000,,",
+      "VIP BRONZE membership (30 days),9.99,,0,0,0,,",
+      "Coins bought,24.99,10.00,5000,2499,2501,,",
     ]);
   });
 

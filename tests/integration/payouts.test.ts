@@ -86,6 +86,7 @@ describe("payouts", () => {
     const admin = await gatedAdmin();
     const p = await buyer(5_000n);
     const { id } = (await (await withdraw(p.cookie, 40)).json()) as { id: string };
+    const bonusBefore = (await userBalances(p.id)).bonus;
     const house = async () =>
       Object.fromEntries((await db().ledgerAccount.findMany({ where: { kind: { in: ["payouts", "card_deposits"] } } })).map((a) => [a.kind, a.balance]));
     const before = await house();
@@ -98,6 +99,8 @@ describe("payouts", () => {
     ]);
     expect((await legsOf(id)).map((l) => l.status)).toEqual(["completed", "completed", "processing"]);
     expect(await refunded(p.newer)).toEqual({ refundedCents: 2499 });
+    // Refunded in full, both purchases take their bonus back with them (2,501 and 101 coins).
+    expect(bonusBefore - (await userBalances(p.id)).bonus).toBe(2602n);
     // Stripe's own refund event for it takes no coins back: the site's refund is already counted.
     const balances = await userBalances(p.id);
     const event = JSON.stringify({
@@ -122,13 +125,16 @@ describe("payouts", () => {
     const next = await pageText(await call("/history", { cookie: p.cookie }));
     expect(next).toContain("Withdrawal Completed");
     expect(next).toContain("$40.00 has been sent.");
+    // The history's withdrawal row says where each part went, and that it arrived.
+    expect(next).toContain("completed: $24.99 back to your card (completed) · $4.99 back to your card (completed) · $10.02 to Venmo ••••ou (completed)");
   });
 
   it("fails a refund the provider refuses: its amount comes back as cash, and the player is told why", async () => {
     const admin = await gatedAdmin();
     const p = await buyer();
     const { id } = (await (await withdraw(p.cookie, 24.99)).json()) as { id: string };
-    const cashBefore = (await userBalances(p.id)).cash;
+    const before = await userBalances(p.id);
+    const cashBefore = before.cash;
     mode.stripe.refundOutcome = "failed";
     try {
       expect(await approvePayout(admin.id, id)).toEqual({ status: "failed" });
@@ -136,6 +142,8 @@ describe("payouts", () => {
       mode.stripe.refundOutcome = "succeeded";
     }
     expect((await userBalances(p.id)).cash - cashBefore).toBe(2499n);
+    // The bonus taken back when the refund was sent comes back with it.
+    expect((await userBalances(p.id)).bonus).toBe(before.bonus);
     expect(await refunded(p.newer)).toEqual({ refundedCents: 0 });
     const [w] = (await (await call("/api/withdrawals", { cookie: p.cookie })).json()) as { status: string; reason: string }[];
     expect(w).toMatchObject({ status: "failed", reason: "The refund to your card failed (expired_or_canceled_card)" });
@@ -180,6 +188,37 @@ describe("payouts", () => {
     await settleOpenPayouts();
     expect((await legsOf(id)).map((l) => l.status)).toEqual(["completed"]);
     expect([...mode.stripe.refunds.values()].filter((r) => r.payment_intent === p.newer).map((r) => r.amount)).toEqual([1200]);
+  });
+
+  it("holds a refund the provider refuses (refunded or disputed elsewhere) for support: nothing paid twice, nothing returned", async () => {
+    const admin = await gatedAdmin();
+    const p = await buyer();
+    const { id } = (await (await withdraw(p.cookie, 10)).json()) as { id: string };
+    const cash = (await userBalances(p.id)).cash;
+    // The charge can no longer be refunded at the provider.
+    mode.stripe.intents.get(p.newer)!.status = "canceled";
+    expect(await approvePayout(admin.id, id)).toEqual({ status: "processing" });
+    expect((await legsOf(id)).map((l) => l.status)).toEqual(["review"]);
+    expect((await userBalances(p.id)).cash).toBe(cash);
+    expect((await db().ledgerAccount.findFirstOrThrow({ where: { userId: p.id, kind: "withdrawal_hold" } })).balance).toBe(1000n);
+    expect((await db().user.findUniqueOrThrow({ where: { id: p.id } })).flagReason).toMatch(/^refund of a withdrawal refused by the provider/);
+    await settleOpenPayouts();
+    expect((await legsOf(id)).map((l) => l.status)).toEqual(["review"]);
+  });
+
+  it("flags a dispute of cents already paid back to the card", async () => {
+    const admin = await gatedAdmin();
+    const p = await buyer();
+    const { id } = (await (await withdraw(p.cookie, 24.99)).json()) as { id: string };
+    await approvePayout(admin.id, id);
+    const dispute = JSON.stringify({
+      id: "evt_dispute_overlap",
+      object: "event",
+      type: "charge.dispute.created",
+      data: { object: { id: "dp_overlap", object: "dispute", payment_intent: p.newer, amount: 2499 } },
+    });
+    expect((await mode.deliver(dispute)).status).toBe(200);
+    expect((await db().user.findUniqueOrThrow({ where: { id: p.id } })).flagReason).toBe(`dispute of ${p.newer} covers 2499 cents already refunded or disputed`);
   });
 
   it("records no transfer for a flagged account, nor for the admin's own", async () => {

@@ -102,7 +102,10 @@ class Refund implements Command {
       m.now,
     );
     const covered = Math.min(cents, open);
-    if (payment.status === "failed" || covered <= 0) return;
+    if (payment.status === "failed") return;
+    // Covering more than is left of the payment (refunded to the card already, or disputed) flags the account.
+    if (cents > open) p.flagged = true;
+    if (covered <= 0) return;
     if (this.reason === "refund") payment.refundedCents += covered;
     else payment.disputedCents += covered;
     const whole = payment.refundedCents + payment.disputedCents === payment.amountCents;
@@ -311,7 +314,11 @@ class Approve implements Command {
         continue;
       }
       const payment = m.payments.find((x) => x.id === leg.paymentId)!;
-      if (BigInt(payment.amountCents - payment.refundedCents - payment.disputedCents) >= leg.amount) {
+      const before = payment.refundedCents + payment.disputedCents;
+      if (BigInt(payment.amountCents - before) >= leg.amount) {
+        // The bonus that came with that much of the purchase goes back too, as far as the player has it.
+        const bonusFor = (cents: number) => (payment.credited.bonus * BigInt(cents)) / BigInt(payment.amountCents);
+        p.bonus -= least(p.bonus, bonusFor(before + Number(leg.amount)) - bonusFor(before));
         payment.refundedCents += Number(leg.amount);
         settleLeg(p, leg, "completed");
       } else {

@@ -49,7 +49,7 @@ export const demoProvider: PaymentProvider & { payWithTestCard(id: string, cardN
   async refundPayment({ paymentId, amountCents, idempotencyKey }) {
     const id = `demo_re_${idempotencyKey.replace(/\W/g, "_")}`.slice(0, 255);
     const payment = await db().demoPayment.findUnique({ where: { id: paymentId } });
-    if (!payment || payment.status !== "succeeded") return { id, status: "failed", failureReason: "The payment cannot be refunded" };
+    if (!payment || payment.status !== "succeeded") return { id, status: "refused", failureReason: "The payment cannot be refunded" };
     await db().demoPayment.createMany({ data: [{ id, amountCents, status: "succeeded", metadata: { refundOf: paymentId } }], skipDuplicates: true });
     return { id, status: "succeeded" };
   },

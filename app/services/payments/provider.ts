@@ -17,7 +17,12 @@ export type ProviderPayment = {
  * Money sent back to the card a payment came from. `pending` until the bank settles it;
  * `failed` (with the provider's reason) means nothing was sent.
  */
-export type ProviderRefund = { id: string; status: "pending" | "succeeded" | "failed"; failureReason?: string };
+export type ProviderRefund = {
+  id: string;
+  /** `refused`: the provider would not make it (the payment was refunded or disputed already). */
+  status: "pending" | "succeeded" | "failed" | "refused";
+  failureReason?: string;
+};
 
 export type ProviderEvent =
   | { kind: "payment_succeeded"; paymentId: string }

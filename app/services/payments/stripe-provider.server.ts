@@ -142,7 +142,7 @@ export const stripeProvider: PaymentProvider = {
       return toRefund(await reach((api) => api.refunds.create({ payment_intent: paymentId, amount: amountCents, metadata }, { idempotencyKey })));
     } catch (error) {
       // Stripe refuses the refund itself (already refunded, disputed): nothing was sent.
-      if (error instanceof Stripe.errors.StripeInvalidRequestError) return { id: `refused:${idempotencyKey}`, status: "failed", failureReason: error.message };
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return { id: `refused:${idempotencyKey}`, status: "refused", failureReason: error.message };
       throw error;
     }
   },

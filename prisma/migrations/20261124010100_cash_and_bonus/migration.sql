@@ -30,6 +30,28 @@ CREATE UNIQUE INDEX "ledger_accounts_raffle_id_kind_key" ON "ledger_accounts"("r
 --     of raffles still running move to their bonus pots accordingly.
 -- These moves are the only ledger transactions that cross from cash to bonus
 -- ('reclassification'); the balance check that forbids crossing comes after them.
+-- Withdrawal requests still pending were made under the old rule (their holds may be coins
+-- that were never paid in): they are refused, their holds go back to the player's coins, and
+-- the rule below decides what of those is cash. The player asks again.
+CREATE TEMPORARY TABLE "released" ON COMMIT DROP AS
+  SELECT w."id", w."user_id", w."amount", h."id" AS "hold_account",
+         (SELECT a."id" FROM "ledger_accounts" a WHERE a."user_id" = w."user_id" AND a."kind" = 'user') AS "user_account"
+  FROM "withdrawals" w JOIN "ledger_accounts" h ON h."user_id" = w."user_id" AND h."kind" = 'withdrawal_hold'
+  WHERE w."status" = 'pending';
+WITH t AS (
+  INSERT INTO "ledger_transactions" ("kind", "reference", "user_id", "memo")
+  SELECT 'withdrawal_release', 'withdrawal-release:' || r."id", r."user_id", 'requested before cash and bonus coins (migration 20261124010100)'
+  FROM "released" r
+  RETURNING "id", "reference"
+)
+INSERT INTO "ledger_postings" ("transaction_id", "account_id", "amount")
+SELECT t."id", p."account_id", p."amount"
+FROM t JOIN "released" r ON t."reference" = 'withdrawal-release:' || r."id"
+CROSS JOIN LATERAL (VALUES (r."hold_account", -r."amount"), (r."user_account", r."amount")) AS p("account_id", "amount");
+UPDATE "withdrawals" SET "status" = 'rejected', "decided_at" = now(),
+  "reject_reason" = 'Requested before withdrawable cash and bonus coins were separated: please ask again'
+WHERE "id" IN (SELECT "id" FROM "released");
+
 INSERT INTO "ledger_accounts" ("kind", "user_id")
   SELECT 'user_bonus', "user_id" FROM "ledger_accounts" WHERE "kind" = 'user'
   ON CONFLICT ("user_id", "kind") DO NOTHING;

@@ -4,7 +4,7 @@
 -- confirmed the refund, or an admin recorded the transfer's reference) or fails with a
 -- reason, its amount going back to the player's cash.
 CREATE TYPE "PayoutLegKind" AS ENUM ('card_refund', 'transfer');
-CREATE TYPE "PayoutLegStatus" AS ENUM ('pending', 'processing', 'completed', 'failed');
+CREATE TYPE "PayoutLegStatus" AS ENUM ('pending', 'processing', 'completed', 'failed', 'review');
 
 CREATE TABLE "payout_legs" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),
@@ -13,6 +13,7 @@ CREATE TABLE "payout_legs" (
     "kind" "PayoutLegKind" NOT NULL,
     "payment_id" UUID,
     "amount" BIGINT NOT NULL,
+    "bonus_taken" BIGINT NOT NULL DEFAULT 0,
     "status" "PayoutLegStatus" NOT NULL DEFAULT 'pending',
     "provider_reference" TEXT,
     "failure_reason" TEXT,
@@ -34,8 +35,9 @@ ALTER TABLE "payout_legs" ADD CONSTRAINT "payout_legs_payment_id_fkey" FOREIGN K
 ALTER TABLE "withdrawals" ADD COLUMN "failure_reason" TEXT;
 
 -- Requests made before legs existed: one transfer leg each, in the state of its request.
+-- (Completed ones were marked so by an approval that sent nothing: support reconciles them.)
 INSERT INTO "payout_legs" ("withdrawal_id", "position", "kind", "amount", "status", "settled_at")
 SELECT "id", 0, 'transfer', "amount",
-       CASE "status" WHEN 'completed' THEN 'completed'::"PayoutLegStatus" WHEN 'rejected' THEN 'failed' ELSE 'pending' END,
+       CASE "status" WHEN 'completed' THEN 'completed'::"PayoutLegStatus" WHEN 'rejected' THEN 'failed'::"PayoutLegStatus" ELSE 'pending'::"PayoutLegStatus" END,
        CASE WHEN "status" IN ('completed', 'rejected') THEN "decided_at" END
 FROM "withdrawals";
