@@ -45,6 +45,10 @@ const withdraw = (cookie: string, amount: number) =>
 const legsOf = (withdrawalId: string) =>
   db().payoutLeg.findMany({ where: { withdrawalId }, orderBy: { position: "asc" }, select: { kind: true, amount: true, status: true, failureReason: true } });
 
+/** A signed event from Stripe about `object`, delivered to the webhook. */
+const deliverEvent = (id: string, type: string, object: Record<string, unknown>) =>
+  mode.deliver(JSON.stringify({ id, object: "event", type, data: { object } }));
+
 const refunded = (providerPaymentId: string) => db().payment.findUniqueOrThrow({ where: { providerPaymentId }, select: { refundedCents: true } });
 
 describe("payouts", () => {
@@ -103,13 +107,8 @@ describe("payouts", () => {
     expect(bonusBefore - (await userBalances(p.id)).bonus).toBe(2602n);
     // Stripe's own refund event for it takes no coins back: the site's refund is already counted.
     const balances = await userBalances(p.id);
-    const event = JSON.stringify({
-      id: "evt_our_refund",
-      object: "event",
-      type: "charge.refunded",
-      data: { object: { id: "ch_ours", object: "charge", payment_intent: p.newer, amount_refunded: 2499 } },
-    });
-    expect((await mode.deliver(event)).status).toBe(200);
+    const event = { id: "ch_ours", object: "charge", payment_intent: p.newer, amount_refunded: 2499 };
+    expect((await deliverEvent("evt_our_refund", "charge.refunded", event)).status).toBe(200);
     expect(await userBalances(p.id)).toEqual(balances);
 
     const player = (await (await call("/api/withdrawals", { cookie: p.cookie })).json()) as { status: string; legs: { status: string }[] }[];
@@ -168,11 +167,11 @@ describe("payouts", () => {
     const leg = await db().payoutLeg.findFirstOrThrow({ where: { withdrawalId: id } });
     expect(leg.status).toBe("processing");
     // An event alone settles nothing: the provider still says pending.
-    const updated = JSON.stringify({ id: "evt_refund_update", object: "event", type: "refund.updated", data: { object: { id: leg.providerReference, object: "refund" } } });
-    expect((await mode.deliver(updated)).status).toBe(200);
+    const updated = () => deliverEvent("evt_refund_update", "refund.updated", { id: leg.providerReference, object: "refund" });
+    expect((await updated()).status).toBe(200);
     expect((await db().payoutLeg.findUniqueOrThrow({ where: { id: leg.id } })).status).toBe("processing");
     mode.stripe.settleRefund(leg.providerReference!, "succeeded");
-    await Promise.all([mode.deliver(updated), mode.deliver(updated), settleOpenPayouts()]);
+    await Promise.all([updated(), updated(), settleOpenPayouts()]);
     expect((await db().payoutLeg.findUniqueOrThrow({ where: { id: leg.id } })).status).toBe("completed");
     expect(await db().withdrawal.findUniqueOrThrow({ where: { id }, select: { status: true } })).toEqual({ status: "completed" });
     expect(await db().ledgerTransaction.count({ where: { reference: `payout:${leg.id}` } })).toBe(1);
@@ -211,13 +210,8 @@ describe("payouts", () => {
     const p = await buyer();
     const { id } = (await (await withdraw(p.cookie, 24.99)).json()) as { id: string };
     await approvePayout(admin.id, id);
-    const dispute = JSON.stringify({
-      id: "evt_dispute_overlap",
-      object: "event",
-      type: "charge.dispute.created",
-      data: { object: { id: "dp_overlap", object: "dispute", payment_intent: p.newer, amount: 2499 } },
-    });
-    expect((await mode.deliver(dispute)).status).toBe(200);
+    const dispute = { id: "dp_overlap", object: "dispute", payment_intent: p.newer, amount: 2499 };
+    expect((await deliverEvent("evt_dispute_overlap", "charge.dispute.created", dispute)).status).toBe(200);
     expect((await db().user.findUniqueOrThrow({ where: { id: p.id } })).flagReason).toBe(`dispute of ${p.newer} covers 2499 cents already refunded or disputed`);
   });
 

@@ -101,3 +101,15 @@ export async function stopServer(server: ServerProcess): Promise<{ code: number 
   const code = await server.exited;
   return { code, ms: Date.now() - started };
 }
+
+/** Signs a new adult player up on a server process, as its sign-up form would; returns their cookies. */
+export async function signUpOn(base: string, email: string): Promise<string> {
+  const response = await fetch(`${base}/api/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "signup", email, password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" }),
+  });
+  if (response.status !== 302) throw new Error(`sign-up of ${email} answered ${response.status}`);
+  return response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+}

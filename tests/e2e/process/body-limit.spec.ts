@@ -3,7 +3,7 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import { expect, test } from "@playwright/test";
 import { ledgerAt, runningDatabaseUrl } from "../../support/database-dump";
-import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
+import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess, signUpOn } from "../../support/server-process";
 
 /**
  * 10 MB bodies against a real server: 413 for every route that acts and every /api
@@ -26,14 +26,7 @@ test.beforeAll(async () => {
   server = await startServer(dataDir, { SCHEDULER_ENABLED: "false" });
   await waitUntilReady(server);
   base = `http://localhost:${server.port}`;
-  const signUp = await fetch(`${base}/api/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ intent: "signup", email: "big-bodies@example.com", password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" }),
-  });
-  expect(signUp.status).toBe(302);
-  cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  cookie = await signUpOn(base, "big-bodies@example.com");
 });
 
 test.afterAll(async () => {

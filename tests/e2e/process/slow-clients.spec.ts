@@ -1,7 +1,7 @@
 import { connect, type Socket } from "node:net";
 import { request as httpRequest } from "node:http";
 import { expect, test } from "@playwright/test";
-import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
+import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess, signUpOn } from "../../support/server-process";
 
 /**
  * Slow clients against a real server (ADR 023), with the request timeout shortened to
@@ -23,14 +23,7 @@ test.beforeAll(async () => {
   server = await startServer(newDataDir(), { SCHEDULER_ENABLED: "false", REQUEST_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) });
   await waitUntilReady(server);
   base = `http://localhost:${server.port}`;
-  const signUp = await fetch(`${base}/api/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ intent: "signup", email: "slow@example.com", password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" }),
-  });
-  expect(signUp.status).toBe(302);
-  cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  cookie = await signUpOn(base, "slow@example.com");
 });
 
 test.afterAll(async () => {
