@@ -1,5 +1,7 @@
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
-import { loadStripe, type Stripe } from "@stripe/stripe-js";
+// The pure entry: Stripe.js is fetched only when loadStripe runs (Stripe mode), never as a side effect of this module.
+import { loadStripe } from "@stripe/stripe-js/pure";
+import type { Stripe } from "@stripe/stripe-js";
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { confirmationOutcome, type Confirmation } from "~/services/payment-toasts";
