@@ -19,10 +19,12 @@ export function UsernameDialog() {
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
-    // A modal dialog: focus stays inside and the page behind is inert.
-    if (dialog.current && !dialog.current.open) dialog.current.showModal();
+    // A modal dialog: focus stays inside and the page behind is inert. The server's HTML
+    // has it open as a plain dialog; hydrating takes that `open` away, so it is opened
+    // again, as a modal, once hydrated.
+    if (hydrated && dialog.current && !dialog.current.open) dialog.current.showModal();
     input.current?.focus();
-  }, []);
+  }, [hydrated]);
 
   return (
     <dialog

@@ -1,0 +1,28 @@
+import { expect, test } from "@playwright/test";
+import { unique } from "./support";
+
+/**
+ * A player without a username gets the dialog on every full page load, and it stays until
+ * a username is saved (spec), with JavaScript (after hydration) and without (issue 20).
+ */
+test("the username dialog stays open on a full page load until a username is saved", async ({ page, baseURL }) => {
+  const email = `nameless-${unique()}@example.com`;
+  const signUp = await page.request.post("/api/login", {
+    form: { intent: "signup", email, password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
+    headers: { Origin: baseURL! },
+    maxRedirects: 0,
+  });
+  expect(signUp.status()).toBe(302);
+  await page.goto("/withdraw");
+  const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
+  if (javascript) await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  const dialog = page.getByRole("dialog", { name: "Choose your username" });
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Username").fill(`n_${unique()}`.slice(0, 20));
+  await dialog.getByRole("button", { name: "Create Username" }).click();
+  await expect(dialog).toHaveCount(0);
+  await page.goto("/withdraw");
+  await expect(page.getByRole("dialog", { name: "Choose your username" })).toHaveCount(0);
+});
