@@ -1,6 +1,6 @@
 import { COIN_PACKAGES } from "~/services/coin-packages";
 import { coinsToDecimal } from "~/services/money";
-import { leaderboardBadge, WINNER_ICON_GLYPH, winnerIcon } from "~/services/raffle-display";
+import { counted, leaderboardBadge, WINNER_ICON_GLYPH, winnerIcon } from "~/services/raffle-display";
 
 const panel = "rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900";
 
@@ -65,7 +65,7 @@ export function Leaderboard({ entries }: { entries: { username: string; totalWin
               <span>
                 <span className="mr-2 inline-block w-10 rounded bg-slate-200 text-center text-xs font-bold dark:bg-slate-700">{leaderboardBadge(i + 1)}</span>
                 {e.username}
-                <span className="ml-2 text-xs text-slate-600 dark:text-slate-400">{e.totalWins} wins</span>
+                <span className="ml-2 text-xs text-slate-600 dark:text-slate-400">{counted(e.totalWins, "win", "wins")}</span>
               </span>
               <span className="font-bold">{e.totalWinnings}</span>
             </li>

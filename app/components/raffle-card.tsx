@@ -5,12 +5,12 @@ import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
 import { parseDollars } from "~/services/money";
 import {
-  chanceOfWinning,
   formatCountdown,
   quickPhase,
   regularPhase,
   exactSecondsLeft,
   secondsLeft,
+  ticketsOutlook,
   TIER_LABELS,
 } from "~/services/raffle-display";
 
@@ -90,7 +90,7 @@ export function RaffleCard({
           <>
             <dt className="text-slate-600 dark:text-slate-400">Your tickets</dt>
             <dd className="text-right font-semibold" data-testid="my-tickets">
-              {raffle.myTickets} · {chanceOfWinning(raffle.myTickets, raffle.ticketCount)} chance
+              {raffle.myTickets} · {ticketsOutlook(raffle.myTickets, raffle.ticketCount, raffle.participantCount)}
             </dd>
           </>
         ) : null}

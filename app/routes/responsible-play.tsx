@@ -5,6 +5,7 @@ import { buttonClass, inputClass } from "~/components/form-fields";
 import { getOptionalUser, requireUser } from "~/services/auth.server";
 import { DomainError } from "~/services/domain-error";
 import { expectedErrorMessage, readForm } from "~/services/http.server";
+import { counted } from "~/services/raffle-display";
 import { coinsToDecimal } from "~/services/money";
 import {
   BREAKS,
@@ -77,7 +78,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast("/responsible-play", {
       type: "success",
       title: "Your break has started",
-      description: `Play and purchases are paused until ${utcMinute(until)}.${refunded ? ` ${refunded} open tickets were refunded.` : ""}`,
+      description: `Play and purchases are paused until ${utcMinute(until)}.${refunded ? ` ${counted(refunded, "open ticket was", "open tickets were")} refunded.` : ""}`,
     });
   } catch (error) {
     const message = expectedErrorMessage(error);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   chanceOfWinning,
+  counted,
+  ticketsOutlook,
   formatClock,
   formatCountdown,
   leaderboardBadge,
@@ -65,5 +67,22 @@ describe("chance of winning", () => {
     expect(chanceOfWinning(1, 4)).toBe("25%");
     expect(chanceOfWinning(1, 300)).toBe("0.3%");
     expect(chanceOfWinning(0, 10)).toBe("0%");
+  });
+});
+
+describe("counted", () => {
+  it("follows English plural rules", () => {
+    expect(counted(1, "win", "wins")).toBe("1 win");
+    expect(counted(0, "win", "wins")).toBe("0 wins");
+    expect(counted(2, "open ticket was", "open tickets were")).toBe("2 open tickets were");
+    expect(counted(1500, "win", "wins")).toBe("1,500 wins");
+  });
+});
+
+describe("ticketsOutlook", () => {
+  it("tells a lone player they will be refunded unless someone joins, not that they hold 100%", () => {
+    expect(ticketsOutlook(3, 3, 1)).toBe("refunded unless another player joins");
+    expect(ticketsOutlook(1, 4, 2)).toBe("25% chance");
+    expect(ticketsOutlook(0, 4, 2)).toBe("0% chance");
   });
 });

@@ -82,6 +82,22 @@ export function leaderboardBadge(rank: number): string {
 }
 
 /** The player's chance of winning: their tickets over all tickets, as a percentage. */
+const pluralRules = new Intl.PluralRules("en-US");
+
+/** "1 win", "2 wins": English plural rules (Intl.PluralRules), not a bare "s". */
+export function counted(n: number, one: string, other: string): string {
+  return `${n.toLocaleString("en-US")} ${pluralRules.select(n) === "one" ? one : other}`;
+}
+
+/**
+ * What the player's tickets give them: their chance of winning, or, while no other player
+ * has entered, that they will be refunded unless someone joins (a raffle needs two players).
+ */
+export function ticketsOutlook(myTickets: number, ticketCount: number, participantCount: number): string {
+  if (myTickets > 0 && participantCount < 2) return "refunded unless another player joins";
+  return `${chanceOfWinning(myTickets, ticketCount)} chance`;
+}
+
 export function chanceOfWinning(myTickets: number, ticketCount: number): string {
   if (myTickets <= 0 || ticketCount <= 0) return "0%";
   // Tenths of a percent, rounded, in integers.
