@@ -27,8 +27,17 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
       {promote ? <BigWinBanner winners={data.winners} /> : null}
       <section aria-labelledby="hero-title" className="rounded-2xl bg-slate-900 p-6 text-white">
-        <h1 id="hero-title" className="text-3xl font-black">Win half the pot</h1>
-        <p className="mt-1 text-slate-300">Raffles from $0.05, drawn provably fair.</p>
+        {promote ? (
+          <>
+            <h1 id="hero-title" className="text-3xl font-black">Win half the pot</h1>
+            <p className="mt-1 text-slate-300">Raffles from $0.05, drawn provably fair.</p>
+          </>
+        ) : (
+          <>
+            <h1 id="hero-title" className="text-3xl font-black">Your account</h1>
+            <p className="mt-1 text-slate-300">Your balance, your history and withdrawals stay open to you.</p>
+          </>
+        )}
         <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
           <a href="#featured" className={`${heroLink} bg-brand-700`}>View Raffles</a>
           {promote ? <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>Join VIP</a> : null}

@@ -1,6 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import type { RaffleView } from "~/services/feeds.server";
 import { useShowToast } from "./toaster";
+import { usePaused } from "./play-session";
 import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
 import { parseDollars } from "~/services/money";
@@ -34,6 +35,8 @@ export function RaffleCard({
   now: number;
 }) {
   const hydrated = useHydrated();
+  // During a break, an exclusion or in a place no longer served, no card invites play (PRODUCT.md).
+  const paused = usePaused() !== null;
   const location = useLocation();
   const showToast = useShowToast();
   const { submit, pending } = useJsonAction<{ tier: string }>();
@@ -55,7 +58,7 @@ export function RaffleCard({
         : phase === "ending-soon"
           ? "QUICK ENTER"
           : `Enter $${raffle.entryPrice}`;
-  const urgent = phase === "urgent" || phase === "ending-soon";
+  const urgent = !paused && (phase === "urgent" || phase === "ending-soon");
   const tierLabel = kind === "quick" ? raffle.tier.toUpperCase() : (TIER_LABELS[raffle.tier] ?? raffle.tier.toUpperCase());
 
   return (
@@ -68,7 +71,7 @@ export function RaffleCard({
       <div className="flex items-center justify-between gap-2">
         <span className="rounded bg-slate-900 px-2 py-0.5 text-xs font-bold text-white dark:bg-slate-100 dark:text-slate-900">{tierLabel}</span>
         {raffle.vipOnly ? <span className="rounded bg-amber-300 px-2 py-0.5 text-xs font-bold text-amber-950">VIP</span> : null}
-        {phase === "ending-soon" ? <span className="text-xs font-bold text-red-700 dark:text-red-400">ENDING SOON</span> : null}
+        {phase === "ending-soon" && !paused ? <span className="text-xs font-bold text-red-700 dark:text-red-400">ENDING SOON</span> : null}
       </div>
       <p className="text-3xl font-black" data-testid="pot">${raffle.currentPot}</p>
       <dl className="grid grid-cols-2 gap-1 text-sm">
@@ -101,31 +104,35 @@ export function RaffleCard({
           <a href={`${location.pathname}${location.search}`} className="underline">Refresh</a>
         </p>
       )}
-      <form
-        method="post"
-        action={action}
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit(event.currentTarget, {
-            failureTitle: "Entry Failed",
-            fallbackMessage: kind === "quick" ? "Failed to enter quick raffle" : "Failed to enter raffle",
-            onSuccess: (body) =>
-              showToast(
-                kind === "quick"
-                  ? { type: "success", title: "Quick Entry!", description: `You're in the ${body.tier} round.` }
-                  : { type: "success", title: "Success!", description: `Successfully entered ${body.tier} raffle!` },
-              ),
-          });
-        }}
-      >
-        <button
-          type="submit"
-          disabled={closed || (kind === "quick" && short) || pending}
-          className={`w-full rounded-md px-4 py-2 font-bold text-white disabled:cursor-not-allowed disabled:opacity-60 ${urgent ? "bg-red-700 hover:bg-red-600" : "bg-brand-700 hover:bg-brand-800"}`}
+      {paused ? (
+        <p className="text-center text-sm text-slate-600 dark:text-slate-400" data-testid="entry-paused">Entries are paused for your account.</p>
+      ) : (
+        <form
+          method="post"
+          action={action}
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit(event.currentTarget, {
+              failureTitle: "Entry Failed",
+              fallbackMessage: kind === "quick" ? "Failed to enter quick raffle" : "Failed to enter raffle",
+              onSuccess: (body) =>
+                showToast(
+                  kind === "quick"
+                    ? { type: "success", title: "Quick Entry!", description: `You're in the ${body.tier} round.` }
+                    : { type: "success", title: "Success!", description: `Successfully entered ${body.tier} raffle!` },
+                ),
+            });
+          }}
         >
-          {pending ? "Entering..." : label}
-        </button>
-      </form>
+          <button
+            type="submit"
+            disabled={closed || (kind === "quick" && short) || pending}
+            className={`w-full rounded-md px-4 py-2 font-bold text-white disabled:cursor-not-allowed disabled:opacity-60 ${urgent ? "bg-red-700 hover:bg-red-600" : "bg-brand-700 hover:bg-brand-800"}`}
+          >
+            {pending ? "Entering..." : label}
+          </button>
+        </form>
+      )}
       <a href={`/fair/${raffle.id}`} className="text-center text-xs underline">How this draw is checked</a>
     </article>
   );

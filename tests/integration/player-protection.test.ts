@@ -249,7 +249,15 @@ describe("marketing stops during a break", () => {
     expect(page).not.toContain('href="/checkout?package=');
     expect(page).not.toContain('id="coin-store"');
     expect(page).not.toContain("Join VIP");
-    expect(await pageText(await call("/quick", { cookie: await sessionCookie(resting.id) }))).not.toContain("Buy coins");
+    // Nothing invites play: no "win half the pot", no entry buttons, no ENDING SOON or QUICK ENTER.
+    await createTestRaffle({ entryPrice: 5n });
+    const invitations = ["Win half the pot", ">Enter $", "QUICK ENTER", "ENDING SOON"];
+    const homeAgain = await pageText(await call("/", { cookie: await sessionCookie(resting.id) }));
+    for (const invitation of invitations) expect(homeAgain).not.toContain(invitation);
+    expect(homeAgain).toContain('data-testid="entry-paused"');
+    const quick = await pageText(await call("/quick", { cookie: await sessionCookie(resting.id) }));
+    for (const invitation of invitations) expect(quick).not.toContain(invitation);
+    expect(quick).not.toContain("Buy coins");
     const vip = await pageText(await call("/vip", { cookie: await sessionCookie(resting.id) }));
     expect(vip).not.toContain('href="/vip/checkout?tier=');
     expect(vip).not.toContain("Claim Daily Bonus");
@@ -267,6 +275,8 @@ describe("marketing stops during a break", () => {
     expect(usual).not.toContain('data-testid="paused-notice"');
     expect(usual).toContain('href="/checkout?package=');
     expect(usual).toContain("Join VIP");
+    expect(usual).toContain("Win half the pot");
+    expect(usual).toContain(">Enter $");
   });
 });
 
