@@ -94,6 +94,25 @@ export default function ResponsiblePlay() {
       <Link to="/" className="underline">← Back to Raffle Rush</Link>
       <h1 className="text-3xl font-black">Responsible play</h1>
       <p>Raffles are entertainment, not a way to make money. Set limits before you play, take a break when you need one, and talk to someone if play stops being fun.</p>
+      <section aria-labelledby="help-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800" data-testid="help">
+        <h2 id="help-title" className="text-xl font-bold">Free, confidential help</h2>
+        <ul className="mt-2 flex list-disc flex-col gap-1 pl-5 text-sm">
+          <li>
+            UK: <a href="https://www.gamcare.org.uk/" className="underline" rel="noopener noreferrer">GamCare</a>, National Gambling Helpline{" "}
+            <a href="tel:08088020133" className="underline">0808 8020 133</a>, and{" "}
+            <a href="https://www.begambleaware.org/" className="underline" rel="noopener noreferrer">BeGambleAware</a>
+          </li>
+          <li>
+            US: <a href="https://www.ncpgambling.org/" className="underline" rel="noopener noreferrer">National Council on Problem Gambling</a>,{" "}
+            <a href="tel:18004264537" className="underline">1-800-GAMBLER</a> (call or text, 24/7)
+          </li>
+          <li>
+            Ireland: <a href="https://www.gamblingcare.ie/" className="underline" rel="noopener noreferrer">GamblingCare.ie</a>; Malta:{" "}
+            <a href="https://www.rgf.org.mt/" className="underline" rel="noopener noreferrer">Responsible Gaming Foundation</a>; Ontario:{" "}
+            <a href="https://www.connexontario.ca/" className="underline" rel="noopener noreferrer">ConnexOntario</a>
+          </li>
+        </ul>
+      </section>
       {!data.signedIn ? (
         <p><Link to="/api/login?returnTo=%2Fresponsible-play" className="underline">Sign in</Link> to set deposit limits or take a break.</p>
       ) : (

@@ -239,6 +239,17 @@ describe("the back office and a player's protections", () => {
   });
 });
 
+describe("help", () => {
+  it("links the responsible-play page to real help, for visitors and players alike", async () => {
+    for (const cookie of [undefined, await sessionCookie((await createTestUser()).id)]) {
+      const page = await pageText(await call("/responsible-play", { cookie }));
+      for (const help of ["https://www.gamcare.org.uk/", "https://www.begambleaware.org/", "https://www.ncpgambling.org/", "1-800-GAMBLER", "tel:18004264537"]) {
+        expect(page).toContain(help);
+      }
+    }
+  });
+});
+
 describe("marketing stops during a break", () => {
   it("hides offers, the coin store, the wheel and win banners, and says why", async () => {
     const resting = await createTestUser({ coins: 100n });
