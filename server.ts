@@ -16,6 +16,9 @@ import { closeEvents } from "~/services/events.server";
 import { startReadModel, stopReadModel } from "~/services/read-model.server";
 import { forgetCachedSession } from "~/services/auth.server";
 import { getLogger, loggableUrl } from "~/services/logger.server";
+import { httpMetrics, routeLabeller } from "~/services/http-metrics.server";
+import { bearerMatches, METRICS_CONTENT_TYPE, registerDatabaseGauges } from "~/services/metrics.server";
+import { answerMetricsRequests, scrapeMetrics, serveClusterMetrics } from "~/services/metrics-cluster.server";
 import { startPaymentSweep } from "~/services/payments.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/services/seed.server";
@@ -190,6 +193,9 @@ async function runPrimary(env: Env) {
   const logger = getLogger();
   const database = await openOrExit(env);
   const jobs = startJobs(env);
+  // The workers' scrapes are answered here, with every worker's metrics and the jobs' (ADR 026).
+  registerDatabaseGauges();
+  serveClusterMetrics();
   // A worker gets the primary's database by URL: demo mode (the embedded database) is passed on explicitly.
   const workerEnv = { DATABASE_URL: database.url, SEED_ON_START: "false", ...(env.demoMode ? { DEMO_MODE: "true" } : {}) };
   const startedAt = new Map<number, number>();
@@ -275,6 +281,9 @@ async function runServer(env: Env) {
   startReadModel().catch((error) => logger.warn({ err: error }, "reads come from the database until the listening connection is up"));
   // A worker leaves the jobs to the primary process, which runs them once for all.
   const jobs = cluster.isWorker ? { stop: async () => {} } : startJobs(env);
+  // The database's gauges are read by the process that owns the jobs, once for the cluster (ADR 026).
+  if (cluster.isWorker) answerMetricsRequests();
+  else registerDatabaseGauges();
   const remix = await remixHandler(env);
   const app = express();
   let shuttingDown = false;
@@ -298,6 +307,7 @@ async function runServer(env: Env) {
     });
     next();
   });
+  app.use(httpMetrics(routeLabeller(typeof remix.build === "function" ? undefined : remix.build)));
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
@@ -309,6 +319,23 @@ async function runServer(env: Env) {
     const readiness = await checkReadiness();
     if (readiness.ok) res.json({ status: "ready" });
     else res.status(503).json({ status: "not ready", reason: readiness.reason });
+  });
+  // Prometheus metrics behind a bearer token (METRICS_TOKEN); without one, there is no such page.
+  app.get("/metrics", async (req, res) => {
+    if (!env.METRICS_TOKEN) {
+      res.status(404).json({ message: "Not found" });
+      return;
+    }
+    if (!bearerMatches(req.get("authorization"), env.METRICS_TOKEN)) {
+      res.status(401).set("WWW-Authenticate", 'Bearer realm="metrics"').json({ message: "Unauthorized" });
+      return;
+    }
+    try {
+      res.set("Content-Type", METRICS_CONTENT_TYPE).set("Cache-Control", "no-store").send(await scrapeMetrics());
+    } catch (error) {
+      logger.error({ err: error }, "could not gather the metrics");
+      res.status(503).json({ message: "Metrics unavailable" });
+    }
   });
   app.use(
     pinoHttp({

@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "~/generated/prisma/client";
 
 /**
@@ -6,12 +7,15 @@ import { PrismaClient } from "~/generated/prisma/client";
  * once the database URL is known; the Remix build and server.ts may each carry a
  * copy of this module, so the client lives on globalThis.
  */
-const globalForDb = globalThis as unknown as { __raffleDb?: PrismaClient; __raffleDbUrl?: string };
+const globalForDb = globalThis as unknown as { __raffleDb?: PrismaClient; __raffleDbUrl?: string; __raffleDbPool?: pg.Pool };
 
 export function connectDb(databaseUrl: string, { poolSize = 10 } = {}): PrismaClient {
   if (globalForDb.__raffleDb) return globalForDb.__raffleDb;
   globalForDb.__raffleDbUrl = databaseUrl;
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: poolSize });
+  // The pool is ours (closed with the client) so that /metrics can read how busy it is.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  globalForDb.__raffleDbPool = pool;
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // Bursts of entries queue for a connection rather than failing after Prisma's 2 s default.
   globalForDb.__raffleDb = new PrismaClient({ adapter, transactionOptions: { maxWait: 15_000, timeout: 15_000 } });
   return globalForDb.__raffleDb;
@@ -30,9 +34,17 @@ export function connectedDatabaseUrl(): string {
   return url;
 }
 
+/** The connection pool's use, or undefined before connectDb. */
+export function poolStats(): { total: number; idle: number; waiting: number; max: number } | undefined {
+  const pool = globalForDb.__raffleDbPool;
+  if (!pool) return undefined;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
+}
+
 export async function disconnectDb(): Promise<void> {
   const client = globalForDb.__raffleDb;
   globalForDb.__raffleDb = undefined;
+  globalForDb.__raffleDbPool = undefined;
   await client?.$disconnect();
 }
 

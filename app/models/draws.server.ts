@@ -6,12 +6,12 @@ import type { Tx } from "./ledger.server";
  * rather than a dozen per raffle (docs/decisions/009-entries-and-draws-in-bulk.md).
  * The ledger's triggers still keep balances and check that each transaction balances.
  */
-export type RaffleToDraw = { id: string; kind: RaffleKind; entryPrice: bigint; seed: string };
+export type RaffleToDraw = { id: string; kind: RaffleKind; entryPrice: bigint; seed: string; endsAt?: Date };
 
 /** Locks up to `limit` active raffles whose end has passed, oldest first, skipping ones being drawn elsewhere. */
 export function claimDueRaffles(tx: Tx, now: Date, limit: number): Promise<RaffleToDraw[]> {
   return tx.$queryRaw<RaffleToDraw[]>`
-    SELECT id::text AS id, kind, entry_price AS "entryPrice", seed FROM raffles
+    SELECT id::text AS id, kind, entry_price AS "entryPrice", seed, ends_at AS "endsAt" FROM raffles
     WHERE status = 'active' AND ends_at <= ${now}
     ORDER BY ends_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
 }

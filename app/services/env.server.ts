@@ -100,6 +100,8 @@ const schema = z.object({
   SEED_DEMO_USERS: booleanFlag.optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),
   ADMIN_ACCESS_KEY: z.string().min(12, "expected at least 12 characters").optional(),
+  /** The bearer token of GET /metrics (ADR 026); unset, /metrics is 404. */
+  METRICS_TOKEN: z.string().min(24, "expected at least 24 characters").optional(),
   OAUTH_ISSUER: z.url("expected the issuer URL of an OpenID Connect provider").optional(),
   OAUTH_CLIENT_ID: z.string().min(1).optional(),
   OAUTH_CLIENT_SECRET: z.string().min(1).optional(),

@@ -87,6 +87,11 @@ export async function subscribe(
   return unsubscribe;
 }
 
+/** Live event streams this process serves now (for /metrics). */
+export function openStreamCount(): number {
+  return hub().subscribers.size;
+}
+
 /** False once the process has begun to shut down: no new stream may start. */
 export function eventsOpen(): boolean {
   return !hub().closed;

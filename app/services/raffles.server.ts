@@ -21,6 +21,7 @@ import {
 import { lockRaffle } from "~/models/raffle.server";
 import { DomainError } from "./domain-error";
 import { CHANNEL, publish, type GameEvent } from "./events.server";
+import { countDraws, countEntry } from "./metrics.server";
 import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
 import type { CoinMix } from "./coin-mix";
@@ -94,6 +95,7 @@ export async function enterRaffle({
   // A player's entry (from a session) is checked and counted against the rate limit in its own transaction.
   const window = "sessionHash" in entrant ? slidingWindow(entryLimit(), now) : undefined;
   const row = await submitEntry({ ...entrant, raffleId, kind, tickets, now, window });
+  countEntry(row.outcome);
   switch (row.outcome) {
     case "signed_out":
       throw new DomainError("signed_out", "Unauthorized");
@@ -283,12 +285,20 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
  * undefined when it is no longer active.
  */
 export async function completeRaffleEarly(raffleId: string, actor: string, now = new Date()): Promise<DrawOutcome | undefined> {
-  return db().$transaction(async (tx) => {
+  const outcome = await db().$transaction(async (tx) => {
     const raffle = await lockRaffle(tx, raffleId);
     if (!raffle) throw new DomainError("raffle_not_found", "Raffle not found");
     if (raffle.status !== "active") return undefined;
     return (await drawLocked(tx, [raffle], now, actor))[0];
   });
+  if (outcome) countDraws([outcome]);
+  return outcome;
+}
+
+/** Each drawn raffle's outcome with when it ended, for the draw lag (metrics). */
+function withEnds({ raffles, outcomes }: { raffles: RaffleToDraw[]; outcomes: DrawOutcome[] }) {
+  const ends = new Map(raffles.map((raffle) => [raffle.id, raffle.endsAt]));
+  return outcomes.map((outcome) => ({ outcome: outcome.outcome, endsAt: ends.get(outcome.raffleId) }));
 }
 
 /**
@@ -297,15 +307,18 @@ export async function completeRaffleEarly(raffleId: string, actor: string, now =
  * active and the next pass draws it, once.
  */
 export async function drawNextDueRaffle(now = new Date(), hooks: { afterLock?: () => void } = {}): Promise<DrawOutcome | undefined> {
-  return db().$transaction(
+  const drawn = await db().$transaction(
     async (tx) => {
       const raffles = await claimDueRaffles(tx, now, 1);
       if (raffles.length === 0) return undefined;
       hooks.afterLock?.();
-      return (await drawLocked(tx, raffles, now, "system"))[0];
+      return { raffles, outcomes: await drawLocked(tx, raffles, now, "system") };
     },
     { timeout: 30_000 },
   );
+  if (!drawn) return undefined;
+  countDraws(withEnds(drawn));
+  return drawn.outcomes[0];
 }
 
 /**
@@ -317,11 +330,16 @@ export async function drawDueRaffles(now = new Date(), { batchSize = 100, worker
   const outcomes: DrawOutcome[] = [];
   const worker = async () => {
     for (;;) {
-      const drawn = await db().$transaction(async (tx) => drawLocked(tx, await claimDueRaffles(tx, now, batchSize), now, "system"), {
-        timeout: 30_000,
-      });
-      outcomes.push(...drawn);
-      if (drawn.length < batchSize) return;
+      const drawn = await db().$transaction(
+        async (tx) => {
+          const raffles = await claimDueRaffles(tx, now, batchSize);
+          return { raffles, outcomes: await drawLocked(tx, raffles, now, "system") };
+        },
+        { timeout: 30_000 },
+      );
+      countDraws(withEnds(drawn));
+      outcomes.push(...drawn.outcomes);
+      if (drawn.outcomes.length < batchSize) return;
     }
   };
   await Promise.all(Array.from({ length: workers }, worker));

@@ -1,0 +1,196 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { Counter, Gauge, Histogram, collectDefaultMetrics, register } from "prom-client";
+import { poolStats } from "~/models/db.server";
+import { ledgerInvariants } from "~/models/ledger.server";
+import { countPaymentsByStatus, countPayoutLegsByStatus, countWithdrawalsByStatus } from "~/models/metrics.server";
+import { openStreamCount } from "./events.server";
+
+/**
+ * What GET /metrics shows (Prometheus text, prom-client's global registry; ADR 026).
+ * server.ts and the Remix build each carry a copy of this module, but prom-client is
+ * one package outside both bundles: the metrics are made once per process and kept on
+ * globalThis, so both copies count into the same ones.
+ */
+const PREFIX = "raffle_";
+/** Figures read from the database are read at most this often, whatever the scrape rate. */
+const STATES_TTL_MS = 15_000;
+/** The ledger check reads every posting: once a minute at most. */
+const LEDGER_TTL_MS = 60_000;
+
+function createMetrics() {
+  collectDefaultMetrics({ prefix: PREFIX, eventLoopMonitoringPrecision: 20 });
+  return {
+    httpRequests: new Counter({
+      name: `${PREFIX}http_requests_total`,
+      help: "HTTP requests answered, by method, route pattern and status.",
+      labelNames: ["method", "route", "status"] as const,
+    }),
+    httpDuration: new Histogram({
+      name: `${PREFIX}http_request_duration_seconds`,
+      help: "Time from a request's arrival to the end of its answer, by method, route pattern and status.",
+      labelNames: ["method", "route", "status"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    }),
+    entries: new Counter({
+      name: `${PREFIX}entries_total`,
+      help: "Raffle entries, accepted or refused, with the refusal's reason (accepted: reason ok).",
+      labelNames: ["result", "reason"] as const,
+    }),
+    draws: new Counter({
+      name: `${PREFIX}draws_total`,
+      help: "Raffles drawn: completed with a winner, or cancelled (fewer than two players) and refunded.",
+      labelNames: ["outcome"] as const,
+    }),
+    drawLag: new Histogram({
+      name: `${PREFIX}draw_lag_seconds`,
+      help: "From a raffle's end to its draw committed (winner paid or tickets refunded); scheduled draws only.",
+      buckets: [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+    }),
+    eventStreams: new Gauge({
+      name: `${PREFIX}event_streams_open`,
+      help: "Live event streams (/api/events) open.",
+      collect() {
+        this.set(openStreamCount());
+      },
+    }),
+    dbPool: new Gauge({
+      name: `${PREFIX}db_pool_connections`,
+      help: "Database pool connections: total open, idle, and requests waiting for one (waiting).",
+      labelNames: ["state"] as const,
+      collect() {
+        const stats = poolStats();
+        if (!stats) return;
+        this.set({ state: "total" }, stats.total);
+        this.set({ state: "idle" }, stats.idle);
+        this.set({ state: "waiting" }, stats.waiting);
+        this.set({ state: "max" }, stats.max);
+      },
+    }),
+  };
+}
+
+const state = globalThis as unknown as { __raffleMetrics?: ReturnType<typeof createMetrics>; __raffleDatabaseGauges?: boolean };
+
+function metrics() {
+  state.__raffleMetrics ??= createMetrics();
+  return state.__raffleMetrics;
+}
+
+export function countEntry(outcome: string): void {
+  metrics().entries.inc({ result: outcome === "ok" ? "accepted" : "refused", reason: outcome });
+}
+
+/** Counts draws committed at `committedAt`; the lag of those that ended before it (early completions did not). */
+export function countDraws(draws: { outcome: string; endsAt?: Date }[], committedAt = new Date()): void {
+  const m = metrics();
+  for (const draw of draws) {
+    m.draws.inc({ outcome: draw.outcome });
+    if (draw.endsAt && draw.endsAt <= committedAt) m.drawLag.observe((committedAt.getTime() - draw.endsAt.getTime()) / 1000);
+  }
+}
+
+export function observeHttp(labels: { method: string; route: string; status: number }, seconds: number): void {
+  const m = metrics();
+  const values = { method: labels.method, route: labels.route, status: String(labels.status) };
+  m.httpRequests.inc(values);
+  m.httpDuration.observe(values, seconds);
+}
+
+/** A value read at most once per `ttl`; concurrent scrapes share the one read. */
+function cached<T>(ttl: number, read: () => Promise<T>): () => Promise<T> {
+  let value: { at: number; read: Promise<T> } | undefined;
+  return () => {
+    if (!value || Date.now() - value.at > ttl) {
+      const next = { at: Date.now(), read: read() };
+      // A failed read is not kept: the next scrape tries again.
+      next.read.catch(() => {
+        if (value === next) value = undefined;
+      });
+      value = next;
+    }
+    return value.read;
+  };
+}
+
+/**
+ * The gauges read from the database (payments, withdrawals and payout legs by state, the
+ * ledger check), at scrape time through a short cache. Registered only in the process
+ * that owns the jobs (the single process, or the cluster's primary), so that the
+ * cluster's sum counts them once.
+ */
+export function registerDatabaseGauges(): void {
+  if (state.__raffleDatabaseGauges) return;
+  state.__raffleDatabaseGauges = true;
+  const states = cached(STATES_TTL_MS, async () => {
+    const [payments, withdrawals, legs] = await Promise.all([countPaymentsByStatus(), countWithdrawalsByStatus(), countPayoutLegsByStatus()]);
+    return { payments, withdrawals, legs };
+  });
+  const ledger = cached(LEDGER_TTL_MS, ledgerInvariants);
+  new Gauge({
+    name: `${PREFIX}payments`,
+    help: "Card payments by status.",
+    labelNames: ["status"] as const,
+    async collect() {
+      const { payments } = await states();
+      this.reset();
+      for (const [status, count] of payments) this.set({ status }, count);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}withdrawals`,
+    help: "Withdrawals (payout requests) by status.",
+    labelNames: ["status"] as const,
+    async collect() {
+      const { withdrawals } = await states();
+      this.reset();
+      for (const [status, count] of withdrawals) this.set({ status }, count);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}payout_legs`,
+    help: "Payout legs (refunds to card, transfers) by kind and status.",
+    labelNames: ["kind", "status"] as const,
+    async collect() {
+      const { legs } = await states();
+      this.reset();
+      for (const { kind, status, count } of legs) this.set({ kind, status }, count);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}ledger_ok`,
+    help: "1 when the ledger check passes (every account sums to 0 in all and in bonus coins, balances equal postings, no transaction unbalanced, no floor broken), else 0.",
+    async collect() {
+      const check = await ledger();
+      const ok = check.total === 0n && check.bonusTotal === 0n && check.mismatched === 0 && check.negative === 0 && check.unbalanced === 0;
+      this.set(ok ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}ledger_sum_coins`,
+    help: "The sum of every ledger account's balance, in coins (0 when the books balance).",
+    async collect() {
+      this.set(Number((await ledger()).total));
+    },
+  });
+}
+
+/** This process's metrics, created if need be (the HTTP and job metrics exist from the first scrape). */
+export async function processMetrics() {
+  metrics();
+  return register.getMetricsAsJSON();
+}
+
+export async function metricsText(): Promise<string> {
+  metrics();
+  return register.metrics();
+}
+
+export const METRICS_CONTENT_TYPE = register.contentType;
+
+/** Whether an Authorization header carries `token` as its bearer, compared in constant time. */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = /^Bearer (.+)$/i.exec(header ?? "")?.[1] ?? "";
+  // Equal-length digests, so neither the comparison nor its length check tells anything.
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(token)) && given.length > 0;
+}
