@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
+import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess, signUpOn } from "../../support/server-process";
 
 /**
  * GET /metrics (ADR 026): off without METRICS_TOKEN, 401 without the right bearer, and
@@ -26,18 +26,6 @@ async function scrape(base: string): Promise<string> {
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toContain("text/plain");
   return response.text();
-}
-
-/** Signs a new adult player up, as the sign-up form would; returns their cookies. */
-async function signUp(base: string, email: string): Promise<string> {
-  const response = await fetch(`${base}/api/login`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ intent: "signup", email, password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" }),
-  });
-  expect(response.status).toBe(302);
-  return response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 }
 
 /** The sum of a metric's samples whose labels include every one of `labels`. */
@@ -88,7 +76,7 @@ test("with two workers, /metrics needs the token and shows the cluster's counter
     expect(sample(before, "raffle_db_pool_connections", { state: "max" })).toBeGreaterThanOrEqual(10);
 
     // An entry (refused: no such raffle) is counted, under its route's pattern, not its URL.
-    const cookie = await signUp(base, "metrics@example.com");
+    const cookie = await signUpOn(base, "metrics@example.com");
     const raffleId = "00000000-0000-4000-8000-000000000000";
     const entry = await fetch(`${base}/api/quick-raffles/${raffleId}/enter`, {
       method: "POST",
