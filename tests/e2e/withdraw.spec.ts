@@ -47,3 +47,40 @@ test("request a withdrawal: welcome coins stay, refused below $10 and above the 
   await expect(page.getByTestId("withdrawal").first()).toContainText(/pending|completed/);
   await expect(page.getByTestId("withdrawal").first()).toContainText("Venmo ••••ou");
 });
+
+/** A payout that fails reaches the player with its reason: on the withdraw page, and as a toast on their next page. */
+test("a refused payout's reason reaches the player", async ({ page, baseURL, playwright }) => {
+  await signUpWithUsername(page);
+  // $74.97 of cash: a $60 request stays out of the back office's bulk approval (up to $50).
+  for (let i = 0; i < 3; i++) {
+    const bought = await page.request.post("/checkout?package=package_4", {
+      form: { intent: "demo-pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" },
+      headers: { Origin: baseURL! },
+      maxRedirects: 0,
+    });
+    expect(bought.status()).toBe(302);
+  }
+  const requested = await page.request.post("/api/withdraw", {
+    data: { amount: 60, method: "venmo", accountInfo: "lucky-lou" },
+    headers: { Origin: baseURL!, Accept: "application/json" },
+  });
+  expect(requested.status()).toBe(200);
+  const { id } = (await requested.json()) as { id: string };
+  // The purchases' own toast is shown first (one toast at a time).
+  await page.goto("/withdraw");
+  await expect(page.getByTestId("toast")).toContainText("Payment Successful!");
+
+  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL! } });
+  expect((await admin.post("/api/login", { form: { intent: "signin", email: "admin@demo.test", password: "demo-admin-pass" }, maxRedirects: 0 })).status()).toBe(302);
+  expect((await admin.post("/admin-access", { form: { key: "demo-admin-access-key" }, maxRedirects: 0 })).headers().location).toBe("/admin");
+  const rejected = await admin.post(`/api/admin/payouts/${id}/reject`, { data: { reason: "Name does not match the account" }, headers: { Accept: "application/json" } });
+  expect(rejected.status()).toBe(200);
+  await admin.dispose();
+
+  await page.goto("/");
+  await expect(page.getByTestId("toast")).toContainText("Withdrawal Failed");
+  await expect(page.getByTestId("toast")).toContainText("$60.00 is back in your balance. Name does not match the account");
+  await page.goto("/withdraw");
+  await expect(page.getByTestId("withdrawal-reason").first()).toHaveText("Why: Name does not match the account");
+  await expect(page.getByTestId("withdrawable")).toHaveText("$74.97");
+});
