@@ -4,6 +4,9 @@ import { utcMinute } from "./dates";
  * VIP tiers (spec section 9). Prices in cents; the win multiplier in tenths so
  * prize arithmetic stays in integers (1.1x = 11).
  */
+/** A VIP purchase buys this many days; buying again extends or moves up (PRODUCT.md). */
+export const VIP_PERIOD_DAYS = 30;
+
 export const VIP_TIERS = {
   bronze: { priceCents: 999, multiplierTenths: 11, dailyCoins: 5, bonusPercent: 10, jackpotChances: 1 },
   silver: { priceCents: 1999, multiplierTenths: 12, dailyCoins: 15, bonusPercent: 20, jackpotChances: 1 },

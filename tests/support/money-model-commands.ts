@@ -9,7 +9,8 @@ import { approvePayout, rejectPayout, settleTransferByAdmin, verifyIdentity } fr
 import { getEnv } from "~/services/env.server";
 import { coinsToDecimal } from "~/services/money";
 import { DEMO_DECLINED_CARD, DEMO_SUCCESS_CARD, demoProvider } from "~/services/payments/demo-provider.server";
-import { priceCoins, priceVip, reversePayment, settlePayment, startPayment, VIP_PERIOD_DAYS } from "~/services/payments.server";
+import { reversePayment } from "~/services/payment-reversals.server";
+import { priceCoins, priceVip, settlePayment, startPayment, VIP_PERIOD_DAYS } from "~/services/payments.server";
 import { POLICY } from "~/services/policy";
 import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles.server";
 import { excludeSelf } from "~/services/responsible-play.server";

@@ -1,0 +1,86 @@
+import { randomUUID } from "node:crypto";
+import { recordAudit } from "~/models/audit.server";
+import { db } from "~/models/db.server";
+import { houseAccountId, nonZero, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
+import * as payments from "~/models/payment.server";
+import { paidMix, smaller } from "./coin-mix";
+import type { Reversal } from "./payments/provider";
+import { VIP_PERIOD_DAYS } from "./vip";
+
+/**
+ * Takes back what a refund or dispute of a payment newly covers (PRODUCT.md "Refunds and
+ * disputes take back exactly what they cover"): for a coin purchase, the covered cents as
+ * cash and the bonus that came with the payment in proportion (floor(bonus × covered ÷
+ * price)), as far as the player still has them; what is already spent flags the account.
+ * A refund event carries the payment's refunded total so far, so a repeat, or a refund
+ * this site made itself (a withdrawal paid back to the card, already counted), takes
+ * nothing. A VIP purchase refunded or disputed in full loses its 30 days.
+ */
+export async function reversePayment(providerPaymentId: string, reversal: Reversal, now = new Date()) {
+  await db().$transaction(async (tx) => {
+    const payment = await payments.lockPayment(tx, providerPaymentId);
+    if (!payment || (payment.status !== "succeeded" && payment.status !== "refunded" && payment.status !== "disputed")) return;
+    const open = payment.amountCents - payment.refundedCents - payment.disputedCents;
+    const wanted = reversal.reason === "refund" ? reversal.refundedCents - payment.refundedCents : reversal.amountCents;
+    const covered = Math.max(0, Math.min(wanted, open));
+    if (wanted > open) {
+      // More than is left of it: a dispute of cents already paid back (to the card, by a
+      // withdrawal), or a refund the site did not make. Support looks at it.
+      await payments.flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId} covers ${wanted - open} cents already refunded or disputed`, now);
+      await recordAudit(tx, {
+        actor: "provider",
+        action: `payment.${reversal.reason}_overlap`,
+        target: `user:${payment.userId}`,
+        details: { providerPaymentId, wantedCents: wanted, openCents: open },
+      });
+    }
+    if (covered === 0) return;
+    const refundedCents = payment.refundedCents + (reversal.reason === "refund" ? covered : 0);
+    const disputedCents = payment.disputedCents + (reversal.reason === "dispute" ? covered : 0);
+    const whole = refundedCents + disputedCents === payment.amountCents;
+    await payments.updatePayment(tx, payment.id, {
+      refundedCents,
+      disputedCents,
+      ...(whole ? { status: reversal.reason === "refund" ? "refunded" : "disputed" } : {}),
+    });
+    const details = { providerPaymentId, amountCents: payment.amountCents, coveredCents: covered, refundedCents, disputedCents };
+    if (payment.purpose === "vip") {
+      if (whole) await payments.shortenVip(tx, payment.userId, now, VIP_PERIOD_DAYS);
+      await recordAudit(tx, { actor: "provider", action: `payment.${reversal.reason}`, target: `user:${payment.userId}`, details });
+      return;
+    }
+    // The bonus in proportion to the cents covered so far, less what earlier reversals took:
+    // partial reversals that add up to the whole payment take back all of its bonus.
+    const credited = paidMix(payment.amountCents, payment.coinsCredited ?? 0n);
+    const bonusFor = (cents: number) => (credited.bonus * BigInt(cents)) / BigInt(payment.amountCents);
+    const before = payment.refundedCents + payment.disputedCents;
+    const due = { cash: smaller(BigInt(covered), credited.cash), bonus: bonusFor(before + covered) - bonusFor(before) };
+    const available = await userBalances(payment.userId, tx);
+    const taken = { cash: smaller(available.cash, due.cash), bonus: smaller(available.bonus, due.bonus) };
+    if (taken.cash + taken.bonus > 0n) {
+      await postTransaction(tx, {
+        kind: "reversal",
+        // Unique per reversal: a repeat is told apart by the payment's totals above, under its lock.
+        reference: `reversal:${providerPaymentId}:${reversal.reason}:${refundedCents + disputedCents}:${randomUUID()}`,
+        userId: payment.userId,
+        memo: reversal.reason,
+        postings: nonZero([
+          { accountId: await userAccountId(tx, payment.userId), amount: -taken.cash },
+          { accountId: await houseAccountId("card_deposits", tx), amount: taken.cash },
+          { accountId: await userAccountId(tx, payment.userId, "user_bonus"), amount: -taken.bonus },
+          { accountId: await houseAccountId("promotions", tx), amount: taken.bonus },
+        ]),
+      });
+    }
+    const missing = due.cash + due.bonus - taken.cash - taken.bonus;
+    if (missing > 0n) {
+      await payments.flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId}: ${missing} coins already spent`, now);
+    }
+    await recordAudit(tx, {
+      actor: "provider",
+      action: `payment.${reversal.reason}`,
+      target: `user:${payment.userId}`,
+      details: { ...details, reversedCash: taken.cash.toString(), reversedBonus: taken.bonus.toString(), missing: missing.toString() },
+    });
+  });
+}
