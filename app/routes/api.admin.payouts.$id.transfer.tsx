@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { PAYOUT_UPDATED, adminAction } from "~/services/admin-http.server";
-import { settleTransferByAdmin } from "~/services/admin.server";
+import { settleTransfer } from "~/services/payouts.server";
 import { readJson, uuidParam } from "~/services/http.server";
 
 /**
@@ -16,6 +16,6 @@ const schema = z.union([
 export async function action({ request, params }: ActionFunctionArgs) {
   return adminAction(request, async (session) => {
     const outcome = await readJson(request, schema);
-    return { json: await settleTransferByAdmin(session.user.id, uuidParam(params.id), outcome), toast: PAYOUT_UPDATED };
+    return { json: await settleTransfer(session.user.id, uuidParam(params.id), outcome), toast: PAYOUT_UPDATED };
   });
 }

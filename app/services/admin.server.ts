@@ -11,7 +11,7 @@ import { getEnv } from "./env.server";
 import { mayPlayFrom } from "./jurisdictions";
 import { utcDay } from "./rewards.server";
 import { coinsToDecimal } from "./money";
-import { payeeBlock, refuseOwnAccount, sendPayout, settleTransfer } from "./payouts.server";
+import { payeeBlock, refuseOwnAccount, sendPayout } from "./payouts.server";
 import { completeRaffleEarly } from "./raffles.server";
 import { usernameKey } from "./username";
 import { effectiveLimit, LIMIT_PERIODS, pendingLimit, PERIOD_LABELS, runningExclusion, type LimitPeriod } from "./responsible-play.server";
@@ -105,11 +105,6 @@ export async function rejectPayout(adminId: string, withdrawalId: string, reason
     });
     return { status: "rejected" };
   });
-}
-
-/** An admin records a transfer sent by hand (its reference), or that it failed (the reason); audited per leg. */
-export async function settleTransferByAdmin(adminId: string, withdrawalId: string, outcome: { reference: string } | { failure: string }) {
-  return settleTransfer(adminId, withdrawalId, outcome);
 }
 
 /**

@@ -16,6 +16,17 @@ export function paidMix(amountCents: number, coins: bigint): CoinMix {
   return { cash, bonus: coins - cash };
 }
 
+/**
+ * The bonus coins that `cents` more of a purchase takes back (a refund, a dispute, a
+ * withdrawal paid back to the card), after `takenBackCents` already were: its bonus in
+ * proportion, floored cumulatively, so that parts adding up to the whole take all of it.
+ */
+export function bonusCoveredBy(purchase: { amountCents: number; coinsCredited: bigint }, takenBackCents: number, cents: number): bigint {
+  const { bonus } = paidMix(purchase.amountCents, purchase.coinsCredited);
+  const upTo = (c: number) => (bonus * BigInt(c)) / BigInt(purchase.amountCents);
+  return upTo(takenBackCents + cents) - upTo(takenBackCents);
+}
+
 export function smaller(a: bigint, b: bigint): bigint {
   return a < b ? a : b;
 }

@@ -126,26 +126,21 @@ export function registerDatabaseGauges(): void {
     return { payments, withdrawals, legs };
   });
   const ledger = cached(LEDGER_TTL_MS, ledgerInvariants);
-  new Gauge({
-    name: `${PREFIX}payments`,
-    help: "Card payments by status.",
-    labelNames: ["status"] as const,
-    async collect() {
-      const { payments } = await states();
-      this.reset();
-      for (const [status, count] of payments) this.set({ status }, count);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}withdrawals`,
-    help: "Withdrawals (payout requests) by status.",
-    labelNames: ["status"] as const,
-    async collect() {
-      const { withdrawals } = await states();
-      this.reset();
-      for (const [status, count] of withdrawals) this.set({ status }, count);
-    },
-  });
+  for (const [name, help] of [
+    ["payments", "Card payments by status."],
+    ["withdrawals", "Withdrawals (payout requests) by status."],
+  ] as const) {
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      labelNames: ["status"] as const,
+      async collect() {
+        const counts = (await states())[name];
+        this.reset();
+        for (const [status, count] of counts) this.set({ status }, count);
+      },
+    });
+  }
   new Gauge({
     name: `${PREFIX}payout_legs`,
     help: "Payout legs (refunds to card, transfers) by kind and status.",

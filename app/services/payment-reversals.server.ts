@@ -3,7 +3,7 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { houseAccountId, nonZero, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
 import * as payments from "~/models/payment.server";
-import { paidMix, smaller } from "./coin-mix";
+import { bonusCoveredBy, paidMix, smaller } from "./coin-mix";
 import type { Reversal } from "./payments/provider";
 import { VIP_PERIOD_DAYS } from "./vip";
 
@@ -49,12 +49,11 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
       await recordAudit(tx, { actor: "provider", action: `payment.${reversal.reason}`, target: `user:${payment.userId}`, details });
       return;
     }
-    // The bonus in proportion to the cents covered so far, less what earlier reversals took:
-    // partial reversals that add up to the whole payment take back all of its bonus.
-    const credited = paidMix(payment.amountCents, payment.coinsCredited ?? 0n);
-    const bonusFor = (cents: number) => (credited.bonus * BigInt(cents)) / BigInt(payment.amountCents);
-    const before = payment.refundedCents + payment.disputedCents;
-    const due = { cash: smaller(BigInt(covered), credited.cash), bonus: bonusFor(before + covered) - bonusFor(before) };
+    const purchase = { amountCents: payment.amountCents, coinsCredited: payment.coinsCredited ?? 0n };
+    const due = {
+      cash: smaller(BigInt(covered), paidMix(purchase.amountCents, purchase.coinsCredited).cash),
+      bonus: bonusCoveredBy(purchase, payment.refundedCents + payment.disputedCents, covered),
+    };
     const available = await userBalances(payment.userId, tx);
     const taken = { cash: smaller(available.cash, due.cash), bonus: smaller(available.bonus, due.bonus) };
     if (taken.cash + taken.bonus > 0n) {

@@ -7,7 +7,7 @@ import { DomainError } from "./domain-error";
 import { getLogger } from "./logger.server";
 import { paymentProvider } from "./payments.server";
 import { coinsToDecimal } from "./money";
-import { paidMix, smaller } from "./coin-mix";
+import { bonusCoveredBy, smaller } from "./coin-mix";
 import { PaymentProviderUnavailable, type ProviderRefund } from "./payments/provider";
 import type { NewToast } from "./toast.server";
 
@@ -42,13 +42,6 @@ export async function refuseBlockedPayee(tx: Tx, userId: string) {
 
 export type PlannedLeg = legs.NewLeg & { paidAt?: Date };
 
-/** The bonus that came with `cents` more of a purchase, after what was already taken back (floor of the proportion, cumulatively). */
-function bonusCoveredBy(payment: { amountCents: number; coinsCredited: bigint | null; takenBackCents: number }, cents: number): bigint {
-  const { bonus } = paidMix(payment.amountCents, payment.coinsCredited ?? 0n);
-  const upTo = (c: number) => (bonus * BigInt(c)) / BigInt(payment.amountCents);
-  return upTo(payment.takenBackCents + cents) - upTo(payment.takenBackCents);
-}
-
 /** How `amount` coins would be paid out now: refunds of card payments first, the rest by transfer. */
 export async function planLegs(client: Tx, userId: string, amount: bigint, now: Date): Promise<PlannedLeg[]> {
   const payments = await legs.refundablePayments(client, userId, new Date(now.getTime() - REFUND_WINDOW_DAYS * 86_400_000));
@@ -71,6 +64,20 @@ export async function refundableNow(userId: string, now = new Date()) {
     refundableCoins: payments.reduce((sum, p) => sum + BigInt(p.refundableCents), 0n),
     payments: payments.map((p) => ({ paidAt: p.createdAt, amountCents: p.amountCents, refundableCents: p.refundableCents })),
   };
+}
+
+/** Moves `amount` bonus coins to the player from promotions (negative: back to promotions), as a reversal. */
+async function moveBonus(tx: Tx, userId: string, amount: bigint, { reference, memo }: { reference: string; memo: string }) {
+  await postTransaction(tx, {
+    kind: "reversal",
+    reference,
+    userId,
+    memo,
+    postings: [
+      { accountId: await houseAccountId("promotions", tx), amount: -amount },
+      { accountId: await userAccountId(tx, userId, "user_bonus"), amount },
+    ],
+  });
 }
 
 type Outcome =
@@ -148,16 +155,7 @@ async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, 
         await legs.addRefundedCents(tx, leg.paymentId!, -Number(leg.amount));
         // The purchase's bonus taken back with the refund comes back with it.
         if (leg.bonusTaken > 0n) {
-          await postTransaction(tx, {
-            kind: "reversal",
-            reference: `payout-leg-bonus-return:${leg.id}`,
-            userId: w.userId,
-            memo: "refund to the card failed",
-            postings: [
-              { accountId: await houseAccountId("promotions", tx), amount: -leg.bonusTaken },
-              { accountId: await userAccountId(tx, w.userId, "user_bonus"), amount: leg.bonusTaken },
-            ],
-          });
+          await moveBonus(tx, w.userId, leg.bonusTaken, { reference: `payout-leg-bonus-return:${leg.id}`, memo: "refund to the card failed" });
         }
       }
       await legs.updateLeg(tx, leg.id, { status: "failed", failureReason: outcome.reason, settledAt: now, ...(outcome.by ? { completedById: outcome.by } : {}) });
@@ -204,19 +202,10 @@ export async function sendPayout(withdrawalId: string, now = new Date()): Promis
         await legs.addRefundedCents(tx, leg.paymentId!, Number(leg.amount));
         // A refund takes back the bonus that came with that much of the purchase (as a
         // refund by the provider does, ADR 017), as far as the player still has it.
-        const bonus = bonusCoveredBy(payment, Number(leg.amount));
+        const bonus = bonusCoveredBy({ amountCents: payment.amountCents, coinsCredited: payment.coinsCredited ?? 0n }, payment.takenBackCents, Number(leg.amount));
         const taken = smaller(bonus, (await userBalances(w.userId, tx)).bonus);
         if (taken > 0n) {
-          await postTransaction(tx, {
-            kind: "reversal",
-            reference: `payout-leg-bonus:${leg.id}`,
-            userId: w.userId,
-            memo: "bonus of a purchase refunded to the card",
-            postings: [
-              { accountId: await userAccountId(tx, w.userId, "user_bonus"), amount: -taken },
-              { accountId: await houseAccountId("promotions", tx), amount: taken },
-            ],
-          });
+          await moveBonus(tx, w.userId, -taken, { reference: `payout-leg-bonus:${leg.id}`, memo: "bonus of a purchase refunded to the card" });
           await legs.updateLeg(tx, leg.id, { bonusTaken: taken });
           leg.bonusTaken = taken;
         }

@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
-import { approvePayout, rejectPayout, settleTransferByAdmin, verifyIdentity } from "~/services/admin.server";
+import { approvePayout, rejectPayout, verifyIdentity } from "~/services/admin.server";
+import { settleTransfer } from "~/services/payouts.server";
 import { getEnv } from "~/services/env.server";
 import { coinsToDecimal } from "~/services/money";
 import { DEMO_DECLINED_CARD, DEMO_SUCCESS_CARD, demoProvider } from "~/services/payments/demo-provider.server";
@@ -370,7 +371,7 @@ class RecordTransfer implements Command {
     const p = m.players.find((x) => x.id === w.userId)!;
     const reference = `REF-${w.id.slice(0, 8)}-${m.now.getTime()}`;
     const result = await outcome(() =>
-      settleTransferByAdmin(pick(m.admins, this.admin), w.id, this.failed ? { failure: "Bank returned it" } : { reference }),
+      settleTransfer(pick(m.admins, this.admin), w.id, this.failed ? { failure: "Bank returned it" } : { reference }),
     );
     const transfer = w.legs.find((l) => l.kind === "transfer");
     const expected = transfer?.status !== "processing" ? "withdrawal_decided" : !this.failed && p.flagged ? "payee_blocked" : "ok";
