@@ -60,7 +60,8 @@ export async function startScript(script: string, { port, env, ready = "/" }: { 
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  await waitFor(`http://127.0.0.1:${port}${ready}`, 60_000, ready === "/" ? undefined : [401, 404]);
+  const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`${script} exited with ${code} before it answered`))));
+  await Promise.race([waitFor(`http://127.0.0.1:${port}${ready}`, 60_000, ready === "/" ? undefined : [401, 404]), exited]);
   return { process: child, port, stop: stopper(child) };
 }
 
