@@ -8,11 +8,9 @@ import { findCoinPackage } from "./coin-packages";
 import { reserveDeposit, type DepositToReserve } from "./deposit-limits.server";
 import { checkDeposit } from "./responsible-play.server";
 import { DomainError } from "./domain-error";
-import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
-import { demoProvider } from "./payments/demo-provider.server";
 import type { PaymentProvider, ProviderEvent } from "./payments/provider";
-import { stripeProvider } from "./payments/stripe-provider.server";
+import { paymentProvider } from "./payments/current-provider.server";
 import { refreshRefund, settleOpenPayouts } from "./payouts.server";
 import { activeVipTier, higherVipTier, VIP_PERIOD_DAYS, VIP_TIERS, type VipTierName } from "./vip";
 import { reversePayment } from "./payment-reversals.server";
@@ -26,9 +24,6 @@ import { reversePayment } from "./payment-reversals.server";
 /** A VIP purchase buys this many days (app/services/vip.ts); re-exported for the payment paths' callers. */
 export { VIP_PERIOD_DAYS };
 
-export function paymentProvider(): PaymentProvider {
-  return getEnv().demoMode ? demoProvider : stripeProvider;
-}
 
 export type Product =
   | { purpose: "coins"; product: string; amountCents: number; coins: bigint; description: string }

@@ -5,7 +5,7 @@ import * as legs from "~/models/payout.server";
 import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
 import { DomainError } from "./domain-error";
 import { getLogger } from "./logger.server";
-import { paymentProvider } from "./payments.server";
+import { paymentProvider } from "./payments/current-provider.server";
 import { coinsToDecimal } from "./money";
 import { bonusCoveredBy, smaller } from "./coin-mix";
 import { PaymentProviderUnavailable, type ProviderRefund } from "./payments/provider";

@@ -8,7 +8,7 @@ import { encrypt } from "./crypto-box.server";
 import { DomainError } from "./domain-error";
 import { coinsToDecimal } from "./money";
 import { longUtcDate } from "./dates";
-import { paymentProvider } from "./payments.server";
+import { paymentProvider } from "./payments/current-provider.server";
 import { planLegs, refundableNow } from "./payouts.server";
 import { POLICY } from "./policy";
 import { insufficientCash, METHOD_LABELS, validateWithdrawal, type ValidWithdrawal, type WithdrawalInput, type WithdrawalProblem } from "./withdrawal-rules";
