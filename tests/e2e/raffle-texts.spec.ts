@@ -31,6 +31,7 @@ test("a player in a quick round with another player is told what they would win 
 });
 
 test("a VIP-only raffle says it is for members, and the server refuses a non-member", async ({ page }) => {
+  test.setTimeout(60_000);
   await signUpWithUsername(page);
   const card = page.getByRole("article", { name: "HIGH STAKES raffle, $25.00 entry" }).filter({ hasText: "VIP members only" }).first();
   await expect(card.getByRole("button", { name: "VIP members only" })).toBeDisabled();
