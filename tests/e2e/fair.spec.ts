@@ -17,6 +17,9 @@ test.beforeAll(async ({ browser, baseURL }) => {
 });
 
 test("/fair explains the draw, lists recent draws and finds one by id, with a plain form", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "Fair draws" }).click();
+  await expect(page).toHaveURL(/\/fair$/);
   const response = await page.goto("/fair");
   expect(response?.status()).toBe(200);
   await expect(page.getByRole("heading", { name: "How every draw is made" })).toBeVisible();
