@@ -57,6 +57,7 @@ export function Landing({ live }: { live: { totalPlayers: number; totalPots: str
         <a href="/terms" className="underline">Terms of Service</a>
         <a href="/privacy" className="underline">Privacy Policy</a>
         <a href="/rules" className="underline">Rules &amp; odds</a>
+        <a href="/fair" className="underline">Fair draws</a>
         <a href="/responsible-play" className="underline">Responsible play</a>
       </footer>
     </div>

@@ -1,4 +1,5 @@
-import { useLocation } from "@remix-run/react";
+import { useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { RootData } from "~/root";
 import type { RaffleView } from "~/services/feeds.server";
 import { useShowToast } from "./toaster";
 import { usePaused } from "./play-session";
@@ -45,6 +46,9 @@ export function RaffleCard({
   const phase = kind === "quick" ? quickPhase(exactSecondsLeft(raffle.endTime, now), raffle.status) : regularPhase(left);
   const closed = phase === "drawing";
   const short = BigInt(balance) < (parseDollars(raffle.entryPrice) ?? 0n);
+  // VIP-only raffles are for active members; the server refuses anyone else (enter_raffles).
+  const vipActive = useRouteLoaderData<RootData>("root")?.user?.vipActive ?? false;
+  const membersOnly = raffle.vipOnly && !vipActive;
   const action = `/api/${kind === "quick" ? "quick-raffles" : "raffles"}/${raffle.id}/enter`;
   const label =
     kind === "quick"
@@ -85,8 +89,8 @@ export function RaffleCard({
         </dd>
         {kind === "quick" ? (
           <>
-            <dt className="text-slate-600 dark:text-slate-400">You could win</dt>
-            <dd className="text-right font-semibold">${raffle.couldWin}</dd>
+            <dt className="text-slate-600 dark:text-slate-400">{raffle.couldWinNow ? "You would win now" : "You could win"}</dt>
+            <dd className="text-right font-semibold" data-testid="could-win">${raffle.couldWin}</dd>
           </>
         ) : null}
         {raffle.myTickets !== undefined ? (
@@ -106,6 +110,15 @@ export function RaffleCard({
       )}
       {paused ? (
         <p className="text-center text-sm text-slate-600 dark:text-slate-400" data-testid="entry-paused">Entries are paused for your account.</p>
+      ) : membersOnly ? (
+        <div className="flex flex-col gap-1 text-center text-sm">
+          <button type="button" disabled aria-describedby={`vip-only-${raffle.id}`} className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white opacity-60">
+            VIP members only
+          </button>
+          <p id={`vip-only-${raffle.id}`} data-testid="vip-only">
+            This raffle is for active VIP members. <a className="underline" href="/vip">See VIP tiers</a>
+          </p>
+        </div>
       ) : (
         <form
           method="post"

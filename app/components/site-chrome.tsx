@@ -7,6 +7,7 @@ export function SiteFooter({ isAdmin }: { isAdmin: boolean }) {
       <Link to="/terms" className="underline">Terms of Service</Link>
       <Link to="/privacy" className="underline">Privacy Policy</Link>
       <Link to="/rules" className="underline">Rules &amp; odds</Link>
+      <Link to="/fair" className="underline">Fair draws</Link>
       <Link to="/history" className="underline">History</Link>
       <Link to="/responsible-play" className="underline">Responsible play</Link>
       {isAdmin ? <Link to="/admin" className="underline">Support</Link> : null}

@@ -75,3 +75,20 @@ export async function leaderboard(since: Date, limit: number) {
     ORDER BY winnings DESC, wins DESC, u.username
     LIMIT ${limit}`;
 }
+
+/**
+ * Drawn raffles of every kind, newest first (by draw time, then id: a batch of draws shares
+ * one time), after the cursor `before` when given (the /fair list).
+ */
+export async function recentDraws(limit: number, before?: { drawnAt: Date; id: string }) {
+  return db().raffle.findMany({
+    where: {
+      status: "completed",
+      drawnAt: { not: null },
+      ...(before ? { OR: [{ drawnAt: { lt: before.drawnAt } }, { drawnAt: before.drawnAt, id: { lt: before.id } }] } : {}),
+    },
+    orderBy: [{ drawnAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { id: true, kind: true, tier: true, entryPrice: true, ticketCount: true, finalPot: true, endsAt: true, drawnAt: true },
+  });
+}

@@ -12,7 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
   if (!session) return { kind: "landing" as const, live: await landingPage() };
   if (needsOnboarding(session.user)) throw redirect("/onboarding");
-  return { kind: "home" as const, home: await homePage(session.user.id) };
+  return { kind: "home" as const, home: await homePage(session.user) };
 }
 
 export default function Index() {

@@ -9,7 +9,7 @@ import { quickPage } from "~/services/quick.server";
 /** Quick raffles; /quick and /quick-raffles both serve this page (PRODUCT.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return quickPage(user.id);
+  return quickPage(user);
 }
 
 export default function Quick() {

@@ -2,7 +2,8 @@ import { createHmac, hash as digest } from "node:crypto";
 
 /**
  * The provably fair draw (docs/fairness.md). Pure functions, shared by the server
- * and the standalone verifier (scripts/verify-draw.ts):
+ * and the tests. The browser and scripts/verify-draw.mjs recompute draws with their own
+ * Web Crypto twin, app/services/draw-verifier.mjs (draw-verifier.test.ts keeps them in step):
  *
  *  - commit: the raffle publishes sha256(seed) when it opens;
  *  - tickets: leaf(i) = sha256(0x00 ‖ "<raffleId>:<i>:<ticketId>"), and the entry digest is

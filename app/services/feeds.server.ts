@@ -2,9 +2,10 @@ import type { RaffleKind } from "~/generated/prisma/client";
 import * as feeds from "~/models/feeds.server";
 import { displayName } from "./display-name";
 import { coinsToDecimal, formatDollars } from "./money";
-import { couldWin } from "./prize";
+import { prizeOutlook } from "./prize";
 import * as readModel from "./read-model.server";
 import { utcDay } from "./rewards.server";
+import { activeVipTier, winMultiplierTenths, type VipTierName } from "./vip";
 
 /**
  * The read side of the game, in the spec's JSON shapes (section 3): dollar strings for
@@ -31,19 +32,28 @@ export type RaffleView = {
   vipOnly: boolean;
   maxTicketsPerPlayer: number;
   seedHash: string;
+  /** What the asking player stands to win, their VIP multiplier included (prizeOutlook). */
   couldWin: string;
+  /** Whether `couldWin` is the prize if the round were drawn now (the player is in it, with another player). */
+  couldWinNow: boolean;
   /** Only when a player asks: their tickets in it. */
   myTickets?: number;
 };
 
-export async function listRaffles(kind: RaffleKind, { userId, now = new Date() }: { userId?: string; now?: Date } = {}) {
+export async function listRaffles(
+  kind: RaffleKind,
+  { userId, vip, now = new Date() }: { userId?: string; vip?: { vipTier: VipTierName | null; vipExpiry: Date | null }; now?: Date } = {},
+) {
+  const multiplierTenths = winMultiplierTenths(vip ? activeVipTier(vip, now) : null);
   const [active, mine] = await Promise.all([
     readModel.activeRaffles(kind, () => feeds.listActiveRaffles(kind)),
     userId ? readModel.ticketsOf(userId, kind, () => feeds.ticketCounts(userId, kind)) : undefined,
   ]);
   const raffles = active.filter((r) => r.startsAt <= now);
-  return raffles.map(
-    (r): RaffleView => ({
+  return raffles.map((r): RaffleView => {
+    const myTickets = mine?.get(r.id) ?? 0;
+    const outlook = prizeOutlook({ pot: r.pot, entryPrice: r.entryPrice, myTickets, participantCount: r.playerCount, multiplierTenths });
+    return {
       id: r.id,
       tier: r.tier,
       entryPrice: coinsToDecimal(r.entryPrice),
@@ -56,10 +66,11 @@ export async function listRaffles(kind: RaffleKind, { userId, now = new Date() }
       vipOnly: r.vipOnly,
       maxTicketsPerPlayer: r.maxTicketsPerPlayer,
       seedHash: r.seedHash,
-      couldWin: coinsToDecimal(couldWin(r.pot, r.entryPrice)),
-      ...(mine ? { myTickets: mine.get(r.id) ?? 0 } : {}),
-    }),
-  );
+      couldWin: coinsToDecimal(outlook.coins),
+      couldWinNow: outlook.ifDrawnNow,
+      ...(mine ? { myTickets } : {}),
+    };
+  });
 }
 
 export async function getStats(now = new Date()) {

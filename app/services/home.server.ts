@@ -1,11 +1,16 @@
 import { getLeaderboard, getRecentWinners, getStats, listRaffles } from "./feeds.server";
 import { parseDollars } from "./money";
 import { spinStatus } from "./rewards.server";
+import type { VipTierName } from "./vip";
+
+/** The signed-in player as the game's pages need them: who, and their VIP (for what they stand to win). */
+export type Player = { id: string; vipTier: VipTierName | null; vipExpiry: Date | null };
 
 /** Everything the signed-in home page shows, read in parallel. */
-export async function homePage(userId: string, now = new Date()) {
+export async function homePage(player: Player, now = new Date()) {
+  const userId = player.id;
   const [raffles, stats, winners, leaderboard, spin] = await Promise.all([
-    listRaffles("regular", { userId, now }),
+    listRaffles("regular", { userId, vip: player, now }),
     getStats(now),
     getRecentWinners(now),
     getLeaderboard(now),

@@ -95,6 +95,8 @@ const MATRIX: Record<string, Row> = {
   "routes/history": { request: ["/history?type=entries"], expect: signedIn(LOGIN("/history?type=entries"), 200) },
   "routes/api.fair.$id": { request: [`/api/fair/${UNKNOWN}`], expect: all(404) },
   "routes/fair.$id": { request: [`/fair/${UNKNOWN}`], expect: all(404) },
+  "routes/fair._index": { request: ["/fair"], expect: all(200) },
+  "routes/fair.draw-verifier[.]mjs": { request: ["/fair/draw-verifier.mjs"], expect: all(200) },
 };
 
 const cookies: Partial<Record<Role, string>> = {};

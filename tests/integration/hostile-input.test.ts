@@ -133,6 +133,8 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/history": { as: "player", query: ["type", "from", "to"] },
   "routes/api.fair.$id": { as: "anonymous", id: "raffle" },
   "routes/fair.$id": { as: "anonymous", id: "raffle" },
+  "routes/fair._index": { as: "anonymous", query: ["q", "before"] },
+  "routes/fair.draw-verifier[.]mjs": { as: "anonymous" },
 };
 
 type World = { cookies: Record<Role, string | undefined>; ids: Record<NonNullable<Fuzz["id"]>, string> };
