@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { signInRequest, signUpWithUsername } from "./support";
 
 test("the settings dialog: sections, support links, and a theme that survives a reload", async ({ page, baseURL }) => {
+  test.setTimeout(60_000);
   await signInRequest(page.request, baseURL!, "player@demo.test", "demo-player-pass");
   await page.goto("/");
   await page.getByRole("link", { name: "Settings" }).click();
