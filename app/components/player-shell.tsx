@@ -2,6 +2,7 @@ import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import type { RootData } from "~/root";
 import { displayName } from "~/services/display-name";
+import { OutcomeSignals } from "./outcome-signals";
 import { PausedNotice, PlaySession } from "./play-session";
 import { SettingsDialog } from "./settings-dialog";
 import { BottomNav, SiteFooter } from "./site-chrome";
@@ -14,8 +15,7 @@ export function PlayerShell({ children }: { children: ReactNode }) {
   const user = root.user!;
   const location = useLocation();
   const hydrated = useHydrated();
-  const settingsInUrl = new URLSearchParams(location.search).has("settings");
-  const [settingsOpen, setSettingsOpen] = useState(settingsInUrl);
+  const [settingsOpen, setSettingsOpen] = useState(false);
 
   return (
     <div className="min-h-screen">
@@ -33,10 +33,11 @@ export function PlayerShell({ children }: { children: ReactNode }) {
             {user.coinBalance.toLocaleString("en-US")} coins
           </Link>
           <span className="max-w-40 truncate">Welcome, <strong data-testid="welcome-name">{displayName(user)}</strong></span>
+          {/* Without JavaScript the settings are a page; with it, a dialog over this one. */}
           <a
-            href={`${location.pathname}?settings`}
+            href="/settings"
             onClick={(event) => {
-              if (!hydrated) return;
+              if (!hydrated || location.pathname === "/settings") return;
               event.preventDefault();
               setSettingsOpen(true);
             }}
@@ -53,13 +54,17 @@ export function PlayerShell({ children }: { children: ReactNode }) {
       {children}
       <SiteFooter isAdmin={user.isAdmin} />
       <BottomNav />
-      <SettingsDialog
-        account={user}
-        theme={root.theme}
-        supportEmail={root.supportEmail}
-        open={settingsOpen || (!hydrated && settingsInUrl)}
-        onClose={() => setSettingsOpen(false)}
-      />
+      {hydrated ? (
+        <SettingsDialog
+          account={user}
+          theme={root.theme}
+          supportEmail={root.supportEmail}
+          settings={user.settings}
+          open={settingsOpen}
+          onClose={() => setSettingsOpen(false)}
+        />
+      ) : null}
+      <OutcomeSignals />
       {user.username ? null : <UsernameDialog />}
     </div>
   );

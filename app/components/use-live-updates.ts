@@ -1,5 +1,6 @@
 import { useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { DRAWN_EVENT } from "./outcome-signals";
 
 /**
  * Keeps the page's data fresh: reloads it (at most once a second) when /api/events
@@ -38,6 +39,10 @@ export function useLiveUpdates(pollMs: number) {
     const connect = () => {
       source = new EventSource("/api/events");
       for (const type of ["pot", "round", "drawn"]) source.addEventListener(type, refresh);
+      // Draws go on to whoever tells the player (OutcomeSignals: sound, notification).
+      source.addEventListener("drawn", (event) => {
+        window.dispatchEvent(new CustomEvent(DRAWN_EVENT, { detail: JSON.parse((event as MessageEvent<string>).data) }));
+      });
       source.addEventListener("open", () => {
         clearInterval(poll);
         poll = undefined;

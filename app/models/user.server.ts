@@ -52,3 +52,11 @@ export async function lockUser(tx: Tx, id: string) {
     SELECT id::text AS id, vip_tier AS "vipTier", vip_expiry AS "vipExpiry" FROM users WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
   return rows[0];
 }
+
+/** Stores the player's settings (ADR 031) in the caller's transaction; returns what was stored before. */
+export async function updateSettings(tx: Tx, id: string, settings: { emailNotifications: boolean; soundEffects: boolean; quickRaffleNotifications: boolean }) {
+  const select = { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } as const;
+  const before = await tx.user.findUniqueOrThrow({ where: { id }, select });
+  await tx.user.update({ where: { id }, data: settings, select: { id: true } });
+  return before;
+}

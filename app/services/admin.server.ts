@@ -280,8 +280,13 @@ export async function listUsers(query: string, page: number, pageSize = 25, now 
   };
 }
 
-export async function listRafflesForAdmin() {
-  return (await admin.recentRaffles()).map((r) => ({
+/**
+ * The raffles tab: every active raffle and those drawn in the last day, newest first. Rounds
+ * cancelled with no entry at all (most quick rounds at a quiet hour) are left out unless
+ * asked for, so that the rounds that mattered are not buried.
+ */
+export async function listRafflesForAdmin({ showEmpty = false }: { showEmpty?: boolean } = {}) {
+  return (await admin.recentRaffles({ showEmpty })).map((r) => ({
     id: r.id,
     kind: r.kind,
     tier: r.tier,
@@ -290,10 +295,21 @@ export async function listRafflesForAdmin() {
     currentPot: dollars(r.status === "active" ? r.pots.reduce((sum, pot) => sum + pot.balance, 0n) : (r.finalPot ?? 0n)),
     tickets: r.ticketCount,
     players: r.playerCount,
+    startTime: r.startsAt.toISOString(),
     endTime: r.endsAt.toISOString(),
-    winner: r.winner?.username ?? null,
+    drawnAt: r.drawnAt?.toISOString() ?? null,
+    winner: r.winner ? (r.winner.username ?? r.winner.email) : null,
     prize: r.prize === null ? null : dollars(r.prize),
+    outcome: raffleOutcome(r),
   }));
+}
+
+/** What became of a raffle, in words: still open, who won what, or why it was cancelled. */
+function raffleOutcome(r: { status: string; ticketCount: number; playerCount: number; prize: bigint | null; winner: { username: string | null; email: string } | null }): string {
+  if (r.status === "active") return "open";
+  if (r.status === "completed") return `${r.winner ? (r.winner.username ?? r.winner.email) : "a player"} won $${dollars(r.prize ?? 0n)}`;
+  if (r.ticketCount === 0) return "cancelled: no entries";
+  return `cancelled: ${r.playerCount} player, ${r.ticketCount} ticket${r.ticketCount === 1 ? "" : "s"} refunded`;
 }
 
 /** The ledger reconciliation: every account kind's total; the sum of all must be zero. */
@@ -301,8 +317,4 @@ export async function reconciliation() {
   const totals = await admin.accountTotals();
   const sum = Object.values(totals).reduce((a, b) => a + b, 0n);
   return { totals: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, dollars(v)])), sum: dollars(sum), balanced: sum === 0n };
-}
-
-export async function auditView() {
-  return (await admin.auditLog()).map((e) => ({ ...e, id: Number(e.id), createdAt: e.createdAt.toISOString() }));
 }

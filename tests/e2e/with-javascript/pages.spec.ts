@@ -8,7 +8,7 @@ import { signInRequest } from "../support";
  * violation.
  */
 const PUBLIC_PAGES = ["/", "/api/login", "/terms", "/privacy", "/admin-access", "/no-such-page"];
-const PLAYER_PAGES = ["/", "/quick", "/vip", "/admin-access", "/?settings"];
+const PLAYER_PAGES = ["/", "/quick", "/vip", "/admin-access", "/settings"];
 
 async function setTheme(page: Page, baseURL: string, theme: "light" | "dark") {
   await page.context().addCookies([{ name: "theme", value: encodeURIComponent(btoa(JSON.stringify(theme))), url: baseURL }]);
