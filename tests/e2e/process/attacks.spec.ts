@@ -10,7 +10,8 @@ import { newDataDir, removeDataDirs, signUpOn, startServer, stopServer, waitUnti
  * request timeout and the streams' maximum age are shortened so that it runs in seconds.
  * Each attack's own suite goes deeper (README, Tests).
  */
-const REQUEST_TIMEOUT_SECONDS = 1;
+/** Short, but not so short that 45 sign-ins at once on a loaded machine are cut off too. */
+const REQUEST_TIMEOUT_SECONDS = 5;
 const STREAM_MAX_SECONDS = 2;
 const PASSWORD = "correct horse battery staple";
 const CVV = "654";
@@ -18,16 +19,18 @@ let server: ServerProcess;
 let dataDir: string;
 let base: string;
 
-test.describe.configure({ mode: "serial" });
+// Generous bounds for a loaded machine: each attack takes a few seconds when it is not.
+test.describe.configure({ mode: "serial", timeout: 60_000 });
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000);
   dataDir = newDataDir();
   server = await startServer(dataDir, {
     SCHEDULER_ENABLED: "false",
     REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_SECONDS),
     EVENT_STREAM_MAX_SECONDS: String(STREAM_MAX_SECONDS),
   });
-  await waitUntilReady(server);
+  await waitUntilReady(server, 110_000);
   base = `http://localhost:${server.port}`;
 });
 
@@ -67,9 +70,8 @@ test("1. card data typed into the PayPal and Venmo fields is refused (422) and k
     expect(await response.text()).not.toMatch(/5555|4444|654/);
   }
   expect(await (await send("/api/withdrawals", { cookie })).json()).toEqual([]);
-  const dump = await dumpAllTables(await runningDatabaseUrl(dataDir));
-  expect(dump).not.toContain("4444");
-  expect(findCardData(dump, { cvvs: [CVV] })).toEqual([]);
+  // (Not a search for "4444": a random token or id may hold it.)
+  expect(findCardData(await dumpAllTables(await runningDatabaseUrl(dataDir)), { cvvs: [CVV] })).toEqual([]);
 });
 
 test("2. one session's many event streams get 429 with Retry-After past the cap, and a stream ends at its maximum age", async () => {
@@ -95,8 +97,9 @@ test("3. 45 wrong passwords at once are checked at most 10 times; the owner's br
   const device = (await signUpOn(base, email)).split("; ").filter((c) => c.startsWith("__device=")).join("; ");
   expect(device).not.toBe("");
   const statuses = (await Promise.all(Array.from({ length: 45 }, (_, i) => signIn(email, `wrong-guess-${i}`)))).map((r) => r.status);
+  // Wrong passwords checked: 400; refused before any check: 429. Nothing else.
+  expect(statuses.filter((s) => s !== 400 && s !== 429), statuses.join(" ")).toEqual([]);
   expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(10);
-  expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(35);
   expect((await signIn(email, PASSWORD)).status).toBe(429);
   const owner = await signIn(email, PASSWORD, device);
   expect(owner.status).toBe(302);
@@ -133,8 +136,8 @@ test("6. a body sent one byte at a time is cut off with 408 soon after the reque
   const started = Date.now();
   const answer = await new Promise<string>((resolve) => {
     const socket = connect(server.port, "127.0.0.1");
-    // One byte every 2 s; the server must not wait for the rest (the attack held on for 130 s).
-    const ticker = setInterval(() => socket.destroyed || socket.write("n"), 2_000);
+    // One byte every 5 s, as in the review; the server must not wait for the rest (the attack held on for 130 s).
+    const ticker = setInterval(() => socket.destroyed || socket.write("n"), 5_000);
     let text = "";
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => (text += chunk));
@@ -147,7 +150,7 @@ test("6. a body sent one byte at a time is cut off with 408 soon after the reque
     socket.write("i");
   });
   expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-  expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_SECONDS * 1000 + 4_000);
+  expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_SECONDS * 1000 + 5_000);
 });
 
 test("7. reserved names and look-alikes of taken ones are refused as usernames", async () => {
