@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser, sessionTokenHash } from "~/services/auth.server";
 import { getEnv } from "~/services/env.server";
@@ -5,12 +6,25 @@ import { eventsOpen, subscribe, TooManyStreams } from "~/services/events.server"
 
 /** A refused stream's client tries again after this long (the page polls meanwhile). */
 const RETRY_AFTER_SECONDS = 30;
+/** The pause the browser makes before it opens a dropped stream again. */
+const RECONNECT_MS = 5_000;
+
+/**
+ * How long this stream may live: EVENT_STREAM_MAX_SECONDS less up to a tenth at random, so
+ * that streams opened together (after a deploy) do not all end together.
+ */
+function maxAgeMs(): number {
+  const ms = getEnv().EVENT_STREAM_MAX_SECONDS * 1000;
+  return Math.round(ms - randomInt(Math.max(1, Math.floor(ms / 10))));
+}
 
 /**
  * Server-Sent Events: pot changes, new rounds and draws, as they commit on any instance.
  * A process shutting down ends its streams and starts none (the page polls meanwhile).
  * A session holds at most a few streams and a process EVENT_STREAMS_MAX: more are 429
- * with Retry-After (ADR 025).
+ * with Retry-After. A stream ends after EVENT_STREAM_MAX_SECONDS, telling the browser to
+ * come back after a pause of 5 to 15 s, so that no stream (a forgotten tab's, a signed-out
+ * session's, a client gone without a word) is held for ever (ADR 025).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
@@ -41,8 +55,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       };
       // A comment every 15 s keeps proxies from closing an idle stream.
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), 15_000);
+      // Its session is checked again when the browser opens the next one.
+      const ending = setTimeout(() => {
+        send(`retry: ${RECONNECT_MS + randomInt(2 * RECONNECT_MS)}\n\n`);
+        cleanup();
+      }, maxAgeMs());
       cleanup = () => {
         clearInterval(heartbeat);
+        clearTimeout(ending);
         unsubscribe();
         try {
           controller.close();
@@ -52,7 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       };
       if (request.signal.aborted) cleanup();
       else request.signal.addEventListener("abort", () => cleanup(), { once: true });
-      send("retry: 5000\n\n");
+      send(`retry: ${RECONNECT_MS}\n\n`);
     },
     cancel() {
       cleanup();

@@ -114,6 +114,13 @@ const schema = z.object({
   ALLOWED_COUNTRIES: jurisdictions.optional(),
   /** Live event streams one process serves at once; more are 429 (ADR 025). */
   EVENT_STREAMS_MAX: z.coerce.number({ message: "expected a whole number" }).int().positive().default(2000),
+  /** The longest a live event stream lives before the server ends it and the browser opens another (ADR 025). */
+  EVENT_STREAM_MAX_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").max(86_400, "expected at most 86400 seconds").default(900),
+  /**
+   * Cookies marked Secure, the session's named `__Host-session` (ADR 027). Default: on in
+   * production. `false` only for a demo served over plain HTTP to another host than localhost.
+   */
+  SECURE_COOKIES: booleanFlag.optional(),
   /** How long a client has to send a whole request, headers and body (ADR 023); tests shorten it. */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").max(300, "expected at most 300 seconds").default(30),
   /** Tests only: how many seconds one "minute" of the reality check's interval lasts. */
@@ -132,6 +139,8 @@ export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY" | "ALLOWED_COU
    * Stripe keys): demo payments, demo users, generated secrets, a banner on every page.
    */
   demoMode: boolean;
+  /** Cookies are Secure and the session cookie `__Host-session` (production, unless SECURE_COOKIES=false in demo mode). */
+  secureCookies: boolean;
 };
 
 export class ConfigError extends Error {
@@ -195,8 +204,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid configuration: ALLOWED_COUNTRIES is required when STRIPE_SECRET_KEY is set (where you are licensed, like GB,US-NJ)",
     );
   }
+  if (!demoMode && env.NODE_ENV === "production" && env.SECURE_COOKIES === false) {
+    throw new ConfigError("Invalid configuration: SECURE_COOKIES=false is for demos only, not with STRIPE_SECRET_KEY set");
+  }
   return {
     ...env,
+    secureCookies: env.SECURE_COOKIES ?? env.NODE_ENV === "production",
     ADMIN_ACCESS_KEY: env.ADMIN_ACCESS_KEY ?? DEMO_ADMIN_ACCESS_KEY,
     ALLOWED_COUNTRIES: env.ALLOWED_COUNTRIES ?? (parseJurisdictions(DEMO_ALLOWED_COUNTRIES) as Jurisdictions),
     demoMode,
