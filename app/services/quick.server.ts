@@ -1,7 +1,11 @@
-import { getRecentQuickWinners, listRaffles } from "./feeds.server";
+import { getRecentQuickWinners, listRaffles, listRecentlyDrawn, onTheBoard } from "./feeds.server";
 
-/** The quick raffles page: open rounds and the winners ticker. */
+/** The quick raffles page: open rounds, the rounds drawn moments ago (with their winner), and the winners ticker. */
 export async function quickPage(userId: string, now = new Date()) {
-  const [raffles, winners] = await Promise.all([listRaffles("quick", { userId, now }), getRecentQuickWinners(now)]);
-  return { raffles, winners };
+  const [raffles, drawn, winners] = await Promise.all([
+    listRaffles("quick", { userId, now }),
+    listRecentlyDrawn("quick", { userId, now }),
+    getRecentQuickWinners(now),
+  ]);
+  return { raffles: onTheBoard(raffles, drawn), winners };
 }

@@ -67,3 +67,27 @@ export async function grantWinnings(email: string, coins: number) {
     );
   });
 }
+
+/** An API client signed in as the demo admin, past the admin gate. */
+export async function adminRequest(playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } }, baseURL: string) {
+  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
+  expect((await admin.post("/api/login", { form: { intent: "signin", email: "admin@demo.test", password: "demo-admin-pass" }, maxRedirects: 0 })).status()).toBe(302);
+  expect((await admin.post("/admin-access", { form: { key: "demo-admin-access-key" }, maxRedirects: 0 })).headers().location).toBe("/admin");
+  return admin;
+}
+
+/** A quick round at `price` with at least `seconds` left (rounds open back to back every 30 s). */
+export async function openQuickRound(request: APIRequestContext, price = "0.05", seconds = 8): Promise<string> {
+  let id: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const rounds = (await (await request.get("/api/quick-raffles")).json()) as { id: string; timeRemaining: number; entryPrice: string }[];
+        id = rounds.find((r) => r.entryPrice === price && r.timeRemaining >= seconds)?.id;
+        return id !== undefined;
+      },
+      { timeout: 40_000, intervals: [1000] },
+    )
+    .toBe(true);
+  return id!;
+}
