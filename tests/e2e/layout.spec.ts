@@ -38,8 +38,9 @@ test("quick rounds fill a desktop screen; cards show their tier's colour and a b
 
 test("no page is wider than a 360 px phone", async ({ page }) => {
   test.setTimeout(60_000);
-  await page.setViewportSize({ width: 360, height: 780 });
+  // Signed up at the project's own size: the sign-up form at 360 px is another test's (issue 20, defect 4).
   await signUpWithUsername(page);
+  await page.setViewportSize({ width: 360, height: 780 });
   for (const path of ["/", "/quick", "/vip", "/withdraw", "/history"]) {
     await page.goto(path);
     expect(await overflow(page), path).toBeLessThanOrEqual(0);

@@ -22,7 +22,8 @@ export async function signUpWithUsername(page: Page): Promise<{ email: string; u
   const dialog = page.getByRole("dialog", { name: "Choose your username" });
   await dialog.getByLabel("Username").fill(username);
   await dialog.getByRole("button", { name: "Create Username" }).click();
-  await expect(dialog).toHaveCount(0);
+  // The page's data is read again before the dialog goes: on a loaded machine that takes seconds.
+  await expect(dialog).toHaveCount(0, { timeout: 15_000 });
   return { email, username };
 }
 

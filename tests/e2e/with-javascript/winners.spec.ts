@@ -11,7 +11,8 @@ import { openQuickRound, signUpWithUsername } from "../support";
 const PRICE: Record<string, string> = { desktop: "0.25", mobile: "2.00" };
 
 test("a drawn round shows DRAWING, then its winner beside the next round, and the winner is congratulated live", async ({ browser, baseURL }) => {
-  test.setTimeout(120_000);
+  // Two sign-ups and up to two 30-second rounds.
+  test.setTimeout(180_000);
   const [first, second] = await Promise.all([browser.newContext({ baseURL }), browser.newContext({ baseURL })]);
   const pages = [await first.newPage(), await second.newPage()];
   const names = [(await signUpWithUsername(pages[0]!)).username, (await signUpWithUsername(pages[1]!)).username];
@@ -42,7 +43,9 @@ test("a drawn round shows DRAWING, then its winner beside the next round, and th
     pages.map(async (page, index) => {
       const overlay = page.getByTestId("win-celebration");
       await overlay.waitFor({ state: "visible", timeout: 60_000 });
-      return { index, text: await overlay.innerText(), confetti: await overlay.getByTestId("confetti").count() };
+      // Read at once: the overlay closes itself after 5 s.
+      const seen = await overlay.evaluate((el) => ({ text: (el as HTMLElement).innerText, confetti: el.querySelectorAll('[data-testid="confetti"]').length }));
+      return { index, ...seen };
     }),
   );
   const card = pages[0]!.locator(`[data-raffle-id="${id}"]`);
