@@ -7,15 +7,20 @@ import { PausedNotice, PlaySession } from "./play-session";
 import { SettingsDialog } from "./settings-dialog";
 import { BottomNav, SiteFooter } from "./site-chrome";
 import { useHydrated } from "./use-hydrated";
+import { useLiveUpdates } from "./use-live-updates";
 import { UsernameDialog } from "./username-dialog";
 
-/** The frame of every signed-in page: top bar, settings, footer, mobile navigation. */
-export function PlayerShell({ children }: { children: ReactNode }) {
+/**
+ * The frame of every signed-in page: top bar, settings, footer, mobile navigation, and the
+ * live updates (news for the player on every page; raffle pages pass `gamePollMs` for the game's).
+ */
+export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gamePollMs?: number }) {
   const root = useRouteLoaderData<RootData>("root")!;
   const user = root.user!;
   const location = useLocation();
   const hydrated = useHydrated();
   const [settingsOpen, setSettingsOpen] = useState(false);
+  useLiveUpdates(gamePollMs);
 
   return (
     <div className="min-h-screen">

@@ -1,38 +1,58 @@
-import { useRevalidator } from "@remix-run/react";
+import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { DRAWN_EVENT } from "./outcome-signals";
 
 /** A tab hidden this long lets its live stream go; it opens one again when shown (ADR 025). */
 export const HIDDEN_STREAM_GRACE_MS = 60_000;
 
+/** Without game updates, a page whose stream is down still looks for news this often. */
+const NEWS_POLL_MS = 60_000;
+
 /**
  * Keeps the page's data fresh: reloads it (at most once a second) when /api/events
- * reports a pot change, a new round or a draw; if the stream drops, falls back to
- * polling every `pollMs`, as the spec's screens did. A tab hidden for `hiddenGraceMs`
- * closes its stream and stops polling; shown again, it reloads the page's data and
- * opens a stream. A stream that dropped and came back reloads too: events sent in the
- * gap were missed.
+ * reports news for this player (an outcome, a withdrawal's new state: the root loader
+ * takes it and shows it, ADR 028) and, with `gamePollMs`, a pot change, a new round or a
+ * draw; if the stream drops, falls back to polling, as the spec's screens did. Every player
+ * page runs it (PlayerShell), so news reaches whatever page is open.
+ *
+ * A tab hidden for `hiddenGraceMs` closes its stream and stops polling; shown again, it
+ * reloads the page's data and opens a stream. A stream that dropped and came back reloads
+ * too: events sent in the gap were missed.
  */
-export function useLiveUpdates(pollMs: number, hiddenGraceMs = HIDDEN_STREAM_GRACE_MS) {
-  const { revalidate } = useRevalidator();
+export function useLiveUpdates(gamePollMs?: number, hiddenGraceMs = HIDDEN_STREAM_GRACE_MS) {
+  const game = gamePollMs !== undefined;
+  const pollMs = gamePollMs ?? NEWS_POLL_MS;
+  const { revalidate, state } = useRevalidator();
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  // A reload that starts cancels the one under way: while the page is loading or sending,
+  // the next reload waits for it, so that a busy stream cannot starve every load.
+  const busy = state !== "idle" || navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
   const revalidateRef = useRef(revalidate);
+  const busyRef = useRef(busy);
   useEffect(() => {
     revalidateRef.current = revalidate;
-  }, [revalidate]);
+    busyRef.current = busy;
+  }, [revalidate, busy]);
 
   useEffect(() => {
     let last = 0;
     let pending: ReturnType<typeof setTimeout> | undefined;
     let poll: ReturnType<typeof setInterval> | undefined;
-    const refresh = () => {
-      const wait = Math.max(0, last + 1000 - Date.now());
+    const schedule = (atLeast: number) => {
+      const wait = Math.max(atLeast, last + 1000 - Date.now());
       if (pending) return;
       pending = setTimeout(() => {
         pending = undefined;
+        if (busyRef.current) {
+          schedule(250);
+          return;
+        }
         last = Date.now();
         if (document.visibilityState !== "hidden") revalidateRef.current();
       }, wait);
     };
+    const refresh = () => schedule(0);
     const startPolling = () => {
       poll ??= setInterval(refresh, pollMs);
     };
@@ -51,11 +71,14 @@ export function useLiveUpdates(pollMs: number, hiddenGraceMs = HIDDEN_STREAM_GRA
       let dropped = false;
       const current = new EventSource("/api/events");
       source = current;
-      for (const type of ["pot", "round", "drawn"]) current.addEventListener(type, refresh);
-      // Draws go on to whoever tells the player (OutcomeSignals: sound, notification).
-      current.addEventListener("drawn", (event) => {
-        window.dispatchEvent(new CustomEvent(DRAWN_EVENT, { detail: JSON.parse((event as MessageEvent<string>).data) }));
-      });
+      current.addEventListener("notice", refresh);
+      if (game) {
+        for (const type of ["pot", "round", "drawn"]) current.addEventListener(type, refresh);
+        // Draws go on to whoever tells the player (OutcomeSignals: sound, notification).
+        current.addEventListener("drawn", (event) => {
+          window.dispatchEvent(new CustomEvent(DRAWN_EVENT, { detail: JSON.parse((event as MessageEvent<string>).data) }));
+        });
+      }
       current.addEventListener("open", () => {
         stopPolling();
         pause = 30_000;
@@ -106,5 +129,5 @@ export function useLiveUpdates(pollMs: number, hiddenGraceMs = HIDDEN_STREAM_GRA
       clearTimeout(hiding);
       clearTimeout(pending);
     };
-  }, [pollMs, hiddenGraceMs]);
+  }, [pollMs, game, hiddenGraceMs]);
 }

@@ -5,7 +5,8 @@ import { publicUserSelect } from "./user.server";
 /** What the guards need to know about the signed-in user: the public fields and the account's state. */
 export const sessionUserSelect = { ...publicUserSelect, dateOfBirth: true, termsAcceptedAt: true, country: true, region: true, suspendedAt: true, realityCheckMinutes: true, excludedUntil: true, exclusionKind: true, payoutNoticeId: true, emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } as const;
 
-export type SessionUserRow = Pick<User, keyof typeof sessionUserSelect>;
+/** The user's columns, and whether outcomes they have not been told about are waiting (ADR 028). */
+export type SessionUserRow = Pick<User, keyof typeof sessionUserSelect> & { hasOutcomeNews: boolean };
 export type SessionRow = {
   id: string;
   adminGatePassedAt: Date | null;
@@ -36,7 +37,8 @@ export async function findSession(tokenHash: string, now: Date): Promise<Session
            u.reality_check_minutes AS "u_realityCheckMinutes", u.excluded_until AS "u_excludedUntil",
            u.exclusion_kind AS "u_exclusionKind", u.payout_notice_id::text AS "u_payoutNoticeId",
            u.email_notifications AS "u_emailNotifications", u.sound_effects AS "u_soundEffects",
-           u.quick_raffle_notifications AS "u_quickRaffleNotifications"
+           u.quick_raffle_notifications AS "u_quickRaffleNotifications",
+           EXISTS (SELECT 1 FROM outcome_notices n WHERE n.user_id = u.id) AS "u_hasOutcomeNews"
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.token_hash = ${tokenHash} AND s.expires_at > ${now}`;
   if (!row) return undefined;

@@ -19,7 +19,9 @@ function maxAgeMs(): number {
 }
 
 /**
- * Server-Sent Events: pot changes, new rounds and draws, as they commit on any instance.
+ * Server-Sent Events: pot changes, new rounds and draws, as they commit on any instance,
+ * and "notice" (no data) when news waits for this stream's player (an outcome, a withdrawal's
+ * new state; ADR 028): the page reloads its data, and its root loader takes the news.
  * A process shutting down ends its streams and starts none (the page polls meanwhile).
  * A session holds at most a few streams and a process EVENT_STREAMS_MAX: more are 429
  * with Retry-After. A stream ends after EVENT_STREAM_MAX_SECONDS, telling the browser to
@@ -27,7 +29,7 @@ function maxAgeMs(): number {
  * session's, a client gone without a word) is held for ever (ADR 025).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   // Checked in the same turn as `subscribe` below takes its place.
   if (!eventsOpen()) return new Response("Shutting down", { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } });
   const encoder = new TextEncoder();
@@ -36,7 +38,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let unsubscribe: () => void;
   try {
     unsubscribe = await subscribe(
-      (event) => send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+      (event) => {
+        // Other players' news is theirs: neither the event nor whom it concerns is sent.
+        if (event.type === "notice") {
+          if (event.userIds.includes(user.id)) send("event: notice\ndata: {}\n\n");
+          return;
+        }
+        send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      },
       () => cleanup(),
       { session: await sessionTokenHash(request), maxStreams: getEnv().EVENT_STREAMS_MAX },
     );

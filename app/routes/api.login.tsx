@@ -192,7 +192,8 @@ export default function Login() {
       <Link to="/" className="text-lg font-black">
         Raffle Rush
       </Link>
-      <div className="grid gap-10 md:grid-cols-2">
+      {/* items-start: each card is as tall as its own form (the sign-in card does not stretch to the sign-up card's height). */}
+      <div className="grid items-start gap-10 md:grid-cols-2">
         <section className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
           <SignInForm returnTo={returnTo} />
         </section>

@@ -3,7 +3,7 @@ import * as admin from "~/models/admin.server";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { postTransaction, userAccountId } from "~/models/ledger.server";
-import { lockLegs, notePayoutNews, transfersAwaitingReference, updateLeg } from "~/models/payout.server";
+import { lockLegs, transfersAwaitingReference, updateLeg } from "~/models/payout.server";
 import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
 import { setSuspension } from "./accounts.server";
 import { DomainError } from "./domain-error";
@@ -11,7 +11,7 @@ import { getEnv } from "./env.server";
 import { mayPlayFrom } from "./jurisdictions";
 import { utcDay } from "./rewards.server";
 import { coinsToDecimal } from "./money";
-import { payeeBlock, refuseOwnAccount, sendPayout } from "./payouts.server";
+import { payeeBlock, refuseOwnAccount, sendPayout, tellPlayerOfPayout } from "./payouts.server";
 import { completeRaffleEarly } from "./raffles.server";
 import { usernameKey } from "./username";
 import { effectiveLimit, LIMIT_PERIODS, pendingLimit, PERIOD_LABELS, runningExclusion, type LimitPeriod } from "./responsible-play.server";
@@ -96,7 +96,7 @@ export async function rejectPayout(adminId: string, withdrawalId: string, reason
     });
     await updateWithdrawal(tx, w.id, { status: "rejected", decidedById: adminId, decidedAt: now, rejectReason: reason, failureReason: reason });
     for (const leg of await lockLegs(tx, w.id)) await updateLeg(tx, leg.id, { status: "failed", failureReason: reason, settledAt: now });
-    await notePayoutNews(tx, w.userId, w.id);
+    await tellPlayerOfPayout(tx, w.userId, w.id);
     await recordAudit(tx, {
       actor: adminId,
       action: "payout.reject",

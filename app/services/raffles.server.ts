@@ -18,9 +18,10 @@ import {
   type DrawTicket,
   type RaffleToDraw,
 } from "~/models/draws.server";
+import { insertOutcomeNotices, type OutcomeNoticeRow } from "~/models/outcome.server";
 import { lockRaffle } from "~/models/raffle.server";
 import { DomainError } from "./domain-error";
-import { CHANNEL, publish, type GameEvent } from "./events.server";
+import { CHANNEL, noticeEvents, publish, type GameEvent } from "./events.server";
 import { countDraws, countEntry } from "./metrics.server";
 import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
@@ -181,6 +182,8 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   const audits: { actor: string; action: string; target: string; details: unknown }[] = [];
   const events: GameEvent[] = [];
   const outcomes: DrawOutcome[] = [];
+  // What each winner and each refunded player is told on their next page (ADR 028).
+  const notices: OutcomeNoticeRow[] = [];
   for (const { raffle, tickets, players, winner } of plans) {
     const pot = pots.get(raffle.id)!;
     const staked = mixOf(tickets);
@@ -191,8 +194,10 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
     if (!winner) {
       // Each ticket goes back in its own mix.
       for (const userId of players) {
-        const back = mixOf(tickets.filter((t) => t.userId === userId));
+        const theirs = tickets.filter((t) => t.userId === userId);
+        const back = mixOf(theirs);
         const person = people.get(userId)!;
+        notices.push({ userId, raffleId: raffle.id, outcome: "refunded", amount: back.cash + back.bonus, tickets: theirs.length });
         transactions.push({
           kind: "refund",
           reference: `refund:${raffle.id}:${userId}`,
@@ -237,6 +242,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
       { accountId: promotionsAccount, amount: split.rake.bonus },
     ]);
     transactions.push({ kind: "prize", reference: `draw:${raffle.id}`, userId: winner.userId, raffleId: raffle.id, postings });
+    notices.push({ userId: winner.userId, raffleId: raffle.id, outcome: "won", amount: prize, tickets: tickets.filter((t) => t.userId === winner.userId).length });
     completed.push({ id: raffle.id, merkleRoot: winner.root, winningTicket: winner.ticket, winnerId: winner.userId, finalPot: potTotal, prize, rake });
     audits.push({
       actor,
@@ -269,6 +275,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   // locked last, so that two batches wait on each other only for the postings and the commit.
   await markCompleted(tx, completed, now);
   await markCancelled(tx, cancelled, now);
+  events.push(...noticeEvents(notices.map((n) => n.userId)));
   await recordDraws(tx, audits, events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })));
   await lockPayoutRows(
     tx,
@@ -277,6 +284,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   );
   await postTransactions(tx, transactions);
   await addWinnings(tx, completed);
+  await insertOutcomeNotices(tx, notices);
   return outcomes;
 }
 
