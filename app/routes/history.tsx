@@ -75,7 +75,7 @@ export default function History() {
                   <td className={`text-right font-mono text-xs ${r.coins < 0 ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`} data-testid="history-coins">
                     {coins(r)}
                   </td>
-                  <td className="text-right">{r.raffleId ? <Link to={`/fair/${r.raffleId}`} className="underline">fair draw</Link> : null}</td>
+                  <td className="text-right">{r.raffleId ? <Link to={`/fair/${r.raffleId}`} className="inline-flex min-h-6 items-center underline">fair draw</Link> : null}</td>
                 </tr>
               ))}
             </tbody>
