@@ -38,7 +38,7 @@ export function TextAction({ action, name, label, button, danger = false }: { ac
     <form method="post" action={action} className="flex flex-wrap items-center gap-1">
       <label className="flex items-center gap-1 text-xs">
         {label}
-        <input name={name} required minLength={3} maxLength={200} className="w-36 max-w-full rounded border px-2 py-1 text-sm text-slate-900" />
+        <input name={name} required minLength={3} maxLength={200} className="w-36 max-w-full rounded border bg-white px-2 py-1 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100" />
       </label>
       <button type="submit" className={`${small} min-h-6 ${danger ? "text-red-800 dark:text-red-300" : ""}`}>{button}</button>
     </form>

@@ -24,20 +24,24 @@ export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gam
 
   return (
     <div className="min-h-screen">
-      <header className="sticky top-0 z-20 flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 bg-white/95 px-4 py-3 dark:border-slate-800 dark:bg-slate-950/95">
-        <Link to="/" className="text-lg font-black">Raffle Rush</Link>
-        <div className="flex flex-wrap items-center gap-2 text-sm sm:gap-3">
+      {/* Two rows on a phone (brand and coins; then the session, name, Settings and Logout), one from sm up: sticky only there, where it costs little height. */}
+      <header className="z-20 flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 bg-white/95 px-4 py-2 sm:sticky sm:top-0 sm:py-3 dark:border-slate-800 dark:bg-slate-950/95">
+        <Link to="/" className="mr-auto text-lg font-black">Raffle Rush</Link>
+        {/* Every coin the player can play with; the cash/bonus split is one step away, on /history. */}
+        <Link
+          to="/history"
+          title={`${user.cashBalance.toLocaleString("en-US")} cash (withdrawable) · ${user.bonusBalance.toLocaleString("en-US")} bonus (play only)`}
+          className="rounded-full bg-amber-100 px-3 font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+          data-testid="coin-balance"
+        >
+          {user.coinBalance.toLocaleString("en-US")} coins
+        </Link>
+        <div className="flex w-full flex-wrap items-center gap-x-2 gap-y-1 text-sm sm:w-auto sm:gap-3">
           {root.play ? <PlaySession play={root.play} serverNow={root.serverNow} /> : null}
-          {/* Every coin the player can play with; the cash/bonus split is one step away, on /history. */}
-          <Link
-            to="/history"
-            title={`${user.cashBalance.toLocaleString("en-US")} cash (withdrawable) · ${user.bonusBalance.toLocaleString("en-US")} bonus (play only)`}
-            className="rounded-full bg-amber-100 px-3 py-1 font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
-            data-testid="coin-balance"
-          >
-            {user.coinBalance.toLocaleString("en-US")} coins
-          </Link>
-          <span className="max-w-40 truncate">Welcome, <strong data-testid="welcome-name">{displayName(user)}</strong></span>
+          <span className="max-w-40 truncate">
+            <span className="hidden sm:inline">Welcome, </span>
+            <strong data-testid="welcome-name">{displayName(user)}</strong>
+          </span>
           {/* Without JavaScript the settings are a page; with it, a dialog over this one. */}
           <a
             href="/settings"
@@ -46,12 +50,12 @@ export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gam
               event.preventDefault();
               setSettingsOpen(true);
             }}
-            className="rounded-md border border-slate-300 px-3 py-1 dark:border-slate-700"
+            className="ml-auto rounded-md border border-slate-300 px-3 sm:ml-0 dark:border-slate-700"
           >
             Settings
           </a>
           <form method="post" action="/api/logout">
-            <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 dark:border-slate-700">Logout</button>
+            <button type="submit" className="rounded-md border border-slate-300 px-3 dark:border-slate-700">Logout</button>
           </form>
         </div>
       </header>

@@ -209,7 +209,7 @@ export function RaffleCard({
           </button>
         </form>
       )}
-      <a href={`/fair/${raffle.id}`} className="text-center text-xs underline">How this draw is checked</a>
+      <a href={`/fair/${raffle.id}`} className="py-1 text-center text-xs underline">How this draw is checked</a>
     </article>
   );
 }

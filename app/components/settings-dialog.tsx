@@ -142,9 +142,9 @@ export function SettingsContent({ account, theme, supportEmail, settings }: Sett
       <section aria-labelledby={`${ids}-support`} className={section}>
         <h3 id={`${ids}-support`} className="font-semibold">Support &amp; Help</h3>
         <div className="mt-1 flex flex-wrap gap-3 text-sm">
-          <a href="/terms" target="_blank" rel="noreferrer" className="underline">Terms of Service</a>
-          <a href="/privacy" target="_blank" rel="noreferrer" className="underline">Privacy Policy</a>
-          <a href="/responsible-play" className="underline">Responsible play</a>
+          <a href="/terms" target="_blank" rel="noreferrer" className="inline-flex min-h-6 items-center underline">Terms of Service</a>
+          <a href="/privacy" target="_blank" rel="noreferrer" className="inline-flex min-h-6 items-center underline">Privacy Policy</a>
+          <a href="/responsible-play" className="inline-flex min-h-6 items-center underline">Responsible play</a>
         </div>
         {hydrated ? (
           <div className="mt-2 flex flex-wrap gap-2">

@@ -164,7 +164,7 @@ export default function Admin() {
         <section aria-label="Users" className="flex flex-col gap-3">
           <form method="get" className="flex flex-wrap gap-2">
             <input type="hidden" name="tab" value="users" />
-            <label className="flex min-w-0 items-center gap-2">Search <input name="q" defaultValue={data.q} className="w-full min-w-0 rounded border px-2 py-1 text-slate-900" /></label>
+            <label className="flex min-w-0 items-center gap-2">Search <input name="q" defaultValue={data.q} className="w-full min-w-0 rounded border bg-white px-2 py-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100" /></label>
             <button type="submit" className="rounded border px-3">Search</button>
           </form>
           <Table label="Players" head={["Player", "Balance", "Winnings", "VIP", "Status", "Protections (set by the player)", ""]}>
@@ -191,7 +191,7 @@ export default function Admin() {
                     {u.exclusion ? (
                       <form method="post" action={`/api/admin/users/${u.id}/exclusion`} className="flex gap-1">
                         <label className="sr-only" htmlFor={`extend-${u.id}`}>Extend to</label>
-                        <select id={`extend-${u.id}`} name="choice" defaultValue="6m" className="rounded border px-1 text-slate-900">
+                        <select id={`extend-${u.id}`} name="choice" defaultValue="6m" className="rounded border bg-white px-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
                           {Object.keys(BREAKS).map((k) => <option key={k} value={k}>{k} from now</option>)}
                           {Object.keys(EXCLUSIONS).map((k) => <option key={k} value={k}>{k} exclusion from now</option>)}
                         </select>

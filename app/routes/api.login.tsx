@@ -160,8 +160,8 @@ function SignUpForm({ returnTo, residence }: { returnTo: string; residence: Resi
         errors={{ limitDay: fields.limitDay.errors, limitWeek: fields.limitWeek.errors, limitMonth: fields.limitMonth.errors }}
       />
       <div className="flex flex-col gap-1">
-        <div className="flex items-start gap-2">
-          <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="mt-1 h-4 w-4" />
+        <div className="flex items-start gap-3">
+          <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="h-6 w-6 shrink-0" />
           <label htmlFor={fields.acceptTerms.id} className="text-sm">
             I am 18 or older and accept the{" "}
             <Link to="/terms" className="underline" target="_blank" rel="noreferrer">
@@ -193,7 +193,7 @@ export default function Login() {
         Raffle Rush
       </Link>
       {/* items-start: each card is as tall as its own form (the sign-in card does not stretch to the sign-up card's height). */}
-      <div className="grid items-start gap-10 md:grid-cols-2">
+      <div className="grid grid-cols-1 items-start gap-10 md:grid-cols-2">
         <section className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
           <SignInForm returnTo={returnTo} />
         </section>
