@@ -118,6 +118,8 @@ export function SettingsDialog({ account, theme, supportEmail, open, onClose }: 
             <a href="/terms" target="_blank" rel="noreferrer" className="underline">Terms of Service</a>
             <a href="/privacy" target="_blank" rel="noreferrer" className="underline">Privacy Policy</a>
             <a href="/responsible-play" className="underline">Responsible play</a>
+            <a href="/account/export" className="underline">Download my data</a>
+            <a href="/account/close" className="underline">Close account</a>
           </div>
           {hydrated ? (
             <div className="mt-2 flex flex-wrap gap-2">

@@ -92,6 +92,8 @@ const MATRIX: Record<string, Row> = {
   "routes/rules": { request: ["/rules"], expect: all(200) },
   "routes/history[.]csv": { request: ["/history.csv"], expect: signedIn(LOGIN("/history.csv"), 200) },
   "routes/responsible-play": { request: ["/responsible-play"], expect: all(200) },
+  "routes/account.close": { request: ["/account/close"], expect: signedIn(LOGIN("/account/close"), 200) },
+  "routes/account.export": { request: ["/account/export"], expect: signedIn(LOGIN("/account/export"), 200) },
   "routes/history": { request: ["/history?type=entries"], expect: signedIn(LOGIN("/history?type=entries"), 200) },
   "routes/api.fair.$id": { request: [`/api/fair/${UNKNOWN}`], expect: all(404) },
   "routes/fair.$id": { request: [`/fair/${UNKNOWN}`], expect: all(404) },
