@@ -94,6 +94,8 @@ const MATRIX: Record<string, Row> = {
   "routes/responsible-play": { request: ["/responsible-play"], expect: all(200) },
   "routes/settings": { request: ["/settings"], expect: signedIn(LOGIN("/settings"), 200) },
   "routes/api.settings": { request: ["/api/settings", { method: "POST", form: { soundEffects: "on" } }], expect: signedIn(401, "→/settings") },
+  "routes/account.close": { request: ["/account/close"], expect: signedIn(LOGIN("/account/close"), 200) },
+  "routes/account.export": { request: ["/account/export"], expect: signedIn(LOGIN("/account/export"), 200) },
   "routes/history": { request: ["/history?type=entries"], expect: signedIn(LOGIN("/history?type=entries"), 200) },
   "routes/api.fair.$id": { request: [`/api/fair/${UNKNOWN}`], expect: all(404) },
   "routes/fair.$id": { request: [`/fair/${UNKNOWN}`], expect: all(404) },
