@@ -6,6 +6,7 @@ import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
 import { DomainError } from "./domain-error";
 import { getLogger } from "./logger.server";
 import { paymentProvider } from "./payments.server";
+import { queuePayoutOutcomeMail } from "./mail-notices.server";
 import { coinsToDecimal } from "./money";
 import { bonusCoveredBy, smaller } from "./coin-mix";
 import { PaymentProviderUnavailable, type ProviderRefund } from "./payments/provider";
@@ -164,7 +165,11 @@ async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, 
     }
     const state = stateOf(all);
     await updateWithdrawal(tx, w.id, { status: state.status, ...(state.reason ? { failureReason: state.reason } : {}) });
-    if (state.status !== "processing") await legs.notePayoutNews(tx, w.userId, w.id);
+    if (state.status !== "processing") {
+      await legs.notePayoutNews(tx, w.userId, w.id);
+      const returned = all.filter((l) => l.status === "failed").reduce((sum, l) => sum + l.amount, 0n);
+      await queuePayoutOutcomeMail(tx, w, state.status === "completed" ? { status: "completed" } : { status: "failed", reason: state.reason!, returned });
+    }
     await recordAudit(tx, {
       actor: ("by" in outcome ? outcome.by : undefined) ?? "provider",
       action: `payout.leg_${outcome.status}`,
