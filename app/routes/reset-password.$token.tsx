@@ -85,4 +85,4 @@ export default function ResetPassword() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Choose a new password — Raffle Rush" }, { name: "referrer", content: "no-referrer" }];
+export const meta: MetaFunction = () => [{ title: "Choose a new password — Raffle Rush" }];

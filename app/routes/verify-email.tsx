@@ -60,4 +60,4 @@ export default function VerifyEmail() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Verify your email — Raffle Rush" }, { name: "referrer", content: "no-referrer" }];
+export const meta: MetaFunction = () => [{ title: "Verify your email — Raffle Rush" }];
