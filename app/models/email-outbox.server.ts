@@ -74,10 +74,15 @@ export function claimDueMail(now: Date, limit: number, leaseMs: number): Promise
     RETURNING o.id::text AS id, o.kind, o.to_address AS "toAddress", o.data, o.attempts, o.created_at AS "createdAt"`;
 }
 
-/** Sent: only by the claim that holds it (the same attempt), so a late sender changes nothing. */
+/**
+ * Sent: only by the claim that holds it (the same attempt), so a late sender changes nothing.
+ * A sent message's secrets (a reset or verification token, a code) are dropped: from then on
+ * only the mailbox holds them, and the database only their hashes (ADR 032).
+ */
 export function markSent(id: string, attempts: number, now: Date) {
   return db().$executeRaw`
-    UPDATE email_outbox SET status = 'sent', sent_at = ${now}, lease_until = NULL, last_error = NULL
+    UPDATE email_outbox SET status = 'sent', sent_at = ${now}, lease_until = NULL, last_error = NULL,
+      data = data - 'token' - 'code'
     WHERE id = ${id}::uuid AND attempts = ${attempts} AND status = 'pending'`;
 }
 
