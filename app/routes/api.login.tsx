@@ -116,6 +116,9 @@ function SignInForm({ returnTo }: { returnTo: string }) {
       <Field label="Password" id={fields.password.id} errors={fields.password.errors}>
         <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className={inputClass} />
       </Field>
+      <Link to="/forgot-password" className="self-start text-sm underline">
+        Forgot password?
+      </Link>
       <button type="submit" className={buttonClass} disabled={mine && navigation.state !== "idle"}>
         {mine && navigation.state !== "idle" ? "Signing in..." : "Sign in"}
       </button>

@@ -14,6 +14,7 @@ import { coinsToDecimal } from "./money";
 import { payeeBlock, refuseOwnAccount, sendPayout, tellPlayerOfPayout } from "./payouts.server";
 import { completeRaffleEarly } from "./raffles.server";
 import { usernameKey } from "./username";
+import { queuePayoutOutcomeMail } from "./mail-notices.server";
 import { effectiveLimit, LIMIT_PERIODS, pendingLimit, PERIOD_LABELS, runningExclusion, type LimitPeriod } from "./responsible-play.server";
 
 /**
@@ -97,6 +98,7 @@ export async function rejectPayout(adminId: string, withdrawalId: string, reason
     await updateWithdrawal(tx, w.id, { status: "rejected", decidedById: adminId, decidedAt: now, rejectReason: reason, failureReason: reason });
     for (const leg of await lockLegs(tx, w.id)) await updateLeg(tx, leg.id, { status: "failed", failureReason: reason, settledAt: now });
     await tellPlayerOfPayout(tx, w.userId, w.id);
+    await queuePayoutOutcomeMail(tx, w, { status: "failed", reason, returned: w.amount });
     await recordAudit(tx, {
       actor: adminId,
       action: "payout.reject",

@@ -90,6 +90,10 @@ const schema = z.object({
   /** Raffle entries one player may make per second (raised only by the benchmark, bench/). */
   ENTRY_LIMIT_PER_SECOND: z.coerce.number({ message: "expected a whole number" }).int().positive().default(10),
   SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
+  /** Where mail goes (smtp:// or smtps://, user and password in the URL); unset, it is written as .eml files under DATA_DIR/mail (ADR 032). */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "expected an smtp:// or smtps:// URL").optional(),
+  /** The sender of every message, like "Raffle Rush <no-reply@raffle.example>". */
+  MAIL_FROM: z.string().min(3, "expected an address like Raffle Rush <no-reply@raffle.example>").default("Raffle Rush <no-reply@raffle-rush.invalid>"),
   /**
    * Demo mode on purpose: without Stripe keys, demo mode is on with the embedded database or
    * with DEMO_MODE=true, and nowhere else (a server with DATABASE_URL refuses to start).

@@ -7,6 +7,7 @@ import { DomainError } from "./domain-error";
 import { noticeEvents, publish } from "./events.server";
 import { getLogger } from "./logger.server";
 import { paymentProvider } from "./payments/current-provider.server";
+import { queuePayoutOutcomeMail } from "./mail-notices.server";
 import { coinsToDecimal } from "./money";
 import { bonusCoveredBy, smaller } from "./coin-mix";
 import { PaymentProviderUnavailable, type ProviderRefund } from "./payments/provider";
@@ -175,6 +176,10 @@ async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, 
     const state = stateOf(all);
     await updateWithdrawal(tx, w.id, { status: state.status, ...(state.reason ? { failureReason: state.reason } : {}) });
     if (state.status !== w.status) await tellPlayerOfPayout(tx, w.userId, w.id);
+    if (state.status !== w.status && state.status !== "processing") {
+      const returned = all.filter((l) => l.status === "failed").reduce((sum, l) => sum + l.amount, 0n);
+      await queuePayoutOutcomeMail(tx, w, state.status === "completed" ? { status: "completed" } : { status: "failed", reason: state.reason!, returned });
+    }
     await recordAudit(tx, {
       actor: ("by" in outcome ? outcome.by : undefined) ?? "provider",
       action: `payout.leg_${outcome.status}`,

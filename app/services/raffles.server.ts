@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { insertWinMails } from "~/models/email-outbox.server";
 import type { RaffleKind } from "~/generated/prisma/client";
 import { db } from "~/models/db.server";
 import { createRafflePots, houseAccountId, nonZero, type Tx } from "~/models/ledger.server";
@@ -285,6 +286,8 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   await postTransactions(tx, transactions);
   await addWinnings(tx, completed);
   await insertOutcomeNotices(tx, notices);
+  // The winners' messages in the draw's transaction: one statement per batch (ADR 032).
+  await insertWinMails(tx, completed.map((c) => ({ raffleId: c.id, winnerId: c.winnerId, coins: c.prize.toString() })));
   return outcomes;
 }
 

@@ -92,3 +92,14 @@ export async function openQuickRound(request: APIRequestContext, price = "0.05",
     .toBe(true);
   return id!;
 }
+
+/**
+ * Marks a player's email verified, as the link in their verification message would
+ * (ADR 032), for suites about something else than verification; tests/e2e/email.spec.ts
+ * verifies through the message itself. Made directly in the database, as test data is.
+ */
+export async function verifyEmailOf(email: string, databaseUrl?: string) {
+  await withClient(databaseUrl ?? (await e2eDatabaseUrl()), (client) =>
+    client.query("UPDATE users SET email_verified_at = now() WHERE email = $1 AND email_verified_at IS NULL", [email.toLowerCase()]),
+  );
+}

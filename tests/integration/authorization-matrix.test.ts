@@ -60,6 +60,14 @@ const MATRIX: Record<string, Row> = {
   "routes/api.events": { request: ["/api/events"], expect: api(200) },
   "routes/terms": { request: ["/terms"], expect: all(200) },
   "routes/privacy": { request: ["/privacy"], expect: all(200) },
+  "routes/forgot-password": { request: ["/forgot-password"], expect: all(200) },
+  // An unknown token: the page says the link expired.
+  "routes/reset-password.$token": { request: ["/reset-password/not-a-token"], expect: all(200) },
+  // The link's token proves the address; the code and "resend" need the player's session.
+  "routes/verify-email": { request: ["/verify-email", { method: "POST", form: { intent: "resend" } }], expect: signedIn(LOGIN("/verify-email"), "→/withdraw") },
+  // Demo mode's mailbox (the suite runs in demo mode without SMTP_URL).
+  "routes/dev.mail._index": { request: ["/dev/mail"], expect: all(200) },
+  "routes/dev.mail.$id": { request: ["/dev/mail/0-nope"], expect: all(404) },
   "routes/quick": { request: ["/quick"], expect: signedIn(LOGIN("/quick"), 200) },
   "routes/quick-raffles": { request: ["/quick-raffles"], expect: signedIn(LOGIN("/quick-raffles"), 200) },
   "routes/vip._index": { request: ["/vip"], expect: signedIn(LOGIN("/vip"), 200) },

@@ -142,6 +142,11 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/fair.$id": { as: "anonymous", id: "raffle" },
   "routes/fair._index": { as: "anonymous", query: ["q", "before"] },
   "routes/fair.draw-verifier[.]mjs": { as: "anonymous" },
+  "routes/forgot-password": { as: "anonymous", fields: ["email"], plausible: { email: ["fuzz@example.com"] } },
+  "routes/reset-password.$token": { as: "anonymous", fields: ["password", "confirm"], plausible: { password: ["a new password 1"], confirm: ["a new password 1"] } },
+  "routes/verify-email": { as: "player", fields: ["intent", "token", "code"], plausible: { intent: ["link", "code", "resend"], code: ["123456"] }, query: ["token"] },
+  "routes/dev.mail._index": { as: "anonymous" },
+  "routes/dev.mail.$id": { as: "anonymous" },
 };
 
 type World = { cookies: Record<Role, string | undefined>; ids: Record<NonNullable<Fuzz["id"]>, string> };

@@ -1,5 +1,5 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { grantWinnings, signInRequest, unique } from "../support";
+import { grantWinnings, signInRequest, unique, verifyEmailOf } from "../support";
 
 /**
  * The back office end to end, once with JavaScript and once without (one test, so the
@@ -23,6 +23,7 @@ async function playerWithPayout(browser: Browser, baseURL: string, dollars: numb
   });
   // 1,000 demo coins (bonus, never withdrawn), plus package_4 bought three times with the
   // demo test card: $74.97 of withdrawable cash; or that much won.
+  await verifyEmailOf(email);
   if (winnings) await grantWinnings(email, 7497);
   for (let i = 0; i < (winnings ? 0 : 3); i++) {
     await context.request.post("/checkout?package=package_4", {
