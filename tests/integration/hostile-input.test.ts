@@ -133,6 +133,8 @@ const FUZZ: Record<string, Fuzz> = {
   },
   "routes/history": { as: "player", query: ["type", "from", "to"] },
   "routes/settings": { as: "player" },
+  "routes/account.close": { as: "player", fields: ["password", "typed"], plausible: { password: ["not the password"], typed: ["CLOSE"] } },
+  "routes/account.export": { as: "player" },
   "routes/api.settings": {
     as: "player",
     fields: ["emailNotifications", "soundEffects", "quickRaffleNotifications"],
