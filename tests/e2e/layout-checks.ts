@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUpWithUsername } from "./support";
+import { signUpWithUsername, verifyEmailOf } from "./support";
 
 /** The phone widths every player page must fit (ADR 029); the desktop suite checks a desktop. */
 export const PHONE_WIDTHS = [320, 360, 390];
@@ -18,7 +18,8 @@ export const PLAYER_PAGES = ["/", "/quick", "/vip", "/withdraw", "/history", "/r
  * player page too).
  */
 async function activePlayer(page: Page, baseURL: string): Promise<{ raffleId: string }> {
-  await signUpWithUsername(page);
+  // A first withdrawal needs a verified email (ADR 032): verified as its link would.
+  await verifyEmailOf((await signUpWithUsername(page)).email);
   const headers = { Origin: baseURL };
   const bought = await page.request.post("/checkout?package=package_4", {
     form: { intent: "demo-pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" },

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { adminRequest, grantWinnings, openQuickRound, signUpWithUsername } from "./support";
+import { adminRequest, grantWinnings, openQuickRound, signUpWithUsername, verifyEmailOf } from "./support";
 
 /**
  * Issue 20, defect 2 (PRODUCT.md, "Telling players what happened"), in every project: a
@@ -57,6 +57,7 @@ test("each new state of a withdrawal reaches the player: processing, then comple
   // Winnings (not card money): the whole withdrawal is one transfer, which an admin completes by hand.
   // $60 keeps it out of the back office's bulk approval (up to $50) that other tests run.
   await grantWinnings(email, 6000);
+  await verifyEmailOf(email);
   const requested = await page.request.post("/api/withdraw", {
     data: { amount: 60, method: "venmo", accountInfo: "lucky-lou" },
     headers: { Origin: baseURL!, Accept: "application/json" },

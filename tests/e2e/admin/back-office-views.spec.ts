@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { unique } from "../support";
+import { unique, verifyEmailOf } from "../support";
 
 /**
  * The back office on a 360 px phone, with and without JavaScript: no page wider than the
@@ -25,6 +25,7 @@ async function playerWithPayout(browser: Browser, baseURL: string) {
       maxRedirects: 0,
     });
   }
+  await verifyEmailOf(email);
   const response = await context.request.post("/api/withdraw", {
     data: { amount: 60, method: "venmo", accountInfo: `v-${unique()}` },
     headers: { ...headers, Accept: "application/json" },
