@@ -5,6 +5,9 @@
  *
  * Flags: --memory-minutes=10  --seconds=20 (each load phase)  --only=entries,reads,draws,weight,memory
  *        --note="…" (printed with the machine, e.g. that it was shared)  --no-report
+ *        --beacon (raffles committed to a local drand beacon of quicknet's scheme and 3 s
+ *        period, served by two relays in this process: the draw figure then includes the
+ *        wait for the round, and its target is the period plus 1 s; ADR 033)
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,6 +35,11 @@ mkdirSync(dataDir, { recursive: true });
 process.env.NODE_ENV = "production";
 process.env.DATA_DIR = dataDir;
 process.env.SESSION_SECRET ??= randomBytes(32).toString("hex");
+const localBeacon = flags.beacon === "true" ? await (await import("../tests/support/local-beacon")).startLocalBeacon({ modes: ["ok", "ok"], periodSeconds: 3 }) : undefined;
+if (localBeacon) {
+  process.env.BEACON_URLS = localBeacon.urls.join(",");
+  process.env.BEACON_CHAIN_INFO = localBeacon.info;
+}
 
 const { connectDb, disconnectDb } = await import("~/models/db.server");
 const { ensureDatabase, startEmbeddedPostgres } = await import("~/services/embedded-postgres.server");
@@ -73,6 +81,7 @@ const appEnv = {
   ENTRY_LIMIT_PER_SECOND: "1000000",
   // As deployed: a worker per core (ADR 014). BENCH_WEB_CONCURRENCY=1 measures one process.
   WEB_CONCURRENCY: String(workers),
+  ...(localBeacon ? { BEACON_URLS: process.env.BEACON_URLS!, BEACON_CHAIN_INFO: localBeacon.info } : {}),
 };
 const appLog = path.join(dataDir, "app.log");
 
@@ -171,15 +180,16 @@ try {
     const app = await startApp({ port: basePort, env: appEnv, logFile: appLog });
     try {
       if (only.has("draws")) {
-        log("draws: 1,000 raffles of 20 tickets ending in the same second");
+        log(`draws: 1,000 raffles of 20 tickets ending in the same second${localBeacon ? ", with a local beacon" : ""}`);
         const result = await figures.draws({ databaseUrl: appUrl, players, count: 1000, tickets: 20 });
+        const periodMs = localBeacon ? localBeacon.chain.periodSeconds * 1000 : 0;
         rows.push({
-          figure: "Draws: 1,000 raffles × 20 tickets ending together",
+          figure: `Draws: 1,000 raffles × 20 tickets ending together${localBeacon ? ` (local beacon, ${periodMs / 1000} s period)` : ""}`,
           measured: `${result.drawn}/${result.raffles} drawn; end → winner p50 ${round(result.p50)} ms, p99 ${round(result.p99)} ms, max ${round(result.max)} ms`,
           baseline: "their endTime",
           ratio: "—",
-          target: "p99 ≤ 1,000 ms",
-          pass: result.drawn === result.raffles && result.p99 <= 1000,
+          target: localBeacon ? `p99 ≤ ${(1000 + periodMs).toLocaleString("en")} ms (period + 1 s)` : "p99 ≤ 1,000 ms",
+          pass: result.drawn === result.raffles && result.p99 <= 1000 + periodMs,
         });
         rows.push({
           figure: "Quick rounds opened while drawing",
@@ -242,6 +252,7 @@ try {
 } finally {
   await disconnectDb();
   await postgres.stop();
+  await localBeacon?.close();
 }
 
 if (loaderCost.length) {
