@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { register } from "prom-client";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
 import { BeaconSource, setBeacon, type BeaconConfig } from "~/services/beacon.server";
@@ -8,6 +8,7 @@ import { checkDraw, roundAfter } from "~/services/fair-check.js";
 import { getFairDraw } from "~/services/fair.server";
 import { merkleRoot, winningTicket } from "~/services/fairness";
 import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles.server";
+import { startScheduler } from "~/services/scheduler.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { startLocalBeacon, type LocalBeacon, type RelayMode } from "../support/local-beacon";
 import { raffleProblems } from "../support/money-invariants";
@@ -135,6 +136,22 @@ describe("a draw with the beacon", () => {
     const forged = runVerifier({ ...json, beacon: { ...json.beacon, signature: other, randomness: beacon.randomness(round + 1) } });
     expect(forged.status).toBe(1);
     expect(forged.out.beaconSignatureValid).toBe(false);
+  });
+
+  it("is drawn by the scheduler as soon as its round is verified, not at the next pass", async () => {
+    const beacon = await localBeacon(["ok"]);
+    setBeacon(source(beacon));
+    const { raffles } = await endedRaffles(1);
+    // Passes 20 s apart: only the wake-up of a settled round can draw it sooner.
+    const scheduler = startScheduler({ intervalMs: 20_000 });
+    try {
+      await vi.waitFor(
+        async () => expect((await db().raffle.findUniqueOrThrow({ where: { id: raffles[0]!.id }, select: { status: true } })).status).toBe("completed"),
+        { timeout: 8_000, interval: 100 },
+      );
+    } finally {
+      await scheduler.stop();
+    }
   });
 
   it("refuses a forged signature and a wrong round from a relay, and takes the next relay's verified round", async () => {

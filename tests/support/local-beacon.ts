@@ -99,6 +99,12 @@ export async function startLocalBeacon({ modes = ["ok"], periodSeconds = 1 }: { 
         }),
     ),
   );
+  // Each round is signed ahead of its time, as drand's nodes sign as the round begins,
+  // so that a relay answers at once (the first signature also builds noble's tables).
+  const now = () => Math.max(1, Math.floor((Date.now() / 1000 - chain.genesisTime) / periodSeconds) + 1);
+  sign(now());
+  const ahead = setInterval(() => sign(now() + 1), (periodSeconds * 1000) / 2);
+  ahead.unref();
   const beacon: LocalBeacon = {
     chain,
     info,
@@ -108,6 +114,7 @@ export async function startLocalBeacon({ modes = ["ok"], periodSeconds = 1 }: { 
     signature: sign,
     randomness: (round) => beaconRandomness(sign(round)),
     close: async () => {
+      clearInterval(ahead);
       for (const res of hanging) res.destroy();
       await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     },
