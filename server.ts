@@ -19,6 +19,7 @@ import { getLogger, loggableUrl } from "~/services/logger.server";
 import { httpMetrics, routeLabeller } from "~/services/http-metrics.server";
 import { bearerMatches, METRICS_CONTENT_TYPE, registerDatabaseGauges } from "~/services/metrics.server";
 import { answerMetricsRequests, scrapeMetrics, serveClusterMetrics } from "~/services/metrics-cluster.server";
+import { startMailSender } from "~/services/mail/outbox.server";
 import { startPaymentSweep } from "~/services/payments.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/services/seed.server";
@@ -168,16 +169,19 @@ async function openOrExit(env: Env): Promise<Database> {
   return database;
 }
 
-/** The draws and the payment sweep: in the one process that owns the database (ADR 014). */
+/** The draws, the payment sweep and the mail sender: in the one process that owns the database (ADR 014, 032). */
 function startJobs(env: Env) {
   if (!env.SCHEDULER_ENABLED) return { stop: async () => {} };
   const scheduler: Scheduler = startScheduler();
   // Payments whose confirmation never came (a closed browser, a crash) are settled from the provider's record.
   const paymentSweep = startPaymentSweep();
+  // The outbox's messages: several instances share the work (leases, SKIP LOCKED).
+  const mailSender = startMailSender();
   return {
     stop: async () => {
       await scheduler.stop();
       await paymentSweep.stop();
+      await mailSender.stop();
     },
   };
 }

@@ -17,6 +17,7 @@ import { NotFound } from "./components/not-found";
 import { Toaster } from "./components/toaster";
 import { getSession, needsOnboarding } from "./services/auth.server";
 import { getEnv } from "./services/env.server";
+import { takeOutcomeNotice } from "./services/outcomes.server";
 import { takePayoutNotice } from "./services/payouts.server";
 import { playState, type PlayState } from "./services/reality-check.server";
 import { getTheme } from "./services/theme.server";
@@ -31,18 +32,24 @@ export const links: LinksFunction = () => [
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ toast, headers }, theme, session] = await Promise.all([readToast(request), getTheme(request), getSession(request)]);
-  const [user, play, payoutNotice] = session
+  const [user, play, payoutNotice, outcomeNotice] = session
     ? await Promise.all([
         userRecord(session.user),
         needsOnboarding(session.user) ? null : playState(session),
-        // News of a withdrawal waits while another toast is shown: one toast at a time.
+        // News of a withdrawal waits while another toast is shown: one toast at a time. Its id
+        // names the state, so that the next state's toast replaces the last one on an open page.
         session.user.payoutNoticeId && !toast ? takePayoutNotice(session.user.id, session.user.payoutNoticeId) : null,
+        // A win or a refund (ADR 028) waits for both; the session says whether any is waiting.
+        session.user.hasOutcomeNews && !toast && !session.user.payoutNoticeId ? takeOutcomeNotice(session.user.id) : null,
       ])
-    : [null, null, null];
+    : [null, null, null, null];
   return Response.json(
     {
       theme,
-      toast: toast ?? (payoutNotice && { id: session!.user.payoutNoticeId, type: "info", ...payoutNotice }),
+      toast:
+        toast ??
+        (payoutNotice && { id: `${session!.user.payoutNoticeId}:${payoutNotice.title}`, type: "info", ...payoutNotice }) ??
+        outcomeNotice,
       user,
       play,
       supportEmail: getEnv().SUPPORT_EMAIL,

@@ -48,6 +48,21 @@ export async function entriesSpread({ port, players, seconds }: { port: number; 
   });
 }
 
+/**
+ * 1, the reference: the same players, connections and order of raffles against the
+ * reference server (bench/reference/entries.mjs): one raffle for the hot figure, one per
+ * series for every tier.
+ */
+export function referenceEntries({ port, players, seconds, raffles }: { port: number; players: Player[]; seconds: number; raffles: string[] }): Promise<Load> {
+  return runLoad({
+    port,
+    connections: players.length,
+    seconds,
+    requestsFor: (connection) =>
+      raffles.map((_, n) => ({ method: "POST", path: `/enter/${raffles[(connection + n) % raffles.length]!}`, headers: enterHeaders(port, players[connection]!) })),
+  });
+}
+
 /** 2: a GET as a signed-in player (the baseline is the same loader against hello world). */
 export function reads({ port, path: target, players, seconds, connections }: { port: number; path: string; players: Player[]; seconds: number; connections: number }) {
   return runLoad({

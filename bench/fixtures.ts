@@ -4,7 +4,7 @@ import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.server";
 import { startSession } from "~/services/auth.server";
 import { beacon } from "~/services/beacon.server";
-import { roundAfter } from "~/services/fair-check.js";
+import { roundAfter } from "~/services/draw-verifier.mjs";
 import { openRaffle } from "~/services/raffles.server";
 
 /**

@@ -2,16 +2,16 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-/** Processes the benchmark starts: the app's production build, a bare Express baseline, pgbench. */
+/** Processes the benchmark starts: the app's production build, the reference servers, pgbench. */
 
 export const root = path.resolve(import.meta.dirname, "..");
 
-export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+export async function waitFor(url: string, timeoutMs = 60_000, alsoReady: number[] = []): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       const response = await fetch(url);
-      if (response.ok) return;
+      if (response.ok || alsoReady.includes(response.status)) return;
     } catch {
       // not listening yet
     }
@@ -48,14 +48,20 @@ export async function startApp({ port, env, logFile }: { port: number; env: Reco
   return { process: child, port, stop: stopper(child) };
 }
 
-/** The baseline for reads: Express answering "Hello World!", in its own process like the app. */
-export async function startHelloWorld(port: number): Promise<Child> {
-  const child = spawn(process.execPath, [path.join(root, "bench/hello-world.mjs")], {
+/** The context line for reads: Express answering "Hello World!", in its own process like the app. */
+export function startHelloWorld(port: number): Promise<Child> {
+  return startScript("bench/hello-world.mjs", { port, env: {} });
+}
+
+/** A reference server of bench/reference/ (a plain Node.js script), with `env` and the app's number of workers. */
+export async function startScript(script: string, { port, env, ready = "/" }: { port: number; env: Record<string, string>; ready?: string }): Promise<Child> {
+  const child = spawn(process.execPath, [path.join(root, script)], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port) },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  await waitFor(`http://127.0.0.1:${port}/`);
+  const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`${script} exited with ${code} before it answered`))));
+  await Promise.race([waitFor(`http://127.0.0.1:${port}${ready}`, 60_000, ready === "/" ? undefined : [401, 404]), exited]);
   return { process: child, port, stop: stopper(child) };
 }
 

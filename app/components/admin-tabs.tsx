@@ -2,14 +2,18 @@ import type { ReactNode } from "react";
 
 const th = "px-2 py-1 text-left text-xs font-semibold uppercase text-slate-600 dark:text-slate-400";
 const td = "px-2 py-1 align-top";
-const small = "rounded border border-slate-300 px-2 py-0.5 text-xs font-semibold dark:border-slate-600";
+const small = "min-h-6 min-w-6 rounded border border-slate-300 px-2 py-0.5 text-xs font-semibold max-sm:min-h-11 dark:border-slate-600";
 
+/**
+ * A table of the back office. On a phone its rows stack (each cell on its own line, led by
+ * its column's name) so that nothing, the row's buttons least of all, is off-screen.
+ */
 export function Table({ head, children, label }: { head: string[]; children: ReactNode; label: string }) {
   return (
     // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
     <div className="overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
-      <table className="w-full text-sm">
-        <thead>
+      <table className="w-full text-sm max-sm:block max-sm:[&_tbody]:block max-sm:[&_td]:block max-sm:[&_tr]:block max-sm:[&_tr]:py-2">
+        <thead className="max-sm:sr-only">
           <tr>{head.map((h) => <th key={h} className={th}>{h}</th>)}</tr>
         </thead>
         <tbody className="divide-y divide-slate-200 dark:divide-slate-800">{children}</tbody>
@@ -18,8 +22,14 @@ export function Table({ head, children, label }: { head: string[]; children: Rea
   );
 }
 
-export function Cell({ children }: { children: ReactNode }) {
-  return <td className={td}>{children}</td>;
+/** A cell; `label` (its column's name) leads it when the rows stack on a phone. */
+export function Cell({ children, label }: { children: ReactNode; label?: string }) {
+  return (
+    <td className={`${td} break-words`}>
+      {label ? <span className="font-semibold sm:hidden">{label}: </span> : null}
+      {children}
+    </td>
+  );
 }
 
 /** A form with one text field posting to an admin API route (works without JavaScript). */
@@ -28,7 +38,7 @@ export function TextAction({ action, name, label, button, danger = false }: { ac
     <form method="post" action={action} className="flex flex-wrap items-center gap-1">
       <label className="flex items-center gap-1 text-xs">
         {label}
-        <input name={name} required minLength={3} maxLength={200} className="w-36 rounded border px-2 py-1 text-sm text-slate-900" />
+        <input name={name} required minLength={3} maxLength={200} className="w-36 max-w-full rounded border bg-white px-2 py-1 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100" />
       </label>
       <button type="submit" className={`${small} min-h-6 ${danger ? "text-red-800 dark:text-red-300" : ""}`}>{button}</button>
     </form>

@@ -42,3 +42,41 @@ export function BigWinBanner({ winners }: { winners: Winner[] }) {
     </div>
   );
 }
+
+/**
+ * The player's own win (ADR 028): the big-win celebration, with the spec's "Congratulations!
+ * You won {n} coins!", for BIG_WIN_MS or until closed; 20 confetti pieces that fall only
+ * when motion is welcome (prefers-reduced-motion keeps them still).
+ */
+export function WinCelebration({ win, onClose }: { win: { title: string; description?: string }; /** Stable (useCallback), or the timer restarts. */ onClose: () => void }) {
+  useEffect(() => {
+    const timer = setTimeout(onClose, BIG_WIN_MS);
+    return () => clearTimeout(timer);
+  }, [onClose]);
+  return (
+    <div className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center p-4">
+      <div
+        role="status"
+        className="pointer-events-auto relative w-full max-w-sm overflow-hidden rounded-2xl bg-linear-to-br from-amber-200 to-amber-400 px-6 py-8 text-center text-amber-950 shadow-2xl ring-4 ring-amber-500 motion-safe:animate-reveal"
+        data-testid="win-celebration"
+      >
+        <div aria-hidden="true" className="pointer-events-none absolute inset-0">
+          {Array.from({ length: CONFETTI_PIECES }, (_, i) => (
+            <span
+              key={i}
+              data-testid="confetti"
+              className={`absolute h-3 w-1.5 rounded-sm motion-safe:animate-confetti ${["bg-brand-600", "bg-emerald-600", "bg-sky-600", "bg-fuchsia-600"][i % 4]}`}
+              style={{ left: `${(i * 5 + 2) % 100}%`, top: `${(i * 37) % 90}%`, animationDelay: `${(i % 7) * 0.25}s` }}
+            />
+          ))}
+        </div>
+        <p aria-hidden="true" className="relative text-5xl">🏆</p>
+        <p className="relative mt-2 text-2xl font-black">{win.title}</p>
+        {win.description ? <p className="relative mt-2 text-sm font-semibold">{win.description}</p> : null}
+        <button type="button" onClick={onClose} className="relative mt-4 min-h-11 rounded-lg bg-amber-950 px-5 py-2 font-bold text-amber-50">
+          Close
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -9,12 +9,12 @@ export const LIMIT_FIELDS = [
 /** Optional deposit limits, offered at sign-up and before the first purchase. */
 export function DepositLimitFields({ idPrefix, errors = {} }: { idPrefix: string; errors?: Partial<Record<string, string[]>> }) {
   return (
-    <fieldset className="flex flex-col gap-3 rounded-md border border-slate-300 p-3 dark:border-slate-700">
+    <fieldset className="flex min-w-0 flex-col gap-3 rounded-md border border-slate-300 p-3 dark:border-slate-700">
       <legend className="px-1 text-sm font-semibold">Deposit limits (optional)</legend>
       <p className="text-xs text-slate-600 dark:text-slate-400">
         Cap what you can spend on coins. Leave blank for no limit; you can change them any time on the Responsible play page.
       </p>
-      <div className="grid grid-cols-3 gap-2">
+      <div className="grid gap-3 sm:grid-cols-3 sm:gap-2">
         {LIMIT_FIELDS.map((f) => (
           <Field key={f.name} label={f.label} id={`${idPrefix}-${f.name}`} errors={errors[f.name]}>
             <input

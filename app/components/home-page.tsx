@@ -1,11 +1,13 @@
-import { REGULAR_TIERS, TIER_LABELS } from "~/services/raffle-display";
+import { REGULAR_TIERS, stillShown, TIER_LABELS } from "~/services/raffle-display";
 import { BigWinBanner } from "./big-win";
 import { usePaused } from "./play-session";
 import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "./home-panels";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { SpinWheel } from "./spin-wheel";
-import { useLiveUpdates } from "./use-live-updates";
 import { useNow } from "./use-now";
+
+/** The home page's data is read again this often when its live stream is down (PlayerShell). */
+export const HOME_POLL_MS = 30_000;
 
 export type HomeData = {
   featured: (RaffleCardData & { tier: string })[];
@@ -20,13 +22,14 @@ const heroLink = "rounded-md px-4 py-2 text-center font-bold";
 
 export function HomePage({ data, balance, serverNow }: { data: HomeData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
-  useLiveUpdates(30_000);
+  // A raffle drawn moments ago stays beside the next round, with its winner, for a few seconds.
+  const raffles = data.raffles.filter((r) => stillShown(r, now));
   // While play is stopped (a break, an exclusion, a place no longer served): no win banners, offers, wheel or coin store.
   const promote = usePaused() === null;
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
       {promote ? <BigWinBanner winners={data.winners} /> : null}
-      <section aria-labelledby="hero-title" className="rounded-2xl bg-slate-900 p-6 text-white">
+      <section aria-labelledby="hero-title" className="rounded-2xl bg-linear-to-br from-slate-900 via-indigo-950 to-slate-900 p-6 text-white shadow-lg">
         {promote ? (
           <>
             <h1 id="hero-title" className="text-3xl font-black">Win half the pot</h1>
@@ -65,7 +68,7 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
       <section aria-labelledby="all-title" className="flex flex-col gap-6">
         <h2 id="all-title" className="text-2xl font-bold">All Raffles</h2>
         {REGULAR_TIERS.map((tier) => {
-          const inTier = data.raffles.filter((r) => r.tier === tier);
+          const inTier = raffles.filter((r) => r.tier === tier);
           if (inTier.length === 0) return null;
           return (
             <section key={tier} aria-label={TIER_LABELS[tier]}>

@@ -1,3 +1,5 @@
+import { SiteFooter } from "./site-chrome";
+
 const features = [
   { title: "Lightning Fast", text: "Raffles close every few minutes, and quick rounds every 30 seconds." },
   { title: "Micro Stakes", text: "Tickets from $0.05 to $25.00, so everyone can play at their own pace." },
@@ -53,12 +55,7 @@ export function Landing({ live }: { live: { totalPlayers: number; totalPots: str
           </a>
         </section>
       </main>
-      <footer className="flex flex-wrap justify-center gap-6 px-4 py-6 text-sm">
-        <a href="/terms" className="underline">Terms of Service</a>
-        <a href="/privacy" className="underline">Privacy Policy</a>
-        <a href="/rules" className="underline">Rules &amp; odds</a>
-        <a href="/responsible-play" className="underline">Responsible play</a>
-      </footer>
+      <SiteFooter signedIn={false} />
     </div>
   );
 }

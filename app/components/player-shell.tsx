@@ -2,50 +2,60 @@ import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import type { RootData } from "~/root";
 import { displayName } from "~/services/display-name";
+import { OutcomeSignals } from "./outcome-signals";
 import { PausedNotice, PlaySession } from "./play-session";
 import { SettingsDialog } from "./settings-dialog";
 import { BottomNav, SiteFooter } from "./site-chrome";
 import { useHydrated } from "./use-hydrated";
+import { useLiveUpdates } from "./use-live-updates";
 import { UsernameDialog } from "./username-dialog";
 
-/** The frame of every signed-in page: top bar, settings, footer, mobile navigation. */
-export function PlayerShell({ children }: { children: ReactNode }) {
+/**
+ * The frame of every signed-in page: top bar, settings, footer, mobile navigation, and the
+ * live updates (news for the player on every page; raffle pages pass `gamePollMs` for the game's).
+ */
+export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gamePollMs?: number }) {
   const root = useRouteLoaderData<RootData>("root")!;
   const user = root.user!;
   const location = useLocation();
   const hydrated = useHydrated();
-  const settingsInUrl = new URLSearchParams(location.search).has("settings");
-  const [settingsOpen, setSettingsOpen] = useState(settingsInUrl);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  useLiveUpdates(gamePollMs);
 
   return (
     <div className="min-h-screen">
-      <header className="sticky top-0 z-20 flex flex-wrap items-center justify-between gap-3 border-b border-slate-200 bg-white/95 px-4 py-3 dark:border-slate-800 dark:bg-slate-950/95">
-        <Link to="/" className="text-lg font-black">Raffle Rush</Link>
-        <div className="flex flex-wrap items-center gap-2 text-sm sm:gap-3">
+      {/* Two rows on a phone (brand and coins; then the session, name, Settings and Logout), one from sm up: sticky only there, where it costs little height. */}
+      <header className="z-20 flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 bg-white/95 px-4 py-2 sm:sticky sm:top-0 sm:py-3 dark:border-slate-800 dark:bg-slate-950/95">
+        <Link to="/" className="mr-auto text-lg font-black">Raffle Rush</Link>
+        {/* Every coin the player can play with; the cash/bonus split is one step away, on /history. */}
+        <Link
+          to="/history"
+          title={`${user.cashBalance.toLocaleString("en-US")} cash (withdrawable) · ${user.bonusBalance.toLocaleString("en-US")} bonus (play only)`}
+          className="rounded-full bg-amber-100 px-3 font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+          data-testid="coin-balance"
+        >
+          {user.coinBalance.toLocaleString("en-US")} coins
+        </Link>
+        <div className="flex w-full flex-wrap items-center gap-x-2 gap-y-1 text-sm sm:w-auto sm:gap-3">
           {root.play ? <PlaySession play={root.play} serverNow={root.serverNow} /> : null}
-          {/* Every coin the player can play with; the cash/bonus split is one step away, on /history. */}
-          <Link
-            to="/history"
-            title={`${user.cashBalance.toLocaleString("en-US")} cash (withdrawable) · ${user.bonusBalance.toLocaleString("en-US")} bonus (play only)`}
-            className="rounded-full bg-amber-100 px-3 py-1 font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
-            data-testid="coin-balance"
-          >
-            {user.coinBalance.toLocaleString("en-US")} coins
-          </Link>
-          <span className="max-w-40 truncate">Welcome, <strong data-testid="welcome-name">{displayName(user)}</strong></span>
+          <span className="max-w-40 truncate">
+            <span className="hidden sm:inline">Welcome, </span>
+            <strong data-testid="welcome-name">{displayName(user)}</strong>
+          </span>
+          {/* Without JavaScript the settings are a page; with it, a dialog over this one. */}
           <a
-            href={`${location.pathname}?settings`}
+            href="/settings"
             onClick={(event) => {
-              if (!hydrated) return;
+              if (!hydrated || location.pathname === "/settings") return;
               event.preventDefault();
               setSettingsOpen(true);
             }}
-            className="rounded-md border border-slate-300 px-3 py-1 dark:border-slate-700"
+            className="ml-auto rounded-md border border-slate-300 px-3 sm:ml-0 dark:border-slate-700"
           >
             Settings
           </a>
           <form method="post" action="/api/logout">
-            <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 dark:border-slate-700">Logout</button>
+            <button type="submit" className="rounded-md border border-slate-300 px-3 dark:border-slate-700">Logout</button>
           </form>
         </div>
       </header>
@@ -53,13 +63,17 @@ export function PlayerShell({ children }: { children: ReactNode }) {
       {children}
       <SiteFooter isAdmin={user.isAdmin} />
       <BottomNav />
-      <SettingsDialog
-        account={user}
-        theme={root.theme}
-        supportEmail={root.supportEmail}
-        open={settingsOpen || (!hydrated && settingsInUrl)}
-        onClose={() => setSettingsOpen(false)}
-      />
+      {hydrated ? (
+        <SettingsDialog
+          account={user}
+          theme={root.theme}
+          supportEmail={root.supportEmail}
+          settings={user.settings}
+          open={settingsOpen}
+          onClose={() => setSettingsOpen(false)}
+        />
+      ) : null}
+      <OutcomeSignals />
       {user.username ? null : <UsernameDialog />}
     </div>
   );

@@ -1,7 +1,10 @@
 import { usePaused } from "./play-session";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
-import { useLiveUpdates } from "./use-live-updates";
 import { useNow } from "./use-now";
+import { stillShown } from "~/services/raffle-display";
+
+/** The quick page's data is read again this often when its live stream is down (PlayerShell). */
+export const QUICK_POLL_MS = 5_000;
 
 type QuickData = {
   raffles: RaffleCardData[];
@@ -17,9 +20,11 @@ export function priceChips(raffles: { entryPrice: string }[]): { price: string; 
 
 export function QuickPage({ data, balance, serverNow }: { data: QuickData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
-  useLiveUpdates(5_000);
   const paused = usePaused();
-  const chips = priceChips(data.raffles);
+  // A round drawn moments ago stays beside the next one, with its winner, for a few seconds.
+  const shown = data.raffles.filter((r) => stillShown(r, now));
+  const chips = priceChips(shown.filter((r) => r.drawnAt === undefined));
+  const prices = [...new Set(shown.map((r) => r.entryPrice))];
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
       <h1 className="text-3xl font-black">Quick Raffles</h1>
@@ -43,19 +48,20 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
           </a>
         ))}
       </nav>
-      {chips.length === 0 ? <p>The next rounds are opening. They run back to back every 30 seconds.</p> : null}
-      {chips.map((chip) => (
-        <section key={chip.price} id={`price-${chip.price}`} aria-label={`$${chip.price} rounds`}>
-          <h2 className="text-xl font-bold">${chip.price} rounds</h2>
-          <div className="mt-2 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {data.raffles
-              .filter((r) => r.entryPrice === chip.price)
+      {prices.length === 0 ? <p>The next rounds are opening. They run back to back every 30 seconds.</p> : null}
+      {/* One column per entry price on wide screens, so that the rounds fill the width. */}
+      <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
+        {prices.map((price) => (
+          <section key={price} id={`price-${price}`} aria-label={`$${price} rounds`} className="flex flex-col gap-3">
+            <h2 className="text-xl font-bold">${price} rounds</h2>
+            {shown
+              .filter((r) => r.entryPrice === price)
               .map((raffle) => (
                 <RaffleCard key={raffle.id} raffle={raffle} kind="quick" balance={balance} now={now} />
               ))}
-          </div>
-        </section>
-      ))}
+          </section>
+        ))}
+      </div>
       <section aria-labelledby="rules-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
         <h2 id="rules-title" className="text-lg font-bold">How quick raffles work</h2>
         <ul className="mt-2 list-disc pl-5 text-sm">

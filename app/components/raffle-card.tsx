@@ -1,27 +1,73 @@
-import { useLocation } from "@remix-run/react";
+import { useLocation, useRouteLoaderData } from "@remix-run/react";
+import type { RootData } from "~/root";
 import type { RaffleView } from "~/services/feeds.server";
 import { useShowToast } from "./toaster";
 import { usePaused } from "./play-session";
+import { useCountUp } from "./use-count-up";
 import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
-import { parseDollars } from "~/services/money";
+import { coinsToDecimal, parseDollars } from "~/services/money";
 import {
+  cardPhase,
+  elapsedShare,
   formatCountdown,
-  quickPhase,
-  regularPhase,
-  exactSecondsLeft,
   secondsLeft,
   ticketsOutlook,
+  tierColours,
   TIER_LABELS,
 } from "~/services/raffle-display";
 
-/** The fields of the API's raffle view that a card shows. */
-export type RaffleCardData = Omit<RaffleView, "timeRemaining" | "maxTicketsPerPlayer" | "seedHash">;
+/**
+ * The fields of the API's raffle view that a card shows; a raffle drawn moments ago also
+ * has when it was drawn and, when completed, its winner (ADR 028).
+ */
+export type RaffleCardData = Omit<RaffleView, "timeRemaining" | "maxTicketsPerPlayer" | "seedHash"> & {
+  drawnAt?: string;
+  winner?: string;
+  prize?: string;
+  youWon?: boolean;
+};
 
+/** The pot, counting up to its new value when entries arrive. */
+function Pot({ dollars }: { dollars: string }) {
+  const cents = Number(parseDollars(dollars) ?? 0n);
+  const shown = useCountUp(cents);
+  // Screen readers get the value itself, not every step of the count (the card is `relative`,
+  // so this sr-only text stays inside a scrolling row of cards instead of widening the page).
+  return (
+    <>
+      <p className="text-3xl font-black tabular-nums" data-testid="pot" aria-hidden="true">
+        ${coinsToDecimal(BigInt(shown))}
+      </p>
+      <p className="sr-only">${dollars}</p>
+    </>
+  );
+}
+
+/** What a drawn raffle came to: its winner (a reveal), or its refund. */
+function Result({ raffle, phase }: { raffle: RaffleCardData; phase: "won" | "cancelled" }) {
+  if (phase === "cancelled") {
+    return (
+      <p className="rounded-lg bg-slate-100 p-3 text-center text-sm dark:bg-slate-800" data-testid="card-result">
+        Cancelled: fewer than two players joined. Every ticket was refunded.
+      </p>
+    );
+  }
+  return (
+    <p
+      className={`motion-safe:animate-reveal rounded-lg p-3 text-center font-bold ${raffle.youWon ? "bg-emerald-600 text-white" : "bg-amber-100 text-amber-950 dark:bg-amber-900 dark:text-amber-50"}`}
+      data-testid="card-result"
+    >
+      <span aria-hidden="true">🏆 </span>
+      {raffle.youWon ? `You won $${raffle.prize}!` : `${raffle.winner} won $${raffle.prize}`}
+    </p>
+  );
+}
 
 /**
- * One raffle: pot, players, countdown and the entry button. The button is a plain form
- * post (works without JavaScript); with JavaScript it enters in place and toasts.
+ * One raffle: pot, players, countdown, a bar to its end and the entry button; then DRAWING...
+ * and its winner, while the next round opens beside it. The button is a plain form post (works
+ * without JavaScript); with JavaScript it enters in place and toasts.
  */
 export function RaffleCard({
   raffle,
@@ -42,38 +88,55 @@ export function RaffleCard({
   const { submit, pending } = useJsonAction<{ tier: string }>();
   const left = secondsLeft(raffle.endTime, now);
   // A quick round closes in its last second: under 1 s left, not when the countdown shows 0.
-  const phase = kind === "quick" ? quickPhase(exactSecondsLeft(raffle.endTime, now), raffle.status) : regularPhase(left);
-  const closed = phase === "drawing";
+  const phase = cardPhase(raffle, kind, now);
+  const drawn = phase === "won" || phase === "cancelled";
+  const closed = phase === "drawing" || drawn;
+  const drawingText = kind === "quick" ? "Drawing Winner..." : "DRAWING...";
   const short = BigInt(balance) < (parseDollars(raffle.entryPrice) ?? 0n);
+  // VIP-only raffles are for active members; the server refuses anyone else (enter_raffles).
+  const vipActive = useRouteLoaderData<RootData>("root")?.user?.vipActive ?? false;
+  const membersOnly = raffle.vipOnly && !vipActive;
   const action = `/api/${kind === "quick" ? "quick-raffles" : "raffles"}/${raffle.id}/enter`;
   const label =
-    kind === "quick"
-      ? closed
-        ? "Drawing Winner..."
-        : short
+    phase === "drawing"
+      ? drawingText
+      : kind === "quick"
+        ? short
           ? "Insufficient Coins"
           : `Enter $${raffle.entryPrice}`
-      : closed
-        ? "DRAWING..."
         : phase === "ending-soon"
           ? "QUICK ENTER"
           : `Enter $${raffle.entryPrice}`;
   const urgent = !paused && (phase === "urgent" || phase === "ending-soon");
   const tierLabel = kind === "quick" ? raffle.tier.toUpperCase() : (TIER_LABELS[raffle.tier] ?? raffle.tier.toUpperCase());
+  const colours = tierColours(raffle.tier);
+  const share = drawn || phase === "drawing" ? 1 : elapsedShare(raffle.startTime, raffle.endTime, now);
 
   return (
     <article
-      className={`flex flex-col gap-3 rounded-xl border bg-white p-4 dark:bg-slate-900 ${urgent ? "border-red-500" : "border-slate-200 dark:border-slate-800"}`}
+      className={`relative flex flex-col gap-3 rounded-2xl border border-t-4 bg-white p-4 shadow-sm dark:bg-slate-900 ${colours.edge} ${urgent ? "border-red-500 ring-2 ring-red-500/40" : "border-slate-200 dark:border-slate-800"} ${raffle.youWon && drawn ? "ring-4 ring-emerald-500" : ""}`}
       aria-label={`${tierLabel} raffle, $${raffle.entryPrice} entry`}
       data-testid="raffle-card"
       data-raffle-id={raffle.id}
+      data-phase={phase}
     >
-      <div className="flex items-center justify-between gap-2">
-        <span className="rounded bg-slate-900 px-2 py-0.5 text-xs font-bold text-white dark:bg-slate-100 dark:text-slate-900">{tierLabel}</span>
-        {raffle.vipOnly ? <span className="rounded bg-amber-300 px-2 py-0.5 text-xs font-bold text-amber-950">VIP</span> : null}
-        {phase === "ending-soon" && !paused ? <span className="text-xs font-bold text-red-700 dark:text-red-400">ENDING SOON</span> : null}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${colours.chip}`}>{tierLabel}</span>
+        {raffle.vipOnly ? <span className="rounded-full bg-amber-300 px-2.5 py-0.5 text-xs font-bold text-amber-950">VIP</span> : null}
+        {phase === "ending-soon" && !paused ? (
+          <span className="rounded-full bg-red-700 px-2.5 py-0.5 text-xs font-bold text-white motion-safe:animate-pulse">ENDING SOON</span>
+        ) : null}
       </div>
-      <p className="text-3xl font-black" data-testid="pot">${raffle.currentPot}</p>
+      <div>
+        <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">{drawn ? "Final pot" : "Pot"}</p>
+        <Pot dollars={raffle.currentPot} />
+      </div>
+      <div className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800" aria-hidden="true" data-testid="progress">
+        <div
+          className={`h-full rounded-full ${urgent ? "bg-red-600" : colours.bar} motion-safe:transition-[width] motion-safe:duration-1000 motion-safe:ease-linear`}
+          style={{ width: `${(share * 100).toFixed(1)}%` }}
+        />
+      </div>
       <dl className="grid grid-cols-2 gap-1 text-sm">
         <dt className="text-slate-600 dark:text-slate-400">Entry</dt>
         <dd className="text-right font-semibold">${raffle.entryPrice}</dd>
@@ -81,15 +144,15 @@ export function RaffleCard({
         <dd className="text-right font-semibold">{raffle.participantCount}</dd>
         <dt className="text-slate-600 dark:text-slate-400">Time left</dt>
         <dd className={`text-right font-mono font-semibold ${urgent ? "text-red-700 dark:text-red-400" : ""}`} data-testid="countdown">
-          {closed ? (kind === "quick" ? "Drawing Winner..." : "DRAWING...") : formatCountdown(left)}
+          {phase === "drawing" ? drawingText : drawn ? "Drawn" : formatCountdown(left)}
         </dd>
-        {kind === "quick" ? (
+        {kind === "quick" && !drawn ? (
           <>
-            <dt className="text-slate-600 dark:text-slate-400">You could win</dt>
-            <dd className="text-right font-semibold">${raffle.couldWin}</dd>
+            <dt className="text-slate-600 dark:text-slate-400">{raffle.couldWinNow ? "You would win now" : "You could win"}</dt>
+            <dd className="text-right font-semibold" data-testid="could-win">${raffle.couldWin}</dd>
           </>
         ) : null}
-        {raffle.myTickets !== undefined ? (
+        {raffle.myTickets !== undefined && !drawn ? (
           <>
             <dt className="text-slate-600 dark:text-slate-400">Your tickets</dt>
             <dd className="text-right font-semibold" data-testid="my-tickets">
@@ -98,14 +161,27 @@ export function RaffleCard({
           </>
         ) : null}
       </dl>
-      {hydrated ? null : (
+      {hydrated || drawn ? null : (
         <p className="text-xs text-slate-600 dark:text-slate-400">
           Ends at <time dateTime={raffle.endTime}>{new Date(raffle.endTime).toISOString().slice(11, 19)} UTC</time> ·{" "}
           <a href={`${location.pathname}${location.search}`} className="underline">Refresh</a>
         </p>
       )}
-      {paused ? (
+      {drawn ? (
+        <div aria-live="polite">
+          <Result raffle={raffle} phase={phase} />
+        </div>
+      ) : paused ? (
         <p className="text-center text-sm text-slate-600 dark:text-slate-400" data-testid="entry-paused">Entries are paused for your account.</p>
+      ) : membersOnly ? (
+        <div className="flex flex-col gap-1 text-center text-sm">
+          <button type="button" disabled aria-describedby={`vip-only-${raffle.id}`} className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white opacity-60">
+            VIP members only
+          </button>
+          <p id={`vip-only-${raffle.id}`} data-testid="vip-only">
+            This raffle is for active VIP members. <a className="underline" href="/vip">See VIP tiers</a>
+          </p>
+        </div>
       ) : (
         <form
           method="post"
@@ -127,13 +203,13 @@ export function RaffleCard({
           <button
             type="submit"
             disabled={closed || (kind === "quick" && short) || pending}
-            className={`w-full rounded-md px-4 py-2 font-bold text-white disabled:cursor-not-allowed disabled:opacity-60 ${urgent ? "bg-red-700 hover:bg-red-600" : "bg-brand-700 hover:bg-brand-800"}`}
+            className={`min-h-11 w-full rounded-lg px-4 py-2 font-bold text-white disabled:cursor-not-allowed disabled:opacity-60 ${urgent ? "bg-red-700 hover:bg-red-600" : "bg-brand-700 hover:bg-brand-800"}`}
           >
             {pending ? "Entering..." : label}
           </button>
         </form>
       )}
-      <a href={`/fair/${raffle.id}`} className="text-center text-xs underline">How this draw is checked</a>
+      <a href={`/fair/${raffle.id}`} className="py-1 text-center text-xs underline">How this draw is checked</a>
     </article>
   );
 }

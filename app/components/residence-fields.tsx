@@ -29,7 +29,7 @@ export function ResidenceFields({ choices, country, region }: { choices: Residen
           ref={countrySelect}
           id={country.id}
           name={country.name}
-          defaultValue={country.initialValue ?? ""}
+          defaultValue={typeof country.initialValue === "string" ? country.initialValue : ""}
           onChange={(event) => setSelected(event.target.value)}
           autoComplete="country"
           required
@@ -47,7 +47,7 @@ export function ResidenceFields({ choices, country, region }: { choices: Residen
             <select
               id={region.id}
               name={region.name}
-              defaultValue={region.initialValue ?? ""}
+              defaultValue={typeof region.initialValue === "string" ? region.initialValue : ""}
               aria-invalid={region.errors?.length ? true : undefined}
               aria-describedby={region.errors?.length ? `${region.id}-error` : `${region.id}-hint`}
               className={inputClass}

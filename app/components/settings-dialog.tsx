@@ -1,64 +1,111 @@
-import { Link, useLocation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useRevalidator } from "@remix-run/react";
+import { useEffect, useId, useRef, useState } from "react";
+import { playOutcomeSound } from "./outcome-signals";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { longUtcDate } from "~/services/dates";
-import { readSettings, writeSetting, type LocalSettings } from "~/services/local-settings";
+import { SETTING_KEYS, SETTING_LABELS, type PlayerSettings } from "~/services/player-settings";
 
 type Account = { id: string; username: string | null; email: string; createdAt: string; vipTier: string; vipActive: boolean };
+type SettingsProps = { account: Account; theme: "light" | "dark"; supportEmail: string; settings: PlayerSettings };
 
 const section = "border-t border-slate-200 pt-3 dark:border-slate-700";
-const TOGGLES: { key: Exclude<keyof LocalSettings, "theme">; label: string; group: string }[] = [
-  { key: "emailNotifications", label: "Email notifications", group: "Notifications" },
-  { key: "quickRaffleNotifications", label: "Quick raffle alerts", group: "Notifications" },
-  { key: "soundEffects", label: "Sound effects", group: "Audio & Effects" },
-  { key: "autoEnterFavorites", label: "Auto-enter favorite raffles", group: "Gameplay" },
-];
+const button = "min-h-11 rounded-md border border-slate-300 px-3 py-1 dark:border-slate-600";
 
 /** The account's short facts, as Account Information shows them. */
 export function accountInformation(account: Pick<Account, "id" | "createdAt">): string {
   return `Account ID: …${account.id.slice(-8)} · Member since ${longUtcDate(account.createdAt)}`;
 }
 
+/** Why there is no auto-enter (PRODUCT.md, "Telling players what happened"). */
+export const NO_AUTO_ENTER =
+  "Auto-enter is not offered: automatic play takes control away from you, and UK rules ban autoplay. Every entry is one you choose.";
+
+const NOTIFICATIONS_BLOCKED = "Your browser blocks notifications from this site. Allow them in the browser's site settings, then turn this on again.";
+
+/** Asks the browser for permission to notify; true when granted. */
+async function notificationsAllowed(): Promise<boolean> {
+  if (typeof Notification === "undefined") return false;
+  if (Notification.permission === "granted") return true;
+  if (Notification.permission === "denied") return false;
+  return (await Notification.requestPermission()) === "granted";
+}
+
 /**
- * Settings. With JavaScript a modal dialog (focus stays inside, Escape closes);
- * without it, the Settings link opens the same content as a page section (?settings).
+ * The settings' switches. Without JavaScript: checkboxes and a Save button, a plain form
+ * post to /api/settings. With JavaScript each switch saves at once; turning quick raffle
+ * notifications on first asks the browser's permission, and sound effects play a sample.
  */
-export function SettingsDialog({ account, theme, supportEmail, open, onClose }: {
-  account: Account;
-  theme: "light" | "dark";
-  supportEmail: string;
-  open: boolean;
-  onClose: () => void;
-}) {
+function SettingSwitches({ settings }: { settings: PlayerSettings }) {
   const hydrated = useHydrated();
   const showToast = useShowToast();
-  const location = useLocation();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [settings, setSettings] = useState<LocalSettings | null>(null);
+  const { revalidate } = useRevalidator();
+  const [current, setCurrent] = useState(settings);
+  const [problem, setProblem] = useState<string | null>(null);
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element || !hydrated) return;
-    if (open && !element.open) {
-      setSettings({ ...readSettings(window.localStorage), theme: document.documentElement.classList.contains("dark") ? "dark" : "light" });
-      element.showModal();
+  const change = async (key: keyof PlayerSettings, on: boolean) => {
+    setProblem(null);
+    if (key === "quickRaffleNotifications" && on && !(await notificationsAllowed())) {
+      setProblem(NOTIFICATIONS_BLOCKED);
+      return;
     }
-    if (!open && element.open) element.close();
-  }, [open, hydrated]);
+    if (key === "soundEffects" && on) playOutcomeSound("draw");
+    const next = { ...current, [key]: on };
+    setCurrent(next);
+    const body = new URLSearchParams(Object.entries(next).map(([k, v]) => [k, String(v)]));
+    const response = await fetch("/api/settings", { method: "POST", body, headers: { Accept: "application/json" } }).catch(() => null);
+    if (!response?.ok) {
+      setCurrent(current);
+      showToast({ type: "error", title: "Settings not saved", description: "Please try again." });
+      return;
+    }
+    revalidate();
+  };
 
+  return (
+    <form method="post" action="/api/settings" className="flex flex-col gap-3" aria-label="Notifications and sound">
+      {(["Notifications", "Audio & Effects"] as const).map((group) => (
+        <section key={group} aria-label={group} className={section}>
+          <h3 className="font-semibold">{group}</h3>
+          {SETTING_KEYS.filter((key) => SETTING_LABELS[key].group === group).map((key) => (
+            <label key={key} className="mt-1 flex min-h-11 items-center justify-between gap-3">
+              <span>
+                {SETTING_LABELS[key].label}
+                <span className="block text-xs text-slate-600 dark:text-slate-400">{SETTING_LABELS[key].hint}</span>
+              </span>
+              <input
+                type="checkbox"
+                role="switch"
+                name={key}
+                className="size-6 shrink-0"
+                {...(hydrated ? { checked: current[key], onChange: (e) => void change(key, e.target.checked) } : { defaultChecked: settings[key] })}
+              />
+            </label>
+          ))}
+          {group === "Notifications" && problem ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{problem}</p> : null}
+        </section>
+      ))}
+      {hydrated ? null : (
+        <p className="text-sm">
+          <button type="submit" className={button}>Save settings</button>
+          <span className="ml-2 text-slate-600 dark:text-slate-400">Sounds and browser notifications need JavaScript in this browser.</span>
+        </p>
+      )}
+    </form>
+  );
+}
+
+/** Everything the settings show, on the /settings page (no JavaScript) and in the dialog. */
+export function SettingsContent({ account, theme, supportEmail, settings }: SettingsProps) {
+  const hydrated = useHydrated();
+  const showToast = useShowToast();
+  const ids = useId();
+  const [currentTheme, setCurrentTheme] = useState(theme);
   const setTheme = (next: "light" | "dark") => {
     document.documentElement.classList.toggle("dark", next === "dark");
-    writeSetting(window.localStorage, "theme", next);
-    setSettings((s) => (s ? { ...s, theme: next } : s));
+    setCurrentTheme(next);
     void fetch("/theme", { method: "POST", body: new URLSearchParams({ theme: next }), headers: { Accept: "application/json" } });
   };
-  const toggle = (key: Exclude<keyof LocalSettings, "theme">, value: boolean) => {
-    writeSetting(window.localStorage, key, value);
-    setSettings((s) => (s ? { ...s, [key]: value } : s));
-  };
-  const closeHref = location.pathname;
-  const currentTheme = settings?.theme ?? theme;
   const supportTexts = {
     "Contact Support": `Our ticket system is coming soon. Meanwhile, email us at ${supportEmail}.`,
     "Help Center": "Our help center documentation is coming soon.",
@@ -66,84 +113,87 @@ export function SettingsDialog({ account, theme, supportEmail, open, onClose }: 
   };
 
   return (
+    <div className="flex flex-col gap-3">
+      <section aria-label="Account">
+        <p className="font-semibold">{account.username ?? account.email}</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">{account.email} · VIP {account.vipActive ? account.vipTier : "bronze"}</p>
+      </section>
+      <section aria-labelledby={`${ids}-appearance`} className={section}>
+        <h3 id={`${ids}-appearance`} className="font-semibold">Appearance</h3>
+        {hydrated ? (
+          <label className="mt-1 flex min-h-11 items-center justify-between">
+            Dark mode
+            <input type="checkbox" role="switch" className="size-6" checked={currentTheme === "dark"} onChange={(e) => setTheme(e.target.checked ? "dark" : "light")} />
+          </label>
+        ) : (
+          <form method="post" action="/theme" className="mt-1 flex items-center justify-between">
+            <input type="hidden" name="theme" value={theme === "dark" ? "light" : "dark"} />
+            <input type="hidden" name="redirectTo" value="/settings" />
+            <span>Dark mode: {theme === "dark" ? "on" : "off"}</span>
+            <button type="submit" className={button}>Turn {theme === "dark" ? "off" : "on"}</button>
+          </form>
+        )}
+      </section>
+      <SettingSwitches settings={settings} />
+      <section aria-label="Gameplay" className={section}>
+        <h3 className="font-semibold">Gameplay</h3>
+        <p className="mt-1 text-sm" data-testid="no-auto-enter">{NO_AUTO_ENTER}</p>
+      </section>
+      <section aria-labelledby={`${ids}-support`} className={section}>
+        <h3 id={`${ids}-support`} className="font-semibold">Support &amp; Help</h3>
+        <div className="mt-1 flex flex-wrap gap-3 text-sm">
+          <a href="/terms" target="_blank" rel="noreferrer" className="inline-flex min-h-6 items-center underline">Terms of Service</a>
+          <a href="/privacy" target="_blank" rel="noreferrer" className="inline-flex min-h-6 items-center underline">Privacy Policy</a>
+          <a href="/responsible-play" className="inline-flex min-h-6 items-center underline">Responsible play</a>
+          <a href="/account/export" className="inline-flex min-h-6 items-center underline">Download my data</a>
+          <a href="/account/close" className="inline-flex min-h-6 items-center underline">Close account</a>
+        </div>
+        {hydrated ? (
+          <div className="mt-2 flex flex-wrap gap-2">
+            {Object.entries(supportTexts).map(([title, description]) => (
+              <button key={title} type="button" className={`${button} text-sm`} onClick={() => showToast({ type: "info", title, description })}>
+                {title}
+              </button>
+            ))}
+          </div>
+        ) : (
+          <dl className="mt-2 text-sm">
+            {Object.entries(supportTexts).map(([title, description]) => (
+              <div key={title}>
+                <dt className="font-semibold">{title}</dt>
+                <dd>{description}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/**
+ * The settings as a modal dialog (focus stays inside, Escape closes), with JavaScript;
+ * without it the Settings link opens the /settings page instead.
+ */
+export function SettingsDialog({ open, onClose, ...props }: SettingsProps & { open: boolean; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+
+  return (
     <dialog
       ref={dialog}
-      open={!hydrated && open ? true : undefined}
       onClose={onClose}
       aria-labelledby="settings-title"
-      className="m-auto w-full max-w-md rounded-xl bg-white p-6 text-slate-900 backdrop:bg-slate-950/70 dark:bg-slate-900 dark:text-slate-100"
+      className="m-auto max-h-[90vh] w-full max-w-md overflow-y-auto rounded-xl bg-white p-6 text-slate-900 backdrop:bg-slate-950/70 dark:bg-slate-900 dark:text-slate-100"
     >
       <h2 id="settings-title" className="text-xl font-bold">Settings</h2>
-      <div className="mt-4 flex flex-col gap-3">
-        <section aria-label="Account">
-          <p className="font-semibold">{account.username ?? account.email}</p>
-          <p className="text-sm text-slate-600 dark:text-slate-400">{account.email} · VIP {account.vipActive ? account.vipTier : "bronze"}</p>
-        </section>
-        <section aria-labelledby="appearance-title" className={section}>
-          <h3 id="appearance-title" className="font-semibold">Appearance</h3>
-          {hydrated ? (
-            <label className="mt-1 flex items-center justify-between">
-              Dark mode
-              <input type="checkbox" role="switch" checked={currentTheme === "dark"} onChange={(e) => setTheme(e.target.checked ? "dark" : "light")} />
-            </label>
-          ) : (
-            <form method="post" action="/theme" className="mt-1 flex items-center justify-between">
-              <input type="hidden" name="theme" value={theme === "dark" ? "light" : "dark"} />
-              <input type="hidden" name="redirectTo" value={`${location.pathname}?settings`} />
-              <span>Dark mode: {theme === "dark" ? "on" : "off"}</span>
-              <button type="submit" className="rounded border px-2 py-1">Turn {theme === "dark" ? "off" : "on"}</button>
-            </form>
-          )}
-        </section>
-        {["Notifications", "Audio & Effects", "Gameplay"].map((group) => (
-          <section key={group} aria-label={group} className={section}>
-            <h3 className="font-semibold">{group}</h3>
-            {TOGGLES.filter((t) => t.group === group).map((t) => (
-              <label key={t.key} className="mt-1 flex items-center justify-between">
-                {t.label}
-                <input
-                  type="checkbox"
-                  role="switch"
-                  disabled={!hydrated}
-                  checked={settings ? settings[t.key] : t.key !== "autoEnterFavorites"}
-                  onChange={(e) => toggle(t.key, e.target.checked)}
-                />
-              </label>
-            ))}
-          </section>
-        ))}
-        <section aria-labelledby="support-title" className={section}>
-          <h3 id="support-title" className="font-semibold">Support &amp; Help</h3>
-          <div className="mt-1 flex flex-wrap gap-3 text-sm">
-            <a href="/terms" target="_blank" rel="noreferrer" className="underline">Terms of Service</a>
-            <a href="/privacy" target="_blank" rel="noreferrer" className="underline">Privacy Policy</a>
-            <a href="/responsible-play" className="underline">Responsible play</a>
-          </div>
-          {hydrated ? (
-            <div className="mt-2 flex flex-wrap gap-2">
-              {Object.entries(supportTexts).map(([title, description]) => (
-                <button key={title} type="button" className="rounded border px-2 py-1 text-sm" onClick={() => showToast({ type: "info", title, description })}>
-                  {title}
-                </button>
-              ))}
-            </div>
-          ) : (
-            <dl className="mt-2 text-sm">
-              {Object.entries(supportTexts).map(([title, description]) => (
-                <div key={title}>
-                  <dt className="font-semibold">{title}</dt>
-                  <dd>{description}</dd>
-                </div>
-              ))}
-            </dl>
-          )}
-        </section>
-      </div>
-      {hydrated ? (
-        <button type="button" onClick={onClose} className="mt-6 w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white">Done</button>
-      ) : (
-        <Link to={closeHref} className="mt-6 block w-full rounded-md bg-brand-700 px-4 py-2 text-center font-bold text-white">Done</Link>
-      )}
+      <div className="mt-4">{open ? <SettingsContent {...props} /> : null}</div>
+      <button type="button" onClick={onClose} className="mt-6 min-h-11 w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white">Done</button>
     </dialog>
   );
 }

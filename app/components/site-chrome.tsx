@@ -1,22 +1,28 @@
 import { Link } from "@remix-run/react";
 
-/** The footer of every page: legal links, fair play, and Support (admins only). */
-export function SiteFooter({ isAdmin }: { isAdmin: boolean }) {
+/**
+ * The footer of every page: legal links, fair play, History (signed in) and Support (admins
+ * only). Signed in, it leaves room under it for the mobile bottom navigation.
+ */
+export function SiteFooter({ isAdmin = false, signedIn = true }: { isAdmin?: boolean; signedIn?: boolean }) {
+  // 44 px tall: a row of small links is easy to miss with a finger (ADR 029).
+  const link = "inline-flex min-h-11 items-center underline";
   return (
-    <footer className="mt-10 flex flex-wrap justify-center gap-6 border-t border-slate-200 px-4 py-6 pb-24 text-sm sm:pb-6 dark:border-slate-800">
-      <Link to="/terms" className="underline">Terms of Service</Link>
-      <Link to="/privacy" className="underline">Privacy Policy</Link>
-      <Link to="/rules" className="underline">Rules &amp; odds</Link>
-      <Link to="/history" className="underline">History</Link>
-      <Link to="/responsible-play" className="underline">Responsible play</Link>
-      {isAdmin ? <Link to="/admin" className="underline">Support</Link> : null}
+    <footer className={`mt-10 flex flex-wrap justify-center gap-x-6 gap-y-1 border-t border-slate-200 px-4 py-6 text-sm dark:border-slate-800 ${signedIn ? "pb-24 sm:pb-6" : ""}`}>
+      <Link to="/terms" className={link}>Terms of Service</Link>
+      <Link to="/privacy" className={link}>Privacy Policy</Link>
+      <Link to="/rules" className={link}>Rules &amp; odds</Link>
+      <Link to="/fair" className={link}>Fair draws</Link>
+      {signedIn ? <Link to="/history" className={link}>History</Link> : null}
+      <Link to="/responsible-play" className={link}>Responsible play</Link>
+      {isAdmin ? <Link to="/admin" className={link}>Support</Link> : null}
     </footer>
   );
 }
 
 /** Mobile bottom navigation: Home, Raffles, Winners, Profile (Profile signs out, as the spec says). */
 export function BottomNav() {
-  const item = "flex flex-1 flex-col items-center py-2 text-xs font-semibold";
+  const item = "flex min-h-12 flex-1 flex-col items-center justify-center text-xs font-semibold";
   return (
     <nav aria-label="Mobile" className="fixed inset-x-0 bottom-0 z-30 flex border-t border-slate-200 bg-white sm:hidden dark:border-slate-800 dark:bg-slate-900">
       <Link to="/" className={item}>Home</Link>

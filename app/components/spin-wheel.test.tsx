@@ -1,5 +1,7 @@
+import { createRemixStub } from "@remix-run/testing";
+import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { wheelLabel, wheelState } from "./spin-wheel";
+import { SpinWheel, wheelLabel, wheelState } from "./spin-wheel";
 
 describe("the spin wheel's states", () => {
   it("is ready only when it can spin and nothing is pending", () => {
@@ -13,7 +15,26 @@ describe("the spin wheel's states", () => {
     expect(wheelLabel("ready", 0)).toBe("SPIN");
     expect(wheelLabel("spinning", 0)).toBe("SPINNING...");
     expect(wheelLabel("processing", 0)).toBe("PROCESSING...");
-    expect(wheelLabel("waiting", 3725)).toBe("01:02:05");
+    // The countdown says what it counts down to.
+    expect(wheelLabel("waiting", 3725)).toBe("Next spin in 01:02:05");
     expect(wheelLabel("waiting", 0)).toBe("Available now!");
+  });
+});
+
+describe("the spin wheel", () => {
+  const renderWheel = (props: { canSpin: boolean; nextSpinTime: string; now: number }) => {
+    const Stub = createRemixStub([{ path: "/", Component: () => <SpinWheel {...props} /> }]);
+    return render(<Stub initialEntries={["/"]} />);
+  };
+
+  it("has a pointer that marks the prize won", async () => {
+    renderWheel({ canSpin: true, nextSpinTime: "2026-11-25T00:00:00.000Z", now: Date.parse("2026-11-25T00:00:00.000Z") });
+    expect(await screen.findByRole("button", { name: "SPIN" })).toBeEnabled();
+    expect(screen.getByTestId("wheel-pointer")).toBeInTheDocument();
+  });
+
+  it("labels its countdown while waiting", async () => {
+    renderWheel({ canSpin: false, nextSpinTime: "2026-11-25T01:02:05.000Z", now: Date.parse("2026-11-25T00:00:00.000Z") });
+    expect(await screen.findByRole("button", { name: "Next spin in 01:02:05" })).toBeDisabled();
   });
 });

@@ -28,7 +28,7 @@ export function wheelLabel(state: WheelState, secondsToNext: number): string {
     case "ready":
       return "SPIN";
     case "waiting":
-      return secondsToNext <= 0 ? "Available now!" : formatClock(secondsToNext);
+      return secondsToNext <= 0 ? "Available now!" : `Next spin in ${formatClock(secondsToNext)}`;
   }
 }
 
@@ -39,16 +39,22 @@ export function wheelLabel(state: WheelState, secondsToNext: number): string {
 export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; nextSpinTime: string; now: number }) {
   const hydrated = useHydrated();
   const showToast = useShowToast();
-  const { submit, pending } = useJsonAction<{ reward: number }>();
+  const { submit, pending } = useJsonAction<{ reward: number; nextSpinTime: string }>();
   const [spinning, setSpinning] = useState(false);
+  // After a spin the server's answer says when the next one is due: the wheel waits from
+  // then on, not only once the page's data has been reloaded (SPIN must not come back).
+  // It holds while the page's status still says the wheel can spin (not reloaded yet).
+  const [nextAfterSpin, setNextAfterSpin] = useState<string | null>(null);
+  const spunUntil = nextAfterSpin && canSpin && now < new Date(nextAfterSpin).getTime() ? nextAfterSpin : null;
+  const waitUntil = spunUntil ?? nextSpinTime;
   const form = useRef<HTMLFormElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const secondsToNext = Math.ceil((new Date(nextSpinTime).getTime() - now) / 1000);
+  const secondsToNext = Math.ceil((new Date(waitUntil).getTime() - now) / 1000);
   // The button follows the server's word (spec: enabled only when canSpin); the countdown
   // says "Available now!" once it has run out, and the status is asked for again then.
-  const state = wheelState({ canSpin, spinning, pending });
+  const state = wheelState({ canSpin: canSpin && spunUntil === null, spinning, pending });
   const due = secondsToNext <= 0;
   const revalidator = useRevalidator();
   useEffect(() => {
@@ -58,15 +64,21 @@ export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; ne
   return (
     <section aria-labelledby="spin-title" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
       <h2 id="spin-title" className="text-xl font-bold">Daily Spin Wheel</h2>
-      <div
-        aria-hidden="true"
-        className={`mx-auto my-4 grid h-32 w-32 grid-cols-2 overflow-hidden rounded-full border-4 border-brand-600 text-center text-sm font-bold ${spinning || pending ? "animate-spin" : ""}`}
-      >
-        {WHEEL_PRIZES.map((prize, i) => (
-          <span key={prize} className={`flex items-center justify-center ${i % 3 === 0 ? "bg-amber-200 text-amber-950" : "bg-brand-50 text-brand-700"}`}>
-            {prize}
-          </span>
-        ))}
+      <div className="relative mx-auto my-4 h-32 w-32" aria-hidden="true">
+        {/* The pointer: the prize under it when the wheel stops is the one won. */}
+        <span
+          data-testid="wheel-pointer"
+          className="absolute -top-3 left-1/2 z-10 h-0 w-0 -translate-x-1/2 border-x-[10px] border-t-[16px] border-x-transparent border-t-red-600 dark:border-t-red-400"
+        />
+        <div
+          className={`grid h-32 w-32 grid-cols-2 overflow-hidden rounded-full border-4 border-brand-600 text-center text-sm font-bold ${spinning || pending ? "animate-spin motion-reduce:animate-none" : ""}`}
+        >
+          {WHEEL_PRIZES.map((prize, i) => (
+            <span key={prize} className={`flex items-center justify-center ${i % 3 === 0 ? "bg-amber-200 text-amber-950" : "bg-brand-50 text-brand-700"}`}>
+              {prize}
+            </span>
+          ))}
+        </div>
       </div>
       <p className="sr-only" aria-live="polite">{state === "spinning" ? "The wheel is spinning" : ""}</p>
       <form
@@ -82,7 +94,10 @@ export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; ne
             void submit(form.current!, {
               failureTitle: "Error",
               fallbackMessage: "Failed to spin wheel",
-              onSuccess: ({ reward }) => showToast({ type: "success", title: "Congratulations!", description: `You won ${reward} coins!` }),
+              onSuccess: ({ reward, nextSpinTime: next }) => {
+                setNextAfterSpin(next ?? new Date(Date.now() + 86_400_000).toISOString());
+                showToast({ type: "success", title: "Congratulations!", description: `You won ${reward} coins!` });
+              },
             });
           }, SPIN_REQUEST_DELAY_MS);
         }}
@@ -97,7 +112,7 @@ export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; ne
         </button>
       </form>
       {state === "waiting" && !hydrated ? (
-        <p className="mt-2 text-xs">Next spin at {utcMinute(nextSpinTime)}</p>
+        <p className="mt-2 text-xs">Next spin at {utcMinute(waitUntil)}</p>
       ) : null}
     </section>
   );

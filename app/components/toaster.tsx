@@ -1,9 +1,11 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
+import { WinCelebration } from "./big-win";
 import { useHydrated } from "./use-hydrated";
 
 export type ToastType = "success" | "error" | "info";
-export type ToastMessage = { id: string; title: string; description?: string; type: ToastType };
+/** `celebrate`: a win of the player's own, shown (with JavaScript) as the celebration overlay. */
+export type ToastMessage = { id: string; title: string; description?: string; type: ToastType; celebrate?: boolean };
 
 /** The spec: one toast visible at a time, shown for 5 s unless dismissed. */
 export const TOAST_DURATION_MS = 5000;
@@ -37,6 +39,7 @@ export function Toaster({ flash, children }: { flash: ToastMessage | null; child
     setLastFlashId(flash.id);
     setCurrent(flash);
   }
+  const dismiss = useCallback(() => setCurrent(null), []);
   const show = useCallback(
     (toast: Omit<ToastMessage, "id">) => setCurrent({ ...toast, id: crypto.randomUUID() }),
     [],
@@ -45,9 +48,10 @@ export function Toaster({ flash, children }: { flash: ToastMessage | null; child
   return (
     <ShowToastContext.Provider value={show}>
       {children}
+      {hydrated && current?.celebrate ? <WinCelebration key={current.id} win={current} onClose={dismiss} /> : null}
       {hydrated ? (
         <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
-          {current ? (
+          {current && !current.celebrate ? (
             <ToastPrimitive.Root
               key={current.id}
               type={current.type === "error" ? "foreground" : "background"}

@@ -1,6 +1,6 @@
 import { longUtcDate } from "~/services/dates";
 import { coinsToDecimal } from "~/services/money";
-import { VIP_TIERS, type VipTierName } from "~/services/vip";
+import { VIP_PERIOD_DAYS, VIP_TIERS, type VipTierName } from "~/services/vip";
 import { usePaused } from "./play-session";
 import { useShowToast } from "./toaster";
 import { useJsonAction } from "./use-json-action";
@@ -19,15 +19,25 @@ export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: b
       <h1 className="text-3xl font-black">VIP</h1>
       <section aria-labelledby="status-title" className="rounded-xl border border-amber-400 bg-amber-50 p-4 text-amber-950 dark:bg-amber-950 dark:text-amber-50" data-testid="vip-status">
         <h2 id="status-title" className="text-xl font-bold">Your status</h2>
-        <p className="mt-1">
-          Tier: <strong>{user.vipTier.toUpperCase()}</strong>
+        {/* The API shows bronze when no membership is active (spec); the page says what that means. */}
+        <p className="mt-1" data-testid="vip-tier">
           {user.vipActive && user.vipExpiry ? (
-            <> · active until <time dateTime={user.vipExpiry}>{longUtcDate(user.vipExpiry)}</time></>
+            <>
+              Tier: <strong>{user.vipTier.toUpperCase()}</strong> · active until <time dateTime={user.vipExpiry}>{longUtcDate(user.vipExpiry)}</time>
+            </>
           ) : (
-            <> · no active membership</>
+            <>No VIP membership. Choose a tier below to get its benefits for {VIP_PERIOD_DAYS} days.</>
           )}
         </p>
-        {paused ? null : (
+        {paused ? null : !user.vipActive ? (
+          // Daily free coins are a VIP benefit (PRODUCT.md): no button that can only fail.
+          <p className="mt-3 text-sm" data-testid="daily-bonus-members-only">
+            <button type="button" disabled aria-describedby="daily-bonus-why" className="rounded-md bg-amber-500 px-4 py-2 font-bold text-amber-950 opacity-60">
+              Claim Daily Bonus
+            </button>{" "}
+            <span id="daily-bonus-why">The daily bonus is for active VIP members.</span>
+          </p>
+        ) : (
           <form
             method="post"
             action="/api/vip/claim-daily-bonus"

@@ -16,6 +16,7 @@ export async function createAccount(data: {
   firstName?: string;
   country?: string;
   region?: string | null;
+  emailVerifiedAt?: Date;
 }): Promise<string | undefined> {
   const rows = await db().user.createManyAndReturn({
     data: [{ ...data, email: data.email.toLowerCase() }],

@@ -59,7 +59,9 @@ export function searchUsers(query: string, usernameQueryKey: string, page: numbe
   ]);
 }
 
-export function recentRaffles(take = 100) {
+/** Active raffles, then those drawn in the last day (newest first); rounds cancelled empty only with `showEmpty`. */
+export function recentRaffles({ take = 100, showEmpty = false }: { take?: number; showEmpty?: boolean } = {}) {
+  const recent: Prisma.RaffleWhereInput = { OR: [{ status: "active" }, { drawnAt: { gte: new Date(Date.now() - 86_400_000) } }] };
   return db().raffle.findMany({
     orderBy: [{ status: "asc" }, { endsAt: "desc" }],
     take,
@@ -71,13 +73,15 @@ export function recentRaffles(take = 100) {
       entryPrice: true,
       ticketCount: true,
       playerCount: true,
+      startsAt: true,
       endsAt: true,
+      drawnAt: true,
       prize: true,
       finalPot: true,
       pots: { select: { balance: true } },
-      winner: { select: { username: true } },
+      winner: { select: { username: true, email: true } },
     },
-    where: { OR: [{ status: "active" }, { drawnAt: { gte: new Date(Date.now() - 86_400_000) } }] },
+    where: showEmpty ? recent : { AND: [recent, { NOT: { status: "cancelled", ticketCount: 0 } }] },
   });
 }
 
@@ -100,8 +104,18 @@ export async function moneyInSince(since: Date) {
   return row!;
 }
 
-export function auditLog(take = 200) {
-  return db().auditEvent.findMany({ orderBy: { id: "desc" }, take, select: { id: true, actor: true, action: true, target: true, details: true, createdAt: true } });
+/**
+ * Money in by period (`day`, `week` starting Monday, or `month`, in UTC) since `since`:
+ * what card payments charged less what refunds and disputes took back, by the period in
+ * which each payment was charged (cents). Periods without a payment are absent.
+ */
+export function moneyInByPeriod(unit: "day" | "week" | "month", since: Date) {
+  return db().$queryRaw<{ period: Date; kept: bigint }[]>`
+    SELECT date_trunc(${unit}, settled_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS period,
+           coalesce(sum(amount_cents - refunded_cents - disputed_cents), 0)::bigint AS kept
+    FROM payments
+    WHERE status = ANY(${CHARGED_STATUSES}::"PaymentStatus"[]) AND settled_at >= ${since}
+    GROUP BY 1 ORDER BY 1`;
 }
 
 export function countUsers() {

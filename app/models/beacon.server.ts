@@ -1,4 +1,4 @@
-import type { BeaconChain } from "~/services/fair-check.js";
+import type { BeaconChain } from "~/services/draw-verifier.mjs";
 import { db } from "./db.server";
 
 /**

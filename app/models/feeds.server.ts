@@ -75,3 +75,50 @@ export async function leaderboard(since: Date, limit: number) {
     ORDER BY winnings DESC, wins DESC, u.username
     LIMIT ${limit}`;
 }
+
+/**
+ * Drawn raffles of every kind, newest first (by draw time, then id: a batch of draws shares
+ * one time), after the cursor `before` when given (the /fair list).
+ */
+export async function recentDraws(limit: number, before?: { drawnAt: Date; id: string }) {
+  return db().raffle.findMany({
+    where: {
+      status: "completed",
+      drawnAt: { not: null },
+      ...(before ? { OR: [{ drawnAt: { lt: before.drawnAt } }, { drawnAt: before.drawnAt, id: { lt: before.id } }] } : {}),
+    },
+    orderBy: [{ drawnAt: "desc" }, { id: "desc" }],
+    take: limit,
+    select: { id: true, kind: true, tier: true, entryPrice: true, ticketCount: true, finalPot: true, endsAt: true, drawnAt: true },
+  });
+}
+
+/** Raffles of the kind drawn since `since` (completed or cancelled), newest first, with the winner's name. */
+export async function recentlyDrawn(kind: RaffleKind, since: Date) {
+  return db().$queryRaw<
+    {
+      id: string;
+      tier: string;
+      entryPrice: bigint;
+      finalPot: bigint;
+      playerCount: number;
+      ticketCount: number;
+      startsAt: Date;
+      endsAt: Date;
+      drawnAt: Date;
+      status: "completed" | "cancelled";
+      vipOnly: boolean;
+      prize: bigint | null;
+      winnerId: string | null;
+      username: string | null;
+      firstName: string | null;
+    }[]
+  >`
+    SELECT r.id::text AS id, r.tier, r.entry_price AS "entryPrice", coalesce(r.final_pot, 0) AS "finalPot",
+           r.player_count AS "playerCount", r.ticket_count AS "ticketCount", r.starts_at AS "startsAt",
+           r.ends_at AS "endsAt", r.drawn_at AS "drawnAt", r.status, r.vip_only AS "vipOnly", r.prize,
+           r.winner_id::text AS "winnerId", u.username, u.first_name AS "firstName"
+    FROM raffles r LEFT JOIN users u ON u.id = r.winner_id
+    WHERE r.drawn_at > ${since} AND r.kind = ${kind}::"RaffleKind" AND r.status IN ('completed', 'cancelled')
+    ORDER BY r.drawn_at DESC LIMIT 100`;
+}

@@ -3,9 +3,10 @@ import { db } from "./db.server";
 import { publicUserSelect } from "./user.server";
 
 /** What the guards need to know about the signed-in user: the public fields and the account's state. */
-export const sessionUserSelect = { ...publicUserSelect, dateOfBirth: true, termsAcceptedAt: true, country: true, region: true, suspendedAt: true, realityCheckMinutes: true, excludedUntil: true, exclusionKind: true, payoutNoticeId: true } as const;
+export const sessionUserSelect = { ...publicUserSelect, dateOfBirth: true, termsAcceptedAt: true, country: true, region: true, suspendedAt: true, realityCheckMinutes: true, excludedUntil: true, exclusionKind: true, payoutNoticeId: true, emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } as const;
 
-export type SessionUserRow = Pick<User, keyof typeof sessionUserSelect>;
+/** The user's columns, and whether outcomes they have not been told about are waiting (ADR 028). */
+export type SessionUserRow = Pick<User, keyof typeof sessionUserSelect> & { hasOutcomeNews: boolean };
 export type SessionRow = {
   id: string;
   adminGatePassedAt: Date | null;
@@ -34,7 +35,10 @@ export async function findSession(tokenHash: string, now: Date): Promise<Session
            u.is_admin AS "u_isAdmin", u.created_at AS "u_createdAt", u.date_of_birth AS "u_dateOfBirth",
            u.terms_accepted_at AS "u_termsAcceptedAt", u.country AS "u_country", u.region AS "u_region", u.suspended_at AS "u_suspendedAt",
            u.reality_check_minutes AS "u_realityCheckMinutes", u.excluded_until AS "u_excludedUntil",
-           u.exclusion_kind AS "u_exclusionKind", u.payout_notice_id::text AS "u_payoutNoticeId"
+           u.exclusion_kind AS "u_exclusionKind", u.payout_notice_id::text AS "u_payoutNoticeId",
+           u.email_notifications AS "u_emailNotifications", u.sound_effects AS "u_soundEffects",
+           u.quick_raffle_notifications AS "u_quickRaffleNotifications",
+           EXISTS (SELECT 1 FROM outcome_notices n WHERE n.user_id = u.id) AS "u_hasOutcomeNews"
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.token_hash = ${tokenHash} AND s.expires_at > ${now}`;
   if (!row) return undefined;

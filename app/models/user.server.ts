@@ -26,11 +26,15 @@ type NewUser = {
   isAdmin?: boolean;
 };
 
-/** Creates the user unless one with this email exists; returns whether it was created. */
+/**
+ * Creates the user unless one with this email exists; returns whether it was created. Only
+ * the seed's demo users are made this way: their addresses (…@demo.test) take no mail, so
+ * they count as verified (ADR 032).
+ */
 export async function createUserIfAbsent(user: NewUser): Promise<boolean> {
   const email = user.email.toLowerCase();
   const { count } = await db().user.createMany({
-    data: [{ ...user, email, termsAcceptedAt: new Date() }],
+    data: [{ ...user, email, termsAcceptedAt: new Date(), emailVerifiedAt: new Date() }],
     skipDuplicates: true,
   });
   return count === 1;
@@ -51,4 +55,12 @@ export async function lockUser(tx: Tx, id: string) {
   const rows = await tx.$queryRaw<{ id: string; vipTier: VipTier | null; vipExpiry: Date | null }[]>`
     SELECT id::text AS id, vip_tier AS "vipTier", vip_expiry AS "vipExpiry" FROM users WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
   return rows[0];
+}
+
+/** Stores the player's settings (ADR 031) in the caller's transaction; returns what was stored before. */
+export async function updateSettings(tx: Tx, id: string, settings: { emailNotifications: boolean; soundEffects: boolean; quickRaffleNotifications: boolean }) {
+  const select = { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } as const;
+  const before = await tx.user.findUniqueOrThrow({ where: { id }, select });
+  await tx.user.update({ where: { id }, data: settings, select: { id: true } });
+  return before;
 }

@@ -71,3 +71,9 @@ export function updateWithdrawal(
 ) {
   return tx.withdrawal.update({ where: { id }, data });
 }
+
+/** Where a withdrawal goes, masked (for the messages that tell the player about it). */
+export async function maskedDestinationOf(tx: Tx, id: string): Promise<string> {
+  const row = await tx.withdrawal.findUniqueOrThrow({ where: { id }, select: { destinationMasked: true } });
+  return row.destinationMasked;
+}

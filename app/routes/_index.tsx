@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
-import { HomePage } from "~/components/home-page";
+import { HOME_POLL_MS, HomePage } from "~/components/home-page";
 import { Landing } from "~/components/landing";
 import { PlayerShell } from "~/components/player-shell";
 import type { RootData } from "~/root";
@@ -12,7 +12,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
   if (!session) return { kind: "landing" as const, live: await landingPage() };
   if (needsOnboarding(session.user)) throw redirect("/onboarding");
-  return { kind: "home" as const, home: await homePage(session.user.id) };
+  return { kind: "home" as const, home: await homePage(session.user) };
 }
 
 export default function Index() {
@@ -20,7 +20,7 @@ export default function Index() {
   const root = useRouteLoaderData<RootData>("root")!;
   if (data.kind === "landing") return <Landing live={data.live} />;
   return (
-    <PlayerShell>
+    <PlayerShell gamePollMs={HOME_POLL_MS}>
       <HomePage data={data.home} balance={root.user?.coinBalance ?? 0} serverNow={root.serverNow} />
     </PlayerShell>
   );

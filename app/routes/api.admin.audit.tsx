@@ -1,8 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { auditView } from "~/services/admin.server";
+import { auditView, readAuditFilter } from "~/services/admin-audit.server";
 import { requireAdmin } from "~/services/auth.server";
+import { jsonError, queryParams } from "~/services/http.server";
 
+/** The audit log, a page at a time, with the back office's filters (actor, action, target, from, to, before, after). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return Response.json(await auditView());
+  const view = await auditView(readAuditFilter(queryParams(request)));
+  if (view.problem) return jsonError(400, view.problem);
+  return Response.json(view);
 }

@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser, sessionTokenHash } from "~/services/auth.server";
 import { getEnv } from "~/services/env.server";
@@ -5,15 +6,30 @@ import { eventsOpen, subscribe, TooManyStreams } from "~/services/events.server"
 
 /** A refused stream's client tries again after this long (the page polls meanwhile). */
 const RETRY_AFTER_SECONDS = 30;
+/** The pause the browser makes before it opens a dropped stream again. */
+const RECONNECT_MS = 5_000;
 
 /**
- * Server-Sent Events: pot changes, new rounds and draws, as they commit on any instance.
+ * How long this stream may live: EVENT_STREAM_MAX_SECONDS less up to a tenth at random, so
+ * that streams opened together (after a deploy) do not all end together.
+ */
+function maxAgeMs(): number {
+  const ms = getEnv().EVENT_STREAM_MAX_SECONDS * 1000;
+  return Math.round(ms - randomInt(Math.max(1, Math.floor(ms / 10))));
+}
+
+/**
+ * Server-Sent Events: pot changes, new rounds and draws, as they commit on any instance,
+ * and "notice" (no data) when news waits for this stream's player (an outcome, a withdrawal's
+ * new state; ADR 028): the page reloads its data, and its root loader takes the news.
  * A process shutting down ends its streams and starts none (the page polls meanwhile).
  * A session holds at most a few streams and a process EVENT_STREAMS_MAX: more are 429
- * with Retry-After (ADR 025).
+ * with Retry-After. A stream ends after EVENT_STREAM_MAX_SECONDS, telling the browser to
+ * come back after a pause of 5 to 15 s, so that no stream (a forgotten tab's, a signed-out
+ * session's, a client gone without a word) is held for ever (ADR 025).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
+  const user = await requireUser(request);
   // Checked in the same turn as `subscribe` below takes its place.
   if (!eventsOpen()) return new Response("Shutting down", { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } });
   const encoder = new TextEncoder();
@@ -22,7 +38,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   let unsubscribe: () => void;
   try {
     unsubscribe = await subscribe(
-      (event) => send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+      (event) => {
+        // Other players' news is theirs: neither the event nor whom it concerns is sent.
+        if (event.type === "notice") {
+          if (event.userIds.includes(user.id)) send("event: notice\ndata: {}\n\n");
+          return;
+        }
+        send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+      },
       () => cleanup(),
       { session: await sessionTokenHash(request), maxStreams: getEnv().EVENT_STREAMS_MAX },
     );
@@ -41,8 +64,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
       };
       // A comment every 15 s keeps proxies from closing an idle stream.
       const heartbeat = setInterval(() => send(": keep-alive\n\n"), 15_000);
+      // Its session is checked again when the browser opens the next one.
+      const ending = setTimeout(() => {
+        send(`retry: ${RECONNECT_MS + randomInt(2 * RECONNECT_MS)}\n\n`);
+        cleanup();
+      }, maxAgeMs());
       cleanup = () => {
         clearInterval(heartbeat);
+        clearTimeout(ending);
         unsubscribe();
         try {
           controller.close();
@@ -52,7 +81,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       };
       if (request.signal.aborted) cleanup();
       else request.signal.addEventListener("abort", () => cleanup(), { once: true });
-      send("retry: 5000\n\n");
+      send(`retry: ${RECONNECT_MS}\n\n`);
     },
     cancel() {
       cleanup();

@@ -116,6 +116,9 @@ function SignInForm({ returnTo }: { returnTo: string }) {
       <Field label="Password" id={fields.password.id} errors={fields.password.errors}>
         <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className={inputClass} />
       </Field>
+      <Link to="/forgot-password" className="self-start text-sm underline">
+        Forgot password?
+      </Link>
       <button type="submit" className={buttonClass} disabled={mine && navigation.state !== "idle"}>
         {mine && navigation.state !== "idle" ? "Signing in..." : "Sign in"}
       </button>
@@ -160,8 +163,8 @@ function SignUpForm({ returnTo, residence }: { returnTo: string; residence: Resi
         errors={{ limitDay: fields.limitDay.errors, limitWeek: fields.limitWeek.errors, limitMonth: fields.limitMonth.errors }}
       />
       <div className="flex flex-col gap-1">
-        <div className="flex items-start gap-2">
-          <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="mt-1 h-4 w-4" />
+        <div className="flex items-start gap-3">
+          <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="h-6 w-6 shrink-0" />
           <label htmlFor={fields.acceptTerms.id} className="text-sm">
             I am 18 or older and accept the{" "}
             <Link to="/terms" className="underline" target="_blank" rel="noreferrer">
@@ -192,7 +195,8 @@ export default function Login() {
       <Link to="/" className="text-lg font-black">
         Raffle Rush
       </Link>
-      <div className="grid gap-10 md:grid-cols-2">
+      {/* items-start: each card is as tall as its own form (the sign-in card does not stretch to the sign-up card's height). */}
+      <div className="grid grid-cols-1 items-start gap-10 md:grid-cols-2">
         <section className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
           <SignInForm returnTo={returnTo} />
         </section>

@@ -4,5 +4,5 @@ import { listRaffles } from "~/services/feeds.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return Response.json(await listRaffles("quick", { userId: user.id }));
+  return Response.json(await listRaffles("quick", { userId: user.id, vip: user }));
 }

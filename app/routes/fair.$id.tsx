@@ -1,5 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { DrawCheck } from "~/components/draw-check";
+import { LocalTime } from "~/components/local-time";
 import { getOptionalUser } from "~/services/auth.server";
 import { getFairDraw } from "~/services/fair.server";
 
@@ -12,45 +15,60 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return draw;
 }
 
-function Row({ label, value }: { label: string; value: string | number | null }) {
+function Row({ label, value, mono = true }: { label: string; value: ReactNode; mono?: boolean }) {
   return (
     <div className="grid gap-1 border-b border-slate-200 py-2 sm:grid-cols-[12rem_1fr] dark:border-slate-800">
       <dt className="font-semibold">{label}</dt>
-      <dd className="font-mono text-sm break-all">{value ?? "—"}</dd>
+      <dd className={mono ? "font-mono text-sm break-all" : ""}>{value ?? "—"}</dd>
     </div>
   );
 }
 
+const STATUS = { active: "Open: entries are being taken", completed: "Drawn", cancelled: "Cancelled: fewer than two players, every ticket refunded" } as const;
+
+const EARLY = {
+  completed: "Drawn early: an admin completed it before its scheduled end",
+  cancelled: "Cancelled early: an admin completed it with fewer than two players; every ticket refunded",
+} as const;
+
 export default function FairDrawPage() {
   const draw = useLoaderData<typeof loader>();
+  // An admin may complete a raffle early: then it ended when it was drawn, before its scheduled end.
+  const early = draw.revealed && draw.drawnAt !== null && draw.drawnAt < draw.endTime;
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
-      <Link to="/" className="underline">Raffle Rush</Link>
+      <nav aria-label="Breadcrumb" className="flex gap-2">
+        <Link to="/" className="underline">Raffle Rush</Link> › <Link to="/fair" className="underline">Fair draws</Link>
+      </nav>
       <h1 className="mt-4 text-3xl font-bold">Fair draw: {draw.tier} raffle</h1>
       <p className="mt-2">
-        Every draw is committed before the raffle opens and can be recomputed by anyone. Download the{" "}
-        <a className="underline" href={`/api/fair/${draw.raffleId}`}>public JSON</a> and check it with the published algorithm.
+        Every draw is committed before the raffle opens and can be recomputed by anyone (<Link className="underline" to="/fair">how</Link>). Download the{" "}
+        <a className="underline" href={`/api/fair/${draw.raffleId}`}>public JSON</a> and check it with the published algorithm, or let this page check it below.
       </p>
+      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">Times are in your time zone once the page has loaded; hover for UTC.</p>
       <dl className="mt-6">
-        <Row label="Status" value={draw.status} />
+        <Row label="Raffle id" value={draw.raffleId} />
+        <Row label="Status" value={early ? EARLY[draw.status as "completed" | "cancelled"] : STATUS[draw.status]} mono={false} />
         <Row label="Entry price" value={`$${draw.entryPrice}`} />
-        <Row label="Ends" value={draw.endTime} />
+        <Row label="Opened" value={<LocalTime at={draw.startTime} />} mono={false} />
+        <Row label={draw.status === "active" ? "Ends" : "Scheduled end"} value={<LocalTime at={draw.endTime} testId="scheduled-end" />} mono={false} />
+        {draw.revealed && draw.drawnAt ? (
+          <Row label={draw.status === "cancelled" ? "Cancelled at" : "Drawn at"} value={<LocalTime at={draw.drawnAt} testId="drawn-at" />} mono={false} />
+        ) : null}
         <Row label="Seed hash (commitment)" value={draw.seedHash} />
         <Row label="Tickets" value={draw.ticketCount} />
         {draw.revealed ? (
           <>
             <Row label="Seed (revealed)" value={draw.seed} />
-            <Row label="Seed matches commitment" value={draw.seedMatchesCommitment ? "yes" : "NO"} />
             <Row label="Merkle root" value={draw.merkleRoot} />
             <Row label="Winning ticket" value={draw.winningTicket} />
-            <Row label="Our recomputation" value={draw.recomputedWinningTicket} />
-            <Row label="Winner" value={draw.winner} />
+            <Row label="Winner" value={draw.winner} mono={false} />
+            <Row label="Pot" value={draw.pot ? `$${draw.pot}` : null} />
             <Row label="Prize" value={draw.prize ? `$${draw.prize}` : null} />
           </>
-        ) : (
-          <p className="mt-4">The seed is revealed right after the draw.</p>
-        )}
+        ) : null}
       </dl>
+      {draw.revealed ? null : <p className="mt-4">The seed is revealed right after the draw; this page checks the draw then.</p>}
       {draw.myTickets.length > 0 ? (
         <section className="mt-8">
           <h2 className="text-xl font-bold">Your tickets</h2>
@@ -64,6 +82,7 @@ export default function FairDrawPage() {
           </ul>
         </section>
       ) : null}
+      <DrawCheck raffleId={draw.raffleId} />
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
+import { inputClass } from "~/components/form-fields";
 import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
 import { filterFrom, HISTORY_TYPES, playerHistory, type HistoryRow } from "~/services/history.server";
@@ -43,17 +44,17 @@ export default function History() {
           </p>
         ) : null}
         <form method="get" className="flex flex-wrap items-end gap-3">
-          <label className="flex flex-col text-sm font-semibold">
+          <label className="flex flex-col gap-1 text-sm font-semibold">
             Type
-            <select name="type" defaultValue={data.filter.type} className="rounded border px-2 py-1 text-slate-900">
+            <select name="type" defaultValue={data.filter.type} className={`${inputClass} font-normal`}>
               <option value="">All</option>
               {data.types.map((t) => <option key={t} value={t} className="capitalize">{t}</option>)}
             </select>
           </label>
-          <label className="flex flex-col text-sm font-semibold">From<input type="date" name="from" defaultValue={data.filter.from} className="rounded border px-2 py-1 text-slate-900" /></label>
-          <label className="flex flex-col text-sm font-semibold">To<input type="date" name="to" defaultValue={data.filter.to} className="rounded border px-2 py-1 text-slate-900" /></label>
-          <button type="submit" className="rounded border px-3 py-1">Show</button>
-          <a href={csv} className="underline">Download CSV</a>
+          <label className="flex flex-col gap-1 text-sm font-semibold">From<input type="date" name="from" defaultValue={data.filter.from} className={`${inputClass} font-normal`} /></label>
+          <label className="flex flex-col gap-1 text-sm font-semibold">To<input type="date" name="to" defaultValue={data.filter.to} className={`${inputClass} font-normal`} /></label>
+          <button type="submit" className="rounded-md border border-slate-300 px-4 dark:border-slate-700">Show</button>
+          <a href={csv} className="inline-flex min-h-11 items-center underline">Download CSV</a>
         </form>
         {data.rows.length === 0 ? (
           <p>No movements in this period.</p>
@@ -74,7 +75,7 @@ export default function History() {
                   <td className={`text-right font-mono text-xs ${r.coins < 0 ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`} data-testid="history-coins">
                     {coins(r)}
                   </td>
-                  <td className="text-right">{r.raffleId ? <Link to={`/fair/${r.raffleId}`} className="underline">fair draw</Link> : null}</td>
+                  <td className="text-right">{r.raffleId ? <Link to={`/fair/${r.raffleId}`} className="inline-flex min-h-6 items-center underline">fair draw</Link> : null}</td>
                 </tr>
               ))}
             </tbody>

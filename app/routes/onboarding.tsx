@@ -71,8 +71,8 @@ export default function Onboarding() {
           country={fields.country}
           region={fields.region}
         />
-        <div className="flex items-start gap-2">
-          <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="mt-1 h-4 w-4" />
+        <div className="flex items-start gap-3">
+          <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="h-6 w-6 shrink-0" />
           <label htmlFor={fields.acceptTerms.id} className="text-sm">
             I am 18 or older and accept the <Link to="/terms" className="underline">Terms of Service</Link>.
           </label>

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
-import { QuickPage } from "~/components/quick-page";
+import { QUICK_POLL_MS, QuickPage } from "~/components/quick-page";
 import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
 import { quickPage } from "~/services/quick.server";
@@ -9,14 +9,14 @@ import { quickPage } from "~/services/quick.server";
 /** Quick raffles; /quick and /quick-raffles both serve this page (PRODUCT.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return quickPage(user.id);
+  return quickPage(user);
 }
 
 export default function Quick() {
   const data = useLoaderData<typeof loader>();
   const root = useRouteLoaderData<RootData>("root")!;
   return (
-    <PlayerShell>
+    <PlayerShell gamePollMs={QUICK_POLL_MS}>
       <QuickPage data={data} balance={root.user?.coinBalance ?? 0} serverNow={root.serverNow} />
     </PlayerShell>
   );

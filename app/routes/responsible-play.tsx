@@ -172,7 +172,7 @@ export default function ResponsiblePlay() {
               <button type="submit" className={buttonClass}>Start</button>
             </Form>
           </section>
-          <p className="text-sm"><Link to="/history" className="underline">See your full history</Link></p>
+          <p className="text-sm"><Link to="/history" className="inline-flex min-h-6 items-center underline">See your full history</Link></p>
         </>
       )}
     </main>

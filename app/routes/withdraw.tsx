@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { EmailVerificationPanel } from "~/components/email-verification-panel";
 import { PlayerShell } from "~/components/player-shell";
 import { WithdrawPage } from "~/components/withdraw-page";
 import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
+import { emailVerification } from "~/services/email-tokens.server";
 import { consume, LIMITS } from "~/services/rate-limit.server";
 import { errorResponse, expectedErrorMessage, readForm } from "~/services/http.server";
 import { wantsJson } from "~/services/respond.server";
@@ -13,8 +15,8 @@ import { listWithdrawals, requestWithdrawal, withdrawalPreview, WithdrawalRefuse
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const [history, preview] = await Promise.all([listWithdrawals(user.id), withdrawalPreview(user.id)]);
-  return { history, ...preview };
+  const [history, preview, email] = await Promise.all([listWithdrawals(user.id), withdrawalPreview(user.id), emailVerification(user.id)]);
+  return { history, ...preview, email };
 }
 
 /** The plain form post (JavaScript off, or on): same rules and messages as the API. */
@@ -53,10 +55,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Withdraw() {
-  const { history, backToCards } = useLoaderData<typeof loader>();
+  const { history, backToCards, email } = useLoaderData<typeof loader>();
   const root = useRouteLoaderData<RootData>("root")!;
   return (
     <PlayerShell>
+      {email.verified ? null : <EmailVerificationPanel email={email.email} />}
       <WithdrawPage balance={root.user!.cashBalance} bonus={root.user!.bonusBalance} backToCards={backToCards} history={history} />
     </PlayerShell>
   );

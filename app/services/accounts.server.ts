@@ -14,6 +14,7 @@ import { consume, giveBack, LIMITS, signUpLimit } from "./rate-limit.server";
 import { checkJurisdiction } from "./jurisdictions";
 import { setDepositLimit, type LimitPeriod } from "./responsible-play.server";
 import { grantDemoWelcome } from "./rewards.server";
+import { sendVerification } from "./email-tokens.server";
 import { USERNAME_TAKEN, usernameKey, validateUsername } from "./username";
 
 /** A problem with what the player typed, for one form field (or the whole form). */
@@ -79,6 +80,8 @@ export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: stri
     if (cents !== undefined) await setDepositLimit(userId, period as LimitPeriod, cents, now);
   }
   if (getEnv().demoMode) await grantDemoWelcome(userId);
+  // Needed before a first withdrawal (ADR 032); the message goes through the outbox.
+  await sendVerification(userId, { now });
   return userId;
 }
 
@@ -188,10 +191,13 @@ export async function userForOidcSignIn(claims: {
     email: claims.email,
     firstName: claims.givenName?.slice(0, 50),
     dateOfBirth: vouchedBirthdate && isAdult(vouchedBirthdate) ? vouchedBirthdate : undefined,
+    // The provider vouched for the address: no message of ours needed (ADR 032).
+    emailVerifiedAt: claims.emailVerified ? new Date() : undefined,
   });
   const id = userId ?? (await accounts.findUserIdByEmail(claims.email))!.id;
   await accounts.linkIdentity(id, claims.issuer, claims.subject);
   if (userId && getEnv().demoMode) await grantDemoWelcome(userId);
+  if (userId && !claims.emailVerified) await sendVerification(userId);
   return id;
 }
 

@@ -3,7 +3,7 @@ import * as admin from "~/models/admin.server";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { postTransaction, userAccountId } from "~/models/ledger.server";
-import { lockLegs, notePayoutNews, transfersAwaitingReference, updateLeg } from "~/models/payout.server";
+import { lockLegs, transfersAwaitingReference, updateLeg } from "~/models/payout.server";
 import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
 import { setSuspension } from "./accounts.server";
 import { DomainError } from "./domain-error";
@@ -11,9 +11,10 @@ import { getEnv } from "./env.server";
 import { mayPlayFrom } from "./jurisdictions";
 import { utcDay } from "./rewards.server";
 import { coinsToDecimal } from "./money";
-import { payeeBlock, refuseOwnAccount, sendPayout } from "./payouts.server";
+import { payeeBlock, refuseOwnAccount, sendPayout, tellPlayerOfPayout } from "./payouts.server";
 import { completeRaffleEarly } from "./raffles.server";
 import { usernameKey } from "./username";
+import { queuePayoutOutcomeMail } from "./mail-notices.server";
 import { effectiveLimit, LIMIT_PERIODS, pendingLimit, PERIOD_LABELS, runningExclusion, type LimitPeriod } from "./responsible-play.server";
 
 /**
@@ -96,7 +97,8 @@ export async function rejectPayout(adminId: string, withdrawalId: string, reason
     });
     await updateWithdrawal(tx, w.id, { status: "rejected", decidedById: adminId, decidedAt: now, rejectReason: reason, failureReason: reason });
     for (const leg of await lockLegs(tx, w.id)) await updateLeg(tx, leg.id, { status: "failed", failureReason: reason, settledAt: now });
-    await notePayoutNews(tx, w.userId, w.id);
+    await tellPlayerOfPayout(tx, w.userId, w.id);
+    await queuePayoutOutcomeMail(tx, w, { status: "failed", reason, returned: w.amount });
     await recordAudit(tx, {
       actor: adminId,
       action: "payout.reject",
@@ -280,8 +282,13 @@ export async function listUsers(query: string, page: number, pageSize = 25, now 
   };
 }
 
-export async function listRafflesForAdmin() {
-  return (await admin.recentRaffles()).map((r) => ({
+/**
+ * The raffles tab: every active raffle and those drawn in the last day, newest first. Rounds
+ * cancelled with no entry at all (most quick rounds at a quiet hour) are left out unless
+ * asked for, so that the rounds that mattered are not buried.
+ */
+export async function listRafflesForAdmin({ showEmpty = false }: { showEmpty?: boolean } = {}) {
+  return (await admin.recentRaffles({ showEmpty })).map((r) => ({
     id: r.id,
     kind: r.kind,
     tier: r.tier,
@@ -290,10 +297,21 @@ export async function listRafflesForAdmin() {
     currentPot: dollars(r.status === "active" ? r.pots.reduce((sum, pot) => sum + pot.balance, 0n) : (r.finalPot ?? 0n)),
     tickets: r.ticketCount,
     players: r.playerCount,
+    startTime: r.startsAt.toISOString(),
     endTime: r.endsAt.toISOString(),
-    winner: r.winner?.username ?? null,
+    drawnAt: r.drawnAt?.toISOString() ?? null,
+    winner: r.winner ? (r.winner.username ?? r.winner.email) : null,
     prize: r.prize === null ? null : dollars(r.prize),
+    outcome: raffleOutcome(r),
   }));
+}
+
+/** What became of a raffle, in words: still open, who won what, or why it was cancelled. */
+function raffleOutcome(r: { status: string; ticketCount: number; playerCount: number; prize: bigint | null; winner: { username: string | null; email: string } | null }): string {
+  if (r.status === "active") return "open";
+  if (r.status === "completed") return `${r.winner ? (r.winner.username ?? r.winner.email) : "a player"} won $${dollars(r.prize ?? 0n)}`;
+  if (r.ticketCount === 0) return "cancelled: no entries";
+  return `cancelled: ${r.playerCount} player, ${r.ticketCount} ticket${r.ticketCount === 1 ? "" : "s"} refunded`;
 }
 
 /** The ledger reconciliation: every account kind's total; the sum of all must be zero. */
@@ -301,8 +319,4 @@ export async function reconciliation() {
   const totals = await admin.accountTotals();
   const sum = Object.values(totals).reduce((a, b) => a + b, 0n);
   return { totals: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, dollars(v)])), sum: dollars(sum), balanced: sum === 0n };
-}
-
-export async function auditView() {
-  return (await admin.auditLog()).map((e) => ({ ...e, id: Number(e.id), createdAt: e.createdAt.toISOString() }));
 }

@@ -14,13 +14,22 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** The admin gate holds this long. */
 export const ADMIN_GATE_TTL_MS = 30 * 60 * 1000;
 
+/**
+ * The session cookie's name: with Secure cookies (production) the `__Host-` prefix, so a
+ * browser keeps it only if it is Secure, for the whole host (Path=/) and no other (no
+ * Domain): no subdomain and no plain-HTTP page can plant a session of its own (ADR 027).
+ */
+export function sessionCookieName(secure = getEnv().secureCookies): string {
+  return secure ? "__Host-session" : "__session";
+}
+
 let cookie: ReturnType<typeof createCookie> | undefined;
 function sessionCookie() {
-  cookie ??= createCookie("__session", {
+  cookie ??= createCookie(sessionCookieName(), {
     httpOnly: true,
     sameSite: "lax",
     path: "/",
-    secure: getEnv().NODE_ENV === "production",
+    secure: getEnv().secureCookies,
     secrets: [sessionSecret()],
     maxAge: SESSION_TTL_MS / 1000,
   });

@@ -1,12 +1,12 @@
 import { saveBeaconChain } from "~/models/beacon.server";
 import { getEnv } from "./env.server";
-import { beaconRandomness, QUICKNET, roundAfter, roundTime, verifyBeaconSignature, type BeaconChain } from "./fair-check.js";
+import { beaconRandomness, QUICKNET, roundAfter, roundTime, verifyBeaconSignature, type BeaconChain } from "./draw-verifier.mjs";
 import { countBeaconFetch } from "./metrics.server";
 
 /**
  * The public randomness beacon a draw waits for (ADR 033): drand rounds fetched from
  * several HTTP relays in drand's format (GET /{chain hash}/public/{round}) and verified
- * here against the chain's key (fair-check.js), never trusted as sent. One fetch per
+ * here against the chain's key (draw-verifier.mjs), never trusted as sent. One fetch per
  * round, shared by every raffle that waits for it. Nothing here touches the database
  * while it waits.
  */

@@ -28,7 +28,9 @@ export type DomainErrorCode =
   | "vip_downgrade"
   | "deposit_limit"
   | "signed_out"
-  | "not_onboarded";
+  | "not_onboarded"
+  /** An account that cannot be closed yet: a withdrawal or payment in progress, cash to withdraw. */
+  | "closure_refused";
 
 export class DomainError extends Error {
   name = "DomainError";

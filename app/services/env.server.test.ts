@@ -96,4 +96,28 @@ describe("parseEnv", () => {
     expect(env.ALLOWED_COUNTRIES).toEqual({ countries: ["GB"], regions: { US: ["US-NJ", "US-PA"] } });
     expect(env.ADMIN_ACCESS_KEY).toBe("a-real-admin-key");
   });
+
+  it("marks cookies Secure (the session's __Host-session) in production, unless a demo turns it off", () => {
+    expect(parseEnv({ NODE_ENV: "production" }).secureCookies).toBe(true);
+    expect(parseEnv({ NODE_ENV: "development" }).secureCookies).toBe(false);
+    expect(parseEnv({ NODE_ENV: "test" }).secureCookies).toBe(false);
+    expect(parseEnv({ NODE_ENV: "production", SECURE_COOKIES: "false" }).secureCookies).toBe(false);
+    const real = {
+      NODE_ENV: "production",
+      STRIPE_SECRET_KEY: "sk_live_abc",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
+      SESSION_SECRET: "x".repeat(32),
+      ADMIN_ACCESS_KEY: "a-real-admin-key",
+      PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      ALLOWED_COUNTRIES: "GB",
+    };
+    expect(parseEnv(real).secureCookies).toBe(true);
+    expect(() => parseEnv({ ...real, SECURE_COOKIES: "false" })).toThrow(/^Invalid configuration: SECURE_COOKIES=false is for demos only/);
+  });
+
+  it("ends event streams after 15 minutes unless told otherwise", () => {
+    expect(parseEnv({}).EVENT_STREAM_MAX_SECONDS).toBe(900);
+    expect(parseEnv({ EVENT_STREAM_MAX_SECONDS: "2" }).EVENT_STREAM_MAX_SECONDS).toBe(2);
+    expect(() => parseEnv({ EVENT_STREAM_MAX_SECONDS: "0" })).toThrow(/EVENT_STREAM_MAX_SECONDS/);
+  });
 });

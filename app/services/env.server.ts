@@ -129,6 +129,10 @@ const schema = z.object({
   /** Raffle entries one player may make per second (raised only by the benchmark, bench/). */
   ENTRY_LIMIT_PER_SECOND: z.coerce.number({ message: "expected a whole number" }).int().positive().default(10),
   SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
+  /** Where mail goes (smtp:// or smtps://, user and password in the URL); unset, it is written as .eml files under DATA_DIR/mail (ADR 032). */
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "expected an smtp:// or smtps:// URL").optional(),
+  /** The sender of every message, like "Raffle Rush <no-reply@raffle.example>". */
+  MAIL_FROM: z.string().min(3, "expected an address like Raffle Rush <no-reply@raffle.example>").default("Raffle Rush <no-reply@raffle-rush.invalid>"),
   /**
    * Demo mode on purpose: without Stripe keys, demo mode is on with the embedded database or
    * with DEMO_MODE=true, and nowhere else (a server with DATABASE_URL refuses to start).
@@ -153,6 +157,13 @@ const schema = z.object({
   ALLOWED_COUNTRIES: jurisdictions.optional(),
   /** Live event streams one process serves at once; more are 429 (ADR 025). */
   EVENT_STREAMS_MAX: z.coerce.number({ message: "expected a whole number" }).int().positive().default(2000),
+  /** The longest a live event stream lives before the server ends it and the browser opens another (ADR 025). */
+  EVENT_STREAM_MAX_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").max(86_400, "expected at most 86400 seconds").default(900),
+  /**
+   * Cookies marked Secure, the session's named `__Host-session` (ADR 027). Default: on in
+   * production. `false` only for a demo served over plain HTTP to another host than localhost.
+   */
+  SECURE_COOKIES: booleanFlag.optional(),
   /** How long a client has to send a whole request, headers and body (ADR 023); tests shorten it. */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").max(300, "expected at most 300 seconds").default(30),
   /** Tests only: how many seconds one "minute" of the reality check's interval lasts. */
@@ -176,6 +187,8 @@ export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY" | "ALLOWED_COU
    * Stripe keys): demo payments, demo users, generated secrets, a banner on every page.
    */
   demoMode: boolean;
+  /** Cookies are Secure and the session cookie `__Host-session` (production, unless SECURE_COOKIES=false in demo mode). */
+  secureCookies: boolean;
 };
 
 export class ConfigError extends Error {
@@ -239,8 +252,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       "Invalid configuration: ALLOWED_COUNTRIES is required when STRIPE_SECRET_KEY is set (where you are licensed, like GB,US-NJ)",
     );
   }
+  if (!demoMode && env.NODE_ENV === "production" && env.SECURE_COOKIES === false) {
+    throw new ConfigError("Invalid configuration: SECURE_COOKIES=false is for demos only, not with STRIPE_SECRET_KEY set");
+  }
   return {
     ...env,
+    secureCookies: env.SECURE_COOKIES ?? env.NODE_ENV === "production",
     ADMIN_ACCESS_KEY: env.ADMIN_ACCESS_KEY ?? DEMO_ADMIN_ACCESS_KEY,
     ALLOWED_COUNTRIES: env.ALLOWED_COUNTRIES ?? (parseJurisdictions(DEMO_ALLOWED_COUNTRIES) as Jurisdictions),
     demoMode,

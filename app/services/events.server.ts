@@ -11,7 +11,20 @@ export const CHANNEL = "raffle_events" satisfies Channel;
 export type GameEvent =
   | { type: "pot"; raffleId: string; kind: string; currentPot: string; participantCount: number; ticketCount: number }
   | { type: "round"; raffleId: string; kind: string; tier: string }
-  | { type: "drawn"; raffleId: string; kind: string; outcome: "completed" | "cancelled"; winner?: string; prize?: string };
+  | { type: "drawn"; raffleId: string; kind: string; outcome: "completed" | "cancelled"; winner?: string; prize?: string }
+  /** News for these players (an outcome, a withdrawal's new state): only their own streams hear it (api.events). */
+  | { type: "notice"; userIds: string[] };
+
+/** Players per notice event: a NOTIFY payload holds at most 8,000 bytes, and an id takes 39 in JSON. */
+const NOTICE_IDS_PER_EVENT = 150;
+
+/** The notice events that tell these players' open pages to look for news. */
+export function noticeEvents(userIds: string[]): GameEvent[] {
+  const unique = [...new Set(userIds)];
+  const events: GameEvent[] = [];
+  for (let i = 0; i < unique.length; i += NOTICE_IDS_PER_EVENT) events.push({ type: "notice", userIds: unique.slice(i, i + NOTICE_IDS_PER_EVENT) });
+  return events;
+}
 
 export async function publish(tx: Tx, event: GameEvent): Promise<void> {
   await tx.$executeRaw`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(event)})`;

@@ -49,8 +49,24 @@ const slowPage = () => {
   );
 };
 
+/** An event stream that never ends by itself and hears only its body's cancel, not the request's signal. */
+let streamCancelled: () => void = () => {};
+const endlessStream = () =>
+  new Response(
+    new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode("retry: 5000\n\n"));
+      },
+      cancel() {
+        streamCancelled();
+      },
+    }),
+    { headers: { "Content-Type": "text/event-stream; charset=utf-8" } },
+  );
+
 const build = {
   routes: {
+    "routes/stream": { id: "routes/stream", parentId: "root", path: "stream", module: { loader: endlessStream } },
     "routes/page": { id: "routes/page", parentId: "root", path: "page", module: { loader: page } },
     "routes/slow-page": { id: "routes/slow-page", parentId: "root", path: "slow-page", module: { loader: slowPage } },
     "routes/broken": { id: "routes/broken", parentId: "root", path: "broken", module: { loader: brokenAnswer } },
@@ -64,7 +80,7 @@ let base = "";
 beforeAll(async () => {
   const app = express();
   app.use(compression());
-  app.use(directResourceRoutes({ build, routeIds: ["routes/broken", "routes/fine", "routes/page", "routes/slow-page"], getLoadContext: () => ({ cspNonce: "", requestId: "test", clientIp: "127.0.0.1" }), fallback: (_req, res) => res.sendStatus(404) }));
+  app.use(directResourceRoutes({ build, routeIds: ["routes/broken", "routes/fine", "routes/page", "routes/slow-page", "routes/stream"], getLoadContext: () => ({ cspNonce: "", requestId: "test", clientIp: "127.0.0.1" }), fallback: (_req, res) => res.sendStatus(404) }));
   server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -131,4 +147,20 @@ it("still sends what a page has so far while it waits for more", async () => {
     });
   });
   expect(text).toMatch(/first part.*second part/s);
+});
+
+it("cancels a streamed answer's body when its client goes away, so an event stream gives its place back at once", async () => {
+  const cancelled = new Promise<void>((resolve) => (streamCancelled = resolve));
+  await new Promise<void>((resolve, reject) => {
+    const request = http.get(`${base}/stream`, (res) => {
+      res.once("data", () => {
+        request.destroy();
+        resolve();
+      });
+    });
+    request.on("error", () => {});
+    request.setTimeout(5_000, () => reject(new Error("no first event")));
+  });
+  // Without the cancel this never settles: nothing else ends an endless body.
+  await cancelled;
 });

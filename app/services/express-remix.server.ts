@@ -146,6 +146,11 @@ async function send(res: ExpressResponse, response: Response): Promise<void> {
  */
 async function writeStreamed(body: ReadableStream<Uint8Array>, res: ExpressResponse): Promise<void> {
   const reader = body.getReader();
+  // A client gone before the end cancels the body: an event stream's cancel gives its place
+  // back at once (ADR 025), not whenever the request's abort signal reaches it.
+  res.once("close", () => {
+    if (!res.writableFinished) reader.cancel().catch(() => {});
+  });
   let flushScheduled = false;
   const flush = () => {
     flushScheduled = false;

@@ -1,6 +1,7 @@
 import { db } from "~/models/db.server";
+import { recentDraws } from "~/models/feeds.server";
 import { displayName } from "./display-name";
-import { beaconRandomness, roundTime } from "./fair-check.js";
+import { beaconRandomness, roundTime } from "./draw-verifier.mjs";
 import { inclusionProof, merkleRoot, seedHash, verifyInclusion, winningTicket, type Ticket } from "./fairness";
 import { coinsToDecimal } from "./money";
 
@@ -109,3 +110,50 @@ export async function getFairDraw(raffleId: string, viewerId?: string) {
 }
 
 export type FairDraw = NonNullable<Awaited<ReturnType<typeof getFairDraw>>>;
+
+/** How many draws /fair lists per page. */
+export const DRAWS_PER_PAGE = 20;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * What the /fair search box asks for: a full raffle id (as the cards, the winners list and
+ * the draw pages show it), or a message saying what to type instead.
+ */
+export function readRaffleSearch(text: string): { raffleId: string } | { problem: string } {
+  const id = text.trim().toLowerCase();
+  return UUID.test(id) ? { raffleId: id } : { problem: "Enter a raffle id as the draw pages show it, like 6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b." };
+}
+
+export async function raffleExists(raffleId: string): Promise<boolean> {
+  return (await db().raffle.count({ where: { id: raffleId } })) > 0;
+}
+
+/** The /fair list's cursor: "<drawn at, ISO>_<raffle id>" of the last draw listed; undefined when absent or malformed. */
+export function readDrawCursor(text: string | null): { drawnAt: Date; id: string } | undefined {
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/.exec(text ?? "");
+  if (!match || !UUID.test(match[2]!)) return undefined;
+  const drawnAt = new Date(match[1]!);
+  return Number.isNaN(drawnAt.getTime()) ? undefined : { drawnAt, id: match[2]! };
+}
+
+/**
+ * The recent draws /fair lists, newest first, a page at a time after the cursor `before`.
+ * `completedEarly` marks a raffle an admin completed before its scheduled end.
+ */
+export async function listRecentDraws(before?: { drawnAt: Date; id: string }) {
+  const rows = await recentDraws(DRAWS_PER_PAGE + 1, before);
+  const draws = rows.slice(0, DRAWS_PER_PAGE).map((r) => ({
+    raffleId: r.id,
+    kind: r.kind,
+    tier: r.tier,
+    entryPrice: coinsToDecimal(r.entryPrice),
+    ticketCount: r.ticketCount,
+    pot: r.finalPot === null ? null : coinsToDecimal(r.finalPot),
+    endTime: r.endsAt.toISOString(),
+    drawnAt: r.drawnAt!.toISOString(),
+    completedEarly: r.drawnAt!.getTime() < r.endsAt.getTime(),
+  }));
+  const last = draws.at(-1);
+  return { draws, nextCursor: rows.length > DRAWS_PER_PAGE && last ? `${last.drawnAt}_${last.raffleId}` : null };
+}

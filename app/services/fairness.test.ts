@@ -84,6 +84,9 @@ describe("the draw", () => {
     const root = merkleRoot(RAFFLE, all);
     const draw = {
       raffleId: RAFFLE,
+      status: "completed",
+      revealed: true,
+      ticketCount: all.length,
       seed,
       seedHash: seedHash(seed),
       merkleRoot: root,

@@ -1,9 +1,11 @@
 import { createHmac, hash as digest } from "node:crypto";
-import { drawMessage } from "./fair-check.js";
+import { drawMessage } from "./draw-verifier.mjs";
 
 /**
  * The provably fair draw (docs/fairness.md). Pure functions, shared by the server
- * and the standalone verifier (scripts/verify-draw.mjs):
+ * and the tests. The browser and scripts/verify-draw.mjs check draws with
+ * app/services/draw-verifier.mjs, whose message function the draw uses too
+ * (draw-verifier.test.ts keeps the two in step):
  *
  *  - commit: the raffle publishes sha256(seed) when it opens;
  *  - tickets: leaf(i) = sha256(0x00 ‖ "<raffleId>:<i>:<ticketId>"), and the entry digest is
@@ -110,7 +112,7 @@ const TWO_256 = 1n << 256n;
 /**
  * The winning ticket's position among `ticketCount` tickets; `randomnessHex` is the beacon
  * round's randomness, or null for a raffle committed without a beacon (the message then
- * leaves it out). The same formula as fair-check.js's drawWinner, on node:crypto.
+ * leaves it out). The same formula as draw-verifier.mjs's drawWinner, on node:crypto.
  */
 export function winningTicket(seedHex: string, raffleId: string, rootHex: string, ticketCount: number, randomnessHex: string | null = null): number {
   if (!Number.isInteger(ticketCount) || ticketCount < 1) throw new RangeError("a draw needs at least one ticket");

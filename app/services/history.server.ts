@@ -36,6 +36,7 @@ const LABELS: Record<LedgerTransactionKind, string> = {
   withdrawal_release: "Withdrawal returned",
   payout: "Withdrawal paid",
   reclassification: "Coins not paid in or won became bonus coins",
+  forfeit: "Bonus coins forfeited (account closed)",
 };
 
 export type HistoryFilter = { type?: string; from?: string; to?: string };

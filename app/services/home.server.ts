@@ -1,11 +1,17 @@
-import { getLeaderboard, getRecentWinners, getStats, listRaffles } from "./feeds.server";
+import { getLeaderboard, getRecentWinners, getStats, listRaffles, listRecentlyDrawn, onTheBoard } from "./feeds.server";
 import { parseDollars } from "./money";
 import { spinStatus } from "./rewards.server";
+import type { VipTierName } from "./vip";
+
+/** The signed-in player as the game's pages need them: who, and their VIP (for what they stand to win). */
+export type Player = { id: string; vipTier: VipTierName | null; vipExpiry: Date | null };
 
 /** Everything the signed-in home page shows, read in parallel. */
-export async function homePage(userId: string, now = new Date()) {
-  const [raffles, stats, winners, leaderboard, spin] = await Promise.all([
-    listRaffles("regular", { userId, now }),
+export async function homePage(player: Player, now = new Date()) {
+  const userId = player.id;
+  const [raffles, drawn, stats, winners, leaderboard, spin] = await Promise.all([
+    listRaffles("regular", { userId, vip: player, now }),
+    listRecentlyDrawn("regular", { userId, now }),
     getStats(now),
     getRecentWinners(now),
     getLeaderboard(now),
@@ -15,7 +21,8 @@ export async function homePage(userId: string, now = new Date()) {
   const byPot = [...raffles].sort((a, b) => (pot(b) > pot(a) ? 1 : pot(b) < pot(a) ? -1 : 0));
   return {
     featured: byPot.slice(0, 10),
-    raffles,
+    // Raffles drawn moments ago keep their card, with the winner, beside the next round.
+    raffles: onTheBoard(raffles, drawn),
     stats,
     winners,
     leaderboard,

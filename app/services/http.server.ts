@@ -36,6 +36,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   deposit_limit: 422,
   signed_out: 401,
   not_onboarded: 403,
+  closure_refused: 409,
 };
 
 export function jsonError(status: number, message: string, init?: ResponseInit): Response {

@@ -20,7 +20,7 @@ function deviceCookie() {
     httpOnly: true,
     sameSite: "lax",
     path: "/",
-    secure: getEnv().NODE_ENV === "production",
+    secure: getEnv().secureCookies,
     secrets: [sessionSecret()],
     maxAge: KNOWN_DEVICE_TTL_SECONDS,
   });

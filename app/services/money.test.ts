@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coinsToDecimal, formatDollars, parseDollars } from "./money";
+import { coinsToDecimal, formatDecimalDollars, formatDollars, parseDollars } from "./money";
 
 describe("money", () => {
   it("renders coins as dollars with two decimals", () => {
@@ -14,6 +14,14 @@ describe("money", () => {
     expect(formatDollars(123456n)).toBe("$1,234.56");
     expect(formatDollars(100000000n)).toBe("$1,000,000.00");
     expect(formatDollars(99n)).toBe("$0.99");
+  });
+
+  it("puts a true minus sign (U+2212) before the currency symbol of negative money", () => {
+    expect(formatDollars(-31137n)).toBe("\u2212$311.37");
+    expect(formatDollars(-123456789n)).toBe("\u2212$1,234,567.89");
+    expect(formatDecimalDollars("-311.37")).toBe("\u2212$311.37");
+    expect(formatDecimalDollars("46116860184273879.04")).toBe("$46,116,860,184,273,879.04");
+    expect(formatDecimalDollars("0.00")).toBe("$0.00");
   });
 
   it("parses dollar amounts exactly and refuses anything else", () => {

@@ -9,11 +9,22 @@ export function coinsToDecimal(coins: bigint): string {
   return negative ? `-${text}` : text;
 }
 
-/** "$1,234.56" */
+/** The minus sign of money shown to people (U+2212), before the currency symbol: "−$311.37". */
+export const MINUS = "\u2212";
+
+/** "$1,234.56", "−$311.37": money as people read it (the API's decimal strings keep "-311.37"). */
 export function formatDollars(coins: bigint): string {
   const [whole, cents] = coinsToDecimal(coins).replace("-", "").split(".");
   const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${coins < 0n ? "-" : ""}$${grouped}.${cents}`;
+  return `${coins < 0n ? MINUS : ""}$${grouped}.${cents}`;
+}
+
+/** The same, from a decimal dollar string as the services return them ("-311.37" → "−$311.37"). */
+export function formatDecimalDollars(decimal: string): string {
+  const match = /^(-?)(\d+)\.(\d{2})$/.exec(decimal);
+  if (!match) return decimal;
+  const coins = BigInt(match[2]!) * 100n + BigInt(match[3]!);
+  return formatDollars(match[1] ? -coins : coins);
 }
 
 /** Parses "12.34", "12.3" or "12" dollars into coins; undefined for anything else. */

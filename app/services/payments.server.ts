@@ -8,14 +8,13 @@ import { findCoinPackage } from "./coin-packages";
 import { reserveDeposit, type DepositToReserve } from "./deposit-limits.server";
 import { checkDeposit } from "./responsible-play.server";
 import { DomainError } from "./domain-error";
-import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
-import { demoProvider } from "./payments/demo-provider.server";
 import type { PaymentProvider, ProviderEvent } from "./payments/provider";
-import { stripeProvider } from "./payments/stripe-provider.server";
+import { paymentProvider } from "./payments/current-provider.server";
 import { refreshRefund, settleOpenPayouts } from "./payouts.server";
 import { activeVipTier, higherVipTier, VIP_PERIOD_DAYS, VIP_TIERS, type VipTierName } from "./vip";
 import { reversePayment } from "./payment-reversals.server";
+import { queueReceipt } from "./mail-notices.server";
 
 /**
  * Buying coins and VIP by card. Prices and coins are decided here from the product,
@@ -26,9 +25,6 @@ import { reversePayment } from "./payment-reversals.server";
 /** A VIP purchase buys this many days (app/services/vip.ts); re-exported for the payment paths' callers. */
 export { VIP_PERIOD_DAYS };
 
-export function paymentProvider(): PaymentProvider {
-  return getEnv().demoMode ? demoProvider : stripeProvider;
-}
 
 export type Product =
   | { purpose: "coins"; product: string; amountCents: number; coins: bigint; description: string }
@@ -192,6 +188,7 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
         ]),
       });
       await payments.updatePayment(tx, payment.id, { status: "succeeded", coinsCredited: cash + bonus, settledAt: now });
+      await queueReceipt(tx, payment, `${cash + bonus} coins (${cash} cash, ${bonus} bonus)`, now);
       await recordAudit(tx, {
         actor: "provider",
         action: "payment.credit",
@@ -207,6 +204,7 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
     const tier = held ? higherVipTier(held, payment.product as VipTier) : (payment.product as VipTier);
     const vipExpiry = await payments.extendVip(tx, payment.userId, current, tier, providerPaymentId, now, VIP_PERIOD_DAYS);
     await payments.updatePayment(tx, payment.id, { status: "succeeded", settledAt: now });
+    await queueReceipt(tx, payment, `VIP ${tier.toUpperCase()}, ${VIP_PERIOD_DAYS} days`, now);
     await recordAudit(tx, {
       actor: "provider",
       action: "payment.vip",

@@ -4,8 +4,10 @@ import { houseAccountId, postTransaction, userAccountId, userBalances, type Tx }
 import * as legs from "~/models/payout.server";
 import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
 import { DomainError } from "./domain-error";
+import { noticeEvents, publish } from "./events.server";
 import { getLogger } from "./logger.server";
-import { paymentProvider } from "./payments.server";
+import { paymentProvider } from "./payments/current-provider.server";
+import { queuePayoutOutcomeMail } from "./mail-notices.server";
 import { coinsToDecimal } from "./money";
 import { bonusCoveredBy, smaller } from "./coin-mix";
 import { PaymentProviderUnavailable, type ProviderRefund } from "./payments/provider";
@@ -99,6 +101,15 @@ function stateOf(all: legs.Leg[]): { status: "processing" | "completed" | "faile
 }
 
 /**
+ * The withdrawal's state changed: the player is told on their next page (payout_notice_id),
+ * and their open pages at once (a notice event; ADR 028). Inside the transaction that changed it.
+ */
+export async function tellPlayerOfPayout(tx: Tx, userId: string, withdrawalId: string): Promise<void> {
+  await legs.notePayoutNews(tx, userId, withdrawalId);
+  for (const event of noticeEvents([userId])) await publish(tx, event);
+}
+
+/**
  * Settles one leg under its withdrawal's lock, once: completed moves its amount out of the
  * hold (a refund back to card deposits: it undoes that much of a purchase; a transfer to
  * the house's payouts account); failed gives it back to the player's cash (and a refund
@@ -164,7 +175,11 @@ async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, 
     }
     const state = stateOf(all);
     await updateWithdrawal(tx, w.id, { status: state.status, ...(state.reason ? { failureReason: state.reason } : {}) });
-    if (state.status !== "processing") await legs.notePayoutNews(tx, w.userId, w.id);
+    if (state.status !== w.status) await tellPlayerOfPayout(tx, w.userId, w.id);
+    if (state.status !== w.status && state.status !== "processing") {
+      const returned = all.filter((l) => l.status === "failed").reduce((sum, l) => sum + l.amount, 0n);
+      await queuePayoutOutcomeMail(tx, w, state.status === "completed" ? { status: "completed" } : { status: "failed", reason: state.reason!, returned });
+    }
     await recordAudit(tx, {
       actor: ("by" in outcome ? outcome.by : undefined) ?? "provider",
       action: `payout.leg_${outcome.status}`,
@@ -213,7 +228,10 @@ export async function sendPayout(withdrawalId: string, now = new Date()): Promis
       await legs.updateLeg(tx, leg.id, { status: "processing" });
       leg.status = "processing";
     }
-    if (w.status === "approved") await updateWithdrawal(tx, w.id, { status: "processing" });
+    if (w.status === "approved") {
+      await updateWithdrawal(tx, w.id, { status: "processing" });
+      await tellPlayerOfPayout(tx, w.userId, w.id);
+    }
     return [
       ...all.filter((l) => l.kind === "card_refund" && l.status === "processing" && !l.providerReference).map((leg) => ({ leg, reason: null })),
       ...refusals,
@@ -266,12 +284,15 @@ export async function refreshRefund(refundId: string, now = new Date()): Promise
 }
 
 /**
- * What became of the player's latest settled withdrawal, as a toast for their next page
- * (with or without JavaScript), once: completed, or failed with the reason.
+ * What became of the player's withdrawal whose state changed last, as a toast for their next
+ * page (with or without JavaScript), once: on its way, completed, or failed with the reason.
  */
 export async function takePayoutNotice(userId: string, withdrawalId: string): Promise<NewToast | null> {
   const w = await legs.takePayoutNews(userId, withdrawalId);
   if (!w) return null;
+  if (w.status === "approved" || w.status === "processing") {
+    return { type: "info", title: "Withdrawal Processing", description: `Your $${coinsToDecimal(w.amount)} withdrawal was approved and is being sent.` };
+  }
   if (w.status === "completed") return { type: "success", title: "Withdrawal Completed", description: `$${coinsToDecimal(w.amount)} has been sent.` };
   // What did not go out came back; a part that did go out stays sent.
   const back = w.status === "rejected" ? w.amount : w.legs.filter((l) => l.status === "failed").reduce((sum, l) => sum + l.amount, 0n);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitPot, splitPotMix } from "./prize";
+import { prizeOutlook, splitPot, splitPotMix } from "./prize";
 
 describe("splitPot", () => {
   it("gives half the pot, rounded down to a coin, and the rest to the house", () => {
@@ -52,5 +52,19 @@ describe("splitPotMix", () => {
         }
       }
     }
+  });
+});
+
+describe("prizeOutlook (what a card says a player stands to win)", () => {
+  const round = { pot: 10n, entryPrice: 5n, participantCount: 2 };
+  it("is the prize of the pot as it stands for a player in a round that could be drawn now", () => {
+    expect(prizeOutlook({ ...round, myTickets: 1, multiplierTenths: 10 })).toEqual({ coins: 5n, ifDrawnNow: true });
+    expect(prizeOutlook({ ...round, pot: 1000n, myTickets: 3, multiplierTenths: 15 })).toEqual({ coins: 750n, ifDrawnNow: true });
+  });
+
+  it("counts one more ticket in for a player not in the round, or alone in it (the spec's estimate)", () => {
+    expect(prizeOutlook({ ...round, myTickets: 0, multiplierTenths: 10 })).toEqual({ coins: 7n, ifDrawnNow: false });
+    expect(prizeOutlook({ ...round, participantCount: 1, pot: 5n, myTickets: 1, multiplierTenths: 10 })).toEqual({ coins: 5n, ifDrawnNow: false });
+    expect(prizeOutlook({ ...round, myTickets: 0, multiplierTenths: 20 })).toEqual({ coins: 14n, ifDrawnNow: false });
   });
 });

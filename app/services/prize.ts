@@ -13,9 +13,27 @@ export function splitPot(pot: bigint, multiplierTenths: number): { prize: bigint
   return { prize, rake: pot - prize };
 }
 
-/** The spec's "you could win" estimate: half the pot plus half the entry price (with this ticket in). */
-export function couldWin(pot: bigint, entryPrice: bigint): bigint {
-  return (pot + entryPrice) / 2n;
+/**
+ * What a player stands to win (the cards' "you could win"), with their VIP multiplier
+ * (PRODUCT.md). A player in a round that could be drawn now (two players or more) would
+ * win the prize of the pot as it stands; anyone else would win it with one more ticket
+ * in: the spec's estimate, half the pot plus half the entry price, times the multiplier.
+ */
+export function prizeOutlook({
+  pot,
+  entryPrice,
+  myTickets,
+  participantCount,
+  multiplierTenths,
+}: {
+  pot: bigint;
+  entryPrice: bigint;
+  myTickets: number;
+  participantCount: number;
+  multiplierTenths: number;
+}): { coins: bigint; ifDrawnNow: boolean } {
+  const ifDrawnNow = myTickets > 0 && participantCount >= 2;
+  return { coins: splitPot(ifDrawnNow ? pot : pot + entryPrice, multiplierTenths).prize, ifDrawnNow };
 }
 
 /**

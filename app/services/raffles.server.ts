@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { insertWinMails } from "~/models/email-outbox.server";
 import type { RaffleKind } from "~/generated/prisma/client";
 import { db } from "~/models/db.server";
 import { createRafflePots, houseAccountId, nonZero, type Tx } from "~/models/ledger.server";
@@ -18,11 +19,12 @@ import {
   type DrawTicket,
   type RaffleToDraw,
 } from "~/models/draws.server";
+import { insertOutcomeNotices, type OutcomeNoticeRow } from "~/models/outcome.server";
 import { lockRaffle } from "~/models/raffle.server";
 import { dueBeaconRounds } from "~/models/beacon.server";
 import { beacon, type BeaconRound, type BeaconSource } from "./beacon.server";
 import { DomainError } from "./domain-error";
-import { CHANNEL, publish, type GameEvent } from "./events.server";
+import { CHANNEL, noticeEvents, publish, type GameEvent } from "./events.server";
 import { countDraws, countEntry } from "./metrics.server";
 import { coinsToDecimal } from "./money";
 import { merkleRoot, winningTicket } from "./fairness";
@@ -189,6 +191,8 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   const audits: { actor: string; action: string; target: string; details: unknown }[] = [];
   const events: GameEvent[] = [];
   const outcomes: DrawOutcome[] = [];
+  // What each winner and each refunded player is told on their next page (ADR 028).
+  const notices: OutcomeNoticeRow[] = [];
   for (const { raffle, tickets, players, winner } of plans) {
     const pot = pots.get(raffle.id)!;
     const staked = mixOf(tickets);
@@ -199,8 +203,10 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
     if (!winner) {
       // Each ticket goes back in its own mix.
       for (const userId of players) {
-        const back = mixOf(tickets.filter((t) => t.userId === userId));
+        const theirs = tickets.filter((t) => t.userId === userId);
+        const back = mixOf(theirs);
         const person = people.get(userId)!;
+        notices.push({ userId, raffleId: raffle.id, outcome: "refunded", amount: back.cash + back.bonus, tickets: theirs.length });
         transactions.push({
           kind: "refund",
           reference: `refund:${raffle.id}:${userId}`,
@@ -246,6 +252,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
       { accountId: promotionsAccount, amount: split.rake.bonus },
     ]);
     transactions.push({ kind: "prize", reference: `draw:${raffle.id}`, userId: winner.userId, raffleId: raffle.id, postings });
+    notices.push({ userId: winner.userId, raffleId: raffle.id, outcome: "won", amount: prize, tickets: tickets.filter((t) => t.userId === winner.userId).length });
     completed.push({ id: raffle.id, merkleRoot: winner.root, winningTicket: winner.ticket, winnerId: winner.userId, finalPot: potTotal, prize, rake });
     audits.push({
       actor,
@@ -279,6 +286,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   // locked last, so that two batches wait on each other only for the postings and the commit.
   await markCompleted(tx, completed, now, round?.ok ? round.signature : null);
   await markCancelled(tx, cancelled, now);
+  events.push(...noticeEvents(notices.map((n) => n.userId)));
   await recordDraws(tx, audits, events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })));
   await lockPayoutRows(
     tx,
@@ -287,6 +295,9 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   );
   await postTransactions(tx, transactions);
   await addWinnings(tx, completed);
+  await insertOutcomeNotices(tx, notices);
+  // The winners' messages in the draw's transaction: one statement per batch (ADR 032).
+  await insertWinMails(tx, completed.map((c) => ({ raffleId: c.id, winnerId: c.winnerId, coins: c.prize.toString() })));
   return outcomes;
 }
 

@@ -24,6 +24,12 @@ export const LIMITS = {
   rewardsPerPlayer: { name: "reward:player", max: 10, windowSeconds: 60 },
   withdrawalsPerPlayer: { name: "withdraw:player", max: 5, windowSeconds: 60 },
   usernamePerPlayer: { name: "username:player", max: 20, windowSeconds: 60 * 60 },
+  /** "Forgot password?" per email address (an account's, or one no account uses) and per client (ADR 032). */
+  passwordResetPerAddress: { name: "reset:address", max: 5, windowSeconds: 60 * 60 },
+  passwordResetPerIp: { name: "reset:ip", max: 30, windowSeconds: 60 * 60 },
+  /** "Resend" of the verification message, and guesses at its 6-digit code, per account. */
+  verificationMailPerAccount: { name: "verify-mail:account", max: 5, windowSeconds: 60 * 60 },
+  verificationCodePerAccount: { name: "verify-code:account", max: 10, windowSeconds: 15 * 60 },
 } as const satisfies Record<string, Limit>;
 
 export function signUpLimit(): Limit {

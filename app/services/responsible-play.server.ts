@@ -8,6 +8,8 @@ import { DomainError } from "./domain-error";
 import { coinsToDecimal } from "./money";
 import { BREAKS, EXCLUSIONS, LIMIT_HINT, MAX_LIMIT_CENTS, type ExclusionChoice } from "./responsible-play-options";
 import { utcMinute } from "./dates";
+import { queueMail } from "./mail/outbox.server";
+import { queueLimitMail } from "./mail-notices.server";
 import { getEnv } from "./env.server";
 import { JURISDICTION_CLOSED_MESSAGE, mayPlayFrom } from "./jurisdictions";
 
@@ -60,6 +62,7 @@ export async function setDepositLimit(userId: string, period: LimitPeriod, amoun
       : { amountCents: current, pendingAmountCents: amountCents, pendingRemoval: amountCents === null, pendingFrom: new Date(now.getTime() + INCREASE_DELAY_MS) };
     await rp.saveLimit(tx, userId, period, data);
     await recordAudit(tx, { actor: userId, action: "limits.deposit", target: `user:${userId}`, details: { period, before: current, requested: amountCents, immediate: tighter } });
+    await queueLimitMail(tx, userId, { period: PERIOD_LABELS[period], cents: amountCents, from: tighter ? now : data.pendingFrom! });
     return { immediate: tighter, effectiveFrom: tighter ? now : data.pendingFrom! };
   });
 }
@@ -175,6 +178,7 @@ export async function excludeSelf(userId: string, choice: ExclusionChoice, now =
   await db().$transaction(async (tx) => {
     await rp.setExclusion(tx, userId, until, current?.exclusionKind === "self_exclusion" ? "self_exclusion" : option.kind);
     await recordAudit(tx, { actor: userId, action: `responsible.${option.kind}`, target: `user:${userId}`, details: { until: until.toISOString() } });
+    await queueMail(tx, { key: `exclusion:${userId}:${now.getTime()}`, kind: "exclusion_confirmed", userId, data: { kind: option.kind, until: utcMinute(until) } });
   });
   let refunded = 0;
   for (const { raffleId } of await rp.openEntriesOf(userId)) refunded += await refundOpenEntries(raffleId, userId, now);

@@ -9,7 +9,7 @@ const returnToCookie = () =>
     sameSite: "lax",
     path: "/",
     maxAge: 10 * 60,
-    secure: getEnv().NODE_ENV === "production",
+    secure: getEnv().secureCookies,
   });
 
 export async function rememberReturnTo(response: Response, returnTo: string): Promise<Response> {

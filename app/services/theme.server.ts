@@ -17,5 +17,5 @@ export async function getTheme(request: Request): Promise<Theme> {
 }
 
 export function setThemeCookie(theme: Theme): Promise<string> {
-  return themeCookie.serialize(theme, { secure: getEnv().NODE_ENV === "production" });
+  return themeCookie.serialize(theme, { secure: getEnv().secureCookies });
 }

@@ -28,7 +28,7 @@ function toastStorage() {
       path: "/",
       httpOnly: true,
       sameSite: "lax",
-      secure: getEnv().NODE_ENV === "production",
+      secure: getEnv().secureCookies,
       secrets: [sessionSecret()],
     },
   });

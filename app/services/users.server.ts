@@ -1,5 +1,6 @@
 import { userBalances } from "~/models/ledger.server";
 import type { SessionUser } from "./auth.server";
+import { settingsOf } from "./settings.server";
 import { activeVipTier } from "./vip";
 
 /**
@@ -25,6 +26,8 @@ export async function userRecord(user: SessionUser, now = new Date()) {
     vipExpiry: user.vipExpiry?.toISOString() ?? null,
     isAdmin: user.isAdmin,
     createdAt: user.createdAt.toISOString(),
+    /** What the settings say (ADR 031): the page plays sounds and shows notifications by them. */
+    settings: settingsOf(user),
   };
 }
 

@@ -5,10 +5,12 @@ import { InsufficientBalance, postTransaction, userAccountId, userBalances } fro
 import { insertLegs } from "~/models/payout.server";
 import * as withdrawals from "~/models/withdrawal.server";
 import { encrypt } from "./crypto-box.server";
+import { isEmailVerified } from "./email-tokens.server";
+import { queueMail } from "./mail/outbox.server";
 import { DomainError } from "./domain-error";
 import { coinsToDecimal } from "./money";
 import { longUtcDate } from "./dates";
-import { paymentProvider } from "./payments.server";
+import { paymentProvider } from "./payments/current-provider.server";
 import { planLegs, refundableNow } from "./payouts.server";
 import { POLICY } from "./policy";
 import { insufficientCash, METHOD_LABELS, validateWithdrawal, type ValidWithdrawal, type WithdrawalInput, type WithdrawalProblem } from "./withdrawal-rules";
@@ -26,6 +28,12 @@ export class WithdrawalRefused extends DomainError {
 }
 
 const mask = (value: string, keep = 4) => `••••${value.slice(-keep)}`;
+
+/** Before a first withdrawal the player proves the address is theirs (ADR 032). */
+export const EMAIL_NOT_VERIFIED = {
+  title: "Verify Your Email",
+  description: "Please verify your email address before your first withdrawal: use the link or the code we sent you, or send a new one from the withdraw page.",
+};
 
 async function destinationOf(value: ValidWithdrawal) {
   const { method, fields } = value;
@@ -64,6 +72,8 @@ async function destinationOf(value: ValidWithdrawal) {
 export async function requestWithdrawal(userId: string, input: WithdrawalInput, now = new Date()) {
   const checked = validateWithdrawal(input, (await userBalances(userId)).cash);
   if (!checked.ok) throw new WithdrawalRefused(checked.problem);
+  // Checked before the card is tokenized; a verified address stays verified.
+  if (!(await isEmailVerified(userId))) throw new WithdrawalRefused(EMAIL_NOT_VERIFIED);
   const destination = await destinationOf(checked.value);
   const id = randomUUID();
   const amount = checked.value.amountCoins;
@@ -95,6 +105,7 @@ export async function requestWithdrawal(userId: string, input: WithdrawalInput, 
       target: `withdrawal:${id}`,
       details: { amount: amount.toString(), method: checked.value.method, destination: destination.destinationMasked, requiresVerification, legs },
     });
+    await queueMail(tx, { key: `withdrawal-requested:${id}`, kind: "withdrawal_requested", userId, data: { amount: coinsToDecimal(amount), destination: destination.destinationMasked } });
     return { id, amount: coinsToDecimal(amount), requiresVerification, legs };
   });
 }

@@ -155,8 +155,9 @@ describe("the back office", () => {
     expect((await call("/api/auth/user", { cookie })).status).toBe(401);
     await post(`/api/admin/users/${a.id}/suspend`, admin.cookie, { suspended: false });
 
-    const audit = (await (await call("/api/admin/audit", { cookie: admin.cookie })).json()) as { actor: string; action: string; details: { before?: unknown; after?: unknown } }[];
-    const mine = audit.filter((e) => e.actor === admin.id).map((e) => e.action);
+    type Row = { actorId: string; action: string; details: { before?: unknown; after?: unknown } };
+    const audit = ((await (await call("/api/admin/audit", { cookie: admin.cookie })).json()) as { rows: Row[] }).rows;
+    const mine = audit.filter((e) => e.actorId === admin.id).map((e) => e.action);
     expect(mine).toEqual(expect.arrayContaining(["raffle.complete_early", "user.suspend", "user.unsuspend"]));
     expect(audit.find((e) => e.action === "raffle.complete_early")!.details).toMatchObject({ before: { status: "active" }, after: { status: "completed" } });
   });

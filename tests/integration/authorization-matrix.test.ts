@@ -60,6 +60,14 @@ const MATRIX: Record<string, Row> = {
   "routes/api.events": { request: ["/api/events"], expect: api(200) },
   "routes/terms": { request: ["/terms"], expect: all(200) },
   "routes/privacy": { request: ["/privacy"], expect: all(200) },
+  "routes/forgot-password": { request: ["/forgot-password"], expect: all(200) },
+  // An unknown token: the page says the link expired.
+  "routes/reset-password.$token": { request: ["/reset-password/not-a-token"], expect: all(200) },
+  // The link's token proves the address; the code and "resend" need the player's session.
+  "routes/verify-email": { request: ["/verify-email", { method: "POST", form: { intent: "resend" } }], expect: signedIn(LOGIN("/verify-email"), "→/withdraw") },
+  // Demo mode's mailbox (the suite runs in demo mode without SMTP_URL).
+  "routes/dev.mail._index": { request: ["/dev/mail"], expect: all(200) },
+  "routes/dev.mail.$id": { request: ["/dev/mail/0-nope"], expect: all(404) },
   "routes/quick": { request: ["/quick"], expect: signedIn(LOGIN("/quick"), 200) },
   "routes/quick-raffles": { request: ["/quick-raffles"], expect: signedIn(LOGIN("/quick-raffles"), 200) },
   "routes/vip._index": { request: ["/vip"], expect: signedIn(LOGIN("/vip"), 200) },
@@ -92,9 +100,15 @@ const MATRIX: Record<string, Row> = {
   "routes/rules": { request: ["/rules"], expect: all(200) },
   "routes/history[.]csv": { request: ["/history.csv"], expect: signedIn(LOGIN("/history.csv"), 200) },
   "routes/responsible-play": { request: ["/responsible-play"], expect: all(200) },
+  "routes/settings": { request: ["/settings"], expect: signedIn(LOGIN("/settings"), 200) },
+  "routes/api.settings": { request: ["/api/settings", { method: "POST", form: { soundEffects: "on" } }], expect: signedIn(401, "→/settings") },
+  "routes/account.close": { request: ["/account/close"], expect: signedIn(LOGIN("/account/close"), 200) },
+  "routes/account.export": { request: ["/account/export"], expect: signedIn(LOGIN("/account/export"), 200) },
   "routes/history": { request: ["/history?type=entries"], expect: signedIn(LOGIN("/history?type=entries"), 200) },
   "routes/api.fair.$id": { request: [`/api/fair/${UNKNOWN}`], expect: all(404) },
   "routes/fair.$id": { request: [`/fair/${UNKNOWN}`], expect: all(404) },
+  "routes/fair._index": { request: ["/fair"], expect: all(200) },
+  "routes/fair.draw-verifier[.]mjs": { request: ["/fair/draw-verifier.mjs"], expect: all(200) },
 };
 
 const cookies: Partial<Record<Role, string>> = {};

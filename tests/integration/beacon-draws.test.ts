@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
 import { BeaconSource, setBeacon, type BeaconConfig } from "~/services/beacon.server";
-import { checkDraw, roundAfter } from "~/services/fair-check.js";
+import { roundAfter, verifyDraw } from "~/services/draw-verifier.mjs";
 import { getFairDraw } from "~/services/fair.server";
 import { merkleRoot, winningTicket } from "~/services/fairness";
 import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles.server";
@@ -126,7 +126,7 @@ describe("a draw with the beacon", () => {
     const published = await revealed(raffles[0]!.id);
     expect(published.beacon).toMatchObject({ round, signature: beacon.signature(round), randomness: beacon.randomness(round) });
     const json = JSON.parse(JSON.stringify(published));
-    expect(checkDraw(json)).toMatchObject({ ok: true, winningTicket: published.winningTicket });
+    expect(await verifyDraw(json)).toMatchObject({ verified: true, winningTicket: published.winningTicket });
     const verified = runVerifier(json);
     expect(verified.status).toBe(0);
     expect(verified.out).toMatchObject({ beaconSignatureValid: true, beaconRoundIsFirstAfterEnd: true, winningTicketMatches: true, seedMatchesCommitment: true });

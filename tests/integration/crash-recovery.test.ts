@@ -3,7 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { db } from "~/models/db.server";
-import { startSession } from "~/services/auth.server";
+import { sessionCookieName, startSession } from "~/services/auth.server";
 import { settleStalePayments, STALE_PAYMENT_MS } from "~/services/payments.server";
 import { settleOpenPayouts } from "~/services/payouts.server";
 import { openRaffle } from "~/services/raffles.server";
@@ -40,7 +40,8 @@ const RAFFLE_ENDS_MS = [200, 500, 900, 1_400, 2_000, 3_000];
 
 async function actor(options: Parameters<typeof createTestUser>[0] = {}) {
   const user = await createTestUser(options);
-  const cookie = (await startSession(new Request("http://localhost/"), user.id)).split(";")[0]!;
+  // Made here (NODE_ENV=test), sent to a production server, whose session cookie is __Host-session (ADR 027).
+  const cookie = (await startSession(new Request("http://localhost/"), user.id)).split(";")[0]!.replace(/^__session=/, `${sessionCookieName(true)}=`);
   return { id: user.id, cookie };
 }
 

@@ -3,6 +3,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
+import { sessionCookieName } from "~/services/auth.server";
 import { call, sessionCookie } from "../support/app";
 import { testDatabaseUrl } from "../support/database-setup";
 import { createTestRaffle, createTestUser } from "../support/factories";
@@ -68,9 +69,18 @@ async function answer(response: Response) {
   };
 }
 
+/**
+ * A session cookie under both names: `__session` for the build called here (NODE_ENV=test),
+ * `__Host-session` for the production server (ADR 027); each reads its own.
+ */
+async function cookieForBoth(userId: string) {
+  const cookie = await sessionCookie(userId);
+  return `${cookie}; ${cookie.replace(/^__session=/, `${sessionCookieName(true)}=`)}`;
+}
+
 async function player() {
   const user = await createTestUser({ coins: 10_000n });
-  return { ...user, cookie: await sessionCookie(user.id) };
+  return { ...user, cookie: await cookieForBoth(user.id) };
 }
 
 describe("routes dispatched straight to their module answer as Remix does", () => {
@@ -181,7 +191,7 @@ describe("routes dispatched straight to their module answer as Remix does", () =
 
   it("shows a player their own change on the next read even when no notification comes (forgotten before the answer leaves)", async () => {
     const user = await createTestUser({ username: false });
-    const cookie = await sessionCookie(user.id);
+    const cookie = await cookieForBoth(user.id);
     const me = async () => ((await (await fetch(`${origin}/api/auth/user`, { headers: { Cookie: cookie } })).json()) as { username: string | null }).username;
     expect(await me()).toBeNull(); // the session is now in the server's memory
     await db().$executeRawUnsafe(`ALTER TABLE users DISABLE TRIGGER users_read_model_update`);

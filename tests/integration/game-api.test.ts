@@ -52,10 +52,10 @@ describe("the game API", () => {
 
   it("shows bronze as the tier in the settings when no membership is active, as everywhere else", async () => {
     const lapsed = await createTestUser({ vipTier: "gold", vipExpiry: new Date(Date.now() - 1000) });
-    const page = await pageText(await call("/?settings", { cookie: await sessionCookie(lapsed.id) }));
+    const page = await pageText(await call("/settings", { cookie: await sessionCookie(lapsed.id) }));
     expect(page).toContain(`${lapsed.email} · VIP bronze`);
     const member = await createTestUser({ vipTier: "gold", vipExpiry: new Date(Date.now() + 86_400_000) });
-    expect(await pageText(await call("/?settings", { cookie: await sessionCookie(member.id) }))).toContain(`${member.email} · VIP gold`);
+    expect(await pageText(await call("/settings", { cookie: await sessionCookie(member.id) }))).toContain(`${member.email} · VIP gold`);
   });
 
   it("enters, answering with the new balance", async () => {

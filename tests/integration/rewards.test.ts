@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { userBalance } from "~/models/ledger.server";
 import { getLeaderboard, getRecentWinners, getStats, listRaffles, utcWeekStart } from "~/services/feeds.server";
@@ -62,10 +63,20 @@ describe("the read side", () => {
       participantCount: 2,
       ticketCount: 3,
       status: "active",
-      couldWin: "5.00",
+      // In the round with another player: the prize if it were drawn now, half the pot.
+      couldWin: "3.75",
+      couldWinNow: true,
       myTickets: 2,
     });
     expect(listed!.timeRemaining).toBeGreaterThan(3500);
+    // Not in it yet: half the pot with their ticket in (the spec's estimate); a VIP's multiplier included.
+    const outsider = (await listRaffles("regular", { userId: randomUUID() })).find((r) => r.id === raffle.id);
+    expect(outsider).toMatchObject({ couldWin: "5.00", couldWinNow: false, myTickets: 0 });
+    const gold = { vipTier: "gold" as const, vipExpiry: new Date(Date.now() + 86_400_000) };
+    const vipListed = (await listRaffles("regular", { userId: a.id, vip: gold })).find((r) => r.id === raffle.id);
+    expect(vipListed).toMatchObject({ couldWin: "4.87", couldWinNow: true });
+    const lapsed = { vipTier: "gold" as const, vipExpiry: new Date(Date.now() - 1) };
+    expect((await listRaffles("regular", { userId: a.id, vip: lapsed })).find((r) => r.id === raffle.id)).toMatchObject({ couldWin: "3.75" });
 
     const before = await getStats();
     expect(before.totalPlayers).toBeGreaterThanOrEqual(2);

@@ -16,7 +16,8 @@ export async function createTestUser({
   vipExpiry,
   isAdmin = false,
   username = true,
-}: { coins?: bigint; cash?: bigint; vipTier?: VipTierName; vipExpiry?: Date; isAdmin?: boolean; username?: boolean } = {}) {
+  emailVerified = true,
+}: { coins?: bigint; cash?: bigint; vipTier?: VipTierName; vipExpiry?: Date; isAdmin?: boolean; username?: boolean; emailVerified?: boolean } = {}) {
   const tag = randomBytes(6).toString("hex");
   const user = await db().user.create({
     data: {
@@ -29,6 +30,8 @@ export async function createTestUser({
       isAdmin,
       vipTier,
       vipExpiry,
+      // Players made here have verified their address (ADR 032), unless a test says otherwise.
+      emailVerifiedAt: emailVerified ? new Date() : null,
     },
     select: { id: true, email: true, username: true },
   });

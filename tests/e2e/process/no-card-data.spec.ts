@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { findCardData } from "../../support/card-scan";
 import { dumpAllTables, runningDatabaseUrl } from "../../support/database-dump";
+import { verifyEmailOf } from "../support";
 import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
 
 /**
@@ -55,6 +56,7 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
     maxRedirects: 0,
   });
   expect(signUp.status()).toBe(302);
+  await verifyEmailOf("cards@example.com", await runningDatabaseUrl(dataDir));
 
   // Buying coins with the demo provider's test cards (declined, then paid): $24.99 of cash, enough for both withdrawals.
   for (const card of ["4000 0000 0000 0002", "4242 4242 4242 4242"]) {

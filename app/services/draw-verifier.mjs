@@ -1,9 +1,15 @@
 // @ts-check
 /**
- * The published draw formula (docs/fairness.md), in plain JavaScript that runs unchanged
- * in Node (scripts/verify-draw.mjs), in the browser (the /fair verifier) and on the
- * server. Its only dependencies are @noble/curves and @noble/hashes, audited pure-JS
- * implementations, so that anyone can check a draw with no help from the site:
+ * Raffle Rush draw verifier: the published draw formula (docs/fairness.md) and every check a
+ * player can make of a draw's public JSON (GET /api/fair/<raffleId>), with no help from the
+ * site. One file, three uses (ADR 030, ADR 033): the /fair/<id> page runs it in the
+ * browser, scripts/verify-draw.mjs runs it in Node.js, and /fair/draw-verifier.mjs serves it
+ * to download. The server draws with the same beacon and message functions, and
+ * app/services/fairness.ts computes the hashes with node:crypto on the hot path
+ * (draw-verifier.test.ts keeps the two, and docs/fairness.md's vectors, equal).
+ *
+ * Its only dependencies are @noble/curves and @noble/hashes, audited pure-JS
+ * implementations (`npm install @noble/curves@2 @noble/hashes@2` next to the file):
  *
  *  - the beacon: drand's "quicknet" chain (scheme bls-unchained-g1-rfc9380) signs round r
  *    as a BLS signature on G1 over sha256(uint64_be(r)), with the domain separation tag
@@ -12,10 +18,11 @@
  *    is after the raffle's end;
  *  - the draw: x = HMAC-SHA256(seed, "<raffleId>:<root>:<randomness>:<counter>") as a
  *    256-bit big-endian integer, rejected while x ≥ 2^256 − (2^256 mod n), winner = x mod n.
- *    A raffle whose commitment says "no beacon" leaves out ":<randomness>".
+ *    A raffle whose commitment says "no beacon" (beacon: null) leaves out ":<randomness>".
  *
- * app/services/fairness.ts computes the same draw with node:crypto on the server's hot path;
- * app/services/fair-check.test.ts keeps the two, and docs/fairness.md's vectors, equal.
+ *   import { verifyDraw } from "./draw-verifier.mjs";
+ *   const verdict = await verifyDraw(await (await fetch(url)).json());
+ *   verdict.verified; // true when every check holds
  */
 import { bls12_381 } from "@noble/curves/bls12-381.js";
 import { hmac } from "@noble/hashes/hmac.js";
@@ -200,41 +207,69 @@ export function inclusionHolds(raffleId, ticket, size, proof, rootHex) {
 }
 
 /**
- * Every check a player can make of a published draw (the JSON of /api/fair/:id), with
- * nothing but this file: the beacon's signature and round, the seed against its
- * commitment, the Merkle root, each inclusion proof given, and the winner.
- * @param {any} draw
+ * SHA-256 of the seed's bytes, in hex: the commitment published when the raffle opens.
+ * @param {string} seedHex
  */
-export function checkDraw(draw) {
-  const seedHex = String(draw.seed ?? "");
-  const tickets = /** @type {{ position: number; ticketId: string }[]} */ (draw.tickets ?? []);
-  const root = merkleRootOf(draw.raffleId, tickets);
-  const beacon = draw.beacon ?? null;
-  /** @type {Record<string, boolean>} */
-  const checks = {
-    seedMatchesCommitment: HEX.test(seedHex) && bytesToHex(sha256(hexToBytes(seedHex))) === draw.seedHash,
-    merkleRootMatches: root === draw.merkleRoot,
-  };
-  // A cancelled raffle has no winner to check; a JSON without status is a drawn one.
-  const drawn = draw.status === undefined || draw.status === "completed";
-  let randomness = null;
-  if (beacon) {
-    checks.beaconSchemeIsQuicknetKind = beacon.scheme === BEACON_SCHEME;
-    checks.beaconRoundIsFirstAfterEnd = beacon.round === roundAfter(beacon, Date.parse(draw.endTime));
-    if (drawn) {
-      checks.beaconSignatureValid = verifyBeaconSignature(beacon.publicKey, beacon.round, beacon.signature ?? "");
-      randomness = checks.beaconSignatureValid ? beaconRandomness(beacon.signature) : null;
-      checks.beaconRandomnessMatches = randomness !== null && randomness === beacon.randomness;
+export function seedHashOf(seedHex) {
+  if (!HEX.test(seedHex)) throw new TypeError("the seed is not a hex string");
+  return bytesToHex(sha256(hexToBytes(seedHex)));
+}
+
+/**
+ * @typedef {{ name: string, label: string, ok: boolean, expected: string, actual: string }} Check
+ * @typedef {{ verified: boolean, drawn: boolean, checks: Check[], merkleRoot: string | null, winningTicket: number | null, randomness: string | null, reason?: string }} Verdict
+ */
+
+/** @param {string} reason @param {boolean} drawn @returns {Verdict} */
+const nothingToCheck = (reason, drawn) => ({ verified: false, drawn, checks: [], merkleRoot: null, winningTicket: null, randomness: null, reason });
+
+/**
+ * Verifies a draw's public JSON: the beacon round's BLS signature against the chain's key
+ * and the round against the end time, the seed against its commitment, the ticket count,
+ * the Merkle root, each inclusion proof the JSON carries (a signed-in player's own
+ * tickets) and the winner. `verified` is true only when every check holds. A raffle not
+ * drawn yet, or cancelled and refunded, has no winner to check (`drawn` is false, `reason`
+ * says why); a record that cannot be recomputed does not verify (`reason` says why).
+ * @param {any} draw the public JSON of /api/fair/<raffleId>
+ * @returns {Promise<Verdict>}
+ */
+export async function verifyDraw(draw) {
+  if (!draw || typeof draw !== "object" || typeof draw.raffleId !== "string") return nothingToCheck("This is not a draw's public record.", true);
+  if (!draw.revealed) return nothingToCheck("The seed is revealed after the draw.", false);
+  if (draw.status !== "completed") return nothingToCheck("This raffle was cancelled and refunded: there was no draw.", false);
+  try {
+    const seedHex = String(draw.seed ?? "");
+    const tickets = /** @type {{ position: number; ticketId: string }[]} */ (Array.isArray(draw.tickets) ? draw.tickets : []);
+    const root = merkleRootOf(draw.raffleId, tickets);
+    const hash = seedHashOf(seedHex);
+    /** @type {Check[]} */
+    const checks = [];
+    /** @param {string} name @param {string} label @param {unknown} expected @param {unknown} actual */
+    const check = (name, label, expected, actual) => checks.push({ name, label, ok: expected === actual, expected: String(expected), actual: String(actual) });
+    const beacon = draw.beacon ?? null;
+    /** @type {string | null} */
+    let randomness = null;
+    if (beacon) {
+      check("beaconSchemeIsQuicknetKind", `The beacon's scheme is ${BEACON_SCHEME}`, BEACON_SCHEME, beacon.scheme);
+      check("beaconRoundIsFirstAfterEnd", "The beacon round is the first after the raffle's end", roundAfter(beacon, Date.parse(draw.endTime)), beacon.round);
+      const signed = verifyBeaconSignature(String(beacon.publicKey ?? ""), beacon.round, String(beacon.signature ?? ""));
+      check("beaconSignatureValid", "The round's BLS signature verifies against the chain's public key", "valid", signed ? "valid" : "invalid");
+      randomness = signed ? beaconRandomness(beacon.signature) : null;
+      check("beaconRandomnessMatches", "The round's randomness is SHA-256 of its signature", beacon.randomness, randomness);
     }
+    check("seedMatchesCommitment", "SHA-256(seed) equals the seed hash published at the start", draw.seedHash, hash);
+    check("ticketCountMatches", "Every ticket is listed", draw.ticketCount, tickets.length);
+    check("merkleRootMatches", "The Merkle root of the tickets equals the published root", draw.merkleRoot, root);
+    const proofs = /** @type {{ position: number; ticketId: string; proof?: string[] }[]} */ (Array.isArray(draw.myTickets) ? draw.myTickets : []);
+    if (proofs.length > 0) {
+      const included = proofs.filter((t) => inclusionHolds(draw.raffleId, t, tickets.length, t.proof ?? [], root)).length;
+      check("myTicketsIncluded", "Each of your tickets is in the Merkle root (its inclusion proof holds)", proofs.length, included);
+    }
+    const winner = beacon && randomness === null ? null : drawWinner(seedHex, draw.raffleId, root, tickets.length, randomness);
+    check("winningTicketMatches", "The recomputed winning ticket equals the published one", draw.winningTicket, winner);
+    return { verified: checks.every((c) => c.ok), drawn: true, checks, merkleRoot: root, winningTicket: winner, randomness };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ...nothingToCheck(`The record cannot be recomputed: ${reason}.`, true) };
   }
-  const proofs = /** @type {{ position: number; ticketId: string; proof: string[] }[]} */ (draw.myTickets ?? []);
-  if (proofs.length > 0) {
-    checks.myTicketsIncluded = proofs.every((t) => inclusionHolds(draw.raffleId, t, tickets.length, t.proof ?? [], root));
-  }
-  let winningTicket = null;
-  if (drawn) {
-    winningTicket = beacon && randomness === null ? null : drawWinner(seedHex, draw.raffleId, root, tickets.length, randomness);
-    checks.winningTicketMatches = winningTicket !== null && winningTicket === draw.winningTicket;
-  }
-  return { winningTicket, merkleRoot: root, randomness, checks, ok: Object.values(checks).every(Boolean) };
 }

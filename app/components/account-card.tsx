@@ -1,0 +1,19 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+
+/** The signed-out pages around sign-in (forgot password, reset, verify): one narrow card. */
+export function AccountCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <main className="mx-auto flex min-h-screen max-w-md flex-col gap-8 px-4 py-10">
+      <Link to="/" className="text-lg font-black">
+        Raffle Rush
+      </Link>
+      <section className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900" aria-labelledby="account-card-title">
+        <h1 id="account-card-title" className="text-xl font-bold">
+          {title}
+        </h1>
+        {children}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,112 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { buttonClass, inputClass } from "~/components/form-fields";
+import { closeAccount, closurePreview } from "~/services/account-closure.server";
+import { endSession, requireUser } from "~/services/auth.server";
+import { DomainError } from "~/services/domain-error";
+import { readForm } from "~/services/http.server";
+import { PASSWORD_MAX } from "~/services/password-policy";
+import { redirectWithToast } from "~/services/toast.server";
+
+const schema = z.object({
+  password: z.string().max(PASSWORD_MAX).optional(),
+  typed: z.string().max(40).optional(),
+});
+
+/** Closing an account, and taking one's data first (docs/decisions/035-closing-an-account.md). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return closurePreview(user.id);
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
+  if (!parsed.success) return Response.json({ message: "Enter your password (or the confirmation word) to close your account.", code: "invalid_input" }, { status: 400 });
+  try {
+    const closed = await closeAccount(user.id, parsed.data);
+    const refunded = closed.refundedTickets > 0 ? ` ${closed.refundedTickets} open ticket${closed.refundedTickets === 1 ? " was" : "s were"} refunded.` : "";
+    return redirectWithToast(
+      "/",
+      { type: "success", title: "Your account is closed", description: `You have been signed out everywhere.${refunded}` },
+      { headers: { "Set-Cookie": await endSession(request) } },
+    );
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const status = error.code === "closure_refused" ? 409 : 400;
+    return Response.json({ message: error.message, code: error.code }, { status });
+  }
+}
+
+export default function CloseAccount() {
+  const data = useLoaderData<typeof loader>();
+  const refused = useActionData<{ message: string; code: string }>();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-10">
+      <Link to="/" className="underline">← Back to Raffle Rush</Link>
+      <h1 className="text-3xl font-black">Close your account</h1>
+      <section aria-labelledby="export-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+        <h2 id="export-title" className="text-xl font-bold">Your data</h2>
+        <p className="mt-1 text-sm">Your profile, settings, history, sessions and consents as one JSON file, made when you ask.</p>
+        <a href="/account/export" download className="mt-2 inline-block underline" data-testid="export-link">Download my data</a>
+      </section>
+      <section aria-labelledby="pause-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+        <h2 id="pause-title" className="text-xl font-bold">Want a pause from play instead?</h2>
+        <p className="mt-1 text-sm">
+          Closing is not self-exclusion. A closed account is gone for good, and the same email can sign up again at any time. To keep yourself from playing, take a
+          break or exclude yourself on the <Link to="/responsible-play" className="underline">Responsible play</Link> page instead: it cannot be undone early.
+        </p>
+      </section>
+      <section aria-labelledby="close-title" className="rounded-xl border border-red-300 p-4 dark:border-red-900">
+        <h2 id="close-title" className="text-xl font-bold">What closing does</h2>
+        <ul className="mt-2 flex list-disc flex-col gap-1 pl-5 text-sm">
+          <li>Tickets in raffles that are still open are refunded.</li>
+          <li>Cash must be withdrawn first. You have <strong data-testid="close-cash">{data.cash}</strong> in cash.</li>
+          <li>
+            Bonus coins cannot be withdrawn: your <strong data-testid="close-bonus">{data.bonus}</strong> bonus coins (and those refunded from tickets) are forfeited.
+            A VIP membership ends without a refund.
+          </li>
+          <li>You are signed out everywhere and cannot sign in to this account again.</li>
+          <li>
+            We keep only what the law requires (the coin ledger, card payments, withdrawals and the audit trail); your email, username, name, date of birth,
+            linked sign-in providers and payout details are removed.
+          </li>
+        </ul>
+        {data.hasCash ? (
+          <p className="mt-3 font-semibold" role="status">
+            Withdraw your {data.cash} in cash first: <Link to="/withdraw" className="underline">go to Withdraw</Link>.
+          </p>
+        ) : null}
+        {refused ? (
+          <p className="mt-3 font-semibold text-red-700 dark:text-red-400" role="alert" data-testid="close-error">
+            {refused.message}
+            {refused.code === "closure_refused" ? (
+              <>
+                {" "}
+                <Link to="/withdraw" className="underline">Go to Withdraw</Link>
+              </>
+            ) : null}
+          </p>
+        ) : null}
+        <Form method="post" className="mt-4 flex flex-col gap-3">
+          {data.needsPassword ? (
+            <label className="flex flex-col gap-1">
+              Your password
+              <input type="password" name="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} className={inputClass} />
+            </label>
+          ) : (
+            <label className="flex flex-col gap-1">
+              Type {data.closeWord} to confirm
+              <input type="text" name="typed" required autoComplete="off" maxLength={40} className={inputClass} />
+            </label>
+          )}
+          <button type="submit" disabled={busy} className={`${buttonClass} bg-red-700`}>{busy ? "Closing…" : "Close my account"}</button>
+        </Form>
+      </section>
+    </main>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Close your account · Raffle Rush" }];

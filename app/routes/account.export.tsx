@@ -1,0 +1,17 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { exportAccountData } from "~/services/account-export.server";
+import { requireUser } from "~/services/auth.server";
+
+/** "Download my data": the player's data as a JSON attachment, generated on request (ADR 035). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const now = new Date();
+  const body = await exportAccountData(user.id, now);
+  return new Response(body, {
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Disposition": `attachment; filename="raffle-rush-data-${now.toISOString().slice(0, 10)}.json"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,42 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { AccountCard } from "~/components/account-card";
+import { getEnv } from "~/services/env.server";
+import { readDevMail } from "~/services/mail/dev-mailbox.server";
+
+/** One message of the demo's mailbox, its plain text with the links made clickable. */
+export async function loader({ params }: LoaderFunctionArgs) {
+  if (!getEnv().demoMode || getEnv().SMTP_URL) throw new Response("Not Found", { status: 404 });
+  const mail = await readDevMail(params.id ?? "");
+  if (!mail) throw new Response("Not Found", { status: 404 });
+  return { mail };
+}
+
+const URL_PATTERN = /(https?:\/\/[^\s]+)/g;
+
+export default function DevMail() {
+  const { mail } = useLoaderData<typeof loader>();
+  return (
+    <AccountCard title={mail.subject}>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        To {mail.to} · {mail.date.slice(0, 19).replace("T", " ")} UTC
+      </p>
+      <div className="whitespace-pre-wrap break-words" data-testid="mail-text">
+        {mail.text.split(URL_PATTERN).map((part, i) =>
+          i % 2 === 1 ? (
+            <a key={i} href={part} className="underline">
+              {part}
+            </a>
+          ) : (
+            part
+          ),
+        )}
+      </div>
+      <Link to="/dev/mail" className="text-sm underline">
+        All messages
+      </Link>
+    </AccountCard>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Demo mailbox — Raffle Rush" }];

@@ -1,0 +1,47 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { simpleParser } from "mailparser";
+import { mailFolder } from "./transport.server";
+
+/**
+ * The .eml files written without SMTP_URL, read back for /dev/mail (demo mode only), so
+ * that a person trying the site on a fresh machine can open the messages and click their
+ * links (ADR 032).
+ */
+const EML = /^(\d+)-([\w-]+)\.eml$/;
+/** The newest this many are listed. */
+const LISTED = 100;
+
+export type MailSummary = { id: string; to: string; subject: string; date: string };
+
+async function parse(file: string) {
+  return simpleParser(await readFile(path.join(mailFolder(), file)));
+}
+
+export async function listDevMail(): Promise<MailSummary[]> {
+  let files: string[];
+  try {
+    files = (await readdir(mailFolder())).filter((f) => EML.test(f));
+  } catch {
+    return [];
+  }
+  files.sort().reverse();
+  return Promise.all(
+    files.slice(0, LISTED).map(async (file) => {
+      const mail = await parse(file);
+      return { id: file.replace(/\.eml$/, ""), to: mail.to ? [mail.to].flat().map((a) => a.text).join(", ") : "", subject: mail.subject ?? "", date: (mail.date ?? new Date(Number(EML.exec(file)![1]))).toISOString() };
+    }),
+  );
+}
+
+/** One message's plain text, or undefined for an unknown id (the id must be a file name we wrote). */
+export async function readDevMail(id: string): Promise<(MailSummary & { text: string }) | undefined> {
+  const file = `${id}.eml`;
+  if (!EML.test(file)) return undefined;
+  try {
+    const mail = await parse(file);
+    return { id, to: mail.to ? [mail.to].flat().map((a) => a.text).join(", ") : "", subject: mail.subject ?? "", date: (mail.date ?? new Date()).toISOString(), text: mail.text ?? "" };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Every message the site sends, in one place: a subject, a plain-text body and a simple
+ * HTML body made from the same paragraphs (docs/decisions/032-email-outbox-and-recovery.md).
+ * Templates read only the outbox row's `data`, written when the event happened, and the
+ * site's base URL at sending time.
+ */
+export const MAIL_KINDS = [
+  "verify_email",
+  "password_reset",
+  "password_reset_unknown",
+  "password_changed",
+  "win",
+  "withdrawal_requested",
+  "withdrawal_completed",
+  "withdrawal_failed",
+  "receipt",
+  "deposit_limit_changed",
+  "exclusion_confirmed",
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/**
+ * The optional messages, which the player's "Email notifications" setting turns off:
+ * news of their own wins, the echo of a withdrawal they just asked for, and card
+ * receipts (PRODUCT.md: "email notifications (wins, withdrawals, receipts)"). Security
+ * messages, a withdrawal's outcome (money moved, or came back with a reason) and
+ * responsible-play confirmations always go.
+ */
+export const OPTIONAL_KINDS: ReadonlySet<MailKind> = new Set(["win", "withdrawal_requested", "receipt"]);
+
+export type MailData = Record<string, string | number | boolean | null | undefined>;
+export type RenderedMail = { subject: string; text: string; html: string };
+
+/** A paragraph, or a link with its label (shown as the bare URL in plain text). */
+type Part = string | { link: string; label: string };
+
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+
+function compose(subject: string, parts: Part[]): RenderedMail {
+  const all: Part[] = [...parts, "— Raffle Rush"];
+  const text = all.map((p) => (typeof p === "string" ? p : `${p.label}: ${p.link}`)).join("\n\n") + "\n";
+  const body = all
+    .map((p) =>
+      typeof p === "string"
+        ? `<p>${escapeHtml(p)}</p>`
+        : `<p><a href="${escapeHtml(p.link)}">${escapeHtml(p.label)}</a></p>`,
+    )
+    .join("\n");
+  const html = `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:sans-serif;line-height:1.5">\n${body}\n</body></html>\n`;
+  return { subject, text, html };
+}
+
+const str = (data: MailData, key: string) => String(data[key] ?? "");
+
+const SAFE_PLAY = "If gambling stops being fun, help is free and confidential: GamCare (www.gamcare.org.uk), BeGambleAware (www.begambleaware.org), 1-800-GAMBLER (NCPG, US).";
+
+export function renderMail(kind: MailKind, data: MailData, baseUrl: string): RenderedMail {
+  const url = (path: string) => `${baseUrl.replace(/\/$/, "")}${path}`;
+  switch (kind) {
+    case "verify_email":
+      return compose("Verify your email", [
+        "Confirm that this address is yours: open the link below, or type this code on the withdraw page.",
+        `Your code: ${str(data, "code")}`,
+        { link: url(`/verify-email?token=${encodeURIComponent(str(data, "token"))}`), label: "Verify my email" },
+        `The link and the code work for ${str(data, "hours")} hours. If you did not create an account, ignore this message.`,
+      ]);
+    case "password_reset":
+      return compose("Reset your password", [
+        "Someone (we hope you) asked to reset the password of your Raffle Rush account.",
+        { link: url(`/reset-password/${encodeURIComponent(str(data, "token"))}`), label: "Choose a new password" },
+        `The link works once, for ${str(data, "minutes")} minutes. If you did not ask, ignore this message: your password stays as it is.`,
+      ]);
+    case "password_reset_unknown":
+      return compose("Reset your password", [
+        "Someone (we hope you) asked to reset a Raffle Rush password for this address, but no account uses it.",
+        "If it was you, you may have signed up with another address. If not, ignore this message.",
+      ]);
+    case "password_changed":
+      return compose("Your password was changed", [
+        "The password of your Raffle Rush account was just changed, and every signed-in browser was signed out.",
+        `If this was not you, reset your password at once and write to ${str(data, "support")}.`,
+        { link: url("/forgot-password"), label: "Reset my password" },
+      ]);
+    case "win":
+      return compose(`You won ${str(data, "coins")} coins!`, [
+        `Congratulations! You won ${str(data, "coins")} coins in a raffle.`,
+        "Anyone can check that the draw was fair: the page below shows the seed, the entries and how the winner follows from them.",
+        { link: url(`/fair/${encodeURIComponent(str(data, "raffleId"))}`), label: "Check the fair draw" },
+        SAFE_PLAY,
+      ]);
+    case "withdrawal_requested":
+      return compose("Withdrawal requested", [
+        `We received your withdrawal of $${str(data, "amount")} to ${str(data, "destination")}. It is processed within 24 hours, with no fees.`,
+        { link: url("/withdraw"), label: "See your withdrawals" },
+      ]);
+    case "withdrawal_completed":
+      return compose("Withdrawal completed", [
+        `Your withdrawal of $${str(data, "amount")} to ${str(data, "destination")} was paid.`,
+        { link: url("/withdraw"), label: "See your withdrawals" },
+      ]);
+    case "withdrawal_failed":
+      return compose("Withdrawal failed", [
+        `Your withdrawal of $${str(data, "amount")} could not be paid: ${str(data, "reason")}.`,
+        `$${str(data, "returned")} is back in your withdrawable balance.`,
+        { link: url("/withdraw"), label: "See your withdrawals" },
+      ]);
+    case "receipt":
+      return compose(`Receipt: $${str(data, "amount")}`, [
+        `Thank you for your payment of $${str(data, "amount")} by card for ${str(data, "description")}.`,
+        `Payment reference: ${str(data, "reference")}. Date: ${str(data, "date")}.`,
+        { link: url("/history"), label: "See your history" },
+      ]);
+    case "deposit_limit_changed":
+      return compose("Your deposit limit changed", [
+        `Your ${str(data, "period")} deposit limit: ${str(data, "limit")}, from ${str(data, "from")}.`,
+        "A lower limit applies at once; a higher one, or removing one, only after a cooling-off period.",
+        { link: url("/responsible-play"), label: "Your limits" },
+        SAFE_PLAY,
+      ]);
+    case "exclusion_confirmed":
+      return compose(data.kind === "self_exclusion" ? "Your self-exclusion is confirmed" : "Your break is confirmed", [
+        `${data.kind === "self_exclusion" ? "You are self-excluded" : "You are taking a break"} until ${str(data, "until")}. Until then you cannot play or buy coins; you can still sign in, see your balance and withdraw.`,
+        SAFE_PLAY,
+      ]);
+  }
+}

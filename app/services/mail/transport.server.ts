@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+import { dataPath } from "../data-dir.server";
+import { getEnv } from "../env.server";
+import type { RenderedMail } from "./templates";
+
+/**
+ * Sends a rendered message: over SMTP when SMTP_URL is set, otherwise written as an .eml
+ * file under DATA_DIR/mail (the fresh-machine default; /dev/mail lists them in demo mode).
+ * The Message-ID comes from the outbox row, so a message sent twice after a crash carries
+ * the same id both times and mail clients show it once (ADR 032).
+ */
+export type OutgoingMail = RenderedMail & { to: string; messageId: string; date: Date };
+
+const globalForMail = globalThis as unknown as { __raffleMailer?: Transporter };
+
+function transporter(): Transporter {
+  const env = getEnv();
+  globalForMail.__raffleMailer ??= env.SMTP_URL
+    ? nodemailer.createTransport(env.SMTP_URL)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return globalForMail.__raffleMailer;
+}
+
+/** The folder of .eml files when no SMTP_URL is set. */
+export const mailFolder = () => dataPath("mail");
+
+/** The domain of MAIL_FROM, for Message-IDs. */
+function senderDomain(): string {
+  return /@([^>\s]+)>?\s*$/.exec(getEnv().MAIL_FROM)?.[1] ?? "raffle-rush.invalid";
+}
+
+export function messageIdFor(outboxId: string): string {
+  return `<${outboxId}@${senderDomain()}>`;
+}
+
+export async function deliver(mail: OutgoingMail): Promise<void> {
+  const info = await transporter().sendMail({
+    from: getEnv().MAIL_FROM,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    messageId: mail.messageId,
+    date: mail.date,
+  });
+  if (getEnv().SMTP_URL) return;
+  // Named by the Message-ID: a message written again after a crash replaces its first copy.
+  const folder = mailFolder();
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const name = `${mail.date.getTime()}-${mail.messageId.replace(/[<>]/g, "").split("@")[0]}.eml`;
+  const draft = path.join(folder, `.${name}.${randomBytes(4).toString("hex")}`);
+  writeFileSync(draft, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+  renameSync(draft, path.join(folder, name));
+}

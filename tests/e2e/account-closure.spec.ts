@@ -1,0 +1,35 @@
+import { readFile } from "node:fs/promises";
+import { expect, test } from "@playwright/test";
+import { signUpWithUsername } from "./support";
+
+/** Taking one's data and closing the account from settings, with and without JavaScript (ADR 035). */
+test("download my data, then close the account from settings: signed out, and the account cannot sign in again", async ({ page }) => {
+  const { email, username } = await signUpWithUsername(page);
+  await page.goto("/");
+  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("dialog", { name: "Settings" }).getByRole("link", { name: "Close account" }).click();
+  await expect(page.getByRole("heading", { name: "Close your account" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Responsible play" })).toBeVisible();
+  await expect(page.getByTestId("close-bonus")).toHaveText("1,000");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("export-link").click()]);
+  expect(download.suggestedFilename()).toMatch(/^raffle-rush-data-\d{4}-\d{2}-\d{2}\.json$/);
+  const data = JSON.parse(await readFile((await download.path())!, "utf8")) as { profile: { email: string; username: string } };
+  expect(data.profile).toMatchObject({ email, username });
+
+  await page.getByLabel("Your password").fill("not my password");
+  await page.getByRole("button", { name: "Close my account" }).click();
+  await expect(page.getByTestId("close-error")).toContainText("That password is not right");
+
+  await page.getByLabel("Your password").fill("correct horse battery staple");
+  await page.getByRole("button", { name: "Close my account" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Your account is closed");
+  await page.goto("/account/close");
+  await expect(page).toHaveURL(/\/api\/login/);
+
+  const form = page.getByRole("form", { name: "Sign in" });
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Password").fill("correct horse battery staple");
+  await form.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("Invalid email or password.")).toBeVisible();
+});

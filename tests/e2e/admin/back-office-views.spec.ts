@@ -1,0 +1,96 @@
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { unique, verifyEmailOf } from "../support";
+
+/**
+ * The back office on a 360 px phone, with and without JavaScript: no page wider than the
+ * screen, a payout's Approve and Reject on screen; the audit log's filters, the raffles
+ * tab's toggle and the revenue chart's periods as plain links and forms.
+ */
+const PASSWORD = "correct horse battery staple";
+
+/** A player with a $60 payout pending (above the $50 the other back-office test bulk-approves). */
+async function playerWithPayout(browser: Browser, baseURL: string) {
+  const context = await browser.newContext({ baseURL });
+  const email = `mobile-payout-${unique()}@example.com`;
+  const headers = { Origin: baseURL };
+  await context.request.post("/api/login", {
+    form: { intent: "signup", email, password: PASSWORD, dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
+    headers,
+    maxRedirects: 0,
+  });
+  for (let i = 0; i < 3; i++) {
+    await context.request.post("/checkout?package=package_4", {
+      form: { intent: "demo-pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" },
+      headers,
+      maxRedirects: 0,
+    });
+  }
+  await verifyEmailOf(email);
+  const response = await context.request.post("/api/withdraw", {
+    data: { amount: 60, method: "venmo", accountInfo: `v-${unique()}` },
+    headers: { ...headers, Accept: "application/json" },
+  });
+  expect(response.status()).toBe(200);
+  await context.close();
+  return email;
+}
+
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`the back office on a 360 px phone ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ browser, baseURL }) => {
+    test.setTimeout(90_000);
+    const payee = await playerWithPayout(browser, baseURL!);
+    const context = await browser.newContext({ baseURL, javaScriptEnabled, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    const response = await page.request.post("/api/login", {
+      form: { intent: "signin", email: "admin@demo.test", password: "demo-admin-pass" },
+      headers: { Origin: baseURL! },
+      maxRedirects: 0,
+    });
+    expect(response.status()).toBe(302);
+    await page.goto("/admin");
+    await page.getByLabel("Security Key").fill("demo-admin-access-key");
+    await page.getByRole("button", { name: "Access Dashboard" }).click();
+    await expect(page.getByRole("heading", { name: "Admin dashboard" })).toBeVisible();
+
+    for (const tab of ["payouts", "users", "raffles", "audit", "ledger"]) {
+      await page.goto(`/admin?tab=${tab}`);
+      expect(await overflow(page), `/admin?tab=${tab} is wider than the screen`).toBeLessThanOrEqual(0);
+    }
+
+    await page.goto("/admin?tab=payouts");
+    const row = page.getByTestId("payout").filter({ hasText: payee });
+    for (const name of ["Approve", "Reject"]) {
+      const button = row.getByRole("button", { name });
+      await button.scrollIntoViewIfNeeded();
+      const box = (await button.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(360);
+      expect(box.height).toBeGreaterThanOrEqual(24);
+    }
+
+    // Revenue over time: daily by default, weekly and monthly a link away.
+    await expect(page.getByTestId("revenue-bar")).toHaveCount(30);
+    await page.getByRole("link", { name: "weekly" }).click();
+    await expect(page.getByTestId("revenue-bar")).toHaveCount(12);
+    await expect(page.getByTestId("revenue-chart")).toContainText("per week");
+
+    // Raffles: empty cancelled rounds hidden, a link shows them.
+    await page.goto("/admin?tab=raffles");
+    await page.getByRole("link", { name: "Show empty cancelled rounds" }).click();
+    await expect(page).toHaveURL(/empty=1/);
+    await expect(page.getByRole("link", { name: "Hide empty cancelled rounds" })).toBeVisible();
+
+    // The audit log: admins' actions only, with names.
+    await page.goto("/admin?tab=audit");
+    await page.getByLabel("Who").selectOption("admin");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/actor=admin/);
+    const events = page.getByTestId("audit-event");
+    await expect(events.first()).toContainText("(admin)");
+    for (const text of await events.allInnerTexts()) expect(text).toContain("(admin)");
+    await expect(events.filter({ hasText: "admin.gate_passed" }).first()).toBeVisible();
+    await context.close();
+  });
+}

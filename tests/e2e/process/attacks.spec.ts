@@ -1,0 +1,187 @@
+import { connect } from "node:net";
+import { expect, test } from "@playwright/test";
+import { findCardData } from "../../support/card-scan";
+import { dumpAllTables, runningDatabaseUrl } from "../../support/database-dump";
+import { newDataDir, removeDataDirs, signUpOn, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
+
+/**
+ * Issue 19's attacks, replayed against a production build (`build/server.js`, demo mode,
+ * its own embedded database): each hole the security review found is shown closed. The
+ * request timeout and the streams' maximum age are shortened so that it runs in seconds.
+ * Each attack's own suite goes deeper (README, Tests).
+ */
+/** Short, but not so short that 45 sign-ins at once on a loaded machine are cut off too. */
+const REQUEST_TIMEOUT_SECONDS = 5;
+const STREAM_MAX_SECONDS = 2;
+const PASSWORD = "correct horse battery staple";
+const CVV = "654";
+let server: ServerProcess;
+let dataDir: string;
+let base: string;
+
+// Generous bounds for a loaded machine: each attack takes a few seconds when it is not.
+test.describe.configure({ mode: "serial", timeout: 60_000 });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  dataDir = newDataDir();
+  server = await startServer(dataDir, {
+    SCHEDULER_ENABLED: "false",
+    REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_SECONDS),
+    EVENT_STREAM_MAX_SECONDS: String(STREAM_MAX_SECONDS),
+  });
+  await waitUntilReady(server, 110_000);
+  base = `http://localhost:${server.port}`;
+});
+
+test.afterAll(async () => {
+  await stopServer(server);
+  removeDataDirs();
+});
+
+type Send = { method?: string; cookie?: string; form?: Record<string, string>; json?: unknown; body?: string; type?: string };
+
+/** One request as an attacker's script sends it: no cookie jar, no redirects followed. */
+function send(path: string, { method = "GET", cookie, form, json, body, type }: Send = {}): Promise<Response> {
+  const headers: Record<string, string> = { Origin: base, Accept: "application/json" };
+  if (cookie) headers.Cookie = cookie;
+  if (form) [body, type] = [new URLSearchParams(form).toString(), "application/x-www-form-urlencoded"];
+  if (json !== undefined) [body, type] = [JSON.stringify(json), "application/json"];
+  if (type) headers["Content-Type"] = type;
+  return fetch(`${base}${path}`, { method, headers, body, redirect: "manual" });
+}
+
+const cookiesOf = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+const signIn = (email: string, password: string, cookie?: string) => send("/api/login", { method: "POST", cookie, form: { intent: "signin", email, password } });
+
+/** A player with $24.99 of cash, bought with the demo provider's test card. */
+async function playerWithCash(email: string): Promise<string> {
+  const cookie = await signUpOn(base, email);
+  const paid = await send("/checkout?package=package_4", { method: "POST", cookie, form: { intent: "demo-pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } });
+  expect(paid.status).toBe(302);
+  return cookie;
+}
+
+test("1. card data typed into the PayPal and Venmo fields is refused (422) and kept nowhere", async () => {
+  const cookie = await playerWithCash("wallet@example.com");
+  for (const method of ["venmo", "paypal"]) {
+    const response = await send("/api/withdraw", { method: "POST", cookie, json: { amount: 10, method, accountInfo: `Card: 5555555555554444 | Exp: 11/29 | CVV: ${CVV}` } });
+    expect(response.status, method).toBe(422);
+    expect(await response.text()).not.toMatch(/5555|4444|654/);
+  }
+  expect(await (await send("/api/withdrawals", { cookie })).json()).toEqual([]);
+  // (Not a search for "4444": a random token or id may hold it.)
+  expect(findCardData(await dumpAllTables(await runningDatabaseUrl(dataDir)), { cvvs: [CVV] })).toEqual([]);
+});
+
+test("2. one session's many event streams get 429 with Retry-After past the cap, and a stream ends at its maximum age", async () => {
+  const cookie = await signUpOn(base, "streams@example.com");
+  const controller = new AbortController();
+  const responses = await Promise.all(Array.from({ length: 12 }, () => fetch(`${base}/api/events`, { headers: { Cookie: cookie }, signal: controller.signal })));
+  const statuses = responses.map((r) => r.status);
+  expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+  expect(statuses.filter((s) => s === 429)).toHaveLength(8);
+  for (const refused of responses.filter((r) => r.status === 429)) expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+  // Left alone, an open stream is ended by the server, telling the browser when to come back.
+  const started = Date.now();
+  const open = responses.find((r) => r.status === 200)!;
+  const text = await open.text();
+  expect(Date.now() - started).toBeLessThan(STREAM_MAX_SECONDS * 1000 + 2_000);
+  expect(text).toMatch(/^retry: 5000\n\n/);
+  expect(text).toMatch(/retry: (\d{4,5})\n\n$/);
+  controller.abort();
+});
+
+test("3. 45 wrong passwords at once are checked at most 10 times; the owner's browser still signs in", async () => {
+  const email = "besieged@example.com";
+  const device = (await signUpOn(base, email)).split("; ").filter((c) => c.startsWith("__device=")).join("; ");
+  expect(device).not.toBe("");
+  const statuses = (await Promise.all(Array.from({ length: 45 }, (_, i) => signIn(email, `wrong-guess-${i}`)))).map((r) => r.status);
+  // Wrong passwords checked: 400; refused before any check: 429. Nothing else.
+  expect(statuses.filter((s) => s !== 400 && s !== 429), statuses.join(" ")).toEqual([]);
+  expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(10);
+  expect((await signIn(email, PASSWORD)).status).toBe(429);
+  const owner = await signIn(email, PASSWORD, device);
+  expect(owner.status).toBe(302);
+  expect((await send("/api/auth/user", { cookie: cookiesOf(owner) })).status).toBe(200);
+});
+
+test("4. hostile bodies and dates: never a 5xx, impossible dates refused", async () => {
+  const cookie = await signUpOn(base, "hostile@example.com");
+  const nested = await send("/api/create-payment-intent", { method: "POST", cookie, body: "[".repeat(5_000) + "]".repeat(5_000), type: "application/json" });
+  expect(nested.status).toBe(400);
+  for (const from of ["9999-99-99", "0000-01-01"]) {
+    for (const path of ["/history", "/history.csv"]) expect((await send(`${path}?from=${from}`, { cookie })).status, `${path} ${from}`).toBe(400);
+  }
+  for (const dateOfBirth of ["-000001-01-01", "1990-02-30"]) {
+    const form = { intent: "signup", email: `dob${dateOfBirth.replace(/\W/g, "")}@example.com`, password: PASSWORD, dateOfBirth, country: "GB", acceptTerms: "on" };
+    const response = await send("/api/login", { method: "POST", form });
+    expect(response.status, dateOfBirth).toBe(400);
+    expect(await response.text()).toContain("Enter a real date between 1900 and 9999");
+    // Nothing was stored: the address is still free.
+    expect((await send("/api/login", { method: "POST", form: { ...form, dateOfBirth: "1990-02-28" } })).status).toBe(302);
+  }
+  expect(server.output()).not.toMatch(/"statusCode":5\d\d|"status":5\d\d/);
+});
+
+test("5. card numbers in a path or query are masked in the log however they are separated or encoded", async () => {
+  for (const path of ["/nope/4242_4242_4242_4242", "/rules?q=4242.4242.4242.4242", "/rules?q=%34%32%34%32%34%32%34%32%34%32%34%32%34%32%34%32"]) {
+    expect((await send(path)).status).toBeLessThan(500);
+  }
+  await expect.poll(() => server.output()).toContain("/nope/");
+  expect(findCardData(server.output(), { cvvs: [CVV] })).toEqual([]);
+});
+
+test("6. a body sent one byte at a time is cut off with 408 soon after the request timeout", async () => {
+  const started = Date.now();
+  const answer = await new Promise<string>((resolve) => {
+    const socket = connect(server.port, "127.0.0.1");
+    // One byte every 5 s, as in the review; the server must not wait for the rest (the attack held on for 130 s).
+    const ticker = setInterval(() => socket.destroyed || socket.write("n"), 5_000);
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (text += chunk));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearInterval(ticker);
+      resolve(text);
+    });
+    socket.write(`POST /api/login HTTP/1.1\r\nHost: localhost\r\nOrigin: ${base}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n`);
+    socket.write("i");
+  });
+  expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  expect(Date.now() - started).toBeLessThan(REQUEST_TIMEOUT_SECONDS * 1000 + 5_000);
+});
+
+test("7. reserved names and look-alikes of taken ones are refused as usernames", async () => {
+  const cookie = await signUpOn(base, "names@example.com");
+  for (const username of ["DemoPIayer", "Dem0Player", "admin", "Admin", "support"]) {
+    const response = await send("/api/auth/create-username", { method: "POST", cookie, json: { username } });
+    expect(response.status, username).toBe(400);
+  }
+  const me = (await (await send("/api/auth/user", { cookie })).json()) as { username: string | null };
+  expect(me.username).toBeNull();
+});
+
+test("8. GET /api/logout signs no one out; a withdrawal of $10.005 is refused; the session cookie is __Host-", async () => {
+  const cookie = await playerWithCash("small@example.com");
+  const confirm = await send("/api/logout", { cookie });
+  expect(confirm.status).toBe(200);
+  expect(confirm.headers.getSetCookie().some((c) => c.includes("session="))).toBe(false);
+  expect((await send("/api/auth/user", { cookie })).status).toBe(200);
+
+  const odd = await send("/api/withdraw", { method: "POST", cookie, json: { amount: "10.005", method: "venmo", accountInfo: "lucky-lou" } });
+  expect(odd.status).toBe(422);
+  expect(await (await send("/api/withdrawals", { cookie })).json()).toEqual([]);
+
+  const signedIn = await signIn("small@example.com", PASSWORD);
+  const session = signedIn.headers.getSetCookie().find((c) => c.includes("session="))!;
+  expect(session).toMatch(/^__Host-session=[^;]+;/);
+  const attributes = session.split(";").slice(1).map((a) => a.trim().toLowerCase());
+  expect(attributes).toEqual(expect.arrayContaining(["path=/", "secure", "httponly", "samesite=lax"]));
+  expect(attributes.some((a) => a.startsWith("domain="))).toBe(false);
+  // The old name is not read: a planted `__session` cookie is nobody.
+  const token = session.split(";")[0]!.split("=").slice(1).join("=");
+  expect((await send("/api/auth/user", { cookie: `__session=${token}` })).status).toBe(401);
+  expect((await send("/api/auth/user", { cookie: `__Host-session=${token}` })).status).toBe(200);
+});

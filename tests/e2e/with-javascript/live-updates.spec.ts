@@ -1,0 +1,44 @@
+import { expect, test, type Page } from "@playwright/test";
+import { signUpWithUsername } from "../support";
+
+/** The page's visibility as the browser would report it for a tab in the background or in front. */
+async function setVisibility(page: Page, state: "hidden" | "visible") {
+  await page.evaluate((value) => {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => value });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => value === "hidden" });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, state);
+}
+
+/**
+ * A tab left in the background gives its live event stream back (ADR 025): after a minute
+ * hidden it closes the stream; shown again it opens one and reloads what changed meanwhile.
+ * The page's clock is Playwright's, so the minute passes at once.
+ */
+test("a hidden tab closes its live stream after a minute, and shown again reopens it with the page up to date", async ({ page, baseURL }) => {
+  test.setTimeout(60_000);
+  const open = new Set<object>();
+  page.on("request", (request) => request.url().endsWith("/api/events") && open.add(request));
+  page.on("requestfailed", (request) => open.delete(request));
+  page.on("requestfinished", (request) => open.delete(request));
+  await page.clock.install();
+  await signUpWithUsername(page);
+  const balance = page.getByTestId("coin-balance");
+  await expect(balance).toHaveText("1,000 coins");
+  await expect.poll(() => open.size).toBe(1);
+
+  await setVisibility(page, "hidden");
+  await page.clock.fastForward(30_000);
+  expect(open.size).toBe(1);
+  await page.clock.fastForward(31_000);
+  await expect.poll(() => open.size).toBe(0);
+
+  // Meanwhile the player enters a raffle from another tab: no stream tells this one.
+  const raffleId = await page.getByRole("article", { name: "MICRO raffle, $0.05 entry" }).first().getAttribute("data-raffle-id");
+  const entered = await page.request.post(`/api/raffles/${raffleId}/enter`, { headers: { Origin: baseURL!, Accept: "application/json" }, data: {} });
+  expect(entered.status()).toBe(200);
+
+  await setVisibility(page, "visible");
+  await expect(balance).toHaveText("995 coins");
+  await expect.poll(() => open.size).toBe(1);
+});

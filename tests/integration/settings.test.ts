@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { db } from "~/models/db.server";
+import { call, pageText, sessionCookie } from "../support/app";
+import { createTestUser } from "../support/factories";
+
+const settingsOf = (id: string) => db().user.findUniqueOrThrow({ where: { id }, select: { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } });
+
+describe("settings", () => {
+  it("start with email on, sound and browser notifications off, and are kept on the account", async () => {
+    const player = await createTestUser();
+    const cookie = await sessionCookie(player.id);
+    expect(await settingsOf(player.id)).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: false });
+
+    // A plain form (JavaScript off): ticked boxes arrive as "on", unticked ones not at all.
+    const saved = await call("/api/settings", { method: "POST", cookie, form: { soundEffects: "on" }, headers: { Accept: "text/html", Referer: "http://localhost/settings" } });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("Location")).toBe("/settings");
+    expect(await settingsOf(player.id)).toEqual({ emailNotifications: false, soundEffects: true, quickRaffleNotifications: false });
+    const user = (await (await call("/api/auth/user", { cookie })).json()) as { settings: unknown };
+    expect(user.settings).toEqual({ emailNotifications: false, soundEffects: true, quickRaffleNotifications: false });
+
+    // A script: JSON back.
+    const json = await call("/api/settings", { method: "POST", cookie, form: { emailNotifications: "true", soundEffects: "false", quickRaffleNotifications: "true" }, headers: { Accept: "application/json" } });
+    expect(await json.json()).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: true });
+    const audit = await db().auditEvent.findMany({ where: { actor: player.id, action: "settings.update" } });
+    expect(audit).toHaveLength(2);
+
+    const page = await pageText(await call("/settings", { cookie }));
+    expect(page).toContain("<h1");
+    expect(page).toMatch(/name="emailNotifications"[^>]*checked/);
+    expect(page).toContain("UK rules ban autoplay");
+    expect(page).not.toContain("Auto-enter favorite raffles");
+  });
+
+  it("refuse anything but on or off, changing nothing", async () => {
+    const player = await createTestUser();
+    const cookie = await sessionCookie(player.id);
+    const response = await call("/api/settings", { method: "POST", cookie, form: { soundEffects: "loud" }, headers: { Accept: "application/json" } });
+    expect(response.status).toBe(400);
+    expect(await settingsOf(player.id)).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: false });
+    expect((await call("/api/settings", { method: "POST", form: { soundEffects: "on" }, headers: { Accept: "application/json" } })).status).toBe(401);
+  });
+});
