@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { AuditView } from "~/services/admin-audit.server";
 import { Cell, Table } from "./admin-tabs";
 
-const field = "rounded border px-2 py-1 text-slate-900";
+const field = "min-h-11 rounded border border-slate-300 bg-white px-2 py-1 text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
 
 /** The page of the log the cursor names, with the filters kept. */
 function pageHref(filter: AuditView["filter"], cursor: { before?: string; after?: string }) {

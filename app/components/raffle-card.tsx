@@ -124,7 +124,11 @@ export function RaffleCard({
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${colours.chip}`}>{tierLabel}</span>
         {raffle.vipOnly ? <span className="rounded-full bg-amber-300 px-2.5 py-0.5 text-xs font-bold text-amber-950">VIP</span> : null}
         {phase === "ending-soon" && !paused ? (
-          <span className="rounded-full bg-red-700 px-2.5 py-0.5 text-xs font-bold text-white motion-safe:animate-pulse">ENDING SOON</span>
+          <span className="inline-flex items-center gap-1.5 rounded-full bg-red-700 px-2.5 py-0.5 text-xs font-bold text-white">
+            {/* The dot pulses, not the words: fading text would dip below a readable contrast. */}
+            <span aria-hidden="true" className="size-2 rounded-full bg-white motion-safe:animate-ping" />
+            ENDING SOON
+          </span>
         ) : null}
       </div>
       <div>

@@ -22,7 +22,7 @@ const tone: Record<ToastType, string> = {
   error: "border-red-600 bg-red-50 text-red-950 dark:bg-red-950 dark:text-red-50",
   info: "border-slate-400 bg-white text-slate-950 dark:bg-slate-900 dark:text-slate-50",
 };
-const boxClass = "pointer-events-auto w-full rounded-lg border-l-4 p-4 shadow-lg";
+const boxClass = "pointer-events-auto relative w-full rounded-lg border-l-4 p-4 pr-12 shadow-lg";
 const listClass = "fixed right-0 bottom-0 z-50 m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none";
 
 /**
@@ -65,7 +65,7 @@ export function Toaster({ flash, children }: { flash: ToastMessage | null; child
               {current.description ? (
                 <ToastPrimitive.Description className="mt-1 text-sm">{current.description}</ToastPrimitive.Description>
               ) : null}
-              <ToastPrimitive.Close className="absolute top-2 right-3 text-lg" aria-label="Close">
+              <ToastPrimitive.Close className="absolute top-0 right-0 inline-flex min-h-11 min-w-11 items-center justify-center text-lg" aria-label="Close">
                 ×
               </ToastPrimitive.Close>
             </ToastPrimitive.Root>

@@ -116,7 +116,7 @@ function SignInForm({ returnTo }: { returnTo: string }) {
       <Field label="Password" id={fields.password.id} errors={fields.password.errors}>
         <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className={inputClass} />
       </Field>
-      <Link to="/forgot-password" className="self-start text-sm underline">
+      <Link to="/forgot-password" className="inline-flex min-h-6 items-center self-start text-sm underline">
         Forgot password?
       </Link>
       <button type="submit" className={buttonClass} disabled={mine && navigation.state !== "idle"}>

@@ -51,7 +51,7 @@ export default function FairIndex() {
               placeholder="6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b"
               autoComplete="off"
               spellCheck={false}
-              className="rounded border px-2 py-2 font-mono text-slate-900"
+              className="rounded border border-slate-300 bg-white px-2 py-2 font-mono text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
               aria-describedby={data.problem ? "search-problem" : undefined}
             />
           </label>
