@@ -3,6 +3,8 @@ import schedule from "../prisma/schedule.json" with { type: "json" };
 import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.server";
 import { startSession } from "~/services/auth.server";
+import { beacon } from "~/services/beacon.server";
+import { roundAfter } from "~/services/draw-verifier.mjs";
 import { openRaffle } from "~/services/raffles.server";
 
 /**
@@ -127,6 +129,13 @@ export async function rafflesWithTickets(count: number, tickets: number, players
   return ids;
 }
 
+/**
+ * Moves the raffles' end; a raffle committed to a beacon gets the round that end commits
+ * to (the first after it), as if it had opened with that end (ADR 033).
+ */
 export async function endAllAt(ids: string[], endsAt: Date): Promise<void> {
-  await db().$executeRaw`UPDATE raffles SET ends_at = ${endsAt} WHERE id = ANY(${ids}::uuid[])`;
+  const round = roundAfter(beacon().config.chain, endsAt.getTime());
+  await db().$executeRaw`
+    UPDATE raffles SET ends_at = ${endsAt}, beacon_round = CASE WHEN beacon_chain IS NULL THEN NULL ELSE ${round}::int8 END
+    WHERE id = ANY(${ids}::uuid[])`;
 }

@@ -8,8 +8,8 @@ type State = { kind: "checking" } | { kind: "done"; verdict: Verdict } | { kind:
 
 /**
  * Checks the draw in the player's browser: fetches the public JSON (the file offered for
- * download) and recomputes it with app/services/draw-verifier.mjs, Web Crypto only, no
- * server help. Without JavaScript it says how to run the same check by hand.
+ * download) and recomputes it with app/services/draw-verifier.mjs (the beacon's signature
+ * included, with @noble/curves), no server help. Without JavaScript it says how to run the same check by hand.
  */
 export function DrawCheck({ raffleId }: { raffleId: string }) {
   const hydrated = useHydrated();
@@ -35,7 +35,7 @@ export function DrawCheck({ raffleId }: { raffleId: string }) {
         {!hydrated ? (
           <p>
             Your browser has not checked this draw (JavaScript is off). Download the <a className="underline" href={`/api/fair/${raffleId}`}>public JSON</a>{" "}
-            and the <a className="underline" href="/fair/draw-verifier.mjs" download>verifier</a>, then run the check below with Node.js 20 or newer.
+            and the <a className="underline" href="/fair/draw-verifier.mjs" download>verifier</a>, then run the check below with Node.js 20 or newer (after <code>npm install @noble/curves@2 @noble/hashes@2</code>).
           </p>
         ) : state.kind === "checking" ? (
           <p>Checking the draw in your browser…</p>
@@ -77,7 +77,7 @@ function Verifier({ raffleId }: { raffleId: string }) {
   const [copied, setCopied] = useState(false);
   const origin = hydrated ? window.location.origin : "";
   const usage = [
-    "// check.mjs, next to draw-verifier.mjs; run: node check.mjs  (Node.js 20 or newer)",
+    "// check.mjs, next to draw-verifier.mjs; run: npm install @noble/curves@2 @noble/hashes@2 && node check.mjs  (Node.js 20 or newer)",
     'import { verifyDraw } from "./draw-verifier.mjs";',
     `const draw = await (await fetch("${origin || "https://<this site>"}/api/fair/${raffleId}")).json();`,
     "console.log(await verifyDraw(draw));",

@@ -8,12 +8,21 @@ import type { Tx } from "./ledger.server";
  */
 export type RaffleToDraw = { id: string; kind: RaffleKind; entryPrice: bigint; seed: string; endsAt?: Date };
 
-/** Locks up to `limit` active raffles whose end has passed, oldest first, skipping ones being drawn elsewhere. */
-export function claimDueRaffles(tx: Tx, now: Date, limit: number): Promise<RaffleToDraw[]> {
-  return tx.$queryRaw<RaffleToDraw[]>`
-    SELECT id::text AS id, kind, entry_price AS "entryPrice", seed, ends_at AS "endsAt" FROM raffles
-    WHERE status = 'active' AND ends_at <= ${now}
-    ORDER BY ends_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+/**
+ * Locks up to `limit` active raffles whose end has passed, oldest first, skipping ones
+ * being drawn elsewhere: those committed without a beacon, or (`round`) those that wait
+ * for that beacon round (ADR 033).
+ */
+export function claimDueRaffles(tx: Tx, now: Date, limit: number, round?: { chain: string; round: number }): Promise<RaffleToDraw[]> {
+  return round
+    ? tx.$queryRaw<RaffleToDraw[]>`
+        SELECT id::text AS id, kind, entry_price AS "entryPrice", seed, ends_at AS "endsAt" FROM raffles
+        WHERE status = 'active' AND ends_at <= ${now} AND beacon_chain = ${round.chain} AND beacon_round = ${round.round}
+        ORDER BY ends_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`
+    : tx.$queryRaw<RaffleToDraw[]>`
+        SELECT id::text AS id, kind, entry_price AS "entryPrice", seed, ends_at AS "endsAt" FROM raffles
+        WHERE status = 'active' AND ends_at <= ${now} AND beacon_round IS NULL
+        ORDER BY ends_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
 }
 
 export type DrawTicket = { id: string; position: number; userId: string; cash: bigint; bonus: bigint };
@@ -136,11 +145,13 @@ export async function postTransactions(tx: Tx, transactions: BulkTransaction[]):
 
 export type Completed = { id: string; merkleRoot: string; winningTicket: number; winnerId: string; finalPot: bigint; prize: bigint; rake: bigint };
 
-export async function markCompleted(tx: Tx, raffles: Completed[], drawnAt: Date): Promise<void> {
+/** Marks the raffles drawn; `beaconSignature` is the signature of the beacon round they waited for, if any. */
+export async function markCompleted(tx: Tx, raffles: Completed[], drawnAt: Date, beaconSignature: string | null = null): Promise<void> {
   if (raffles.length === 0) return;
   await tx.$executeRaw`
     UPDATE raffles r SET status = 'completed', merkle_root = x.merkle_root, winning_ticket = x.winning_ticket,
-      winner_id = x.winner_id, final_pot = x.final_pot, prize = x.prize, rake = x.rake, drawn_at = ${drawnAt}
+      winner_id = x.winner_id, final_pot = x.final_pot, prize = x.prize, rake = x.rake, drawn_at = ${drawnAt},
+      beacon_signature = ${beaconSignature}
     FROM unnest(${raffles.map((r) => r.id)}::uuid[], ${raffles.map((r) => r.merkleRoot)}::text[],
                 ${raffles.map((r) => r.winningTicket)}::int[], ${raffles.map((r) => r.winnerId)}::uuid[],
                 ${raffles.map((r) => r.finalPot)}::bigint[], ${raffles.map((r) => r.prize)}::bigint[],
@@ -160,11 +171,12 @@ export async function addWinnings(tx: Tx, raffles: Completed[]): Promise<void> {
     WHERE u.id = x.id`;
 }
 
-export async function markCancelled(tx: Tx, raffles: { id: string; finalPot: bigint }[], drawnAt: Date): Promise<void> {
+export async function markCancelled(tx: Tx, raffles: { id: string; finalPot: bigint; reason: string }[], drawnAt: Date): Promise<void> {
   if (raffles.length === 0) return;
   await tx.$executeRaw`
-    UPDATE raffles r SET status = 'cancelled', final_pot = x.final_pot, drawn_at = ${drawnAt}
-    FROM unnest(${raffles.map((r) => r.id)}::uuid[], ${raffles.map((r) => r.finalPot)}::bigint[]) AS x(id, final_pot)
+    UPDATE raffles r SET status = 'cancelled', final_pot = x.final_pot, drawn_at = ${drawnAt}, cancel_reason = x.reason
+    FROM unnest(${raffles.map((r) => r.id)}::uuid[], ${raffles.map((r) => r.finalPot)}::bigint[], ${raffles.map((r) => r.reason)}::text[])
+         AS x(id, final_pot, reason)
     WHERE r.id = x.id`;
 }
 

@@ -16,6 +16,8 @@ export type LockedRaffle = {
   ticketCount: number;
   playerCount: number;
   seed: string;
+  /** The beacon round the commitment names (ADR 033), or null: drawn without a beacon. */
+  beaconRound: number | null;
 };
 
 /**
@@ -27,12 +29,12 @@ export async function lockRaffle(tx: Tx, id: string, { skipLocked = false } = {}
     ? await tx.$queryRaw<LockedRaffle[]>`
         SELECT id::text AS id, kind, tier, entry_price AS "entryPrice", starts_at AS "startsAt", ends_at AS "endsAt",
                status, vip_only AS "vipOnly", max_tickets_per_player AS "maxTicketsPerPlayer",
-               ticket_count AS "ticketCount", player_count AS "playerCount", seed
+               ticket_count AS "ticketCount", player_count AS "playerCount", seed, beacon_round::float8 AS "beaconRound"
         FROM raffles WHERE id = ${id}::uuid FOR UPDATE SKIP LOCKED`
     : await tx.$queryRaw<LockedRaffle[]>`
         SELECT id::text AS id, kind, tier, entry_price AS "entryPrice", starts_at AS "startsAt", ends_at AS "endsAt",
                status, vip_only AS "vipOnly", max_tickets_per_player AS "maxTicketsPerPlayer",
-               ticket_count AS "ticketCount", player_count AS "playerCount", seed
+               ticket_count AS "ticketCount", player_count AS "playerCount", seed, beacon_round::float8 AS "beaconRound"
         FROM raffles WHERE id = ${id}::uuid FOR UPDATE`;
   return rows[0];
 }

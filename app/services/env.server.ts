@@ -27,6 +27,45 @@ const jurisdictions = z.string().transform((text, ctx) => {
   return parsed;
 });
 
+/** "https://relay-a,https://relay-b": the drand HTTP relays a draw's beacon round is fetched from (ADR 033). */
+const beaconUrls = z
+  .string()
+  .transform((text) => text.split(",").map((url) => url.trim().replace(/\/+$/, "")).filter(Boolean))
+  .refine((urls) => urls.length > 0 && urls.every((url) => /^https?:\/\/[^\s/]+/.test(url)), "expected http(s) URLs, comma-separated");
+
+/** The beacon chain as its relays publish it at /{hash}/info (drand's JSON); unset: quicknet. */
+const beaconChainInfo = z.string().transform((text, ctx) => {
+  const parsed = z
+    .object({
+      public_key: z.string().regex(/^([0-9a-f]{2}){96}$/),
+      period: z.number().int().positive(),
+      genesis_time: z.number().int().positive(),
+      hash: z.string().regex(/^[0-9a-f]{64}$/),
+      schemeID: z.literal("bls-unchained-g1-rfc9380"),
+      metadata: z.object({ beaconID: z.string() }).optional(),
+    })
+    .safeParse((() => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+    })());
+  if (!parsed.success) {
+    ctx.addIssue({ code: "custom", message: "expected drand chain info JSON (public_key, period, genesis_time, hash, schemeID bls-unchained-g1-rfc9380)" });
+    return z.NEVER;
+  }
+  const info = parsed.data;
+  return {
+    hash: info.hash,
+    publicKey: info.public_key,
+    scheme: info.schemeID,
+    periodSeconds: info.period,
+    genesisTime: info.genesis_time,
+    beaconId: info.metadata?.beaconID,
+  };
+});
+
 /** Where demo mode takes players when ALLOWED_COUNTRIES is unset. */
 export const DEMO_ALLOWED_COUNTRIES = "GB,IE,MT,CA-ON,US-NJ,US-PA";
 
@@ -129,6 +168,11 @@ const schema = z.object({
   REQUEST_TIMEOUT_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").max(300, "expected at most 300 seconds").default(30),
   /** Tests only: how many seconds one "minute" of the reality check's interval lasts. */
   REALITY_CHECK_MINUTE_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").default(60),
+  /** The drand relays (ADR 033). Unset: raffles are committed and drawn without a beacon. */
+  BEACON_URLS: beaconUrls.optional(),
+  BEACON_CHAIN_INFO: beaconChainInfo.optional(),
+  /** How long after its round's time a beacon round may take before the raffle is cancelled and refunded. */
+  BEACON_DEADLINE_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").max(600, "expected at most 600 seconds").default(60),
   SPIN_WHEEL_WEIGHTS: spinWeights.default(spinWeights.parse("5:50,10:30,25:15,50:5")),
 });
 

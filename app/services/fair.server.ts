@@ -1,13 +1,15 @@
 import { db } from "~/models/db.server";
 import { recentDraws } from "~/models/feeds.server";
 import { displayName } from "./display-name";
+import { beaconRandomness, roundTime } from "./draw-verifier.mjs";
 import { inclusionProof, merkleRoot, seedHash, verifyInclusion, winningTicket, type Ticket } from "./fairness";
 import { coinsToDecimal } from "./money";
 
 /**
  * The public record of a draw (docs/fairness.md): before the draw the commitment
- * (seed hash) and the rules; after it the seed, the tickets, the Merkle root, the
- * winning ticket and our own recomputation. A signed-in player also gets the
+ * (seed hash, and the beacon chain and round, or `beacon: null` for "no beacon") and the
+ * rules; after it the seed, the tickets, the Merkle root, the beacon round's signature,
+ * the winning ticket and our own recomputation, or why it was cancelled. A signed-in player also gets the
  * inclusion proof of each of their tickets.
  */
 export async function getFairDraw(raffleId: string, viewerId?: string) {
@@ -28,12 +30,30 @@ export async function getFairDraw(raffleId: string, viewerId?: string) {
       finalPot: true,
       prize: true,
       drawnAt: true,
+      beaconRound: true,
+      beaconSignature: true,
+      cancelReason: true,
+      chain: { select: { hash: true, publicKey: true, scheme: true, periodSeconds: true, genesisTime: true, beaconId: true } },
       winner: { select: { username: true, firstName: true } },
       entries: { orderBy: { position: "asc" }, select: { id: true, position: true, userId: true } },
     },
   });
   if (!raffle) return undefined;
   const tickets: Ticket[] = raffle.entries.map((e) => ({ position: e.position, ticketId: e.id }));
+  const round = raffle.beaconRound === null ? null : Number(raffle.beaconRound);
+  const beacon =
+    raffle.chain && round !== null
+      ? {
+          chainHash: raffle.chain.hash,
+          publicKey: raffle.chain.publicKey,
+          scheme: raffle.chain.scheme,
+          beaconId: raffle.chain.beaconId,
+          periodSeconds: raffle.chain.periodSeconds,
+          genesisTime: Number(raffle.chain.genesisTime),
+          round,
+          roundTime: new Date(roundTime({ periodSeconds: raffle.chain.periodSeconds, genesisTime: Number(raffle.chain.genesisTime) }, round)).toISOString(),
+        }
+      : null;
   const base = {
     raffleId: raffle.id,
     kind: raffle.kind,
@@ -43,18 +63,30 @@ export async function getFairDraw(raffleId: string, viewerId?: string) {
     startTime: raffle.startsAt.toISOString(),
     endTime: raffle.endsAt.toISOString(),
     seedHash: raffle.seedHash,
+    beacon,
     ticketCount: tickets.length,
-    algorithm: "docs/fairness.md: RFC 6962 Merkle root over sha256(0x00 ‖ raffleId:position:ticketId); winner = HMAC-SHA256(seed, raffleId:root:counter) with rejection sampling",
+    algorithm: beacon
+      ? "docs/fairness.md: RFC 6962 Merkle root over sha256(0x00 ‖ raffleId:position:ticketId); randomness = sha256(the beacon round's BLS signature); winner = HMAC-SHA256(seed, raffleId:root:randomness:counter) with rejection sampling"
+      : "docs/fairness.md: no beacon; RFC 6962 Merkle root over sha256(0x00 ‖ raffleId:position:ticketId); winner = HMAC-SHA256(seed, raffleId:root:counter) with rejection sampling",
   };
   const mine = viewerId ? raffle.entries.filter((e) => e.userId === viewerId) : [];
   if (raffle.status === "active") {
-    return { ...base, revealed: false as const, myTickets: mine.map((e) => ({ position: e.position, ticketId: e.id })) };
+    // Past its end and not yet drawn: waiting for its beacon round (or the next scheduler pass).
+    const drawing = raffle.endsAt.getTime() <= Date.now();
+    return { ...base, revealed: false as const, drawing, myTickets: mine.map((e) => ({ position: e.position, ticketId: e.id })) };
   }
+  const signature = raffle.beaconSignature;
+  const randomness = signature ? beaconRandomness(signature) : null;
   const root = raffle.merkleRoot ?? (tickets.length ? merkleRoot(raffle.id, tickets) : null);
-  const recomputed = root && raffle.status === "completed" ? winningTicket(raffle.seed, raffle.id, root, tickets.length) : null;
+  const recomputed = root && raffle.status === "completed" ? winningTicket(raffle.seed, raffle.id, root, tickets.length, randomness) : null;
   return {
     ...base,
+    // The signature was verified when the draw was made; verifying it again on every view
+    // would cost a pairing (hundreds of ms of CPU) per request: the reader checks it.
+    beacon: beacon && { ...beacon, signature, randomness },
     revealed: true as const,
+    drawing: false,
+    cancelReason: raffle.status === "cancelled" ? (raffle.cancelReason ?? "fewer than two players") : null,
     seed: raffle.seed,
     seedMatchesCommitment: seedHash(raffle.seed) === raffle.seedHash,
     merkleRoot: root,

@@ -1,14 +1,16 @@
 import { createHmac, hash as digest } from "node:crypto";
+import { drawMessage } from "./draw-verifier.mjs";
 
 /**
  * The provably fair draw (docs/fairness.md). Pure functions, shared by the server
- * and the tests. The browser and scripts/verify-draw.mjs recompute draws with their own
- * Web Crypto twin, app/services/draw-verifier.mjs (draw-verifier.test.ts keeps them in step):
+ * and the tests. The browser and scripts/verify-draw.mjs check draws with
+ * app/services/draw-verifier.mjs, whose message function the draw uses too
+ * (draw-verifier.test.ts keeps the two in step):
  *
  *  - commit: the raffle publishes sha256(seed) when it opens;
  *  - tickets: leaf(i) = sha256(0x00 ‖ "<raffleId>:<i>:<ticketId>"), and the entry digest is
  *    the RFC 6962 Merkle root over the leaves in ticket order;
- *  - draw: x = HMAC-SHA256(seed, "<raffleId>:<root>:<counter>") as a 256-bit integer,
+ *  - draw: x = HMAC-SHA256(seed, "<raffleId>:<root>[:<beacon randomness>]:<counter>") as a 256-bit integer,
  *    rejected while x ≥ 2^256 − (2^256 mod n) (no modulo bias), winner = x mod n;
  *  - reveal: the seed is published after the draw, so anyone can recompute it.
  */
@@ -107,14 +109,18 @@ export function verifyInclusion(
 
 const TWO_256 = 1n << 256n;
 
-/** The winning ticket's position among `ticketCount` tickets. */
-export function winningTicket(seedHex: string, raffleId: string, rootHex: string, ticketCount: number): number {
+/**
+ * The winning ticket's position among `ticketCount` tickets; `randomnessHex` is the beacon
+ * round's randomness, or null for a raffle committed without a beacon (the message then
+ * leaves it out). The same formula as draw-verifier.mjs's drawWinner, on node:crypto.
+ */
+export function winningTicket(seedHex: string, raffleId: string, rootHex: string, ticketCount: number, randomnessHex: string | null = null): number {
   if (!Number.isInteger(ticketCount) || ticketCount < 1) throw new RangeError("a draw needs at least one ticket");
   const n = BigInt(ticketCount);
   const limit = TWO_256 - (TWO_256 % n);
   const key = Buffer.from(seedHex, "hex");
   for (let counter = 0; ; counter++) {
-    const digest = createHmac("sha256", key).update(`${raffleId}:${rootHex}:${counter}`, "utf8").digest("hex");
+    const digest = createHmac("sha256", key).update(drawMessage(raffleId, rootHex, randomnessHex, counter), "utf8").digest("hex");
     const x = BigInt(`0x${digest}`);
     if (x < limit) return Number(x % n);
   }

@@ -41,6 +41,16 @@ function createMetrics() {
       help: "Raffles drawn: completed with a winner, or cancelled (fewer than two players) and refunded.",
       labelNames: ["outcome"] as const,
     }),
+    cancellations: new Counter({
+      name: `${PREFIX}raffles_cancelled_total`,
+      help: "Raffles cancelled and refunded, by reason: too_few_players, or beacon_unavailable (its beacon round not fetched and verified in time; ADR 033).",
+      labelNames: ["reason"] as const,
+    }),
+    beaconFetches: new Counter({
+      name: `${PREFIX}beacon_fetches_total`,
+      help: "Answers of the beacon relays to round requests: ok, not_yet, wrong_round, bad_signature, timeout, unreachable, http_error; deadline_passed per round given up.",
+      labelNames: ["result"] as const,
+    }),
     drawLag: new Histogram({
       name: `${PREFIX}draw_lag_seconds`,
       help: "From a raffle's end to its draw committed (winner paid or tickets refunded); scheduled draws only.",
@@ -81,12 +91,17 @@ export function countEntry(outcome: string): void {
 }
 
 /** Counts draws committed at `committedAt`; the lag of those that ended before it (early completions did not). */
-export function countDraws(draws: { outcome: string; endsAt?: Date }[], committedAt = new Date()): void {
+export function countDraws(draws: { outcome: string; reason?: string; endsAt?: Date }[], committedAt = new Date()): void {
   const m = metrics();
   for (const draw of draws) {
     m.draws.inc({ outcome: draw.outcome });
+    if (draw.reason) m.cancellations.inc({ reason: draw.reason });
     if (draw.endsAt && draw.endsAt <= committedAt) m.drawLag.observe((committedAt.getTime() - draw.endsAt.getTime()) / 1000);
   }
+}
+
+export function countBeaconFetch(result: string): void {
+  metrics().beaconFetches.inc({ result });
 }
 
 export function observeHttp(labels: { method: string; route: string; status: number }, seconds: number): void {

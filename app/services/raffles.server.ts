@@ -21,6 +21,8 @@ import {
 } from "~/models/draws.server";
 import { insertOutcomeNotices, type OutcomeNoticeRow } from "~/models/outcome.server";
 import { lockRaffle } from "~/models/raffle.server";
+import { dueBeaconRounds } from "~/models/beacon.server";
+import { beacon, type BeaconRound, type BeaconSource } from "./beacon.server";
 import { DomainError } from "./domain-error";
 import { CHANNEL, noticeEvents, publish, type GameEvent } from "./events.server";
 import { countDraws, countEntry } from "./metrics.server";
@@ -46,20 +48,24 @@ export type NewRaffle = {
 };
 
 /**
- * Opens a raffle with a fresh secret seed and publishes the seed's hash. With a
- * schedule slot, opening is idempotent: several instances opening the same slot and
- * start time create one raffle. Returns the raffle id, or undefined when it existed.
+ * Opens a raffle with a fresh secret seed and publishes the seed's hash and, with beacon
+ * relays configured, the beacon chain and the round its draw will use: the first after
+ * its end (ADR 033). With a schedule slot, opening is idempotent: several instances
+ * opening the same slot and start time create one raffle. Returns the raffle id, or
+ * undefined when it existed.
  */
 export async function openRaffle(raffle: NewRaffle): Promise<string | undefined> {
   const seed = randomBytes(32);
   const seedHash = createHash("sha256").update(seed).digest("hex");
+  const commitment = await beacon().commitmentFor(raffle.endsAt);
   return db().$transaction(async (tx) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO raffles (schedule_id, slot, kind, tier, entry_price, starts_at, ends_at, vip_only,
-                           max_tickets_per_player, seed_hash, seed)
+                           max_tickets_per_player, seed_hash, seed, beacon_chain, beacon_round)
       VALUES (${raffle.scheduleId ?? null}::uuid, ${raffle.slot ?? 0}, ${raffle.kind}::"RaffleKind", ${raffle.tier},
               ${raffle.entryPrice}, ${raffle.startsAt}, ${raffle.endsAt}, ${raffle.vipOnly ?? false},
-              ${raffle.maxTicketsPerPlayer ?? 10}, ${seedHash}, ${seed.toString("hex")})
+              ${raffle.maxTicketsPerPlayer ?? 10}, ${seedHash}, ${seed.toString("hex")},
+              ${commitment?.chain ?? null}, ${commitment?.round ?? null}::int8)
       ON CONFLICT (schedule_id, slot, starts_at) DO NOTHING
       RETURNING id::text AS id`;
     const id = rows[0]?.id;
@@ -149,15 +155,17 @@ function mixOf(tickets: DrawTicket[]): CoinMix {
 
 export type DrawOutcome =
   | { raffleId: string; outcome: "completed"; winnerId: string; winningTicket: number; prize: bigint; rake: bigint }
-  | { raffleId: string; outcome: "cancelled"; refunded: number };
+  | { raffleId: string; outcome: "cancelled"; reason: "too_few_players" | "beacon_unavailable"; refunded: number };
 
 /**
  * Draws locked, active raffles inside `tx`, together: a raffle with fewer than two
  * distinct players is cancelled and every ticket refunded; otherwise the provably fair
- * draw picks a ticket, the winner gets the prize, the house the rake. Everything, or
- * nothing, commits. The statements cover the whole batch (app/models/draws.server.ts).
+ * draw picks a ticket, the winner gets the prize, the house the rake. `round` is the
+ * beacon round the raffles wait for (their commitment names it): verified, its randomness
+ * joins the draw; not had in time, every raffle is cancelled and refunded with its reason.
+ * Everything, or nothing, commits. The statements cover the whole batch (app/models/draws.server.ts).
  */
-async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: string): Promise<DrawOutcome[]> {
+async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: string, round?: BeaconRound): Promise<DrawOutcome[]> {
   if (raffles.length === 0) return [];
   const ids = raffles.map((r) => r.id);
   const ticketsByRaffle = await ticketsOfRaffles(tx, ids);
@@ -166,9 +174,9 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   const plans: Plan[] = raffles.map((raffle) => {
     const tickets = ticketsByRaffle.get(raffle.id)!;
     const players = new Set(tickets.map((t) => t.userId));
-    if (players.size < 2) return { raffle, tickets, players };
+    if (players.size < 2 || round?.ok === false) return { raffle, tickets, players };
     const root = merkleRoot(raffle.id, tickets.map((t) => ({ position: t.position, ticketId: t.id })));
-    const ticket = winningTicket(raffle.seed, raffle.id, root, tickets.length);
+    const ticket = winningTicket(raffle.seed, raffle.id, root, tickets.length, round?.ok ? round.randomness : null);
     return { raffle, tickets, players, winner: { userId: tickets[ticket]!.userId, ticket, root } };
   });
   const paid = [...new Set(plans.flatMap((p) => (p.winner ? [p.winner.userId] : [...p.players])))];
@@ -179,7 +187,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
 
   const transactions: BulkTransaction[] = [];
   const completed: Completed[] = [];
-  const cancelled: { id: string; finalPot: bigint }[] = [];
+  const cancelled: { id: string; finalPot: bigint; reason: string }[] = [];
   const audits: { actor: string; action: string; target: string; details: unknown }[] = [];
   const events: GameEvent[] = [];
   const outcomes: DrawOutcome[] = [];
@@ -212,13 +220,14 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
           ]),
         });
       }
-      cancelled.push({ id: raffle.id, finalPot: potTotal });
+      const reason = round?.ok === false ? round.reason : "fewer than two players";
+      cancelled.push({ id: raffle.id, finalPot: potTotal, reason });
       audits.push({
         actor,
         action: "raffle.cancel",
         target: `raffle:${raffle.id}`,
         details: {
-          reason: "fewer than two players",
+          reason,
           refundedTickets: tickets.length,
           pot: potTotal.toString(),
           cash: pot.cash.balance.toString(),
@@ -226,7 +235,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
         },
       });
       events.push({ type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled" });
-      outcomes.push({ raffleId: raffle.id, outcome: "cancelled", refunded: tickets.length });
+      outcomes.push({ raffleId: raffle.id, outcome: "cancelled", reason: round?.ok === false ? "beacon_unavailable" : "too_few_players", refunded: tickets.length });
       continue;
     }
     const person = people.get(winner.userId)!;
@@ -253,6 +262,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
         winnerId: winner.userId,
         winningTicket: winner.ticket,
         merkleRoot: winner.root,
+        ...(round?.ok ? { beaconRound: round.round, beaconSignature: round.signature } : {}),
         pot: potTotal.toString(),
         prize: prize.toString(),
         prizeCash: split.prize.cash.toString(),
@@ -274,7 +284,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   }
   // The raffles' own rows first; the rows other draws, entries and rewards share are
   // locked last, so that two batches wait on each other only for the postings and the commit.
-  await markCompleted(tx, completed, now);
+  await markCompleted(tx, completed, now, round?.ok ? round.signature : null);
   await markCancelled(tx, cancelled, now);
   events.push(...noticeEvents(notices.map((n) => n.userId)));
   await recordDraws(tx, audits, events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })));
@@ -300,6 +310,9 @@ export async function completeRaffleEarly(raffleId: string, actor: string, now =
     const raffle = await lockRaffle(tx, raffleId);
     if (!raffle) throw new DomainError("raffle_not_found", "Raffle not found");
     if (raffle.status !== "active") return undefined;
+    if (raffle.beaconRound !== null) {
+      throw new DomainError("raffle_closed", "This raffle is drawn with the public beacon's round after its end: it cannot be completed early");
+    }
     return (await drawLocked(tx, [raffle], now, actor))[0];
   });
   if (outcome) countDraws([outcome]);
@@ -309,12 +322,12 @@ export async function completeRaffleEarly(raffleId: string, actor: string, now =
 /** Each drawn raffle's outcome with when it ended, for the draw lag (metrics). */
 function withEnds({ raffles, outcomes }: { raffles: RaffleToDraw[]; outcomes: DrawOutcome[] }) {
   const ends = new Map(raffles.map((raffle) => [raffle.id, raffle.endsAt]));
-  return outcomes.map((outcome) => ({ outcome: outcome.outcome, endsAt: ends.get(outcome.raffleId) }));
+  return outcomes.map((o) => ({ outcome: o.outcome, reason: o.outcome === "cancelled" ? o.reason : undefined, endsAt: ends.get(o.raffleId) }));
 }
 
 /**
- * Draws one due raffle that no other instance is drawing. Returns undefined when
- * none is due. A crash mid-draw rolls the whole transaction back, so the raffle stays
+ * Draws one due raffle committed without a beacon that no other instance is drawing.
+ * Returns undefined when none is due. A crash mid-draw rolls the whole transaction back, so the raffle stays
  * active and the next pass draws it, once.
  */
 export async function drawNextDueRaffle(now = new Date(), hooks: { afterLock?: () => void } = {}): Promise<DrawOutcome | undefined> {
@@ -335,16 +348,33 @@ export async function drawNextDueRaffle(now = new Date(), hooks: { afterLock?: (
 /**
  * Draws every due raffle, `batchSize` per transaction and `workers` transactions at a
  * time (raffles another drawer holds are skipped, so any number of instances may run
- * this); returns what was drawn.
+ * this); returns what was drawn. Raffles that wait for a beacon round are drawn once
+ * their round is fetched and verified (one fetch per round for all of them), or
+ * cancelled when it cannot be by its deadline (ADR 033). Meanwhile they stay active past
+ * their end, and this pass leaves them: no lock or connection is held while a round is
+ * awaited, unless `waitForBeacons` (tests) makes the pass wait for the due rounds.
  */
-export async function drawDueRaffles(now = new Date(), { batchSize = 100, workers = 3 } = {}): Promise<DrawOutcome[]> {
+export async function drawDueRaffles(
+  now = new Date(),
+  { batchSize = 100, workers = 3, waitForBeacons = false, source = beacon() }: { batchSize?: number; workers?: number; waitForBeacons?: boolean; source?: BeaconSource } = {},
+): Promise<DrawOutcome[]> {
+  const outcomes = await drawBatches(now, batchSize, workers);
+  for (const due of await dueBeaconRounds(now)) {
+    const round = waitForBeacons ? await source.get(due.chain, due.round) : source.peek(due.chain, due.round);
+    if (round) outcomes.push(...(await drawBatches(now, batchSize, workers, { chain: due.chain.hash, round })));
+  }
+  return outcomes;
+}
+
+async function drawBatches(now: Date, batchSize: number, workers: number, beaconRound?: { chain: string; round: BeaconRound }): Promise<DrawOutcome[]> {
   const outcomes: DrawOutcome[] = [];
+  const claim = beaconRound ? { chain: beaconRound.chain, round: beaconRound.round.round } : undefined;
   const worker = async () => {
     for (;;) {
       const drawn = await db().$transaction(
         async (tx) => {
-          const raffles = await claimDueRaffles(tx, now, batchSize);
-          return { raffles, outcomes: await drawLocked(tx, raffles, now, "system") };
+          const raffles = await claimDueRaffles(tx, now, batchSize, claim);
+          return { raffles, outcomes: await drawLocked(tx, raffles, now, "system", beaconRound?.round) };
         },
         { timeout: 30_000 },
       );

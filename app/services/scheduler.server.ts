@@ -1,5 +1,6 @@
 import { listRaffleSeries } from "~/models/raffle-schedule.server";
 import { listOpenSlots, nextEndOfActiveRaffle } from "~/models/raffle.server";
+import { beacon } from "./beacon.server";
 import { getLogger } from "./logger.server";
 import { drawDueRaffles, openRaffle } from "./raffles.server";
 
@@ -77,13 +78,20 @@ export function drawLoopDelay(nextEnd: Date | undefined, passStartedAt: number, 
   return Math.min(intervalMs, Math.max(0, nextEnd.getTime() - now));
 }
 
-type Loop = { name: string; run: (now: Date) => Promise<Record<string, number> | undefined>; delay: (passStartedAt: Date) => Promise<number> };
+type Loop = {
+  name: string;
+  run: (now: Date) => Promise<Record<string, number> | undefined>;
+  delay: (passStartedAt: Date) => Promise<number>;
+  /** Subscribes a wake-up: the loop runs again at once (after the running pass, if any). */
+  wakeOn?: (wake: () => void) => () => void;
+};
 
 /**
  * Runs two loops until stopped: one opens rounds every `intervalMs`, one draws, waking
  * when the next raffle ends (docs/decisions/012-hot-paths.md). They are apart so that a
  * long run of draws (a thousand raffles ending together) never makes a round open late;
- * each loop never runs twice at once. The first passes run at once.
+ * each loop never runs twice at once. The first passes run at once. The draw loop also
+ * wakes when a beacon round its raffles wait for is fetched or given up (ADR 033).
  */
 export function startScheduler({ intervalMs = SCHEDULER_INTERVAL_MS } = {}): Scheduler {
   const logger = getLogger().child({ component: "scheduler" });
@@ -98,12 +106,16 @@ export function startScheduler({ intervalMs = SCHEDULER_INTERVAL_MS } = {}): Sch
       name: "draw",
       run: (now) => drawDueRaffles(now).then((drawn) => (drawn.length ? { drawn: drawn.length } : undefined)),
       delay: async (passStartedAt) => drawLoopDelay(await nextEndOfActiveRaffle(), passStartedAt.getTime(), Date.now(), intervalMs),
+      wakeOn: (wake) => beacon().onSettled(wake),
     },
   ];
-  const loops = definitions.map(({ name, run, delay }) => {
-    const loop = { timer: undefined as NodeJS.Timeout | undefined, running: Promise.resolve() };
+  const unsubscribes: (() => void)[] = [];
+  const loops = definitions.map(({ name, run, delay, wakeOn }) => {
+    const loop = { timer: undefined as NodeJS.Timeout | undefined, running: Promise.resolve(), busy: false, again: false };
     const tick = () => {
       const now = new Date();
+      loop.busy = true;
+      loop.again = false;
       loop.running = run(now)
         .then((done) => {
           if (done) logger.info(done, "scheduler tick");
@@ -114,15 +126,30 @@ export function startScheduler({ intervalMs = SCHEDULER_INTERVAL_MS } = {}): Sch
           return intervalMs;
         })
         .then((ms) => {
-          if (!stopped) loop.timer = setTimeout(tick, ms);
+          loop.busy = false;
+          if (!stopped) loop.timer = setTimeout(tick, loop.again ? 0 : ms);
         });
     };
+    if (wakeOn) {
+      unsubscribes.push(
+        wakeOn(() => {
+          if (stopped) return;
+          if (loop.busy) {
+            loop.again = true;
+            return;
+          }
+          clearTimeout(loop.timer);
+          tick();
+        }),
+      );
+    }
     tick();
     return loop;
   });
   return {
     stop: async () => {
       stopped = true;
+      for (const unsubscribe of unsubscribes) unsubscribe();
       for (const loop of loops) clearTimeout(loop.timer);
       await Promise.all(loops.map((loop) => loop.running));
     },

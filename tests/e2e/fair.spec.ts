@@ -3,7 +3,7 @@ import { drawnEarly } from "./fair-support";
 
 /**
  * Fair draws on the site (issue 20, defect 7): /fair explains the algorithm, lists and finds
- * draws; /fair/<id> checks the draw in the browser (Web Crypto, from the public JSON), says
+ * draws; /fair/<id> checks the draw in the browser (draw-verifier.mjs, from the public JSON), says
  * when it does not add up, and without JavaScript still shows the record, the JSON and how
  * to check it. Times are the player's own, UTC in the tooltip (defect 6). A record changed
  * in transit: with-javascript/fair-tampered.spec.ts.

@@ -132,7 +132,7 @@ describe("drawing", () => {
     const raffle = await endedRaffleWith([{ userId: solo.id, tickets: 4 }]);
     expect(await userBalance(solo.id)).toBe(60n);
     const outcome = (await drawDueRaffles(raffle.after)).find((o) => o.raffleId === raffle.id);
-    expect(outcome).toEqual({ raffleId: raffle.id, outcome: "cancelled", refunded: 4 });
+    expect(outcome).toEqual({ raffleId: raffle.id, outcome: "cancelled", reason: "too_few_players", refunded: 4 });
     expect(await userBalance(solo.id)).toBe(100n);
     expect((await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).status).toBe("cancelled");
   });

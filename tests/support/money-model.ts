@@ -191,7 +191,7 @@ export function applyDraw(m: Model, raffle: Raffle, result: DrawOutcome) {
   const holders = [...new Set(raffle.tickets.map((t) => t.userId))];
   expect(result.raffleId).toBe(raffle.id);
   if (holders.length < 2) {
-    expect(result).toEqual({ raffleId: raffle.id, outcome: "cancelled", refunded: raffle.tickets.length });
+    expect(result).toEqual({ raffleId: raffle.id, outcome: "cancelled", reason: "too_few_players", refunded: raffle.tickets.length });
     refundTickets(m, raffle.tickets);
     raffle.status = "cancelled";
     return;
