@@ -1,12 +1,14 @@
 import { defineConfig, devices } from "@playwright/test";
 import { CHROMIUM_ARGS, chromiumExecutable } from "./tests/support/chromium";
+import { E2E_SUITES, e2ePort, type E2eSuite } from "./tests/support/e2e-suites";
 
-const PORT = Number(process.env.E2E_PORT ?? 3210);
+const baseURL = (suite: E2eSuite) => `http://localhost:${e2ePort(suite)}`;
 const launchOptions = { executablePath: chromiumExecutable(), args: CHROMIUM_ARGS };
 
 /**
- * End-to-end tests against the production build (`npm run build` first), served by
- * tests/support/e2e-server.ts on its own fresh database.
+ * End-to-end tests against the production build (`npm run build` first). Each browser
+ * suite has its own server (tests/support/e2e-server.ts) on its own fresh database, on
+ * E2E_PORT (desktop), E2E_PORT + 1 (mobile) and E2E_PORT + 2 (no-javascript).
  */
 export default defineConfig({
   testDir: "tests/e2e",
@@ -18,25 +20,24 @@ export default defineConfig({
   reporter: [["list"], ["html", { outputFolder: "tests/artifacts/report", open: "never" }]],
   timeout: 30_000,
   use: {
-    baseURL: `http://localhost:${PORT}`,
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
   },
   projects: [
     {
       name: "desktop",
-      use: { ...devices["Desktop Chrome"], launchOptions },
+      use: { ...devices["Desktop Chrome"], launchOptions, baseURL: baseURL("desktop") },
       testIgnore: /\/(process|after-suites)\//,
     },
     {
       name: "mobile",
       // Pixel 7's viewport, touch and user agent, in the installed Chromium.
-      use: { ...devices["Pixel 7"], launchOptions },
+      use: { ...devices["Pixel 7"], launchOptions, baseURL: baseURL("mobile") },
       testIgnore: /\/(process|admin|after-suites)\//,
     },
     {
       name: "no-javascript",
-      use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions },
+      use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions, baseURL: baseURL("no-javascript") },
       // tests/e2e/with-javascript/ needs JavaScript; tests/e2e/process/ needs no browser;
       // tests/e2e/admin/ runs once (in desktop) and drives both modes itself.
       testIgnore: /\/(process|with-javascript|admin|after-suites)\//,
@@ -57,14 +58,15 @@ export default defineConfig({
       dependencies: ["desktop", "mobile", "no-javascript"],
     },
   ],
-  webServer: {
+  webServer: E2E_SUITES.map((suite) => ({
     command: "tsx tests/support/e2e-server.ts",
-    url: `http://localhost:${PORT}/readyz`,
-    env: { E2E_PORT: String(PORT) },
+    url: `${baseURL(suite)}/readyz`,
+    env: { E2E_SUITE: suite },
     reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
-  },
+    // Three servers and their databases start at once on two cores.
+    timeout: 180_000,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
+  })),
 });

@@ -8,7 +8,7 @@ import { CHROMIUM_ARGS, chromiumExecutable } from "../tests/support/chromium";
  * phone's width (390 px) and a desktop's (1280 px), light theme, one CSS pixel per image
  * pixel to keep the files small. Serves the production build the way the browser tests do
  * (tests/support/e2e-server.ts: a fresh embedded database with the demo users under
- * .data/e2e, so not while those tests run in the same clone), gives the demo player a
+ * .data/screens, apart from the browser tests'), gives the demo player a
  * purchase and a withdrawal so that the withdraw page and the back office have something to
  * show, and photographs each page from its top, at most 2,400 px of it.
  */
@@ -60,7 +60,7 @@ async function stage(browser: Browser) {
   await context.close();
 }
 
-const server = spawn(process.execPath, ["--import", "tsx", "tests/support/e2e-server.ts"], { env: { ...process.env, E2E_PORT: String(PORT) }, stdio: ["ignore", "ignore", "inherit"] });
+const server = spawn(process.execPath, ["--import", "tsx", "tests/support/e2e-server.ts"], { env: { ...process.env, E2E_SERVER_PORT: String(PORT), E2E_DATA_DIR: ".data/screens" }, stdio: ["ignore", "ignore", "inherit"] });
 try {
   await waitForServer(Date.now() + 120_000);
   mkdirSync(OUT, { recursive: true });

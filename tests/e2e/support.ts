@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { runningDatabaseUrl } from "../support/database-dump";
+import { e2eDataDir, isE2eSuite, type E2eSuite } from "../support/e2e-suites";
 import { withClient } from "../support/test-database";
 
 export const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
@@ -41,9 +42,13 @@ export async function toastText(page: Page) {
   return page.getByTestId("toast").innerText();
 }
 
-/** The end-to-end server's database (tests/support/e2e-server.ts): embedded under .data/e2e, or named in database-url. */
-export async function e2eDatabaseUrl(): Promise<string> {
-  const dataDir = path.resolve(".data/e2e");
+/**
+ * The database of the running test's suite's server (tests/support/e2e-server.ts): embedded
+ * under .data/e2e/<suite>, or named in its database-url; `suite` for a test outside the
+ * browser suites.
+ */
+export async function e2eDatabaseUrl(suite: E2eSuite = currentSuite()): Promise<string> {
+  const dataDir = e2eDataDir(suite);
   const urlFile = path.join(dataDir, "database-url");
   return existsSync(urlFile) ? readFileSync(urlFile, "utf8").trim() : runningDatabaseUrl(dataDir);
 }
@@ -102,4 +107,10 @@ export async function verifyEmailOf(email: string, databaseUrl?: string) {
   await withClient(databaseUrl ?? (await e2eDatabaseUrl()), (client) =>
     client.query("UPDATE users SET email_verified_at = now() WHERE email = $1 AND email_verified_at IS NULL", [email.toLowerCase()]),
   );
+}
+
+function currentSuite(): E2eSuite {
+  const project = test.info().project.name;
+  if (!isE2eSuite(project)) throw new Error(`the ${project} project has no browser suite's server`);
+  return project;
 }

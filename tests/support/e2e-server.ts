@@ -2,17 +2,22 @@ import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureDatabase } from "~/services/embedded-postgres.server";
+import { e2eDataDir, e2ePort, isE2eSuite } from "./e2e-suites";
 import { databaseUrl } from "./test-database";
 
 /**
- * Serves the production build for the end-to-end tests on a database of their own:
- * a fresh embedded cluster under .data/e2e, or a fresh database on DATABASE_URL's
- * server. The development database is never touched. The server's logs go to
- * .data/e2e/server.log (and the database's URL, when not embedded, to
- * .data/e2e/database-url) for the scan after the suites (tests/e2e/after-suites/).
+ * Serves the production build for one browser suite (E2E_SUITE: desktop, mobile or
+ * no-javascript) on a database of its own: a fresh embedded cluster under
+ * .data/e2e/<suite>, or a fresh database on DATABASE_URL's server. The development
+ * database is never touched. The server's logs go to .data/e2e/<suite>/server.log (and
+ * the database's URL, when not embedded, to .data/e2e/<suite>/database-url) for the scan
+ * after the suites (tests/e2e/after-suites/). Another caller (scripts/screens.ts) names
+ * its own port and folder with E2E_SERVER_PORT and E2E_DATA_DIR.
  */
-const port = process.env.E2E_PORT ?? "3210";
-const dataDir = path.resolve(".data/e2e");
+const suite = process.env.E2E_SUITE ?? "desktop";
+if (!isE2eSuite(suite)) throw new Error(`E2E_SUITE=${suite} is not a browser suite`);
+const port = process.env.E2E_SERVER_PORT ?? String(e2ePort(suite));
+const dataDir = process.env.E2E_DATA_DIR ? path.resolve(process.env.E2E_DATA_DIR) : e2eDataDir(suite);
 rmSync(dataDir, { recursive: true, force: true });
 mkdirSync(dataDir, { recursive: true });
 
@@ -31,7 +36,7 @@ const env: NodeJS.ProcessEnv = {
   REALITY_CHECK_MINUTE_SECONDS: "0.2",
 };
 if (process.env.DATABASE_URL) {
-  const name = `raffle_e2e_${Date.now().toString(36)}`;
+  const name = `raffle_e2e_${suite.replace("-", "_")}_${Date.now().toString(36)}`;
   await ensureDatabase(process.env.DATABASE_URL, name);
   env.DATABASE_URL = databaseUrl(process.env.DATABASE_URL, name);
   env.SEED_ON_START = "true";

@@ -1,18 +1,23 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { E2E_SUITES, e2eDataDir } from "../../support/e2e-suites";
 import { findCardData } from "../../support/card-scan";
 import { dumpAllTables, runningDatabaseUrl } from "../../support/database-dump";
 
 /**
  * After every browser suite (payments with the demo cards, withdrawals, the back office):
- * the end-to-end server's database, every table of it, and its logs hold no card number
- * and no CVV. The server is tests/support/e2e-server.ts; this project depends on the
+ * each suite's server's database, every table of it, and its logs hold no card number
+ * and no CVV. The servers are tests/support/e2e-server.ts; this project depends on the
  * others, so it runs last (playwright.config.ts).
  */
-const dataDir = path.resolve(".data/e2e");
+for (const suite of E2E_SUITES) {
+  test(`no card number or CVV in any table or in the logs after the ${suite} suite`, async () => {
+    await expectNoCardData(e2eDataDir(suite));
+  });
+}
 
-test("no card number or CVV in any table or in the logs after the suites", async () => {
+async function expectNoCardData(dataDir: string) {
   const urlFile = path.join(dataDir, "database-url");
   const database = existsSync(urlFile) ? readFileSync(urlFile, "utf8").trim() : await runningDatabaseUrl(dataDir);
   const dump = await dumpAllTables(database);
@@ -22,4 +27,4 @@ test("no card number or CVV in any table or in the logs after the suites", async
   expect(logs).toContain('"url":"/checkout?package=');
   expect(findCardData(dump), "database").toEqual([]);
   expect(findCardData(logs), "logs").toEqual([]);
-});
+}
