@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/ledger.server";
+import { requestPasswordReset, sendVerification } from "~/services/email-tokens.server";
 import { hashPassword } from "~/services/password.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";
@@ -97,6 +98,24 @@ describe("closing an account", () => {
     expect(audit.details).toMatchObject({ refundedTickets: 2, bonusForfeited: "100", sessionsEnded: 2, identitiesRemoved: 1 });
     // The address is free for a new account.
     await expect(db().user.create({ data: { email: p.email } })).resolves.toMatchObject({ email: p.email });
+  });
+
+  it("clears the account's mail tokens and keeps no address in its unsent mail", async () => {
+    const p = await createTestUser();
+    await db().user.update({ where: { id: p.id }, data: { emailVerifiedAt: null } });
+    await sendVerification(p.id);
+    await requestPasswordReset(p.email, { ip: "203.0.113.9" });
+    await db().emailOutbox.create({ data: { idempotencyKey: `sent:${p.id}`, kind: "password_changed", userId: p.id, toAddress: p.email, status: "sent", sentAt: new Date() } });
+    expect(await db().emailToken.count({ where: { userId: p.id } })).toBe(2);
+
+    expect((await close(await sessionCookie(p.id))).status).toBe(302);
+
+    expect(await db().emailToken.count({ where: { userId: p.id } })).toBe(0);
+    const unsent = await db().emailOutbox.findMany({ where: { userId: p.id, status: { not: "sent" } } });
+    expect(unsent).toHaveLength(2);
+    for (const row of unsent) expect(row).toMatchObject({ toAddress: `closed-${p.id}@closed.invalid`, data: {}, status: "failed", lastError: "account closed" });
+    // What was sent stays as it was sent (the record of a message support may be asked about).
+    expect(await db().emailOutbox.count({ where: { userId: p.id, status: "sent", toAddress: p.email } })).toBe(1);
   });
 
   it("leaves the ledger balanced and nothing in the pot when entries race the closure", async () => {
