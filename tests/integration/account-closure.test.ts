@@ -156,13 +156,15 @@ describe("downloading one's data", () => {
     const raffle = await createTestRaffle();
     const cookie = await sessionCookie(p.id);
     await enter(cookie, raffle.id);
+    await db().passkey.create({ data: { userId: p.id, credentialId: `cred-${p.id}`, publicKey: new Uint8Array([9, 9]), counter: 3n, transports: [], deviceType: "multiDevice", backedUp: true, name: "My phone" } });
     const response = await call("/account/export", { cookie });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/application\/json/);
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="raffle-rush-data-\d{4}-\d{2}-\d{2}\.json"$/);
     const data = (await response.json()) as ExportDocument;
     expect(data.profile).toMatchObject({ id: p.id, email: p.email, username: p.username, country: "GB" });
-    expect(JSON.stringify(data)).not.toMatch(/passwordHash|tokenHash|destinationEncrypted|cardToken/);
+    expect(JSON.stringify(data)).not.toMatch(/passwordHash|tokenHash|destinationEncrypted|cardToken|publicKey|credentialId/);
+    expect(data.profile.passkeys).toEqual([{ name: "My phone", deviceType: "multiDevice", backedUp: true, createdAt: expect.any(String), lastUsedAt: null }]);
     expect(data.consents.termsAcceptedAt).toEqual(expect.any(String));
     expect(data.settings).toHaveProperty("depositLimits");
     expect(data.balances).toEqual({ user: "0", user_bonus: "95" });
