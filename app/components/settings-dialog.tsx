@@ -134,6 +134,13 @@ export function SettingsContent({ account, theme, supportEmail, settings }: Sett
           </form>
         )}
       </section>
+      <section aria-labelledby={`${ids}-security`} className={section}>
+        <h3 id={`${ids}-security`} className="font-semibold">Sign-in &amp; security</h3>
+        <div className="mt-1 flex flex-wrap gap-3 text-sm">
+          <a href="/account/passkeys" className="inline-flex min-h-6 items-center underline">Passkeys</a>
+          <a href="/account/email" className="inline-flex min-h-6 items-center underline">Change email</a>
+        </div>
+      </section>
       <SettingSwitches settings={settings} />
       <section aria-label="Gameplay" className={section}>
         <h3 className="font-semibold">Gameplay</h3>

@@ -58,6 +58,15 @@ export async function closePlayer(tx: Tx, userId: string, now: Date): Promise<{ 
   await tx.depositLimit.deleteMany({ where: { userId } });
   await tx.idempotencyKey.deleteMany({ where: { userId } });
   await tx.withdrawal.updateMany({ where: { userId }, data: { destinationEncrypted: null, cardToken: null, cardExpiry: null } });
+  // Mail tokens name the address (and could verify or reset a closed account); mail not yet
+  // sent would go to an address the account no longer has: it is never sent, and keeps no address.
+  await tx.emailToken.deleteMany({ where: { userId } });
+  await tx.passkey.deleteMany({ where: { userId } });
+  await tx.webauthnChallenge.deleteMany({ where: { userId } });
+  await tx.emailOutbox.updateMany({
+    where: { userId, status: { not: "sent" } },
+    data: { toAddress: tombstoneEmail(userId), data: {}, status: "failed", lastError: "account closed", leaseUntil: null },
+  });
   await tx.user.update({
     where: { id: userId },
     data: {

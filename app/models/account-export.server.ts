@@ -7,7 +7,7 @@ import { db } from "./db.server";
  */
 export async function playerData(userId: string) {
   const client = db();
-  const [profile, identities, sessions, depositLimits, transactions, entries, payments, withdrawals, spins, vipClaims, vipSubscriptions, accounts] =
+  const [profile, identities, sessions, depositLimits, transactions, entries, payments, withdrawals, spins, vipClaims, vipSubscriptions, accounts, passkeys] =
     await Promise.all([
       client.user.findUnique({
         where: { id: userId },
@@ -75,6 +75,8 @@ export async function playerData(userId: string) {
       client.vipDailyClaim.findMany({ where: { userId }, select: { day: true, tier: true, amount: true }, orderBy: { day: "asc" } }),
       client.vipSubscription.findMany({ where: { userId }, select: { tier: true, startsAt: true, endsAt: true }, orderBy: { startsAt: "asc" } }),
       client.ledgerAccount.findMany({ where: { userId }, select: { kind: true, balance: true } }),
+      // Passkeys by name and dates (ADR 037); their credential ids and public keys stay out.
+      client.passkey.findMany({ where: { userId }, select: { name: true, deviceType: true, backedUp: true, createdAt: true, lastUsedAt: true }, orderBy: { createdAt: "asc" } }),
     ]);
-  return { profile, identities, sessions, depositLimits, transactions, entries, payments, withdrawals, spins, vipClaims, vipSubscriptions, accounts };
+  return { profile, identities, sessions, depositLimits, transactions, entries, payments, withdrawals, spins, vipClaims, vipSubscriptions, accounts, passkeys };
 }

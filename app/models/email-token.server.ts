@@ -7,7 +7,7 @@ import type { Tx } from "./ledger.server";
  * 6-digit code; a token is used by one UPDATE that checks it is unused and unexpired,
  * so two uses at once cannot both succeed.
  */
-export type TokenPurpose = "password_reset" | "verify_email";
+export type TokenPurpose = "password_reset" | "verify_email" | "change_email";
 
 export async function insertToken(
   tx: Tx,
@@ -38,11 +38,11 @@ export async function useToken(tx: Tx, tokenHash: string, purpose: TokenPurpose,
   return row;
 }
 
-/** Uses the player's live verification token whose code matches; the address it was for. */
-export async function useVerificationCode(tx: Tx, userId: string, code: string, now: Date) {
+/** Uses the player's live verification (or change of address) token whose code matches; the address it was for. */
+export async function useVerificationCode(tx: Tx, userId: string, code: string, now: Date, purpose: TokenPurpose = "verify_email") {
   const [row] = await tx.$queryRaw<{ email: string }[]>`
     UPDATE email_tokens SET used_at = ${now}
-    WHERE user_id = ${userId}::uuid AND purpose = 'verify_email' AND used_at IS NULL AND expires_at > ${now}
+    WHERE user_id = ${userId}::uuid AND purpose = ${purpose} AND used_at IS NULL AND expires_at > ${now}
       AND code_hash = encode(sha256(convert_to(id::text || ':' || ${code}, 'UTF8')), 'hex')
     RETURNING email`;
   return row;
@@ -68,4 +68,33 @@ export function deleteSessionsOf(tx: Tx, userId: string) {
 /** The account for an address asking for a reset (suspended ones included: they get the same answer). */
 export function accountByEmail(email: string) {
   return db().user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true, email: true } });
+}
+
+/** The account's address and password hash (a change of address asks for the password). */
+export function emailAndPasswordOf(userId: string) {
+  return db().user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, passwordHash: true, closedAt: true } });
+}
+
+/** The new address a live change of address waits on, if any. */
+export async function pendingEmailChange(userId: string, now: Date): Promise<string | undefined> {
+  const row = await db().emailToken.findFirst({
+    where: { userId, purpose: "change_email", usedAt: null, expiresAt: { gt: now } },
+    orderBy: { createdAt: "desc" },
+    select: { email: true },
+  });
+  return row?.email;
+}
+
+/**
+ * Moves the account to its verified new address, verified now; returns the old address, or
+ * undefined when the account is closed or another account uses the address by now.
+ */
+export async function moveToAddress(tx: Tx, userId: string, email: string, now: Date): Promise<string | undefined> {
+  const [row] = await tx.$queryRaw<{ old: string }[]>`
+    UPDATE users u SET email = ${email}, email_verified_at = ${now}
+    FROM (SELECT email AS old FROM users WHERE id = ${userId}::uuid FOR UPDATE) before
+    WHERE u.id = ${userId}::uuid AND u.closed_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM users other WHERE other.email = ${email} AND other.id <> u.id)
+    RETURNING before.old AS old`;
+  return row?.old;
 }

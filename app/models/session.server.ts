@@ -17,7 +17,7 @@ export type SessionRow = {
   user: SessionUserRow;
 };
 
-export function createSessionRow(data: { tokenHash: string; userId: string; expiresAt: Date; userAgent?: string; ip?: string }) {
+export function createSessionRow(data: { tokenHash: string; userId: string; expiresAt: Date; userAgent?: string; ip?: string; passkeyVerifiedAt?: Date }) {
   return db().session.create({ data, select: { id: true } });
 }
 

@@ -5,6 +5,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
 import { DepositLimitFields } from "~/components/deposit-limit-fields";
+import { PasskeySignIn } from "~/components/passkey-buttons";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { ResidenceFields, type ResidenceChoices } from "~/components/residence-fields";
 import { AccountError, signIn, signUp } from "~/services/accounts.server";
@@ -14,6 +15,7 @@ import { getEnv } from "~/services/env.server";
 import { knownDevice, rememberDevice } from "~/services/known-device.server";
 import { jurisdictionChoices, residenceFields } from "~/services/jurisdictions";
 import { authenticateWithOidc, oidcEnabled } from "~/services/oidc.server";
+import { relyingParty } from "~/services/passkeys.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/services/password-policy";
 import { RateLimited } from "~/services/rate-limit.server";
 import { depositLimitFields, limitsFromFields } from "~/services/responsible-play-options";
@@ -58,7 +60,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       throw response;
     }
   }
-  return { residence: jurisdictionChoices(getEnv().ALLOWED_COUNTRIES) };
+  return { residence: jurisdictionChoices(getEnv().ALLOWED_COUNTRIES), passkeys: relyingParty(request) !== undefined };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -187,7 +189,7 @@ function SignUpForm({ returnTo, residence }: { returnTo: string; residence: Resi
 }
 
 export default function Login() {
-  const { residence } = useLoaderData<typeof loader>();
+  const { residence, passkeys } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const returnTo = safeRedirectPath(params.get("returnTo"));
   return (
@@ -199,6 +201,11 @@ export default function Login() {
       <div className="grid grid-cols-1 items-start gap-10 md:grid-cols-2">
         <section className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
           <SignInForm returnTo={returnTo} />
+          {passkeys ? (
+            <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
+              <PasskeySignIn returnTo={returnTo} />
+            </div>
+          ) : null}
         </section>
         <section className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
           <SignUpForm returnTo={returnTo} residence={residence} />

@@ -28,7 +28,7 @@ export default function ConfirmSignOut() {
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col items-center justify-center gap-4 p-6 text-center">
       <h1 className="text-3xl font-black">Sign out?</h1>
-      <p>You will need your email and password (or your identity provider) to come back.</p>
+      <p>You will need your email and password, a passkey, or your identity provider to come back.</p>
       <Form method="post" action="/api/logout" reloadDocument>
         <button type="submit" className={buttonClass}>
           Sign out

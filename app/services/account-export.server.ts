@@ -27,6 +27,7 @@ export async function exportAccountData(userId: string, now = new Date()): Promi
       identityVerifiedAt: profile.identityVerifiedAt,
       suspendedAt: profile.suspendedAt,
       signInProviders: rest.identities,
+      passkeys: rest.passkeys,
     },
     settings: {
       realityCheckMinutes: profile.realityCheckMinutes,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
+import { sessionPasskeyVerified } from "~/models/passkey.server";
 import * as sessions from "~/models/session.server";
 import * as readModel from "./read-model.server";
 import { getEnv } from "./env.server";
@@ -125,6 +126,15 @@ export function getSession(request: Request): Promise<CurrentSession | undefined
   return session;
 }
 
+/**
+ * Whether this session was signed in with a passkey whose authenticator verified its user
+ * (PIN or biometrics): possession and a second factor in one (ADR 037). For the admin gate
+ * to count an admin's passkey as their second factor; not wired to it yet.
+ */
+export function signedInWithPasskey(session: Pick<CurrentSession, "id">): Promise<boolean> {
+  return sessionPasskeyVerified(session.id);
+}
+
 export async function getOptionalUser(request: Request) {
   return (await getSession(request))?.user;
 }
@@ -136,7 +146,7 @@ export async function getOptionalUser(request: Request) {
 export async function startSession(
   request: Request,
   userId: string,
-  { ip, now = new Date() }: { ip?: string; now?: Date } = {},
+  { ip, now = new Date(), passkeyVerified = false }: { ip?: string; now?: Date; passkeyVerified?: boolean } = {},
 ): Promise<string> {
   const previous = await sessionTokenHash(request);
   if (previous) await sessions.deleteSession(previous);
@@ -147,6 +157,7 @@ export async function startSession(
     expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
     userAgent: request.headers.get("User-Agent")?.slice(0, 300) ?? undefined,
     ip,
+    passkeyVerifiedAt: passkeyVerified ? now : undefined,
   });
   return sessionCookie().serialize(token);
 }

@@ -30,6 +30,12 @@ export const LIMITS = {
   /** "Resend" of the verification message, and guesses at its 6-digit code, per account. */
   verificationMailPerAccount: { name: "verify-mail:account", max: 5, windowSeconds: 60 * 60 },
   verificationCodePerAccount: { name: "verify-code:account", max: 10, windowSeconds: 15 * 60 },
+  /** Asking to change the email (a message to the new address each time), per account (ADR 037). */
+  emailChangePerAccount: { name: "email-change:account", max: 5, windowSeconds: 60 * 60 },
+  /** Passkey sign-in ceremonies started per client (ADR 037). */
+  passkeySignInPerIp: { name: "passkey-signin:ip", max: 50, windowSeconds: 15 * 60 },
+  /** Passkey registrations started per account (ADR 037). */
+  passkeyRegisterPerAccount: { name: "passkey-register:account", max: 20, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, Limit>;
 
 export function signUpLimit(): Limit {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/ledger.server";
+import { requestPasswordReset, sendVerification } from "~/services/email-tokens.server";
 import { hashPassword } from "~/services/password.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";
@@ -99,6 +100,24 @@ describe("closing an account", () => {
     await expect(db().user.create({ data: { email: p.email } })).resolves.toMatchObject({ email: p.email });
   });
 
+  it("clears the account's mail tokens and keeps no address in its unsent mail", async () => {
+    const p = await createTestUser();
+    await db().user.update({ where: { id: p.id }, data: { emailVerifiedAt: null } });
+    await sendVerification(p.id);
+    await requestPasswordReset(p.email, { ip: "203.0.113.9" });
+    await db().emailOutbox.create({ data: { idempotencyKey: `sent:${p.id}`, kind: "password_changed", userId: p.id, toAddress: p.email, status: "sent", sentAt: new Date() } });
+    expect(await db().emailToken.count({ where: { userId: p.id } })).toBe(2);
+
+    expect((await close(await sessionCookie(p.id))).status).toBe(302);
+
+    expect(await db().emailToken.count({ where: { userId: p.id } })).toBe(0);
+    const unsent = await db().emailOutbox.findMany({ where: { userId: p.id, status: { not: "sent" } } });
+    expect(unsent).toHaveLength(2);
+    for (const row of unsent) expect(row).toMatchObject({ toAddress: `closed-${p.id}@closed.invalid`, data: {}, status: "failed", lastError: "account closed" });
+    // What was sent stays as it was sent (the record of a message support may be asked about).
+    expect(await db().emailOutbox.count({ where: { userId: p.id, status: "sent", toAddress: p.email } })).toBe(1);
+  });
+
   it("leaves the ledger balanced and nothing in the pot when entries race the closure", async () => {
     for (let round = 0; round < 3; round++) {
       const p = await createTestUser({ coins: 100n });
@@ -137,13 +156,15 @@ describe("downloading one's data", () => {
     const raffle = await createTestRaffle();
     const cookie = await sessionCookie(p.id);
     await enter(cookie, raffle.id);
+    await db().passkey.create({ data: { userId: p.id, credentialId: `cred-${p.id}`, publicKey: new Uint8Array([9, 9]), counter: 3n, transports: [], deviceType: "multiDevice", backedUp: true, name: "My phone" } });
     const response = await call("/account/export", { cookie });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/application\/json/);
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="raffle-rush-data-\d{4}-\d{2}-\d{2}\.json"$/);
     const data = (await response.json()) as ExportDocument;
     expect(data.profile).toMatchObject({ id: p.id, email: p.email, username: p.username, country: "GB" });
-    expect(JSON.stringify(data)).not.toMatch(/passwordHash|tokenHash|destinationEncrypted|cardToken/);
+    expect(JSON.stringify(data)).not.toMatch(/passwordHash|tokenHash|destinationEncrypted|cardToken|publicKey|credentialId/);
+    expect(data.profile.passkeys).toEqual([{ name: "My phone", deviceType: "multiDevice", backedUp: true, createdAt: expect.any(String), lastUsedAt: null }]);
     expect(data.consents.termsAcceptedAt).toEqual(expect.any(String));
     expect(data.settings).toHaveProperty("depositLimits");
     expect(data.balances).toEqual({ user: "0", user_bonus: "95" });

@@ -135,6 +135,15 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/settings": { as: "player" },
   "routes/account.close": { as: "player", fields: ["password", "typed"], plausible: { password: ["not the password"], typed: ["CLOSE"] } },
   "routes/account.export": { as: "player" },
+  "routes/account.email": {
+    as: "player",
+    fields: ["intent", "newEmail", "password", "code", "token"],
+    plausible: { intent: ["request", "code", "link"], newEmail: ["fuzz-new@example.com"], password: ["not the password"], code: ["123456"] },
+    query: ["token"],
+  },
+  "routes/account.passkeys": { as: "player", fields: ["intent", "passkeyId"], plausible: { intent: ["remove"], passkeyId: ["00000000-0000-4000-8000-000000000000"] } },
+  "routes/passkeys.register": { as: "player", fields: ["intent", "challengeId", "name", "response"], plausible: { intent: ["options", "register"], challengeId: ["00000000-0000-4000-8000-000000000000"], name: ["Phone"] } },
+  "routes/passkeys.sign-in": { as: "anonymous", fields: ["intent", "challengeId", "response", "returnTo"], plausible: { intent: ["options", "verify"], challengeId: ["00000000-0000-4000-8000-000000000000"] } },
   "routes/api.settings": {
     as: "player",
     fields: ["emailNotifications", "soundEffects", "quickRaffleNotifications"],

@@ -9,6 +9,8 @@ export const MAIL_KINDS = [
   "password_reset",
   "password_reset_unknown",
   "password_changed",
+  "confirm_email_change",
+  "email_changed",
   "win",
   "withdrawal_requested",
   "withdrawal_completed",
@@ -81,6 +83,18 @@ export function renderMail(kind: MailKind, data: MailData, baseUrl: string): Ren
         "The password of your Raffle Rush account was just changed, and every signed-in browser was signed out.",
         `If this was not you, reset your password at once and write to ${str(data, "support")}.`,
         { link: url("/forgot-password"), label: "Reset my password" },
+      ]);
+    case "confirm_email_change":
+      return compose("Confirm your new email address", [
+        "You asked to use this address for your Raffle Rush account. Open the link below, or type this code on the Change email page.",
+        `Your code: ${str(data, "code")}`,
+        { link: url(`/account/email?token=${encodeURIComponent(str(data, "token"))}`), label: "Use this address" },
+        `The link and the code work for ${str(data, "hours")} hours. Until then your account keeps its old address. If you did not ask, ignore this message.`,
+      ]);
+    case "email_changed":
+      return compose("Your email address was changed", [
+        `The email address of your Raffle Rush account is now ${str(data, "newEmail")}. Messages about the account go there from now on.`,
+        `If this was not you, write to ${str(data, "support")} at once.`,
       ]);
     case "win":
       return compose(`You won ${str(data, "coins")} coins!`, [

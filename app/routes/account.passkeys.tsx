@@ -1,0 +1,77 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { AccountCard } from "~/components/account-card";
+import { AddPasskey } from "~/components/passkey-buttons";
+import { requireUser } from "~/services/auth.server";
+import { longUtcDate } from "~/services/dates";
+import { expectedErrorMessage, readForm } from "~/services/http.server";
+import { listPasskeys, relyingParty, removePasskey } from "~/services/passkeys.server";
+import { redirectWithToast } from "~/services/toast.server";
+
+const schema = z.object({ intent: z.literal("remove"), passkeyId: z.uuid("Unknown passkey") });
+
+/**
+ * The account's passkeys (docs/decisions/037-passkeys-and-email-change.md): listed and
+ * removed with plain forms; adding one needs JavaScript (the browser's WebAuthn API).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return { enabled: relyingParty(request) !== undefined, passkeys: await listPasskeys(user.id) };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
+  if (!parsed.success) return Response.json({ message: parsed.error.issues[0]?.message ?? "Unknown action" }, { status: 400 });
+  try {
+    const name = await removePasskey(user.id, parsed.data.passkeyId);
+    return redirectWithToast("/account/passkeys", { type: "success", title: "Passkey removed", description: `"${name}" no longer signs you in.` });
+  } catch (error) {
+    const message = expectedErrorMessage(error);
+    if (!message) throw error;
+    return Response.json({ message }, { status: 404 });
+  }
+}
+
+export default function Passkeys() {
+  const { enabled, passkeys } = useLoaderData<typeof loader>();
+  const refused = useActionData<{ message: string }>();
+  return (
+    <AccountCard title="Passkeys">
+      <p className="text-sm">
+        A passkey signs you in with your device&apos;s screen lock (fingerprint, face or PIN) instead of your password. It stays on your device or in
+        your password manager; we keep only its public key.
+      </p>
+      {refused ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{refused.message}</p> : null}
+      {passkeys.length === 0 ? (
+        <p className="text-sm" data-testid="no-passkeys">You have no passkeys yet.</p>
+      ) : (
+        <ul className="flex flex-col gap-3" aria-label="Your passkeys">
+          {passkeys.map((p) => (
+            <li key={p.id} className="flex items-center justify-between gap-3 rounded-md border border-slate-200 p-3 dark:border-slate-700" data-testid="passkey">
+              <span className="min-w-0 break-words">
+                <span className="font-semibold">{p.name}</span>
+                <span className="block text-xs text-slate-600 dark:text-slate-400">
+                  Added {longUtcDate(p.createdAt)} · {p.lastUsedAt ? `last used ${longUtcDate(p.lastUsedAt)}` : "not used yet"}
+                  {p.backedUp ? " · synced" : ""}
+                </span>
+              </span>
+              <Form method="post">
+                <input type="hidden" name="intent" value="remove" />
+                <input type="hidden" name="passkeyId" value={p.id} />
+                <button type="submit" className="min-h-11 rounded-md border border-slate-300 px-3 py-1 dark:border-slate-600" aria-label={`Remove ${p.name}`}>
+                  Remove
+                </button>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+      {enabled ? <AddPasskey /> : <p className="text-sm">Passkeys are not set up on this site yet.</p>}
+      <Link to="/settings" className="inline-flex min-h-11 items-center underline">Back to settings</Link>
+    </AccountCard>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Passkeys — Raffle Rush" }];

@@ -1,0 +1,63 @@
+import { expect, test, type CDPSession, type Page } from "@playwright/test";
+import { signUpWithUsername } from "../support";
+
+/**
+ * Passkeys (ADR 037) in Chromium's virtual authenticator (DevTools protocol): a platform
+ * authenticator with resident keys that verifies its user, as a phone or laptop would.
+ * Register one in settings, sign out, sign in with it (no email, no password), see it
+ * listed as used, remove it, and see it refused afterwards.
+ */
+test.setTimeout(120_000);
+
+async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { cdp, authenticatorId };
+}
+
+async function signOut(page: Page) {
+  await page.goto("/api/logout");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+test("register a passkey in settings, sign out, sign in with it, see it listed, remove it", async ({ page }) => {
+  const { cdp, authenticatorId } = await virtualAuthenticator(page);
+  await signUpWithUsername(page);
+
+  await page.goto("/settings");
+  await page.getByRole("link", { name: "Passkeys" }).click();
+  await expect(page.getByRole("heading", { name: "Passkeys" })).toBeVisible();
+  await expect(page.getByTestId("no-passkeys")).toBeVisible();
+  await page.getByLabel("Passkey name").fill("Work laptop");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Passkey added", { timeout: 15_000 });
+  await expect(page.getByTestId("passkey")).toHaveCount(1);
+  await expect(page.getByTestId("passkey")).toContainText("Work laptop");
+  await expect(page.getByTestId("passkey")).toContainText("not used yet");
+  const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(credentials).toHaveLength(1);
+  expect(credentials[0]!.isResidentCredential).toBe(true);
+
+  // Signed out, the passkey alone signs in: no email, no password.
+  await signOut(page);
+  await page.goto("/api/login?returnTo=%2Faccount%2Fpasskeys");
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page).toHaveURL(/\/account\/passkeys$/, { timeout: 15_000 });
+  await expect(page.getByTestId("passkey")).toContainText(/last used/);
+  const after = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+  expect(after.credentials[0]!.signCount).toBeGreaterThan(credentials[0]!.signCount);
+
+  // Removed, it no longer signs in, though the device still holds it.
+  await page.getByRole("button", { name: "Remove Work laptop" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Passkey removed");
+  await expect(page.getByTestId("no-passkeys")).toBeVisible();
+  await signOut(page);
+  await page.goto("/api/login");
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page.getByRole("alert")).toContainText("That passkey was not accepted");
+  await expect(page).toHaveURL(/\/api\/login/);
+});
