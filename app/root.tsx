@@ -1,28 +1,20 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useLoaderData,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { DemoBanner } from "./components/demo-banner";
 import { NotFound } from "./components/not-found";
-import { Toaster } from "./components/toaster";
+import { ErrorFrame, useErrorStatus } from "./components/route-error";
+import { Toaster, type ToastMessage } from "./components/toaster";
+import { useOptionalRootData, useRootData } from "./components/use-root-data";
 import { getSession, needsOnboarding } from "./services/auth.server";
 import { getEnv } from "./services/env.server";
 import { takeOutcomeNotice } from "./services/outcomes.server";
 import { takePayoutNotice } from "./services/payouts.server";
-import { playState, type PlayState } from "./services/reality-check.server";
+import { playState } from "./services/reality-check.server";
 import { getTheme } from "./services/theme.server";
 import { readToast } from "./services/toast.server";
-import { userRecord, type UserRecord } from "./services/users.server";
+import { userRecord } from "./services/users.server";
 import stylesheet from "./tailwind.css?url";
 
 export const links: LinksFunction = () => [
@@ -43,16 +35,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
         session.user.hasOutcomeNews && !toast && !session.user.payoutNoticeId ? takeOutcomeNotice(session.user.id) : null,
       ])
     : [null, null, null, null];
-  return Response.json(
+  const flash: ToastMessage | null =
+    toast ??
+    (payoutNotice && { id: `${session!.user.payoutNoticeId}:${payoutNotice.title}`, type: "info", ...payoutNotice }) ??
+    outcomeNotice;
+  // Read in the browser through app/components/use-root-data.ts, typed from this loader.
+  return data(
     {
       theme,
-      toast:
-        toast ??
-        (payoutNotice && { id: `${session!.user.payoutNoticeId}:${payoutNotice.title}`, type: "info", ...payoutNotice }) ??
-        outcomeNotice,
+      toast: flash,
+      /** The signed-in player (the spec's user record), or null. */
       user,
+      /** The signed-in player's stretch of play and reality check. */
       play,
       supportEmail: getEnv().SUPPORT_EMAIL,
+      /** Demo payments, no real money: every page says so (DemoBanner). */
       demoMode: getEnv().demoMode,
       serverNow: Date.now(),
     },
@@ -60,23 +57,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-export type RootData = {
-  theme: "light" | "dark";
-  toast: import("./components/toaster").ToastMessage | null;
-  user: UserRecord | null;
-  /** The signed-in player's stretch of play and reality check. */
-  play: PlayState | null;
-  supportEmail: string;
-  /** Demo payments, no real money: every page says so (DemoBanner). */
-  demoMode: boolean;
-  serverNow: number;
-};
-
 export function Layout({ children }: { children: ReactNode }) {
-  const data = useRouteLoaderData<RootData>("root");
+  // Undefined when the root loader itself failed (the root ErrorBoundary renders then).
+  const root = useOptionalRootData();
   const nonce = useNonce();
   return (
-    <html lang="en" className={data?.theme === "dark" ? "dark" : undefined}>
+    <html lang="en" className={root?.theme === "dark" ? "dark" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -84,7 +70,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        {data?.demoMode ? <DemoBanner /> : null}
+        {root?.demoMode ? <DemoBanner /> : null}
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
@@ -94,7 +80,7 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { toast } = useLoaderData<RootData>();
+  const { toast } = useRootData();
   useEffect(() => {
     // Lets tests (and styles) tell a hydrated page from server HTML.
     document.documentElement.dataset.hydrated = "true";
@@ -111,22 +97,17 @@ export const meta: MetaFunction = () => [
   { name: "description", content: "Fast, provably fair raffles from $0.05. The winner takes half the pot." },
 ];
 
+/** Errors no page caught: the root loader's own, or a page without a boundary of its own. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  // Never show a stack trace or server message: the request id in the logs is enough to find it.
-  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const status = useErrorStatus();
+  if (status === 404) return <NotFound />;
   return (
-    <main className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
-      <h1 className="text-3xl font-bold">Something went wrong</h1>
+    <ErrorFrame title="Something went wrong">
       <p>
         {status >= 500
           ? "We hit a problem on our side. Your coins are safe; please try again in a moment."
           : "That request could not be completed."}
       </p>
-      <a className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white" href="/">
-        Back to the home page
-      </a>
-    </main>
+    </ErrorFrame>
   );
 }

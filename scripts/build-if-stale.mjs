@@ -12,7 +12,7 @@ const OUTPUTS = ["build/server/index.js", "build/server.js", "build/scripts/db.j
 
 /**
  * Top-level entries the build never reads. Everything else in the checkout counts as a
- * source (app/, public/, prisma/, scripts/, server.ts, configs, package.json, the
+ * source (app/, public/, prisma/, scripts/, server.ts, server/, configs, package.json, the
  * lockfile), so a new input is never missed; a folder's own time covers a deleted file.
  */
 const NOT_SOURCES = new Set([

@@ -1,7 +1,7 @@
-import { useMatches, useRouteLoaderData } from "@remix-run/react";
+import { useMatches } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import type { RootData } from "~/root";
 import { parseDollars } from "~/services/money";
+import { useOptionalUser } from "./use-root-data";
 
 /** The live stream's draw, as use-live-updates passes it on (see DRAWN_EVENT). */
 export type DrawnEvent = { raffleId: string; kind: string; outcome: "completed" | "cancelled"; winner?: string; prize?: string };
@@ -61,15 +61,15 @@ function enteredRaffles(matches: ReturnType<typeof useMatches>): string[] {
  * remembered while the page lives, because a drawn round leaves the page's data.
  */
 export function OutcomeSignals() {
-  const root = useRouteLoaderData<RootData>("root");
+  const user = useOptionalUser();
   const matches = useMatches();
   const entered = useRef(new Set<string>());
   const enteredNow = enteredRaffles(matches).join(" ");
   useEffect(() => {
     for (const id of enteredNow.split(" ")) if (id) entered.current.add(id);
   }, [enteredNow]);
-  const settings = root?.user?.settings;
-  const me = root?.user?.username ?? null;
+  const settings = user?.settings;
+  const me = user?.username ?? null;
   const latest = useRef({ settings, me });
   useEffect(() => {
     latest.current = { settings, me };

@@ -1,14 +1,14 @@
-import { useLocation, useRouteLoaderData } from "@remix-run/react";
-import type { RootData } from "~/root";
+import { useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { PlayState } from "~/services/reality-check.server";
 import { formatDuration } from "~/services/responsible-play-options";
 import { useNow } from "./use-now";
 import { utcMinute } from "~/services/dates";
+import { useOptionalRootData } from "./use-root-data";
 
 /** Why play is stopped for the signed-in player (a break, an exclusion, or where they live), if it is: promotions stay hidden. */
 export function usePaused() {
-  return useRouteLoaderData<RootData>("root")?.play?.paused ?? null;
+  return useOptionalRootData()?.play?.paused ?? null;
 }
 
 /** Under the top bar while play is stopped. */

@@ -1,6 +1,5 @@
-import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
-import type { RootData } from "~/root";
 import { displayName } from "~/services/display-name";
 import { OutcomeSignals } from "./outcome-signals";
 import { PausedNotice, PlaySession } from "./play-session";
@@ -9,14 +8,15 @@ import { BottomNav, SiteFooter } from "./site-chrome";
 import { useHydrated } from "./use-hydrated";
 import { useLiveUpdates } from "./use-live-updates";
 import { UsernameDialog } from "./username-dialog";
+import { useRootData, useUser } from "./use-root-data";
 
 /**
  * The frame of every signed-in page: top bar, settings, footer, mobile navigation, and the
  * live updates (news for the player on every page; raffle pages pass `gamePollMs` for the game's).
  */
 export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gamePollMs?: number }) {
-  const root = useRouteLoaderData<RootData>("root")!;
-  const user = root.user!;
+  const root = useRootData();
+  const user = useUser();
   const location = useLocation();
   const hydrated = useHydrated();
   const [settingsOpen, setSettingsOpen] = useState(false);

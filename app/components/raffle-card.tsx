@@ -1,11 +1,11 @@
-import { useLocation, useRouteLoaderData } from "@remix-run/react";
-import type { RootData } from "~/root";
+import { useLocation } from "@remix-run/react";
 import type { RaffleView } from "~/services/feeds.server";
 import { useShowToast } from "./toaster";
 import { usePaused } from "./play-session";
 import { useCountUp } from "./use-count-up";
 import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
+import { useOptionalUser } from "./use-root-data";
 import { coinsToDecimal, parseDollars } from "~/services/money";
 import {
   cardPhase,
@@ -94,7 +94,7 @@ export function RaffleCard({
   const drawingText = kind === "quick" ? "Drawing Winner..." : "DRAWING...";
   const short = BigInt(balance) < (parseDollars(raffle.entryPrice) ?? 0n);
   // VIP-only raffles are for active members; the server refuses anyone else (enter_raffles).
-  const vipActive = useRouteLoaderData<RootData>("root")?.user?.vipActive ?? false;
+  const vipActive = useOptionalUser()?.vipActive ?? false;
   const membersOnly = raffle.vipOnly && !vipActive;
   const action = `/api/${kind === "quick" ? "quick-raffles" : "raffles"}/${raffle.id}/enter`;
   const label =

@@ -1,3 +1,4 @@
+import { remember } from "@epic-web/remember";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "~/generated/prisma/client";
@@ -5,46 +6,49 @@ import { PrismaClient } from "~/generated/prisma/client";
 /**
  * The one Prisma client of this process. server.ts (or a test's setup) connects it
  * once the database URL is known; the Remix build and server.ts may each carry a
- * copy of this module, so the client lives on globalThis.
+ * copy of this module, so the client is remembered once per process (remember). It is
+ * connected and disconnected, so what is remembered is the place that holds it.
  */
-const globalForDb = globalThis as unknown as { __raffleDb?: PrismaClient; __raffleDbUrl?: string; __raffleDbPool?: pg.Pool };
+const connection = () => remember("raffle:db", (): { client?: PrismaClient; url?: string; pool?: pg.Pool } => ({}));
 
 export function connectDb(databaseUrl: string, { poolSize = 10 } = {}): PrismaClient {
-  if (globalForDb.__raffleDb) return globalForDb.__raffleDb;
-  globalForDb.__raffleDbUrl = databaseUrl;
+  const held = connection();
+  if (held.client) return held.client;
+  held.url = databaseUrl;
   // The pool is ours (closed with the client) so that /metrics can read how busy it is.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
-  globalForDb.__raffleDbPool = pool;
+  held.pool = pool;
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
   // Bursts of entries queue for a connection rather than failing after Prisma's 2 s default.
-  globalForDb.__raffleDb = new PrismaClient({ adapter, transactionOptions: { maxWait: 15_000, timeout: 15_000 } });
-  return globalForDb.__raffleDb;
+  held.client = new PrismaClient({ adapter, transactionOptions: { maxWait: 15_000, timeout: 15_000 } });
+  return held.client;
 }
 
 export function db(): PrismaClient {
-  const client = globalForDb.__raffleDb;
+  const client = connection().client;
   if (!client) throw new Error("The database is not connected yet (connectDb was not called)");
   return client;
 }
 
 /** The connected database's URL, for the few things that need their own connection (LISTEN). */
 export function connectedDatabaseUrl(): string {
-  const url = globalForDb.__raffleDbUrl;
+  const url = connection().url;
   if (!url) throw new Error("The database is not connected yet (connectDb was not called)");
   return url;
 }
 
 /** The connection pool's use, or undefined before connectDb. */
 export function poolStats(): { total: number; idle: number; waiting: number; max: number } | undefined {
-  const pool = globalForDb.__raffleDbPool;
+  const pool = connection().pool;
   if (!pool) return undefined;
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
 }
 
 export async function disconnectDb(): Promise<void> {
-  const client = globalForDb.__raffleDb;
-  globalForDb.__raffleDb = undefined;
-  globalForDb.__raffleDbPool = undefined;
+  const held = connection();
+  const client = held.client;
+  held.client = undefined;
+  held.pool = undefined;
   await client?.$disconnect();
 }
 

@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { HOME_POLL_MS, HomePage } from "~/components/home-page";
 import { Landing } from "~/components/landing";
 import { PlayerShell } from "~/components/player-shell";
-import type { RootData } from "~/root";
 import { getSession, needsOnboarding } from "~/services/auth.server";
 import { homePage, landingPage } from "~/services/home.server";
+import { useRootData } from "~/components/use-root-data";
+import { PageError } from "~/components/route-error";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Index() {
   const data = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData<RootData>("root")!;
+  const root = useRootData();
   if (data.kind === "landing") return <Landing live={data.live} />;
   return (
     <PlayerShell gamePollMs={HOME_POLL_MS}>
@@ -27,3 +28,7 @@ export default function Index() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Raffle Rush — micro-stakes raffles, half the pot to the winner" }];
+
+export function ErrorBoundary() {
+  return <PageError title="The raffles could not be shown" />;
+}

@@ -8,6 +8,7 @@ import { DomainError } from "~/services/domain-error";
 import { readForm } from "~/services/http.server";
 import { PASSWORD_MAX } from "~/services/password-policy";
 import { redirectWithToast } from "~/services/toast.server";
+import { PageError } from "~/components/route-error";
 
 const schema = z.object({
   password: z.string().max(PASSWORD_MAX).optional(),
@@ -110,3 +111,7 @@ export default function CloseAccount() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Close your account · Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Your account could not be closed here" back={{ to: "/settings", label: "Back to settings" }} />;
+}

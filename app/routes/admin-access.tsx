@@ -8,6 +8,7 @@ import { getSession, requireSession } from "~/services/auth.server";
 import { RateLimited } from "~/services/rate-limit.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { readForm } from "~/services/http.server";
+import { PageError } from "~/components/route-error";
 
 const schema = z.object({ key: z.string().max(500).default("") });
 
@@ -76,3 +77,7 @@ export default function AdminAccess() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Admin access — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="The admin sign-in could not be shown" />;
+}

@@ -14,6 +14,7 @@ import { BREAKS, EXCLUSIONS } from "~/services/responsible-play-options";
 import { REVENUE_PERIODS, type RevenuePeriod } from "~/services/revenue-periods";
 import { revenueOverTime } from "~/services/revenue.server";
 import { utcMinute } from "~/services/dates";
+import { PageError } from "~/components/route-error";
 
 const TABS = ["payouts", "users", "raffles", "audit", "ledger"] as const;
 type Tab = (typeof TABS)[number];
@@ -240,3 +241,7 @@ export default function Admin() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Admin — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="The back office could not be shown" back={{ to: "/admin", label: "Back to the dashboard" }} />;
+}

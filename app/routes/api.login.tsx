@@ -22,6 +22,7 @@ import { depositLimitFields, limitsFromFields } from "~/services/responsible-pla
 import { rememberReturnTo } from "~/services/return-to.server";
 import { safeRedirectPath } from "~/services/safe-redirect";
 import { readForm } from "~/services/http.server";
+import { PageError } from "~/components/route-error";
 
 const email = z.string({ message: "Email is required" }).trim().email("Enter a valid email address").max(254);
 
@@ -224,3 +225,7 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
   if (retryAfter) headers.set("Retry-After", retryAfter);
   return headers;
 };
+
+export function ErrorBoundary() {
+  return <PageError title="Sign-in could not be shown" back={{ to: "/api/login", label: "Back to sign in" }} />;
+}

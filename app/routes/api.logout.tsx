@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { buttonClass } from "~/components/form-fields";
 import { endAllSessions, endSession, getSession } from "~/services/auth.server";
+import { PageError } from "~/components/route-error";
 
 /**
  * GET (the spec's link, "Stop playing") asks to confirm: a page whose form POSTs here, so
@@ -42,3 +43,7 @@ export default function ConfirmSignOut() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Sign out — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Signing out could not be completed" back={{ to: "/api/logout", label: "Try signing out again" }} />;
+}

@@ -15,6 +15,7 @@ import { expectedErrorMessage, readForm } from "~/services/http.server";
 import { coinsToDecimal } from "~/services/money";
 import { PaymentFailed, startHostedCheckout } from "~/services/payments.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { PageError } from "~/components/route-error";
 
 /**
  * /checkout?package=… (coins) and /vip/checkout?tier=… (VIP): one module, two paths.
@@ -158,3 +159,7 @@ export default function Checkout() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Checkout — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Checkout could not be shown" />;
+}

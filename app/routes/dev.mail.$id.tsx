@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "~/components/account-card";
 import { getEnv } from "~/services/env.server";
 import { readDevMail } from "~/services/mail/dev-mailbox.server";
+import { PageError } from "~/components/route-error";
 
 /** One message of the demo's mailbox, its plain text with the links made clickable. */
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -40,3 +41,13 @@ export default function DevMail() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Demo mailbox — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      title="This message could not be shown"
+      back={{ to: "/dev/mail", label: "Back to the demo mailbox" }}
+      statuses={{ 404: { title: "Message not found", message: "The demo mailbox has no such message (it is only there in demo mode without SMTP_URL)." } }}
+    />
+  );
+}

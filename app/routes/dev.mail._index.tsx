@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "~/components/account-card";
 import { getEnv } from "~/services/env.server";
 import { listDevMail } from "~/services/mail/dev-mailbox.server";
+import { PageError } from "~/components/route-error";
 
 /** The demo's mailbox: every message the site wrote to DATA_DIR/mail. Demo mode only (ADR 032). */
 export async function loader() {
@@ -38,3 +39,12 @@ export default function DevMailbox() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Demo mailbox — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      title="The demo mailbox could not be shown"
+      statuses={{ 404: { title: "No demo mailbox here", message: "The demo mailbox exists only in demo mode without SMTP_URL." } }}
+    />
+  );
+}

@@ -5,6 +5,7 @@ import { DrawCheck } from "~/components/draw-check";
 import { LocalTime } from "~/components/local-time";
 import { getOptionalUser } from "~/services/auth.server";
 import { getFairDraw } from "~/services/fair.server";
+import { PageError } from "~/components/route-error";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -88,3 +89,13 @@ export default function FairDrawPage() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Fair draw — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return (
+    <PageError
+      title="This draw could not be shown"
+      back={{ to: "/fair", label: "Back to fair draws" }}
+      statuses={{ 404: { title: "Draw not found", message: "No raffle has that id. Check the id in the link, or find the draw from the list of recent draws." } }}
+    />
+  );
+}

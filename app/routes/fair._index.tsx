@@ -6,6 +6,7 @@ import { LocalTime } from "~/components/local-time";
 import { queryParams } from "~/services/http.server";
 import { listRecentDraws, raffleExists, readDrawCursor, readRaffleSearch } from "~/services/fair.server";
 import { TIER_LABELS } from "~/services/raffle-display";
+import { PageError } from "~/components/route-error";
 
 /**
  * /fair: how draws are made, the recent draws, and a search by raffle id (a GET form, so
@@ -107,3 +108,7 @@ export default function FairIndex() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Fair draws — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="The fair draws could not be shown" />;
+}

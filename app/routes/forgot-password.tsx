@@ -9,6 +9,7 @@ import { requestPasswordReset } from "~/services/email-tokens.server";
 import { RESET_TOKEN_MINUTES } from "~/services/recovery";
 import { readForm } from "~/services/http.server";
 import { RateLimited } from "~/services/rate-limit.server";
+import { PageError } from "~/components/route-error";
 
 const schema = z.object({
   email: z.string({ message: "Email is required" }).trim().email("Enter a valid email address").max(254),
@@ -87,3 +88,7 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
   if (retryAfter) headers.set("Retry-After", retryAfter);
   return headers;
 };
+
+export function ErrorBoundary() {
+  return <PageError title="The password reset could not be started" back={{ to: "/api/login", label: "Back to sign in" }} />;
+}

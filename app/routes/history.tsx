@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { inputClass } from "~/components/form-fields";
-import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
 import { filterFrom, HISTORY_TYPES, playerHistory, type HistoryRow } from "~/services/history.server";
+import { useUser } from "~/components/use-root-data";
+import { PageError } from "~/components/route-error";
 
 /** The player's full record (/history.csv downloads the same rows). Works without JavaScript (a GET form). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -16,15 +17,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function History() {
   const data = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof playerHistory>> & { types: string[] };
-  const root = useRouteLoaderData<RootData>("root")!;
+  const user = useUser();
   const csv = `/history.csv?${new URLSearchParams(data.filter).toString()}`;
   return (
     <PlayerShell>
       <main className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8">
         <h1 className="text-3xl font-black">History</h1>
         <p data-testid="balance-split">
-          Your coins: <strong>{root.user!.cashBalance.toLocaleString("en-US")} cash</strong> (money you paid in or won; withdrawable) and{" "}
-          <strong>{root.user!.bonusBalance.toLocaleString("en-US")} bonus</strong> (given by us; for play only, never withdrawn). Entries
+          Your coins: <strong>{user.cashBalance.toLocaleString("en-US")} cash</strong> (money you paid in or won; withdrawable) and{" "}
+          <strong>{user.bonusBalance.toLocaleString("en-US")} bonus</strong> (given by us; for play only, never withdrawn). Entries
           spend bonus coins first.
         </p>
         <dl className="grid grid-cols-3 gap-3 text-center" data-testid="history-totals">
@@ -107,3 +108,7 @@ function signed(coins: number): string {
 }
 
 export const meta: MetaFunction = () => [{ title: "History — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Your history could not be shown" />;
+}

@@ -13,6 +13,7 @@ import { getEnv } from "~/services/env.server";
 import { jurisdictionChoices, residenceFields } from "~/services/jurisdictions";
 import { safeRedirectPath } from "~/services/safe-redirect";
 import { readForm } from "~/services/http.server";
+import { PageError } from "~/components/route-error";
 
 const schema = z.object({
   dateOfBirth: isoDayField("Enter your date of birth"),
@@ -85,3 +86,7 @@ export default function Onboarding() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Finish signing up — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Signing up could not be finished" back={{ to: "/onboarding", label: "Back to the last step" }} />;
+}

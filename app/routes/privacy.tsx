@@ -1,11 +1,11 @@
 import type { MetaFunction } from "@remix-run/node";
-import { useRouteLoaderData } from "@remix-run/react";
 import { LegalPage } from "~/components/legal-page";
-import type { RootData } from "~/root";
 import { POLICY } from "~/services/policy";
+import { useRootData } from "~/components/use-root-data";
+import { PageError } from "~/components/route-error";
 
 export default function Privacy() {
-  const { supportEmail } = useRouteLoaderData<RootData>("root")!;
+  const { supportEmail } = useRootData();
   return (
     <LegalPage
       title="Privacy Policy"
@@ -29,3 +29,7 @@ export default function Privacy() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Privacy Policy — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="The privacy policy could not be shown" />;
+}

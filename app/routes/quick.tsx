@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { QUICK_POLL_MS, QuickPage } from "~/components/quick-page";
-import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
 import { quickPage } from "~/services/quick.server";
+import { useRootData } from "~/components/use-root-data";
+import { PageError } from "~/components/route-error";
 
 /** Quick raffles; /quick and /quick-raffles both serve this page (PRODUCT.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -14,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Quick() {
   const data = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData<RootData>("root")!;
+  const root = useRootData();
   return (
     <PlayerShell gamePollMs={QUICK_POLL_MS}>
       <QuickPage data={data} balance={root.user?.coinBalance ?? 0} serverNow={root.serverNow} />
@@ -23,3 +24,7 @@ export default function Quick() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Quick Raffles — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="The quick raffles could not be shown" />;
+}

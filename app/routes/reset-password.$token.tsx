@@ -11,6 +11,7 @@ import { EXPIRED_LINK } from "~/services/recovery";
 import { readForm } from "~/services/http.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/services/password-policy";
 import { redirectWithToast } from "~/services/toast.server";
+import { PageError } from "~/components/route-error";
 
 const schema = z
   .object({
@@ -86,3 +87,7 @@ export default function ResetPassword() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Choose a new password — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Your password could not be changed here" back={{ to: "/forgot-password", label: "Ask for a new link" }} />;
+}

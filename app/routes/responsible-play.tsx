@@ -23,6 +23,7 @@ import { safeRedirectPath } from "~/services/safe-redirect";
 import { depositLimits, excludeSelf, exclusionStatus, setDepositLimit, type LimitPeriod } from "~/services/responsible-play.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { utcMinute } from "~/services/dates";
+import { PageError } from "~/components/route-error";
 
 const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("limit"), period: z.enum(["day", "week", "month"]), amount: z.string().max(12).default("") }),
@@ -180,3 +181,7 @@ export default function ResponsiblePlay() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Responsible play — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Responsible play could not be shown" />;
+}

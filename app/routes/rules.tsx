@@ -4,6 +4,7 @@ import { getEnv } from "~/services/env.server";
 import { POLICY } from "~/services/policy";
 import { expectedReward, wheelOdds } from "~/services/spin-wheel";
 import { VIP_TIERS } from "~/services/vip";
+import { PageError } from "~/components/route-error";
 
 /** Published odds and rules, from the same configuration the game runs on. */
 export function loader() {
@@ -62,3 +63,7 @@ export default function Rules() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Rules and odds — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="The rules could not be shown" />;
+}

@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useRouteLoaderData } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { SettingsContent } from "~/components/settings-dialog";
-import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
+import { useRootData, useUser } from "~/components/use-root-data";
+import { PageError } from "~/components/route-error";
 
 /** The settings page: what the Settings dialog shows, as a page that works without JavaScript (ADR 031). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -12,8 +13,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Settings() {
-  const root = useRouteLoaderData<RootData>("root")!;
-  const user = root.user!;
+  const root = useRootData();
+  const user = useUser();
   return (
     <PlayerShell>
       <main className="mx-auto flex max-w-md flex-col gap-4 px-4 py-8">
@@ -26,3 +27,7 @@ export default function Settings() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Settings — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Your settings could not be shown" />;
+}

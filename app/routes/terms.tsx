@@ -1,15 +1,15 @@
 import type { MetaFunction } from "@remix-run/node";
-import { useRouteLoaderData } from "@remix-run/react";
 import { LegalPage } from "~/components/legal-page";
-import type { RootData } from "~/root";
 import { coinsToDecimal } from "~/services/money";
 import { POLICY } from "~/services/policy";
+import { useRootData } from "~/components/use-root-data";
+import { PageError } from "~/components/route-error";
 
 const dollars = (coins: number) => `$${coinsToDecimal(BigInt(coins))}`;
 
 /** Every figure comes from POLICY, the same constants the code enforces. */
 export default function Terms() {
-  const { supportEmail } = useRouteLoaderData<RootData>("root")!;
+  const { supportEmail } = useRootData();
   return (
     <LegalPage
       title="Terms of Service"
@@ -58,3 +58,7 @@ export default function Terms() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Terms of Service — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="The terms could not be shown" />;
+}

@@ -7,6 +7,7 @@ import { requireUser } from "~/services/auth.server";
 import { sendVerification, verifyEmailByCode, verifyEmailByToken } from "~/services/email-tokens.server";
 import { expectedErrorMessage, readForm } from "~/services/http.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { PageError } from "~/components/route-error";
 
 /**
  * Email verification (ADR 032). The link from the message opens a page whose button
@@ -61,3 +62,7 @@ export default function VerifyEmail() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Verify your email — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Your email could not be verified here" back={{ to: "/withdraw", label: "Back to withdrawals" }} />;
+}

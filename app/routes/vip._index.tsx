@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { VipPage } from "~/components/vip-page";
-import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
 import { vipClaimStatus } from "~/services/rewards.server";
+import { useUser } from "~/components/use-root-data";
+import { PageError } from "~/components/route-error";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -13,12 +14,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Vip() {
   const { claimedToday } = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData<RootData>("root")!;
+  const user = useUser();
   return (
     <PlayerShell>
-      <VipPage user={root.user!} claimedToday={claimedToday} />
+      <VipPage user={user} claimedToday={claimedToday} />
     </PlayerShell>
   );
 }
 
 export const meta: MetaFunction = () => [{ title: "VIP — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="The VIP page could not be shown" />;
+}

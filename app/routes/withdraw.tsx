@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { EmailVerificationPanel } from "~/components/email-verification-panel";
 import { PlayerShell } from "~/components/player-shell";
 import { WithdrawPage } from "~/components/withdraw-page";
-import type { RootData } from "~/root";
 import { requireUser } from "~/services/auth.server";
 import { emailVerification } from "~/services/email-tokens.server";
 import { consume, LIMITS } from "~/services/rate-limit.server";
@@ -12,6 +11,8 @@ import { wantsJson } from "~/services/respond.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { METHOD_FIELDS, WITHDRAWAL_METHODS } from "~/services/withdrawal-rules";
 import { listWithdrawals, requestWithdrawal, withdrawalPreview, WithdrawalRefused } from "~/services/withdrawals.server";
+import { useUser } from "~/components/use-root-data";
+import { PageError } from "~/components/route-error";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -56,13 +57,17 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Withdraw() {
   const { history, backToCards, email } = useLoaderData<typeof loader>();
-  const root = useRouteLoaderData<RootData>("root")!;
+  const user = useUser();
   return (
     <PlayerShell>
       {email.verified ? null : <EmailVerificationPanel email={email.email} />}
-      <WithdrawPage balance={root.user!.cashBalance} bonus={root.user!.bonusBalance} backToCards={backToCards} history={history} />
+      <WithdrawPage balance={user.cashBalance} bonus={user.bonusBalance} backToCards={backToCards} history={history} />
     </PlayerShell>
   );
 }
 
 export const meta: MetaFunction = () => [{ title: "Withdraw — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Withdrawals could not be shown" />;
+}

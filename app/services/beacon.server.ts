@@ -1,3 +1,4 @@
+import { forget, remember } from "@epic-web/remember";
 import { saveBeaconChain } from "~/models/beacon.server";
 import { getEnv } from "./env.server";
 import { beaconRandomness, QUICKNET, roundAfter, roundTime, verifyBeaconSignature, type BeaconChain } from "./draw-verifier.mjs";
@@ -193,16 +194,16 @@ export function beaconFromEnv(): BeaconSource {
   return new BeaconSource({ urls: env.BEACON_URLS ?? [], chain: env.BEACON_CHAIN_INFO ?? QUICKNET, deadlineMs: env.BEACON_DEADLINE_SECONDS * 1000 });
 }
 
-// server.ts and the Remix build each carry a copy of this module: one source per process.
-const state = globalThis as unknown as { __raffleBeacon?: BeaconSource };
+// server.ts and the Remix build each carry a copy of this module: one source per process (remember).
+const BEACON = "raffle:beacon";
 
 /** This process's beacon source (from the environment unless set by setBeacon). */
 export function beacon(): BeaconSource {
-  state.__raffleBeacon ??= beaconFromEnv();
-  return state.__raffleBeacon;
+  return remember(BEACON, beaconFromEnv);
 }
 
 /** Sets this process's beacon source (tests and the bench run a local beacon); undefined: back to the environment's. */
 export function setBeacon(source: BeaconSource | undefined): void {
-  state.__raffleBeacon = source;
+  forget(BEACON);
+  if (source) remember(BEACON, () => source);
 }

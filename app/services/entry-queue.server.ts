@@ -1,3 +1,4 @@
+import { remember } from "@epic-web/remember";
 import { enterRaffles, type EntryRequest, type EntryRow } from "~/models/raffle.server";
 import { PLAY_IDLE_GAP_MS } from "./auth.server";
 import { getEnv } from "./env.server";
@@ -15,11 +16,8 @@ const MAX_BATCH = 256;
 
 type Waiting = { request: EntryRequest; resolve: (row: EntryRow) => void; reject: (error: unknown) => void };
 
-const state = globalThis as unknown as { __raffleEntryQueue?: { waiting: Waiting[]; busy: boolean } };
-
 function queue() {
-  state.__raffleEntryQueue ??= { waiting: [], busy: false };
-  return state.__raffleEntryQueue;
+  return remember("raffle:entry-queue", (): { waiting: Waiting[]; busy: boolean } => ({ waiting: [], busy: false }));
 }
 
 export function submitEntry(request: EntryRequest): Promise<EntryRow> {

@@ -1,3 +1,4 @@
+import { forget, remember } from "@epic-web/remember";
 import { z } from "zod";
 import { parseJurisdictions, type Jurisdictions } from "./jurisdictions";
 
@@ -264,10 +265,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   };
 }
 
-const globalForEnv = globalThis as unknown as { __raffleEnv?: Env };
-
-/** The configuration of this process, parsed on first use and then cached. */
+/**
+ * The configuration of this process, parsed on first use and then kept (remember: one per
+ * process, though server.ts and the Remix build each carry a copy of this module).
+ */
 export function getEnv(): Env {
-  globalForEnv.__raffleEnv ??= parseEnv(process.env);
-  return globalForEnv.__raffleEnv;
+  return remember("raffle:env", () => parseEnv(process.env));
+}
+
+/** Parses the environment again on next use: for tests that change process.env between files. */
+export function forgetEnv(): void {
+  forget("raffle:env");
 }

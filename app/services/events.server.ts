@@ -1,3 +1,4 @@
+import { remember } from "@epic-web/remember";
 import type { Tx } from "~/models/ledger.server";
 import { onNotification, type Channel, startListening, stopListening } from "./listener.server";
 
@@ -48,13 +49,11 @@ export class TooManyStreams extends Error {
   }
 }
 
-const state = globalThis as unknown as {
-  __raffleEvents?: { subscribers: Set<Subscriber>; perSession: Map<string, number>; unlisten?: () => void; closed?: boolean };
-};
+type Hub = { subscribers: Set<Subscriber>; perSession: Map<string, number>; unlisten?: () => void; closed?: boolean };
 
-function hub() {
-  state.__raffleEvents ??= { subscribers: new Set(), perSession: new Map() };
-  return state.__raffleEvents;
+/** One hub per process, shared by the copies of this module in server.ts and the Remix build. */
+function hub(): Hub {
+  return remember("raffle:events", (): Hub => ({ subscribers: new Set(), perSession: new Map() }));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { remember } from "@epic-web/remember";
 import pg from "pg";
 import { connectedDatabaseUrl } from "~/models/db.server";
 import { getLogger } from "./logger.server";
@@ -37,11 +38,8 @@ type Hub = {
   heartbeat?: ReturnType<typeof setInterval>;
 };
 
-const state = globalThis as unknown as { __raffleListener?: Hub };
-
 function hub(): Hub {
-  state.__raffleListener ??= { handlers: new Map(), statusHandlers: new Set(), up: false, wanted: false };
-  return state.__raffleListener;
+  return remember("raffle:listener", (): Hub => ({ handlers: new Map(), statusHandlers: new Set(), up: false, wanted: false }));
 }
 
 function setUp(h: Hub, up: boolean) {

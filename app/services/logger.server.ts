@@ -1,7 +1,6 @@
+import { remember } from "@epic-web/remember";
 import pino, { type Logger } from "pino";
 import { getEnv } from "./env.server";
-
-const globalForLogger = globalThis as unknown as { __raffleLogger?: Logger };
 
 /**
  * A structured JSON logger. Fields that could carry card data or secrets are redacted
@@ -38,8 +37,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 
 /** The process-wide logger. */
 export function getLogger(): Logger {
-  globalForLogger.__raffleLogger ??= createLogger(getEnv().LOG_LEVEL);
-  return globalForLogger.__raffleLogger;
+  return remember("raffle:logger", () => createLogger(getEnv().LOG_LEVEL));
 }
 
 /** A digit, written plainly, percent-encoded once or twice ("%34", "%2534") or full-width ("４"). */

@@ -1,3 +1,4 @@
+import { remember } from "@epic-web/remember";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Counter, Gauge, Histogram, collectDefaultMetrics, register } from "prom-client";
 import { poolStats } from "~/models/db.server";
@@ -8,8 +9,8 @@ import { openStreamCount } from "./events.server";
 /**
  * What GET /metrics shows (Prometheus text, prom-client's global registry; ADR 026).
  * server.ts and the Remix build each carry a copy of this module, but prom-client is
- * one package outside both bundles: the metrics are made once per process and kept on
- * globalThis, so both copies count into the same ones.
+ * one package outside both bundles: the metrics are made once per process (remember),
+ * so both copies count into the same ones.
  */
 const PREFIX = "raffle_";
 /** Figures read from the database are read at most this often, whatever the scrape rate. */
@@ -79,11 +80,8 @@ function createMetrics() {
   };
 }
 
-const state = globalThis as unknown as { __raffleMetrics?: ReturnType<typeof createMetrics>; __raffleDatabaseGauges?: boolean };
-
 function metrics() {
-  state.__raffleMetrics ??= createMetrics();
-  return state.__raffleMetrics;
+  return remember("raffle:metrics", createMetrics);
 }
 
 export function countEntry(outcome: string): void {
@@ -134,8 +132,9 @@ function cached<T>(ttl: number, read: () => Promise<T>): () => Promise<T> {
  * cluster's sum counts them once.
  */
 export function registerDatabaseGauges(): void {
-  if (state.__raffleDatabaseGauges) return;
-  state.__raffleDatabaseGauges = true;
+  const gauges = remember("raffle:database-gauges", () => ({ registered: false }));
+  if (gauges.registered) return;
+  gauges.registered = true;
   const states = cached(STATES_TTL_MS, async () => {
     const [payments, withdrawals, legs] = await Promise.all([countPaymentsByStatus(), countWithdrawalsByStatus(), countPayoutLegsByStatus()]);
     return { payments, withdrawals, legs };

@@ -1,3 +1,4 @@
+import { remember } from "@epic-web/remember";
 import type { RaffleKind } from "~/generated/prisma/client";
 import type { SessionRow } from "~/models/session.server";
 import { isListening, onNotification, onStatus, startListening } from "./listener.server";
@@ -51,11 +52,8 @@ type Model = {
   stop?: () => void;
 };
 
-const state = globalThis as unknown as { __raffleReadModel?: Model };
-
 function model(): Model {
-  state.__raffleReadModel ??= { enabled: false, version: 0, sessions: new Map(), tokensOfUser: new Map(), game: new Map() };
-  return state.__raffleReadModel;
+  return remember("raffle:read-model", (): Model => ({ enabled: false, version: 0, sessions: new Map(), tokensOfUser: new Map(), game: new Map() }));
 }
 
 function forgetEverything(m: Model) {

@@ -58,6 +58,21 @@ test("a draw page checks the draw in the browser, or says how to without JavaScr
   expect(await file.text()).toContain("export async function verifyDraw(draw)");
 });
 
+test("an unknown draw's page says so in its own terms, with a 404 and the way back to the list", async ({ page }) => {
+  for (const id of ["not-a-raffle-id", "00000000-0000-4000-8000-000000000000"]) {
+    const response = await page.goto(`/fair/${id}`);
+    expect(response?.status()).toBe(404);
+    // The page's own ErrorBoundary (issue 22), not the site-wide not-found page.
+    await expect(page.getByRole("heading", { name: "Draw not found" })).toBeVisible();
+    await expect(page.getByText("No raffle has that id.")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Page Not Found" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Back to fair draws" })).toHaveAttribute("href", "/fair");
+    await expect(page.getByRole("link", { name: "Back to the home page" })).toHaveAttribute("href", "/");
+  }
+  await page.getByRole("link", { name: "Back to fair draws" }).click();
+  await expect(page.getByRole("heading", { name: "Fair draws" })).toBeVisible();
+});
+
 test.describe("times", () => {
   test.use({ timezoneId: "America/New_York", locale: "en-US" });
 

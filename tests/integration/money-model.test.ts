@@ -4,7 +4,7 @@ import { setupModel } from "../support/money-model";
 import { commands, startingCoins } from "../support/money-model-commands";
 
 /**
- * The model test (tests/support/money-model.ts and money-model-commands.ts): fast-check generates sequences of
+ * The model test (tests/support/money-model.ts, money-model-commands.ts and money-model-payouts.ts): fast-check generates sequences of
  * deposits, VIP purchases, entries, draws, cancellations, early completions, spins, VIP
  * claims, withdrawals, approvals, rejections, refunds, disputes and breaks; after every
  * step the ledger sums to zero, no balance is negative, every stored balance equals its

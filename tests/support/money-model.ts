@@ -12,7 +12,8 @@ import { BALANCED, cashOutProblems, ledgerInvariants, raffleProblems } from "./m
 /**
  * A model of the money rules, small enough to trust: its state, its set-up, the
  * comparison of the whole database with it, and the draw rules. The commands that move
- * it and the real services side by side are in money-model-commands.ts. Time is the
+ * it and the real services side by side are in money-model-commands.ts (payouts in
+ * money-model-payouts.ts). Time is the
  * model's clock, passed to every service as `now`.
  */
 export type Player = {
@@ -81,6 +82,7 @@ export const RUN_SPAN_MS = 50 * 86_400_000;
 export const DAY = 86_400_000;
 
 export const pick = <T>(items: T[], index: number): T => items[index % items.length]!;
+export const least = (a: bigint, b: bigint) => (a < b ? a : b);
 export const isVip = (p: Player, now: Date) => activeVipTier(p, now) !== null;
 export const isExcluded = (p: Player, now: Date) => p.excludedUntil !== null && p.excludedUntil > now;
 

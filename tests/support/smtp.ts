@@ -2,6 +2,8 @@ import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll } from "vitest";
+import { forgetEnv } from "~/services/env.server";
+import { forgetTransport } from "~/services/mail/transport.server";
 
 /**
  * A real SMTP server in the test process (smtp-server), with SMTP_URL pointing at it for
@@ -15,9 +17,10 @@ export type TestSmtp = {
   to: (address: string) => ParsedMail[];
 };
 
+/** The configuration and the mail transport are made again from SMTP_URL as it is now. */
 const resetMailCaches = () => {
-  (globalThis as { __raffleEnv?: unknown }).__raffleEnv = undefined;
-  (globalThis as { __raffleMailer?: unknown }).__raffleMailer = undefined;
+  forgetEnv();
+  forgetTransport();
 };
 
 export function setUpSmtp(): TestSmtp {
@@ -51,8 +54,6 @@ export function setUpSmtp(): TestSmtp {
   afterAll(async () => {
     if (saved === undefined) delete process.env.SMTP_URL;
     else process.env.SMTP_URL = saved;
-    const mailer = (globalThis as { __raffleMailer?: { close(): void } }).__raffleMailer;
-    mailer?.close();
     resetMailCaches();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });

@@ -1,6 +1,8 @@
 import Stripe from "stripe";
-import { afterAll, beforeAll } from "vitest";
-import { call } from "./app";
+import { afterAll, beforeAll, expect } from "vitest";
+import { forgetEnv } from "~/services/env.server";
+import { call, sessionCookie } from "./app";
+import { createTestUser } from "./factories";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";
 
 /**
@@ -17,7 +19,6 @@ const ENV = {
   PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
   ALLOWED_COUNTRIES: "GB",
 };
-const resetEnvCache = () => ((globalThis as { __raffleEnv?: unknown }).__raffleEnv = undefined);
 const signer = new Stripe("sk_test_fake");
 
 export type StripeMode = {
@@ -43,15 +44,28 @@ export function setUpStripeMode(): StripeMode {
       saved[key] = process.env[key];
       process.env[key] = value;
     }
-    resetEnvCache();
+    forgetEnv();
   });
   afterAll(async () => {
     for (const [key, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }
-    resetEnvCache();
+    forgetEnv();
     await mode.stripe.close();
   });
   return mode;
+}
+
+/** A player (with some coins, or a VIP tier) and their session cookie, to pay with. */
+export async function buyer(coins = 0n, vip?: "gold") {
+  const user = await createTestUser({ coins, ...(vip ? { vipTier: vip, vipExpiry: new Date(Date.now() + 86_400_000) } : {}) });
+  return { ...user, cookie: await sessionCookie(user.id) };
+}
+
+/** Starts a card payment through the API, as the checkout page's script does. */
+export async function createIntent(cookie: string, packageId = "package_2", extra: Record<string, unknown> = {}) {
+  const response = await call("/api/create-payment-intent", { method: "POST", cookie, json: { packageId, ...extra } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { clientSecret: string; paymentIntentId: string; coins: number; amount: string };
 }

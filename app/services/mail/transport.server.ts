@@ -1,3 +1,4 @@
+import { remember } from "@epic-web/remember";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -14,14 +15,23 @@ import type { RenderedMail } from "./templates";
  */
 export type OutgoingMail = RenderedMail & { to: string; messageId: string; date: Date };
 
-const globalForMail = globalThis as unknown as { __raffleMailer?: Transporter };
+/** One transport per process (remember), made from SMTP_URL on first use. */
+const mailer = () => remember("raffle:mailer", (): { transport?: Transporter } => ({}));
 
 function transporter(): Transporter {
+  const held = mailer();
   const env = getEnv();
-  globalForMail.__raffleMailer ??= env.SMTP_URL
+  held.transport ??= env.SMTP_URL
     ? nodemailer.createTransport(env.SMTP_URL)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
-  return globalForMail.__raffleMailer;
+  return held.transport;
+}
+
+/** Closes the transport, so that the next message uses SMTP_URL as it is then (tests point it at their server). */
+export function forgetTransport(): void {
+  const held = mailer();
+  held.transport?.close();
+  held.transport = undefined;
 }
 
 /** The folder of .eml files when no SMTP_URL is set. */

@@ -1,0 +1,70 @@
+import { openDatabase, type Database } from "~/services/database.server";
+import { ConfigError, getEnv, type Env } from "~/services/env.server";
+import { getLogger } from "~/services/logger.server";
+import { startMailSender } from "~/services/mail/outbox.server";
+import { startPaymentSweep } from "~/services/payments.server";
+import { EmbeddedPostgresError } from "~/services/postgres-user.server";
+import { startScheduler, type Scheduler } from "~/services/scheduler.server";
+import { seed } from "~/services/seed.server";
+
+/** Everything, database included, is closed within this long of SIGTERM or SIGINT. */
+const SHUTDOWN_DEADLINE_MS = 9_000;
+
+/** The configuration, or the process exits with one line saying what is wrong (EX_CONFIG). */
+export function loadEnv(): Env {
+  try {
+    return getEnv();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}
+
+/** Whatever is still running SHUTDOWN_DEADLINE_MS after shutdown began, the process exits (code 1). */
+export function exitAtDeadline() {
+  const deadline = setTimeout(() => {
+    getLogger().error("shutdown deadline passed; exiting");
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS);
+  deadline.unref();
+}
+
+/** Opens the database (starting the embedded one when there is no DATABASE_URL), or exits. */
+export async function openOrExit(env: Env): Promise<Database> {
+  const logger = getLogger();
+  let database: Database;
+  try {
+    database = await openDatabase(env, (line) => logger.debug({ component: "postgres" }, line));
+  } catch (error) {
+    // A known reason, with what to do about it, is one line for the person at the terminal.
+    if (error instanceof EmbeddedPostgresError) process.stderr.write(`could not start the embedded PostgreSQL: ${error.message}\n`);
+    else logger.fatal({ err: error }, "could not open the database");
+    process.exit(1);
+  }
+  if (database.embeddedDataDir) logger.info({ cluster: database.embeddedDataDir }, "using the embedded PostgreSQL");
+  if (env.SEED_ON_START ?? database.embedded) {
+    const seeded = await seed({ demoUsers: env.SEED_DEMO_USERS ?? env.demoMode });
+    logger.info({ seeded }, "seeded the database");
+  }
+  return database;
+}
+
+/** The draws, the payment sweep and the mail sender: in the one process that owns the database (ADR 014, 032). */
+export function startJobs(env: Env) {
+  if (!env.SCHEDULER_ENABLED) return { stop: async () => {} };
+  const scheduler: Scheduler = startScheduler();
+  // Payments whose confirmation never came (a closed browser, a crash) are settled from the provider's record.
+  const paymentSweep = startPaymentSweep();
+  // The outbox's messages: several instances share the work (leases, SKIP LOCKED).
+  const mailSender = startMailSender();
+  return {
+    stop: async () => {
+      await scheduler.stop();
+      await paymentSweep.stop();
+      await mailSender.stop();
+    },
+  };
+}
