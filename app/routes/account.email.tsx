@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
 import { buttonClass, inputClass } from "~/components/form-fields";
+import { PageError } from "~/components/route-error";
 import { requireUser } from "~/services/auth.server";
 import { confirmEmailChangeByCode, confirmEmailChangeByToken, pendingEmailChange, requestEmailChange } from "~/services/email-change.server";
 import { expectedErrorMessage, readForm } from "~/services/http.server";
@@ -109,3 +110,7 @@ export default function ChangeEmail() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Change email — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Your email address could not be changed here" back={{ to: "/settings", label: "Back to settings" }} />;
+}

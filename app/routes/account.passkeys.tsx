@@ -3,6 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
 import { AddPasskey } from "~/components/passkey-buttons";
+import { PageError } from "~/components/route-error";
 import { requireUser } from "~/services/auth.server";
 import { longUtcDate } from "~/services/dates";
 import { expectedErrorMessage, readForm } from "~/services/http.server";
@@ -75,3 +76,7 @@ export default function Passkeys() {
 }
 
 export const meta: MetaFunction = () => [{ title: "Passkeys — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Your passkeys could not be shown here" back={{ to: "/settings", label: "Back to settings" }} />;
+}
