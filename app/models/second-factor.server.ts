@@ -18,6 +18,11 @@ export async function hasConfirmedTotp(userId: string): Promise<boolean> {
   return (await db().totpFactor.count({ where: { userId, confirmedAt: { not: null } } })) > 0;
 }
 
+/** A player's factor (not an admin's, which the admin gate asks for instead). */
+export async function hasPlayerTotp(userId: string): Promise<boolean> {
+  return (await db().totpFactor.count({ where: { userId, confirmedAt: { not: null }, user: { isAdmin: false } } })) > 0;
+}
+
 /** Starts (or restarts) an enrolment: a new secret, not yet a factor. Refused (false) once confirmed. */
 export async function startTotpEnrolment(userId: string, secretSealed: string): Promise<boolean> {
   const rows = await db().$executeRaw`

@@ -4,11 +4,12 @@ import { db } from "~/models/db.server";
 import { getEnv } from "./env.server";
 import { consume, giveBack, LIMITS } from "./rate-limit.server";
 import { safeRedirectPath } from "./safe-redirect";
-import { checkSecondFactor, hasSecondFactor } from "./second-factor.server";
+import { hasPlayerTotp } from "~/models/second-factor.server";
+import { checkSecondFactor } from "./second-factor.server";
 import { sessionSecret } from "./session-secret.server";
 
 /**
- * Sign-in's second step for an account with a TOTP factor (ADR 036): the right password
+ * Sign-in's second step for a player with a TOTP factor (ADR 036): the right password
  * starts no session; it sets a signed cookie naming the account for 5 minutes and sends
  * the browser to /login/two-factor, where a code (or a recovery code) finishes the sign-in.
  */
@@ -29,7 +30,12 @@ function cookie() {
 
 export type PendingSignIn = { userId: string; returnTo: string };
 
-export const needsSecondStep = hasSecondFactor;
+/**
+ * A player with a factor. An admin's factor is asked at the admin gate instead (at the
+ * first visit to the back office and every 30 minutes), so an admin never types two codes
+ * in a row, which the one-use-per-step rule would make them wait 30 s for.
+ */
+export const needsSecondStep = hasPlayerTotp;
 
 export function pendingSignInCookie(userId: string, returnTo: string | undefined, now = new Date()): Promise<string> {
   return cookie().serialize({ userId, returnTo: safeRedirectPath(returnTo), until: now.getTime() + PENDING_SECONDS * 1000 });
