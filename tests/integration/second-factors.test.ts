@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
+import { hashPassword } from "~/services/password.server";
 import { checkSecondFactor } from "~/services/second-factor.server";
 import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
@@ -58,6 +59,16 @@ describe("an admin's enrolment with the bootstrap key", () => {
       "admin.gate_refused", "admin.enrolment_started", "admin.gate_refused", "admin.gate_refused",
       "second_factor.enrolled", "admin.gate_passed", "admin.gate_refused",
     ]);
+  });
+
+  it("lets an enrolled admin sign in with the password alone: the gate asks for the code", async () => {
+    const admin = await createTestUser({ isAdmin: true });
+    const password = "an-admin-passphrase-for-tests";
+    await db().user.update({ where: { id: admin.id }, data: { passwordHash: await hashPassword(password) } });
+    await withTotpFactor(admin.id);
+    const signedIn = await call("/api/login", { method: "POST", form: { intent: "signin", email: admin.email, password, returnTo: "/admin" }, ip: "10.7.0.1" });
+    expect(signedIn.headers.get("Location")).toBe("/admin");
+    expect((await call("/admin", { cookie: cookiesFrom(signedIn) })).headers.get("Location")).toBe("/admin-access");
   });
 
   it("refuses a player who knows the key", async () => {
