@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { chromium, type APIRequestContext, type Browser } from "@playwright/test";
+import { generate } from "otplib";
 import { CHROMIUM_ARGS, chromiumExecutable } from "../tests/support/chromium";
 
 /**
@@ -18,7 +19,19 @@ const OUT = "docs/screens";
 const WIDTHS = [390, 1280];
 const MAX_HEIGHT = 2400;
 const PLAYER = { email: "player@demo.test", password: "demo-player-pass" };
-const ADMIN = { email: "admin@demo.test", password: "demo-admin-pass", accessKey: "demo-admin-access-key" };
+const ADMIN = { email: "admin@demo.test", password: "demo-admin-pass", totpSecret: "RAFFLERUSHDEMOADMIN2FACTORSECRET" };
+
+/**
+ * The demo admin's next code (ADR 036): each 30-second step is accepted once and the server
+ * takes the step before, at or after now, so each sign-in here takes the next unused one.
+ */
+let lastStep = -Infinity;
+async function adminCode(): Promise<string> {
+  const now = () => Math.floor(Date.now() / 30_000);
+  while (Math.max(now() - 1, lastStep + 1) > now() + 1) await new Promise((resolve) => setTimeout(resolve, 1000));
+  lastStep = Math.max(now() - 1, lastStep + 1);
+  return generate({ secret: ADMIN.totpSecret, epoch: lastStep * 30 });
+}
 const SCREENS = [
   { name: "home", path: "/", as: "player" },
   { name: "quick", path: "/quick", as: "player" },
@@ -48,7 +61,7 @@ async function signedIn(browser: Browser, who: "player" | "admin", width: number
   const context = await browser.newContext({ baseURL: BASE, viewport: { width, height: phone ? 844 : 800 }, isMobile: phone, hasTouch: phone, deviceScaleFactor: 1 });
   const account = who === "admin" ? ADMIN : PLAYER;
   await post(context.request, "/api/login", { form: { intent: "signin", email: account.email, password: account.password } });
-  if (who === "admin") await post(context.request, "/admin-access", { form: { key: ADMIN.accessKey } });
+  if (who === "admin") await post(context.request, "/admin-access", { form: { code: await adminCode() } });
   return context;
 }
 

@@ -152,6 +152,7 @@ export function SettingsContent({ account, theme, supportEmail, settings }: Sett
           <a href="/terms" target="_blank" rel="noreferrer" className="inline-flex min-h-6 items-center underline">Terms of Service</a>
           <a href="/privacy" target="_blank" rel="noreferrer" className="inline-flex min-h-6 items-center underline">Privacy Policy</a>
           <a href="/responsible-play" className="inline-flex min-h-6 items-center underline">Responsible play</a>
+          <a href="/settings/two-factor" className="inline-flex min-h-6 items-center underline">Two-factor authentication</a>
           <a href="/account/export" className="inline-flex min-h-6 items-center underline">Download my data</a>
           <a href="/account/close" className="inline-flex min-h-6 items-center underline">Close account</a>
         </div>

@@ -23,6 +23,7 @@ import { rememberReturnTo } from "~/services/return-to.server";
 import { safeRedirectPath } from "~/services/safe-redirect";
 import { readForm } from "~/services/http.server";
 import { PageError } from "~/components/route-error";
+import { needsSecondStep, pendingSignInCookie } from "~/services/two-step-sign-in.server";
 
 const email = z.string({ message: "Email is required" }).trim().email("Enter a valid email address").max(254);
 
@@ -75,6 +76,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       input.intent === "signin"
         ? await signIn(input, { ip: context.clientIp, device })
         : await signUp({ ...input, acceptTerms: true, depositLimits: limitsFromFields(input) }, { ip: context.clientIp });
+    // An account with a second factor signs in on a second step (ADR 036).
+    if (input.intent === "signin" && (await needsSecondStep(userId))) {
+      return redirect("/login/two-factor", { headers: { "Set-Cookie": await pendingSignInCookie(userId, input.returnTo) } });
+    }
     const headers = new Headers();
     headers.append("Set-Cookie", await startSession(request, userId, { ip: context.clientIp }));
     headers.append("Set-Cookie", await rememberDevice(userId, device));

@@ -1,9 +1,7 @@
-import { timingSafeEqual, createHash } from "node:crypto";
 import * as accounts from "~/models/account.server";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
-import { markAdminGatePassed } from "~/models/session.server";
-import { endAllSessions, type CurrentSession } from "./auth.server";
+import { endAllSessions } from "./auth.server";
 import { parseIsoDay } from "./dates";
 import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
@@ -199,35 +197,6 @@ export async function userForOidcSignIn(claims: {
   if (userId && getEnv().demoMode) await grantDemoWelcome(userId);
   if (userId && !claims.emailVerified) await sendVerification(userId);
   return id;
-}
-
-function sameSecret(a: string, b: string): boolean {
-  // Hash both so the comparison takes the same time whatever the lengths.
-  const digest = (s: string) => createHash("sha256").update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
-}
-
-/**
- * The admin gate: an admin who types the right key (compared in constant time) opens
- * the back office for this session for 30 minutes. Wrong keys are rate limited (the
- * right one does not count) and every attempt is written to the audit log.
- */
-export async function passAdminGate(session: CurrentSession, key: string, now = new Date()): Promise<boolean> {
-  // Counted before the key is compared (ADR 018); the right key gives its hit back.
-  const hit = await consume(LIMITS.adminGatePerAccount, session.user.id, now);
-  const ok = session.user.isAdmin && sameSecret(key, getEnv().ADMIN_ACCESS_KEY);
-  if (ok) await giveBack(hit);
-  await db().$transaction((tx) =>
-    recordAudit(tx, {
-      actor: session.user.id,
-      action: ok ? "admin.gate_passed" : "admin.gate_refused",
-      target: `user:${session.user.id}`,
-      details: { isAdmin: session.user.isAdmin },
-    }),
-  );
-  if (ok) await markAdminGatePassed(session.id, now);
-  else getLogger().warn({ event: "admin_gate_refused", userId: session.user.id }, "admin gate refused");
-  return ok;
 }
 
 /** Suspends (or lifts the suspension of) a player; suspending ends every session at once. */

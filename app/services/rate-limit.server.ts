@@ -18,7 +18,10 @@ export const LIMITS = {
   signInPerIp: { name: "signin:ip", max: 50, windowSeconds: 15 * 60 },
   /** The max is SIGNUP_LIMIT_PER_HOUR (see signUpLimit). */
   signUpPerIp: { name: "signup:ip", max: 20, windowSeconds: 60 * 60 },
+  /** The admin gate's codes (and, before enrolment, its bootstrap key) per admin (ADR 036). */
   adminGatePerAccount: { name: "admin-gate:account", max: 10, windowSeconds: 15 * 60 },
+  /** Codes typed to confirm an enrolment, per account (ADR 036). */
+  secondFactorPerAccount: { name: "2fa:account", max: 10, windowSeconds: 15 * 60 },
   /** The max is ENTRY_LIMIT_PER_SECOND (see entryLimit). */
   entriesPerPlayer: { name: "enter:player", max: 10, windowSeconds: 1 },
   rewardsPerPlayer: { name: "reward:player", max: 10, windowSeconds: 60 },

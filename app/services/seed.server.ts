@@ -5,6 +5,7 @@ import { addMissingRaffleSeries } from "~/models/raffle-schedule.server";
 import { createUserIfAbsent, getUserByEmail } from "~/models/user.server";
 import { hashPassword } from "./password.server";
 import { grantDemoWelcome } from "./rewards.server";
+import { seedDemoFactor } from "./second-factor.server";
 import { usernameKey } from "./username";
 
 const scheduleFile = z.object({
@@ -30,6 +31,12 @@ export const DEMO_USERS = [
   { email: "admin@demo.test", password: "demo-admin-pass", username: "DemoAdmin", isAdmin: true },
 ] as const;
 
+/**
+ * The demo admin's TOTP secret (ADR 036): the README prints it, so a person trying the site
+ * can reach the back office with an authenticator app or the one-liner there. Demo mode only.
+ */
+export const DEMO_ADMIN_TOTP_SECRET = "RAFFLERUSHDEMOADMIN2FACTORSECRET";
+
 export type SeedResult = { series: number; demoUsers: number };
 
 /** Idempotent: adds what is missing and never overwrites what exists. */
@@ -53,6 +60,8 @@ export async function seed({ demoUsers }: { demoUsers: boolean }): Promise<SeedR
         const { id } = (await getUserByEmail(user.email))!;
         await grantDemoWelcome(id);
       }
+      // Also for a demo database seeded before second factors existed.
+      if (user.isAdmin) await seedDemoFactor((await getUserByEmail(user.email))!.id, DEMO_ADMIN_TOTP_SECRET);
     }
   }
   return { series: addedSeries, demoUsers: addedUsers };

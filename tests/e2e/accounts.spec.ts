@@ -72,26 +72,6 @@ test("sends a signed-out visitor to sign in and back to where they were going", 
   await expect(page.getByText("This area is restricted to authorized personnel only.")).toBeVisible();
 });
 
-test("lets the demo admin through the admin gate with the key, and not without", async ({ page }) => {
-  await page.goto("/api/login?returnTo=%2Fadmin");
-  const signIn = page.getByRole("form", { name: "Sign in" });
-  await signIn.getByLabel("Email").fill("admin@demo.test");
-  await signIn.getByLabel("Password").fill("demo-admin-pass");
-  await signIn.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Administrative Access" })).toBeVisible();
-  const key = page.getByLabel("Security Key");
-  await expect(key).toHaveAttribute("type", "password");
-  await expect(key).toHaveAttribute("placeholder", "Enter administrative key");
-  await key.fill("not-the-key");
-  await page.getByRole("button", { name: "Access Dashboard" }).click();
-  await expect(page.getByTestId("toast")).toContainText("Access Denied");
-  await expect(page.getByLabel("Security Key")).toHaveValue("");
-  await page.getByLabel("Security Key").fill("demo-admin-access-key");
-  await page.getByRole("button", { name: "Access Dashboard" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
-  await expect(page.getByRole("heading", { name: "Admin dashboard" })).toBeVisible();
-});
-
 test("refuses a forged cross-site form post", async ({ request }) => {
   const response = await request.post("/api/logout", { headers: { Origin: "https://evil.example" }, maxRedirects: 0 });
   expect(response.status()).toBe(403);

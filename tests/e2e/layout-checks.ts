@@ -10,7 +10,7 @@ export const PUBLIC_PAGES = ["/", "/api/login", "/terms", "/privacy", "/rules", 
 
 /** Pages of a signed-in player (the public ones then show the player's frame); FAIR_PAGE stands for a raffle's fair-draw page. */
 export const FAIR_PAGE = "/fair/{raffle}";
-export const PLAYER_PAGES = ["/", "/quick", "/vip", "/withdraw", "/history", "/responsible-play", "/rules", "/terms", "/privacy", "/settings", "/account/passkeys", "/account/email", "/fair", "/checkout?package=package_1", "/vip/checkout?tier=gold", "/admin-access", FAIR_PAGE, "/no-such-page"];
+export const PLAYER_PAGES = ["/", "/quick", "/vip", "/withdraw", "/history", "/responsible-play", "/rules", "/terms", "/privacy", "/settings", "/settings/two-factor", "/account/passkeys", "/account/email", "/fair", "/checkout?package=package_1", "/vip/checkout?tier=gold", "/admin-access", FAIR_PAGE, "/no-such-page"];
 
 /**
  * A player with something on every page: a purchase and a raffle entry in the history, a

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { generate } from "otplib";
+import { usernameKey } from "../../app/services/username";
 import { runningDatabaseUrl } from "../support/database-dump";
 import { e2eDataDir, isE2eSuite, type E2eSuite } from "../support/e2e-suites";
 import { withClient } from "../support/test-database";
@@ -74,11 +76,67 @@ export async function grantWinnings(email: string, coins: number) {
   });
 }
 
-/** An API client signed in as the demo admin, past the admin gate. */
+/** The demo admin's TOTP secret, as the README prints it (ADR 036). */
+export const DEMO_ADMIN_TOTP_SECRET = "RAFFLERUSHDEMOADMIN2FACTORSECRET";
+/** The bootstrap key that opens an admin's enrolment in demo mode. */
+export const DEMO_BOOTSTRAP_KEY = "demo-admin-access-key";
+const PERIOD_MS = 30_000;
+
+/**
+ * A code an authenticator app would show for `secret` that the server has not accepted yet
+ * for the account: each time step is accepted once, and the server takes the step before,
+ * at or after now. So the step after the last one accepted (read from the database), once
+ * it is within that window; waits (polling, no sleep) when the account used the next step too.
+ */
+export async function unusedTotpCode(email: string, secret: string, databaseUrl?: string): Promise<string> {
+  const url = databaseUrl ?? (await e2eDatabaseUrl());
+  const lastStep = await withClient(url, async (client) => {
+    const { rows } = await client.query<{ last_step: string | null }>(
+      "SELECT f.last_step FROM totp_factors f JOIN users u ON u.id = f.user_id WHERE u.email = $1",
+      [email.toLowerCase()],
+    );
+    return rows[0]?.last_step === null || rows[0] === undefined ? -Infinity : Number(rows[0].last_step);
+  });
+  const step = () => Math.max(Math.floor(Date.now() / PERIOD_MS) - 1, lastStep + 1);
+  await expect.poll(() => step() <= Math.floor(Date.now() / PERIOD_MS) + 1, { timeout: 65_000, intervals: [500] }).toBe(true);
+  return generate({ secret, epoch: (step() * PERIOD_MS) / 1000 });
+}
+
+/** A new admin without a second factor (the demo admin's password), made in the database as test data is. */
+export async function newAdmin(): Promise<{ email: string; password: string }> {
+  const id = unique();
+  const email = `admin-${id}@example.com`;
+  const username = `a_${id}`.slice(0, 20);
+  await withClient(await e2eDatabaseUrl(), (client) =>
+    client.query(
+      `INSERT INTO users (email, password_hash, is_admin, date_of_birth, terms_accepted_at, country, username, username_key, email_verified_at, updated_at)
+       SELECT $1, password_hash, true, '1990-01-01', now(), 'GB', $2, $3, now(), now() FROM users WHERE email = 'admin@demo.test'`,
+      [email, username, usernameKey(username)],
+    ),
+  );
+  return { email, password: "demo-admin-pass" };
+}
+
+/**
+ * A new admin of this test's own (the demo admin's password), signed in on `request` and
+ * enrolled through the gate with the bootstrap key, which leaves the gate open for that
+ * session. Each test its own admin: parallel tests never spend each other's codes.
+ */
+export async function enrolledAdmin(request: APIRequestContext, baseURL: string): Promise<{ email: string; password: string; secret: string }> {
+  const { email } = await newAdmin();
+  const headers = { Origin: baseURL };
+  expect((await request.post("/api/login", { form: { intent: "signin", email, password: "demo-admin-pass" }, headers, maxRedirects: 0 })).status()).toBe(302);
+  expect((await request.post("/admin-access", { form: { intent: "key", key: DEMO_BOOTSTRAP_KEY }, headers, maxRedirects: 0 })).headers().location).toBe("/admin-access");
+  const secret = /data-testid="totp-secret"[^>]*>([A-Z2-7]+)</.exec(await (await request.get("/admin-access")).text())![1]!;
+  const confirmed = await request.post("/admin-access", { form: { intent: "confirm", code: await unusedTotpCode(email, secret) }, headers, maxRedirects: 0 });
+  expect(confirmed.status()).toBe(200);
+  return { email, password: "demo-admin-pass", secret };
+}
+
+/** An API client signed in as an admin of its own, past the admin gate. */
 export async function adminRequest(playwright: { request: { newContext: (options: object) => Promise<APIRequestContext> } }, baseURL: string) {
   const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL } });
-  expect((await admin.post("/api/login", { form: { intent: "signin", email: "admin@demo.test", password: "demo-admin-pass" }, maxRedirects: 0 })).status()).toBe(302);
-  expect((await admin.post("/admin-access", { form: { key: "demo-admin-access-key" }, maxRedirects: 0 })).headers().location).toBe("/admin");
+  await enrolledAdmin(admin, baseURL);
   return admin;
 }
 

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUpWithUsername, verifyEmailOf } from "./support";
+import { adminRequest, signUpWithUsername, verifyEmailOf } from "./support";
 
 /** Cashing out, with and without JavaScript: only cash (money paid in or won) goes out. */
 test("request a withdrawal: welcome coins stay, refused below $10 and above the cash, then held and listed as pending", async ({ page, baseURL }) => {
@@ -70,9 +70,7 @@ test("a refused payout's reason reaches the player", async ({ page, baseURL, pla
   await page.goto("/withdraw");
   await expect(page.getByTestId("toast")).toContainText("Payment Successful!");
 
-  const admin = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Origin: baseURL! } });
-  expect((await admin.post("/api/login", { form: { intent: "signin", email: "admin@demo.test", password: "demo-admin-pass" }, maxRedirects: 0 })).status()).toBe(302);
-  expect((await admin.post("/admin-access", { form: { key: "demo-admin-access-key" }, maxRedirects: 0 })).headers().location).toBe("/admin");
+  const admin = await adminRequest(playwright, baseURL!);
   const rejected = await admin.post(`/api/admin/payouts/${id}/reject`, { data: { reason: "Name does not match the account" }, headers: { Accept: "application/json" } });
   expect(rejected.status()).toBe(200);
   await admin.dispose();

@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/ledger.server";
 import { requestPasswordReset, sendVerification } from "~/services/email-tokens.server";
+import { hashRecoveryCode, newRecoveryCode } from "~/services/recovery-codes";
 import { hashPassword } from "~/services/password.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
+import { withTotpFactor } from "../support/second-factor";
 
 const close = (cookie: string, form: Record<string, string> = { typed: "close" }) => call("/account/close", { method: "POST", cookie, form });
 const enter = (cookie: string, raffleId: string) => call(`/api/raffles/${raffleId}/enter`, { method: "POST", cookie, json: {} });
@@ -116,6 +118,17 @@ describe("closing an account", () => {
     for (const row of unsent) expect(row).toMatchObject({ toAddress: `closed-${p.id}@closed.invalid`, data: {}, status: "failed", lastError: "account closed" });
     // What was sent stays as it was sent (the record of a message support may be asked about).
     expect(await db().emailOutbox.count({ where: { userId: p.id, status: "sent", toAddress: p.email } })).toBe(1);
+  });
+
+  it("removes the account's second factor and its recovery codes", async () => {
+    const p = await createTestUser();
+    await withTotpFactor(p.id);
+    await db().recoveryCode.create({ data: { userId: p.id, codeHash: hashRecoveryCode(newRecoveryCode()) } });
+
+    expect((await close(await sessionCookie(p.id))).status).toBe(302);
+
+    expect(await db().totpFactor.count({ where: { userId: p.id } })).toBe(0);
+    expect(await db().recoveryCode.count({ where: { userId: p.id } })).toBe(0);
   });
 
   it("leaves the ledger balanced and nothing in the pot when entries race the closure", async () => {

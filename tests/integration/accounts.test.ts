@@ -3,6 +3,7 @@ import { db } from "~/models/db.server";
 import { setSuspension } from "~/services/accounts.server";
 import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
+import { totpCode, withTotpFactor } from "../support/second-factor";
 
 const signUpForm = (email: string, overrides: Record<string, string> = {}) => ({
   intent: "signup",
@@ -247,50 +248,40 @@ describe("usernames", () => {
 });
 
 describe("the admin gate", () => {
-  const KEY = "demo-admin-access-key";
-
-  it("opens /admin for an admin with the right key, and writes every attempt to the audit log", async () => {
+  // Enrolment, codes, replays, recovery codes and limits: tests/integration/second-factors.test.ts.
+  it("opens /admin for an admin with their code, and writes every attempt to the audit log", async () => {
     const admin = await createTestUser({ isAdmin: true });
+    const secret = await withTotpFactor(admin.id);
     const cookie = await sessionCookie(admin.id);
-    const wrong = await call("/admin-access", { method: "POST", cookie, form: { key: "wrong-key" } });
-    expect(wrong.headers.get("Location")).toBe("/admin-access");
-    const page = await call("/admin-access", { cookie: `${cookie}; ${cookiesFrom(wrong)}` });
-    const html = await page.text();
+    const wrong = await call("/admin-access", { method: "POST", cookie, form: { code: "wrong-code" } });
+    expect(wrong.status).toBe(400);
+    const html = await pageText(wrong);
     expect(html).toContain("Access Denied");
-    expect(html).toContain("Invalid credentials or insufficient privileges");
-    expect(html).not.toContain(KEY);
+    expect(html).toContain("invalid credentials or insufficient privileges");
     expect((await call("/admin", { cookie })).headers.get("Location")).toBe("/admin-access");
 
-    const right = await call("/admin-access", { method: "POST", cookie, form: { key: KEY } });
+    const right = await call("/admin-access", { method: "POST", cookie, form: { code: await totpCode(secret) } });
     expect(right.headers.get("Location")).toBe("/admin");
     expect((await call("/admin", { cookie })).status).toBe(200);
     const audit = await db().auditEvent.findMany({ where: { actor: admin.id }, orderBy: { id: "asc" } });
     expect(audit.map((a) => a.action)).toEqual(["admin.gate_refused", "admin.gate_passed"]);
   });
 
-  it("refuses a player who knows the key", async () => {
+  it("refuses a player, whatever they type", async () => {
     const player = await createTestUser();
+    const secret = await withTotpFactor(player.id);
     const cookie = await sessionCookie(player.id);
-    const response = await call("/admin-access", { method: "POST", cookie, form: { key: KEY } });
-    expect(response.headers.get("Location")).toBe("/admin-access");
+    const response = await call("/admin-access", { method: "POST", cookie, form: { code: await totpCode(secret) } });
+    expect(response.status).toBe(400);
     expect((await call("/admin", { cookie })).headers.get("Location")).toBe("/admin-access");
   });
 
   it("closes again after 30 minutes", async () => {
     const admin = await createTestUser({ isAdmin: true });
+    const secret = await withTotpFactor(admin.id);
     const cookie = await sessionCookie(admin.id);
-    await call("/admin-access", { method: "POST", cookie, form: { key: KEY } });
+    expect((await call("/admin-access", { method: "POST", cookie, form: { code: await totpCode(secret) } })).headers.get("Location")).toBe("/admin");
     await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date(Date.now() - 31 * 60_000) } });
     expect((await call("/admin", { cookie })).headers.get("Location")).toBe("/admin-access");
-  });
-
-  it("rate limits key attempts", async () => {
-    const admin = await createTestUser({ isAdmin: true });
-    const cookie = await sessionCookie(admin.id);
-    for (let i = 0; i < 10; i++) await call("/admin-access", { method: "POST", cookie, form: { key: `wrong-${i}` } });
-    const limited = await call("/admin-access", { method: "POST", cookie, form: { key: KEY } });
-    expect(limited.headers.get("Location")).toBe("/admin-access");
-    expect(limited.headers.get("Retry-After")).toBeTruthy();
-    expect((await call("/admin", { cookie })).status).toBe(302);
   });
 });

@@ -101,6 +101,9 @@ const MATRIX: Record<string, Row> = {
   "routes/history[.]csv": { request: ["/history.csv"], expect: signedIn(LOGIN("/history.csv"), 200) },
   "routes/responsible-play": { request: ["/responsible-play"], expect: all(200) },
   "routes/settings": { request: ["/settings"], expect: signedIn(LOGIN("/settings"), 200) },
+  "routes/settings_.two-factor": { request: ["/settings/two-factor"], expect: signedIn(LOGIN("/settings/two-factor"), 200) },
+  // Only after the right password (a signed cookie of 5 minutes); anyone else starts again.
+  "routes/login.two-factor": { request: ["/login/two-factor"], expect: all("→/api/login") },
   "routes/api.settings": { request: ["/api/settings", { method: "POST", form: { soundEffects: "on" } }], expect: signedIn(401, "→/settings") },
   "routes/account.close": { request: ["/account/close"], expect: signedIn(LOGIN("/account/close"), 200) },
   "routes/account.email": { request: ["/account/email"], expect: signedIn(LOGIN("/account/email"), 200) },

@@ -59,7 +59,7 @@ const FUZZ: Record<string, Fuzz> = {
   },
   "routes/api.auth.user": { as: "player" },
   "routes/api.auth.create-username": { as: "newcomer", fields: ["username"], plausible: { username: ["fuzzer_1", "ab", "admin"] } },
-  "routes/admin-access": { as: "admin", fields: ["key"], plausible: { key: ["wrong-key-1234"] } },
+  "routes/admin-access": { as: "admin", fields: ["intent", "key", "code"], plausible: { intent: ["key", "confirm", "code"], key: ["wrong-key-1234"], code: ["123456", "ABCD-EFGH-JKMN-PQRS"] } },
   // The audit log's filters (actor, action, target, from, to, before, after) are read by the same function as /api/admin/audit's, fuzzed there.
   "routes/admin": { as: "admin", query: ["tab", "q", "page", "revenue", "empty"] },
   "routes/api.raffles._index": { as: "player" },
@@ -133,6 +133,8 @@ const FUZZ: Record<string, Fuzz> = {
   },
   "routes/history": { as: "player", query: ["type", "from", "to"] },
   "routes/settings": { as: "player" },
+  "routes/settings_.two-factor": { as: "player", fields: ["intent", "code"], plausible: { intent: ["begin", "confirm", "disable"], code: ["123456"] } },
+  "routes/login.two-factor": { as: "anonymous", fields: ["code"], plausible: { code: ["123456"] } },
   "routes/account.close": { as: "player", fields: ["password", "typed"], plausible: { password: ["not the password"], typed: ["CLOSE"] } },
   "routes/account.export": { as: "player" },
   "routes/account.email": {

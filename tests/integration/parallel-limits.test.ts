@@ -3,6 +3,7 @@ import { db } from "~/models/db.server";
 import { LIMITS } from "~/services/rate-limit.server";
 import { call, cookiesFrom, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
+import { totpCode, totpCodeAt, withTotpFactor } from "../support/second-factor";
 
 /**
  * Limits hold against requests fired at once (ADR 018): each hit is counted before the
@@ -81,26 +82,27 @@ describe("sign-in under a parallel attack", () => {
 });
 
 describe("the admin gate under a parallel attack", () => {
-  const KEY = "demo-admin-access-key";
-  const gate = (cookie: string, key: string) => call("/admin-access", { method: "POST", cookie, form: { key } });
+  const gate = (cookie: string, code: string) => call("/admin-access", { method: "POST", cookie, form: { code } });
 
-  it("compares at most 10 of 40 wrong keys fired at once", async () => {
+  it("checks at most 10 of 40 wrong codes fired at once", async () => {
     const admin = await createTestUser({ isAdmin: true });
+    const secret = await withTotpFactor(admin.id);
     const cookie = await sessionCookie(admin.id);
-    await Promise.all(Array.from({ length: 40 }, (_, i) => gate(cookie, `wrong-key-${i}`)));
+    await Promise.all(Array.from({ length: 40 }, (_, i) => gate(cookie, String(100000 + i))));
     expect(await db().auditEvent.count({ where: { actor: admin.id, action: "admin.gate_refused" } })).toBe(10);
-    const limited = await gate(cookie, KEY);
+    const limited = await gate(cookie, await totpCode(secret));
+    expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toBeTruthy();
     expect((await call("/admin", { cookie })).status).toBe(302);
   });
 
-  it("does not count the right key", async () => {
+  it("does not count the right code", async () => {
     const admin = await createTestUser({ isAdmin: true });
+    const secret = await withTotpFactor(admin.id);
     const cookie = await sessionCookie(admin.id);
-    // One after another: a right key's hit is held only while it is being compared.
-    for (let i = 0; i < 15; i++) expect((await gate(cookie, KEY)).headers.get("Location")).toBe("/admin");
-    await Promise.all(Array.from({ length: 9 }, (_, i) => gate(cookie, `wrong-key-${i}`)));
-    expect((await gate(cookie, KEY)).headers.get("Location")).toBe("/admin");
+    await Promise.all(Array.from({ length: 9 }, (_, i) => gate(cookie, String(100000 + i))));
+    // A code's step is spent once: the steps before, at and after now are three right codes in a row.
+    for (const steps of [-1, 0, 1]) expect((await gate(cookie, await totpCodeAt(secret, steps))).headers.get("Location")).toBe("/admin");
   });
 });
 

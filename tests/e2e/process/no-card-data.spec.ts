@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { findCardData } from "../../support/card-scan";
 import { dumpAllTables, runningDatabaseUrl } from "../../support/database-dump";
-import { verifyEmailOf } from "../support";
+import { DEMO_ADMIN_TOTP_SECRET, unusedTotpCode, verifyEmailOf } from "../support";
 import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
 
 /**
@@ -87,7 +87,8 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
   // An admin pays one of the withdrawals out (the stored, encrypted details are read back).
   const admin = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { Origin: base } });
   expect((await admin.post("/api/login", { form: { intent: "signin", email: "admin@demo.test", password: "demo-admin-pass" }, maxRedirects: 0 })).status()).toBe(302);
-  expect((await admin.post("/admin-access", { form: { key: "demo-admin-access-key" }, maxRedirects: 0 })).headers().location).toBe("/admin");
+  const code = await unusedTotpCode("admin@demo.test", DEMO_ADMIN_TOTP_SECRET, await runningDatabaseUrl(dataDir));
+  expect((await admin.post("/admin-access", { form: { code }, maxRedirects: 0 })).headers().location).toBe("/admin");
   const payouts = (await (await admin.get("/api/admin/payouts")).json()) as { id: string; method: string }[];
   const card = payouts.find((p) => p.method === "debit_card")!;
   await keep(await admin.post(`/api/admin/payouts/${card.id}/approve`, { data: {}, headers: { Accept: "application/json" } }), 200);

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { PLAYER_PAGES, playerTest, PUBLIC_PAGES } from "../layout-checks";
-import { signInRequest } from "../support";
+import { enrolledAdmin } from "../support";
 
 /**
  * Every page, signed out, as a player and as an admin, in both themes (the theme cookie
@@ -47,9 +47,7 @@ for (const theme of THEMES) {
   for (const path of ADMIN_PAGES) {
     test(`the back office's ${path} in the ${theme} theme has no serious accessibility violation`, async ({ page, baseURL }) => {
       await setTheme(page, baseURL!, theme);
-      await signInRequest(page.request, baseURL!, "admin@demo.test", "demo-admin-pass");
-      const unlocked = await page.request.post("/admin-access", { form: { key: "demo-admin-access-key" }, headers: { Origin: baseURL! }, maxRedirects: 0 });
-      expect(unlocked.headers().location).toBe("/admin");
+      await enrolledAdmin(page.request, baseURL!);
       await expectAccessible(page, path);
     });
   }
