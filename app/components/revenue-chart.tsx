@@ -38,11 +38,11 @@ export function RevenueChart({ period, points }: { period: Period; points: Point
           const height = Math.max(p.cents === 0 ? 0 : 1, Math.abs(y(p.cents) - y(0)));
           return (
             <g key={p.start} data-testid="revenue-bar" data-cents={p.cents}>
-              <rect x={LEFT + i * slot + slot * 0.15} y={top} width={slot * 0.7} height={height} fill="currentColor">
+              <rect x={px(LEFT + i * slot + slot * 0.15)} y={px(top)} width={px(slot * 0.7)} height={px(height)} fill="currentColor">
                 <title>{`${label(period, p.start)}: ${formatDollars(BigInt(p.cents))}`}</title>
               </rect>
               {i % every === 0 ? (
-                <text x={LEFT + i * slot + slot / 2} y={HEIGHT - 6} textAnchor="middle" className="fill-slate-600 text-[11px] dark:fill-slate-400">
+                <text x={px(LEFT + i * slot + slot / 2)} y={HEIGHT - 6} textAnchor="middle" className="fill-slate-600 text-[11px] dark:fill-slate-400">
                   {label(period, p.start)}
                 </text>
               ) : null}
@@ -52,4 +52,12 @@ export function RevenueChart({ period, points }: { period: Period; points: Point
       </svg>
     </figure>
   );
+}
+
+/**
+ * A coordinate to a tenth of a pixel: finer is invisible, and a long fraction such as
+ * 601.0266666666666 is a run of digits that the card-data scans would flag.
+ */
+function px(value: number): number {
+  return Math.round(value * 10) / 10;
 }
