@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { z } from "zod";
 import { buttonClass, inputClass } from "~/components/form-fields";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
-import { confirmAdminEnrolment, enrolWithKey, gateStep, passAdminGate } from "~/services/admin-gate.server";
+import { confirmAdminEnrolment, enrolWithKey, gateStep, mayPassWithPasskey, passAdminGate, passAdminGateWithPasskey } from "~/services/admin-gate.server";
 import { getSession, requireSession } from "~/services/auth.server";
 import { readForm } from "~/services/http.server";
 import { PageError } from "~/components/route-error";
@@ -12,7 +12,7 @@ import { RateLimited } from "~/services/rate-limit.server";
 import { clearEnrolmentCookie, enrolmentBelongsTo, enrolmentCookieFor, pendingEnrolment } from "~/services/second-factor.server";
 
 const schema = z.object({
-  intent: z.enum(["key", "confirm", "code"]).default("code"),
+  intent: z.enum(["key", "confirm", "code", "passkey"]).default("code"),
   key: z.string().max(500).default(""),
   code: z.string().max(100).default(""),
 });
@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!session.user.isAdmin) return { state: "restricted" as const };
   const step = await gateStep(session);
   const enrolment = step === "key" && (await enrolmentBelongsTo(request, session.id)) ? await pendingEnrolment(session.user.id, session.user.email) : null;
-  return { state: "admin" as const, step, enrolment };
+  return { state: "admin" as const, step, enrolment, passkey: step === "code" && (await mayPassWithPasskey(session)) };
 }
 
 /** Keys and codes are checked on the server only; a wrong one is a 400 that changes nothing but the audit log and the limit. */
@@ -42,6 +42,8 @@ export async function action({ request }: ActionFunctionArgs) {
     } else if (input.intent === "confirm") {
       const codes = await confirmAdminEnrolment(session, input.code, await enrolmentBelongsTo(request, session.id));
       if (codes) return Response.json({ recoveryCodes: codes }, { headers: { "Set-Cookie": await clearEnrolmentCookie(), "Cache-Control": "no-store" } });
+    } else if (input.intent === "passkey") {
+      if (await passAdminGateWithPasskey(session)) return redirect("/admin");
     } else if (await passAdminGate(session, input.code)) {
       return redirect("/admin");
     }
@@ -92,6 +94,13 @@ export default function AdminAccess() {
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4 text-center">
       <h1 className="text-3xl font-bold">Administrative Access</h1>
       {error}
+      {data.passkey ? (
+        <Form method="post" reloadDocument className="flex flex-col gap-2">
+          <input type="hidden" name="intent" value="passkey" />
+          <p>You signed in with a passkey: it counts as your second factor.</p>
+          <button type="submit" className={buttonClass} disabled={busy}>Continue with your passkey</button>
+        </Form>
+      ) : null}
       {data.step === "code" ? (
         <Form method="post" reloadDocument className="flex flex-col gap-4 text-left">
           <input type="hidden" name="intent" value="code" />

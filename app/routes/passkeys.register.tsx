@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
-import { requireUser } from "~/services/auth.server";
+import { adminGateOpen, requireSession } from "~/services/auth.server";
+import { DomainError } from "~/services/domain-error";
 import { apiResponse, readJson } from "~/services/http.server";
 import { registrationResponse } from "~/services/passkey-input";
 import { PASSKEY_NAME_MAX, registerPasskey, registrationOptions } from "~/services/passkeys.server";
@@ -14,7 +15,12 @@ const schema = z.discriminatedUnion("intent", [
 /** Adding a passkey to the signed-in account (ADR 037), called by the passkeys page's script. */
 export async function action({ request }: ActionFunctionArgs) {
   return apiResponse(async () => {
-    const user = await requireUser(request);
+    const session = await requireSession(request);
+    const user = session.user;
+    // An admin's passkey opens the admin gate (ADR 037): only an admin past the gate adds one.
+    if (user.isAdmin && !adminGateOpen(session)) {
+      throw new DomainError("second_factor_required", "Open the back office with your authentication code first, then add your passkey.");
+    }
     const input = await readJson(request, schema);
     if (input.intent === "options") return Response.json(await registrationOptions(request, user));
     const passkey = await registerPasskey(request, user.id, { challengeId: input.challengeId, name: input.name, response: input.response as RegistrationResponseJSON });

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { markAdminGatePassed } from "~/models/session.server";
-import type { CurrentSession } from "./auth.server";
+import { signedInWithPasskey, type CurrentSession } from "./auth.server";
 import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
 import { consume, giveBack, LIMITS, type Hit } from "./rate-limit.server";
@@ -73,4 +73,22 @@ export async function passAdminGate(session: CurrentSession, code: string, now =
   const check = session.user.isAdmin ? await checkSecondFactor(session.user.id, code, now) : ({ ok: false, reason: "not_admin" } as const);
   await settle(session, hit, check.ok, check.ok ? { method: check.method } : { step: "code", reason: check.reason }, now);
   return check.ok;
+}
+
+/**
+ * Whether this admin session may open the gate with the passkey it signed in with (ADR
+ * 037): a passkey sign-in is user-verified (the device's PIN or biometrics), and an admin
+ * adds a passkey only with the gate open, so it counts as the second factor. The admin's
+ * authenticator app must be set up first (the bootstrap key opens only that).
+ */
+export async function mayPassWithPasskey(session: CurrentSession): Promise<boolean> {
+  return session.user.isAdmin && (await hasSecondFactor(session.user.id)) && (await signedInWithPasskey(session));
+}
+
+/** The gate opened by the passkey this session signed in with; counted, checked and audited as a code is. */
+export async function passAdminGateWithPasskey(session: CurrentSession, now = new Date()): Promise<boolean> {
+  const hit = await consume(LIMITS.adminGatePerAccount, session.user.id, now);
+  const ok = await mayPassWithPasskey(session);
+  await settle(session, hit, ok, ok ? { method: "passkey" } : { step: "passkey", reason: session.user.isAdmin ? "not_signed_in_with_a_passkey" : "not_admin" }, now);
+  return ok;
 }

@@ -211,14 +211,15 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   return (await requireSession(request)).user;
 }
 
+/** Whether the session is an admin's that passed the admin gate within the last 30 minutes. */
+export function adminGateOpen(session: Pick<CurrentSession, "user" | "adminGatePassedAt">, now = new Date()): boolean {
+  return session.user.isAdmin && session.adminGatePassedAt !== null && now.getTime() - session.adminGatePassedAt.getTime() < ADMIN_GATE_TTL_MS;
+}
+
 /** An admin who passed the admin gate within the last 30 minutes; otherwise 403 (API) or the gate (pages). */
 export async function requireAdmin(request: Request, now = new Date()): Promise<CurrentSession> {
   const session = await requireSession(request);
-  const gateOpen =
-    session.user.isAdmin &&
-    session.adminGatePassedAt !== null &&
-    now.getTime() - session.adminGatePassedAt.getTime() < ADMIN_GATE_TTL_MS;
-  if (!gateOpen) {
+  if (!adminGateOpen(session, now)) {
     throw isApi(request) ? Response.json({ message: "Forbidden" }, { status: 403 }) : redirect("/admin-access");
   }
   return session;

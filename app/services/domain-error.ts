@@ -30,7 +30,9 @@ export type DomainErrorCode =
   | "signed_out"
   | "not_onboarded"
   /** An account that cannot be closed yet: a withdrawal or payment in progress, cash to withdraw. */
-  | "closure_refused";
+  | "closure_refused"
+  /** An admin adding a passkey before opening the admin gate with their code (ADR 037). */
+  | "second_factor_required";
 
 export class DomainError extends Error {
   name = "DomainError";

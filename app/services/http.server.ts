@@ -37,6 +37,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   signed_out: 401,
   not_onboarded: 403,
   closure_refused: 409,
+  second_factor_required: 403,
 };
 
 export function jsonError(status: number, message: string, init?: ResponseInit): Response {

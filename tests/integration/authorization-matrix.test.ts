@@ -108,7 +108,11 @@ const MATRIX: Record<string, Row> = {
   "routes/account.close": { request: ["/account/close"], expect: signedIn(LOGIN("/account/close"), 200) },
   "routes/account.email": { request: ["/account/email"], expect: signedIn(LOGIN("/account/email"), 200) },
   "routes/account.passkeys": { request: ["/account/passkeys"], expect: signedIn(LOGIN("/account/passkeys"), 200) },
-  "routes/passkeys.register": { request: ["/passkeys/register", { method: "POST", json: { intent: "options" } }], expect: signedIn(LOGIN("/passkeys/register"), 200) },
+  // An admin adds a passkey only past the admin gate (it then opens the gate: ADR 037).
+  "routes/passkeys.register": {
+    request: ["/passkeys/register", { method: "POST", json: { intent: "options" } }],
+    expect: { ...signedIn(LOGIN("/passkeys/register"), 200), admin: 403 },
+  },
   "routes/passkeys.sign-in": { request: ["/passkeys/sign-in", { method: "POST", json: { intent: "options" } }], expect: all(200) },
   "routes/account.export": { request: ["/account/export"], expect: signedIn(LOGIN("/account/export"), 200) },
   "routes/history": { request: ["/history?type=entries"], expect: signedIn(LOGIN("/history?type=entries"), 200) },

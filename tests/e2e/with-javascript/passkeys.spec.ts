@@ -1,5 +1,5 @@
 import { expect, test, type CDPSession, type Page } from "@playwright/test";
-import { signUpWithUsername } from "../support";
+import { enrolledAdmin, signUpWithUsername } from "../support";
 
 /**
  * Passkeys (ADR 037) in Chromium's virtual authenticator (DevTools protocol): a platform
@@ -60,4 +60,23 @@ test("register a passkey in settings, sign out, sign in with it, see it listed, 
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
   await expect(page.getByRole("alert")).toContainText("That passkey was not accepted");
   await expect(page).toHaveURL(/\/api\/login/);
+});
+
+test("an admin adds a passkey with the back office open, and signed in with it, passes the admin gate without a code", async ({ page, baseURL }) => {
+  await virtualAuthenticator(page);
+  // Signed in with the password and past the gate with the authenticator app's code.
+  await enrolledAdmin(page.request, baseURL!);
+  await page.goto("/account/passkeys");
+  await page.getByLabel("Passkey name").fill("Admin laptop");
+  await page.getByRole("button", { name: "Add a passkey" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Passkey added", { timeout: 15_000 });
+
+  await signOut(page);
+  await page.goto("/api/login?returnTo=%2Fadmin-access");
+  await page.getByRole("button", { name: "Sign in with a passkey" }).click();
+  await expect(page).toHaveURL(/\/admin-access$/, { timeout: 15_000 });
+  await expect(page.getByLabel("Authentication code")).toBeVisible();
+  await page.getByRole("button", { name: "Continue with your passkey" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole("heading", { name: "Admin dashboard" })).toBeVisible();
 });
