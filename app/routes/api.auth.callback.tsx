@@ -5,6 +5,7 @@ import { startSession } from "~/services/auth.server";
 import { authenticateWithOidc, oidcEnabled } from "~/services/oidc.server";
 import { recallReturnTo } from "~/services/return-to.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { needsSecondStep, pendingSignInCookie } from "~/services/two-step-sign-in.server";
 
 /** The identity provider sends the player back here with a code; we finish the sign-in. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -17,6 +18,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     if (error instanceof Response) throw error;
     const message = error instanceof AccountError ? error.message : "Sign-in with your identity provider failed. Please try again.";
     return redirectWithToast("/", { type: "error", title: "Sign-in failed", description: message });
+  }
+  // A player with a second factor gives its code after the provider too, as after a password (ADR 036).
+  if (await needsSecondStep(userId)) {
+    const headers = new Headers({ "Set-Cookie": await pendingSignInCookie(userId, returnTo) });
+    headers.append("Set-Cookie", clear);
+    return redirect("/login/two-factor", { headers });
   }
   const headers = new Headers({ "Set-Cookie": await startSession(request, userId, { ip: context.clientIp }) });
   headers.append("Set-Cookie", clear);

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { buttonClass, inputClass } from "~/components/form-fields";
+import { PageError } from "~/components/route-error";
 import { startSession } from "~/services/auth.server";
 import { readForm } from "~/services/http.server";
 import { knownDevice, rememberDevice } from "~/services/known-device.server";
@@ -63,3 +64,7 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
 };
 
 export const meta: MetaFunction = () => [{ title: "Two-factor authentication — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="The sign-in code could not be checked here" back={{ to: "/api/login", label: "Back to sign-in" }} />;
+}

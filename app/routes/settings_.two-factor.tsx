@@ -5,6 +5,7 @@ import { z } from "zod";
 import { buttonClass, inputClass } from "~/components/form-fields";
 import { PlayerShell } from "~/components/player-shell";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
+import { PageError } from "~/components/route-error";
 import { requireSession } from "~/services/auth.server";
 import { readForm } from "~/services/http.server";
 import { turnOffTwoFactor, turnOnTwoFactor } from "~/services/player-two-factor.server";
@@ -109,3 +110,7 @@ export const headers: HeadersFunction = ({ actionHeaders }) => {
 };
 
 export const meta: MetaFunction = () => [{ title: "Two-factor authentication — Raffle Rush" }];
+
+export function ErrorBoundary() {
+  return <PageError title="Two-factor authentication could not be shown here" back={{ to: "/settings", label: "Back to settings" }} />;
+}

@@ -1,14 +1,20 @@
 import type { Server } from "node:http";
 import { expect, test } from "@playwright/test";
 import Provider from "oidc-provider";
+import { runningDatabaseUrl } from "../../support/database-dump";
 import { freePort, newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
+import { unusedTotpCode } from "../support";
 
 /**
  * OpenID Connect sign-in end to end: a real OpenID provider (oidc-provider) on a
  * loopback port, our production server configured for it, and Chromium in between.
+ * The second test follows the first's player.
  */
+test.describe.configure({ mode: "serial" });
+
 let provider: Server;
 let app: ServerProcess;
+let dataDir: string;
 
 test.beforeAll(async () => {
   const [providerPort, appPort] = [await freePort(), await freePort()];
@@ -30,7 +36,8 @@ test.beforeAll(async () => {
     features: { devInteractions: { enabled: true } },
   });
   provider = oidc.listen(providerPort);
-  app = await startServer(newDataDir(), {
+  dataDir = newDataDir();
+  app = await startServer(dataDir, {
     PORT: String(appPort),
     OAUTH_ISSUER: `http://localhost:${providerPort}`,
     OAUTH_CLIENT_ID: "raffle-rush",
@@ -74,4 +81,37 @@ test("signs a new player in through the provider, asks for age, residence and Te
   await page.goto(`${base}/api/login`);
   await expect(page).toHaveURL(new RegExp(`^${base}/`));
   await expect(page.getByTestId("welcome-name")).toHaveText("Olive");
+});
+
+test("a player with two-factor authentication gives a code after the provider too", async ({ page }) => {
+  test.setTimeout(120_000);
+  const base = `http://localhost:${app.port}`;
+  const email = "olive-e2e@oidc.test";
+  await page.goto(`${base}/api/login`);
+  await page.locator('input[name="login"]').fill("olive-e2e");
+  await page.locator('input[name="password"]').fill("anything");
+  await page.locator('button[type="submit"]').click();
+  // This browser's first visit to the provider: its consent page again.
+  await page.locator('button[type="submit"]').click();
+  await expect(page.getByTestId("welcome-name")).toHaveText("Olive");
+  const dialog = page.getByRole("dialog", { name: "Choose your username" });
+  await dialog.getByLabel("Username").fill("olive_e2e");
+  await dialog.getByRole("button", { name: "Create Username" }).click();
+  await expect(dialog).toHaveCount(0, { timeout: 15_000 });
+
+  await page.goto(`${base}/settings/two-factor`);
+  await page.getByRole("button", { name: "Set up two-factor authentication" }).click();
+  const secret = (await page.getByTestId("totp-secret").innerText()).trim();
+  const database = await runningDatabaseUrl(dataDir);
+  await page.getByLabel("Code from the app").fill(await unusedTotpCode(email, secret, database));
+  await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
+  await expect(page.getByTestId("recovery-codes")).toBeVisible();
+
+  await page.request.post(`${base}/api/logout`, { headers: { Origin: base } });
+  await page.goto(`${base}/api/login?returnTo=%2Fhistory`);
+  await expect(page.getByRole("heading", { name: "Two-factor authentication" })).toBeVisible();
+  expect((await page.request.get(`${base}/api/auth/user`)).status()).toBe(401);
+  await page.getByLabel("Authentication code").fill(await unusedTotpCode(email, secret, database));
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${base}/history`);
 });
