@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer } from "node:http";
+import { fileURLToPath } from "node:url";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
@@ -38,9 +39,9 @@ async function remixHandler(env: Env) {
   const buildUrl = new URL("./server/index.js", import.meta.url).href;
   const build = (await import(/* @vite-ignore */ buildUrl)) as ServerBuild;
   const assets = express.Router();
-  assets.use("/assets", express.static(new URL("./client/assets", import.meta.url).pathname, { immutable: true, maxAge: "1y" }));
+  assets.use("/assets", express.static(fileURLToPath(new URL("./client/assets", import.meta.url)), { immutable: true, maxAge: "1y" }));
   // The other public files (favicon.svg) have an extension; pages and API paths never look on disk.
-  const publicFiles = express.static(new URL("./client", import.meta.url).pathname, { maxAge: "1h" });
+  const publicFiles = express.static(fileURLToPath(new URL("./client", import.meta.url)), { maxAge: "1h" });
   assets.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   return { assets, build, close: async () => {} };
 }

@@ -47,7 +47,8 @@ function ordinaryUser(): Owner {
  */
 function cloneInPrivateFolder(owner?: Owner): { folder: string; clone: string } {
   const folder = mkdtempSync(path.join(os.tmpdir(), "raffle-clone-"));
-  const clone = path.join(folder, "raffle");
+  // A space in the path, as in "My Projects": file URLs spell it %20.
+  const clone = path.join(folder, "my raffle");
   execFileSync("git", ["clone", "--quiet", checkout, clone]);
   cpSync(path.join(checkout, "build"), path.join(clone, "build"), { recursive: true });
   if (owner) execFileSync("chown", ["-R", `${owner.uid}:${owner.gid}`, folder]);
@@ -71,7 +72,12 @@ async function serveLandingPage(clone: string, owner?: Owner): Promise<string> {
     await waitUntilReady(server);
     const page = await fetch(`http://localhost:${server.port}/`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("<title>Raffle Rush");
+    const html = await page.text();
+    expect(html).toContain("<title>Raffle Rush");
+    // The page's script and style are served from the clone's build too.
+    const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of assets.slice(0, 3)) expect((await fetch(`http://localhost:${server.port}${asset}`)).status, asset).toBe(200);
   } finally {
     const { code } = await stopServer(server);
     expect(code, server.output()).toBe(0);
