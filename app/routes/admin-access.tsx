@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
@@ -10,6 +10,7 @@ import { readForm } from "~/services/http.server";
 import { PageError } from "~/components/route-error";
 import { RateLimited } from "~/services/rate-limit.server";
 import { clearEnrolmentCookie, enrolmentBelongsTo, enrolmentCookieFor, pendingEnrolment } from "~/services/second-factor.server";
+import { passActionHeaders } from "~/services/action-headers";
 
 const schema = z.object({
   intent: z.enum(["key", "confirm", "code", "passkey"]).default("code"),
@@ -126,14 +127,7 @@ export default function AdminAccess() {
 }
 
 /** The action's Retry-After, the enrolment cookie's end and no-store (recovery codes) reach the page's answer. */
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const headers = new Headers();
-  for (const name of ["Retry-After", "Set-Cookie", "Cache-Control"]) {
-    const value = actionHeaders.get(name);
-    if (value) headers.set(name, value);
-  }
-  return headers;
-};
+export const headers = passActionHeaders("Retry-After", "Set-Cookie", "Cache-Control");
 
 export const meta: MetaFunction = () => [{ title: "Admin access — Raffle Rush" }];
 

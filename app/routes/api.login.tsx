@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { z } from "zod";
@@ -24,6 +24,7 @@ import { safeRedirectPath } from "~/services/safe-redirect";
 import { readForm } from "~/services/http.server";
 import { PageError } from "~/components/route-error";
 import { needsSecondStep, pendingSignInCookie } from "~/services/two-step-sign-in.server";
+import { passActionHeaders } from "~/services/action-headers";
 
 const email = z.string({ message: "Email is required" }).trim().email("Enter a valid email address").max(254);
 
@@ -224,12 +225,7 @@ export default function Login() {
 export const meta: MetaFunction = () => [{ title: "Sign in — Raffle Rush" }];
 
 /** A refused sign-in keeps its Retry-After on the rendered page. */
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const headers = new Headers();
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
+export const headers = passActionHeaders("Retry-After");
 
 export function ErrorBoundary() {
   return <PageError title="Sign-in could not be shown" back={{ to: "/api/login", label: "Back to sign in" }} />;

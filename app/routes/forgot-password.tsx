@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import type { ActionFunctionArgs, HeadersFunction, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
@@ -9,6 +9,7 @@ import { requestPasswordReset } from "~/services/email-tokens.server";
 import { RESET_TOKEN_MINUTES } from "~/services/recovery";
 import { readForm } from "~/services/http.server";
 import { RateLimited } from "~/services/rate-limit.server";
+import { passActionHeaders } from "~/services/action-headers";
 import { PageError } from "~/components/route-error";
 
 const schema = z.object({
@@ -82,12 +83,7 @@ export default function ForgotPassword() {
 
 export const meta: MetaFunction = () => [{ title: "Forgot password — Raffle Rush" }];
 
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const headers = new Headers();
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
+export const headers = passActionHeaders("Retry-After");
 
 export function ErrorBoundary() {
   return <PageError title="The password reset could not be started" back={{ to: "/api/login", label: "Back to sign in" }} />;

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
@@ -9,6 +9,7 @@ import { readForm } from "~/services/http.server";
 import { knownDevice, rememberDevice } from "~/services/known-device.server";
 import { RateLimited } from "~/services/rate-limit.server";
 import { clearPendingSignIn, finishSignIn, pendingSignIn } from "~/services/two-step-sign-in.server";
+import { passActionHeaders } from "~/services/action-headers";
 
 const schema = z.object({ code: z.string().max(100).default("") });
 
@@ -56,12 +57,7 @@ export default function TwoFactorSignIn() {
   );
 }
 
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const headers = new Headers();
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
-};
+export const headers = passActionHeaders("Retry-After");
 
 export const meta: MetaFunction = () => [{ title: "Two-factor authentication — Raffle Rush" }];
 

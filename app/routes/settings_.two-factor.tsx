@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
@@ -20,6 +20,7 @@ import {
   recoveryCodesLeft,
 } from "~/services/second-factor.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { passActionHeaders } from "~/services/action-headers";
 
 const schema = z.object({ intent: z.enum(["begin", "confirm", "disable"]), code: z.string().max(100).default("") });
 
@@ -100,14 +101,7 @@ export default function TwoFactorSettings() {
   );
 }
 
-export const headers: HeadersFunction = ({ actionHeaders }) => {
-  const headers = new Headers();
-  for (const name of ["Retry-After", "Set-Cookie", "Cache-Control"]) {
-    const value = actionHeaders.get(name);
-    if (value) headers.set(name, value);
-  }
-  return headers;
-};
+export const headers = passActionHeaders("Retry-After", "Set-Cookie", "Cache-Control");
 
 export const meta: MetaFunction = () => [{ title: "Two-factor authentication — Raffle Rush" }];
 
