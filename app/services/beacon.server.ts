@@ -1,6 +1,7 @@
 import { forget, remember } from "@epic-web/remember";
 import { saveBeaconChain } from "~/models/beacon.server";
 import { getEnv } from "./env.server";
+import { getLogger } from "./logger.server";
 import { beaconRandomness, QUICKNET, roundAfter, roundTime, verifyBeaconSignature, type BeaconChain } from "./draw-verifier.mjs";
 import { countBeaconFetch } from "./metrics.server";
 
@@ -98,7 +99,10 @@ export class BeaconSource {
     for (;;) {
       if (this.config.urls.length > 0) {
         const found = await this.askRelays(chain, round);
-        if (found.ok) return { ok: true, round, signature: found.signature, randomness: found.randomness };
+        if (found.ok) {
+          getLogger().info({ component: "beacon", round, afterItsTimeMs: Date.now() - due }, "beacon round fetched and verified");
+          return { ok: true, round, signature: found.signature, randomness: found.randomness };
+        }
         problems = found.problems;
       }
       const left = deadline - Date.now();

@@ -232,4 +232,24 @@ describe("the ledger itself", () => {
     ).rejects.toThrow(/unbalanced/);
     expect(await db().ledgerTransaction.count({ where: { reference: "unbalanced" } })).toBe(0);
   });
+
+  it("refuses a posting added later to a transaction that committed balanced", async () => {
+    const player = await createTestUser();
+    const [promotions] = await db().$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM ledger_accounts WHERE kind = 'promotions'`;
+    const account = await userAccountId(db(), player.id, "user_bonus");
+    const created = await db().$transaction(async (tx) => {
+      const transaction = await tx.ledgerTransaction.create({ data: { kind: "bonus", reference: "balanced-then-not", userId: player.id } });
+      await tx.ledgerPosting.createMany({
+        data: [
+          { transactionId: transaction.id, accountId: promotions!.id, amount: -5n },
+          { transactionId: transaction.id, accountId: account, amount: 5n },
+        ],
+      });
+      return transaction;
+    });
+    // Each trigger of the first commit left the postings to their transaction's own check;
+    // a posting of a later database transaction is checked by its own trigger.
+    await expect(db().ledgerPosting.create({ data: { transactionId: created.id, accountId: account, amount: 1n } })).rejects.toThrow(/unbalanced/);
+    expect(await db().ledgerPosting.count({ where: { transactionId: created.id } })).toBe(2);
+  });
 });

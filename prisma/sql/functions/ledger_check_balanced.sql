@@ -5,7 +5,10 @@
 -- Owns: balanced transactions (docs/decisions/004-ledger.md) and the separation of cash
 -- and bonus coins (docs/decisions/017-cash-and-bonus-coins.md).
 -- Triggers: ledger_postings_balanced, ledger_transactions_balanced (deferred constraint
--- triggers).
+-- triggers). Each ledger transaction is summed once: a posting whose transaction was
+-- inserted by this same database transaction is left to that transaction's own trigger,
+-- which fires at the same commit (a batch of 100 draws commits 100 checks, not 500); a
+-- posting added to a transaction committed earlier is checked by its own trigger.
 CREATE OR REPLACE FUNCTION "ledger_check_balanced"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   tx UUID;
@@ -15,6 +18,9 @@ DECLARE
 BEGIN
   IF TG_TABLE_NAME = 'ledger_postings' THEN
     tx := NEW."transaction_id";
+    IF EXISTS (SELECT 1 FROM "ledger_transactions" t WHERE t."id" = tx AND t.xmin = pg_current_xact_id()::xid) THEN
+      RETURN NULL;
+    END IF;
   ELSE
     tx := NEW."id";
   END IF;
