@@ -2,7 +2,7 @@ import { openDatabase, type Database } from "~/services/database.server";
 import { ConfigError, getEnv, type Env } from "~/services/env.server";
 import { getLogger } from "~/services/logger.server";
 import { startMailSender } from "~/services/mail/outbox.server";
-import { startPaymentSweep } from "~/services/payments.server";
+import { startPaymentSweep } from "~/services/payments/sweep.server";
 import { EmbeddedPostgresError } from "~/services/postgres-user.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/services/seed.server";

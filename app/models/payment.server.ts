@@ -173,6 +173,7 @@ export async function shortenVip(tx: Tx, userId: string, now: Date, days: number
   await tx.user.update({ where: { id: userId }, data: { vipExpiry: cut } });
 }
 
-export function flagUser(tx: Tx, userId: string, reason: string, at: Date) {
-  return tx.user.update({ where: { id: userId }, data: { flaggedAt: at, flagReason: reason } });
+/** Whether the provider's payment is one of ours (webhooks for others are acknowledged and ignored). */
+export async function paymentExists(providerPaymentId: string): Promise<boolean> {
+  return (await db().payment.count({ where: { providerPaymentId } })) > 0;
 }

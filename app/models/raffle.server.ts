@@ -2,6 +2,39 @@ import type { RaffleKind } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
+export type NewRaffle = {
+  scheduleId?: string;
+  slot?: number;
+  kind: RaffleKind;
+  tier: string;
+  entryPrice: bigint;
+  startsAt: Date;
+  endsAt: Date;
+  vipOnly?: boolean;
+  maxTicketsPerPlayer?: number;
+};
+
+/**
+ * Inserts the raffle with its commitment (the seed's hash, the beacon chain and round or
+ * none); a scheduled slot's start taken already inserts nothing (undefined).
+ */
+export async function insertRaffle(
+  tx: Tx,
+  raffle: NewRaffle,
+  commitment: { seedHash: string; seed: string; beacon: { chain: string; round: number } | null },
+): Promise<string | undefined> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    INSERT INTO raffles (schedule_id, slot, kind, tier, entry_price, starts_at, ends_at, vip_only,
+                         max_tickets_per_player, seed_hash, seed, beacon_chain, beacon_round)
+    VALUES (${raffle.scheduleId ?? null}::uuid, ${raffle.slot ?? 0}, ${raffle.kind}::"RaffleKind", ${raffle.tier},
+            ${raffle.entryPrice}, ${raffle.startsAt}, ${raffle.endsAt}, ${raffle.vipOnly ?? false},
+            ${raffle.maxTicketsPerPlayer ?? 10}, ${commitment.seedHash}, ${commitment.seed},
+            ${commitment.beacon?.chain ?? null}, ${commitment.beacon?.round ?? null}::int8)
+    ON CONFLICT (schedule_id, slot, starts_at) DO NOTHING
+    RETURNING id::text AS id`;
+  return rows[0]?.id;
+}
+
 /** Raffle rows as the rules need them. The seed is selected only where a draw needs it. */
 export type LockedRaffle = {
   id: string;
@@ -121,4 +154,37 @@ export async function enterRaffles(entries: EntryRequest[], rules: EntryBatchRul
   const ordered: EntryRow[] = [];
   for (const { ord, ...row } of rows) ordered[ord - 1] = row;
   return ordered;
+}
+
+/** Everything a draw's public record shows (docs/fairness.md), its tickets in position order. */
+export function fairDrawRow(raffleId: string) {
+  return db().raffle.findUnique({
+    where: { id: raffleId },
+    select: {
+      id: true,
+      kind: true,
+      tier: true,
+      status: true,
+      entryPrice: true,
+      startsAt: true,
+      endsAt: true,
+      seedHash: true,
+      seed: true,
+      merkleRoot: true,
+      winningTicket: true,
+      finalPot: true,
+      prize: true,
+      drawnAt: true,
+      beaconRound: true,
+      beaconSignature: true,
+      cancelReason: true,
+      chain: { select: { hash: true, publicKey: true, scheme: true, periodSeconds: true, genesisTime: true, beaconId: true } },
+      winner: { select: { username: true, firstName: true } },
+      entries: { orderBy: { position: "asc" }, select: { id: true, position: true, userId: true } },
+    },
+  });
+}
+
+export async function raffleExists(raffleId: string): Promise<boolean> {
+  return (await db().raffle.count({ where: { id: raffleId } })) > 0;
 }

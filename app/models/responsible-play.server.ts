@@ -1,5 +1,9 @@
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
+
+export function setRealityCheckMinutes(tx: Tx, userId: string, minutes: number | null) {
+  return tx.user.update({ where: { id: userId }, data: { realityCheckMinutes: minutes }, select: { id: true } });
+}
 import { CHARGED_STATUSES } from "./payment.server";
 
 export type LimitRow = {

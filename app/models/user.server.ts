@@ -64,3 +64,17 @@ export async function updateSettings(tx: Tx, id: string, settings: { emailNotifi
   await tx.user.update({ where: { id }, data: settings, select: { id: true } });
   return before;
 }
+
+/** What decides whether the player may be paid and how much needs a verified identity (payouts, withdrawals). */
+export function userStanding(tx: Tx, id: string) {
+  return tx.user.findUnique({ where: { id }, select: { identityVerifiedAt: true, suspendedAt: true, flaggedAt: true, flagReason: true } });
+}
+
+export function setIdentityVerifiedAt(tx: Tx, id: string, at: Date) {
+  return tx.user.update({ where: { id }, data: { identityVerifiedAt: at }, select: { id: true } });
+}
+
+/** Marks the account for the back office's attention, with the reason. */
+export function flagUser(tx: Tx, userId: string, reason: string, at: Date) {
+  return tx.user.update({ where: { id: userId }, data: { flaggedAt: at, flagReason: reason }, select: { id: true } });
+}

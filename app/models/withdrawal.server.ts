@@ -2,6 +2,10 @@ import type { WithdrawalMethod, WithdrawalStatus } from "~/generated/prisma/clie
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
+export async function withdrawalStatus(id: string): Promise<WithdrawalStatus> {
+  return (await db().withdrawal.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;
+}
+
 export function insertWithdrawal(
   tx: Tx,
   data: {

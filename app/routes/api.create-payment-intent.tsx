@@ -4,7 +4,8 @@ import { requireUser } from "~/services/auth.server";
 import { DomainError } from "~/services/domain-error";
 import { apiResponse, readJson } from "~/services/http.server";
 import { coinsToDecimal } from "~/services/money";
-import { priceCoins, startPayment } from "~/services/payments.server";
+import { priceCoins } from "~/services/payments/pricing.server";
+import { startPayment } from "~/services/payments/start.server";
 import { idempotent } from "~/services/idempotency.server";
 
 const schema = z.object({ packageId: z.string().max(40) });

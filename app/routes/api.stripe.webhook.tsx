@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { errorResponse, jsonError } from "~/services/http.server";
 import { getLogger } from "~/services/logger.server";
 import { PaymentProviderUnavailable, WebhookSignatureError } from "~/services/payments/provider";
-import { handleProviderEvent } from "~/services/payments.server";
+import { handleProviderEvent } from "~/services/payments/webhooks.server";
 import { paymentProvider } from "~/services/payments/current-provider.server";
 
 /** Stripe's webhook: the raw body's signature is verified before anything is read from it. */

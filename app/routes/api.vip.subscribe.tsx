@@ -3,7 +3,8 @@ import { z } from "zod";
 import { requireUser } from "~/services/auth.server";
 import { DomainError } from "~/services/domain-error";
 import { apiResponse, readJson } from "~/services/http.server";
-import { priceVip, startPayment } from "~/services/payments.server";
+import { priceVip } from "~/services/payments/pricing.server";
+import { startPayment } from "~/services/payments/start.server";
 import { idempotent } from "~/services/idempotency.server";
 
 const schema = z.object({ tier: z.string().max(20) });

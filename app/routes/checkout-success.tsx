@@ -3,7 +3,7 @@ import { forgetCachedSession, requireUser } from "~/services/auth.server";
 import { successToast } from "~/services/checkout.server";
 import { errorResponse, queryParams } from "~/services/http.server";
 import { PaymentProviderUnavailable } from "~/services/payments/provider";
-import { confirmPayment, settleHostedCheckout } from "~/services/payments.server";
+import { confirmPayment, settleHostedCheckout } from "~/services/payments/settle.server";
 import { redirectWithToast } from "~/services/toast.server";
 
 /** Where Stripe sends the player back (Checkout, or a card that needed a redirect): settle, then home with a toast. */

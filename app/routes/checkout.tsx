@@ -13,7 +13,8 @@ import { payWithDemoCard, productFrom, purchaseRefusal, successToast } from "~/s
 import { getEnv } from "~/services/env.server";
 import { expectedErrorMessage, readForm } from "~/services/http.server";
 import { coinsToDecimal } from "~/services/money";
-import { PaymentFailed, startHostedCheckout } from "~/services/payments.server";
+import { PaymentFailed } from "~/services/payments/pricing.server";
+import { startHostedCheckout } from "~/services/payments/start.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { PageError } from "~/components/route-error";
 

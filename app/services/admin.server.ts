@@ -4,7 +4,8 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { postTransaction, userAccountId } from "~/models/ledger.server";
 import { lockLegs, transfersAwaitingReference, updateLeg } from "~/models/payout.server";
-import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
+import { setIdentityVerifiedAt, userStanding } from "~/models/user.server";
+import { lockWithdrawal, updateWithdrawal, withdrawalStatus } from "~/models/withdrawal.server";
 import { setSuspension } from "./accounts.server";
 import { DomainError } from "./domain-error";
 import { getEnv } from "./env.server";
@@ -39,10 +40,8 @@ export async function approvePayout(adminId: string, withdrawalId: string, now =
     if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
     if (w.status !== "pending") throw new DomainError("withdrawal_decided", `This payout is already ${w.status}`);
     refuseOwnAccount(adminId, w.userId);
-    const user = await tx.user.findUniqueOrThrow({
-      where: { id: w.userId },
-      select: { identityVerifiedAt: true, suspendedAt: true, flaggedAt: true, flagReason: true },
-    });
+    const user = await userStanding(tx, w.userId);
+    if (!user) throw new DomainError("user_not_found", "Player not found");
     const blocked = payeeBlock(user);
     if (blocked) throw new DomainError("payee_blocked", `${blocked}: nothing is paid to it`);
     if (w.requiresVerification && !user.identityVerifiedAt) {
@@ -76,7 +75,7 @@ export async function approvePayout(adminId: string, withdrawalId: string, now =
   if (decided !== "approved") return decided;
   // Sent after the decision commits: a crash in between leaves it approved, and the sweep sends it.
   await sendPayout(withdrawalId, now);
-  const { status } = await db().withdrawal.findUniqueOrThrow({ where: { id: withdrawalId }, select: { status: true } });
+  const status = await withdrawalStatus(withdrawalId);
   return { status: status === "approved" ? "processing" : (status as PayoutDecision["status"]) };
 }
 
@@ -139,9 +138,9 @@ export async function bulkApprove(adminId: string, maxCents: number): Promise<nu
 
 export async function verifyIdentity(adminId: string, userId: string, now = new Date()) {
   refuseOwnAccount(adminId, userId);
-  const before = await db().user.findUnique({ where: { id: userId }, select: { identityVerifiedAt: true } });
+  const before = await userStanding(db(), userId);
   if (!before) throw new DomainError("user_not_found", "Player not found");
-  await db().user.update({ where: { id: userId }, data: { identityVerifiedAt: before.identityVerifiedAt ?? now } });
+  await setIdentityVerifiedAt(db(), userId, before.identityVerifiedAt ?? now);
   await audit(adminId, "user.verify_identity", `user:${userId}`, {
     before: { identityVerifiedAt: before.identityVerifiedAt?.toISOString() ?? null },
     after: { identityVerifiedAt: (before.identityVerifiedAt ?? now).toISOString() },
@@ -150,7 +149,7 @@ export async function verifyIdentity(adminId: string, userId: string, now = new 
 
 export async function suspendUser(adminId: string, userId: string, suspended: boolean) {
   refuseOwnAccount(adminId, userId);
-  if (!(await db().user.findUnique({ where: { id: userId }, select: { id: true } }))) throw new DomainError("user_not_found", "Player not found");
+  if (!(await userStanding(db(), userId))) throw new DomainError("user_not_found", "Player not found");
   await setSuspension(adminId, userId, suspended);
 }
 

@@ -1,5 +1,5 @@
-import { db } from "~/models/db.server";
 import { recentDraws } from "~/models/feeds.server";
+import { fairDrawRow, raffleExists } from "~/models/raffle.server";
 import { displayName } from "./display-name";
 import { beaconRandomness, roundTime } from "./draw-verifier.mjs";
 import { inclusionProof, merkleRoot, seedHash, verifyInclusion, winningTicket, type Ticket } from "./fairness";
@@ -13,31 +13,7 @@ import { coinsToDecimal } from "./money";
  * inclusion proof of each of their tickets.
  */
 export async function getFairDraw(raffleId: string, viewerId?: string) {
-  const raffle = await db().raffle.findUnique({
-    where: { id: raffleId },
-    select: {
-      id: true,
-      kind: true,
-      tier: true,
-      status: true,
-      entryPrice: true,
-      startsAt: true,
-      endsAt: true,
-      seedHash: true,
-      seed: true,
-      merkleRoot: true,
-      winningTicket: true,
-      finalPot: true,
-      prize: true,
-      drawnAt: true,
-      beaconRound: true,
-      beaconSignature: true,
-      cancelReason: true,
-      chain: { select: { hash: true, publicKey: true, scheme: true, periodSeconds: true, genesisTime: true, beaconId: true } },
-      winner: { select: { username: true, firstName: true } },
-      entries: { orderBy: { position: "asc" }, select: { id: true, position: true, userId: true } },
-    },
-  });
+  const raffle = await fairDrawRow(raffleId);
   if (!raffle) return undefined;
   const tickets: Ticket[] = raffle.entries.map((e) => ({ position: e.position, ticketId: e.id }));
   const round = raffle.beaconRound === null ? null : Number(raffle.beaconRound);
@@ -125,9 +101,7 @@ export function readRaffleSearch(text: string): { raffleId: string } | { problem
   return UUID.test(id) ? { raffleId: id } : { problem: "Enter a raffle id as the draw pages show it, like 6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b." };
 }
 
-export async function raffleExists(raffleId: string): Promise<boolean> {
-  return (await db().raffle.count({ where: { id: raffleId } })) > 0;
-}
+export { raffleExists };
 
 /** The /fair list's cursor: "<drawn at, ISO>_<raffle id>" of the last draw listed; undefined when absent or malformed. */
 export function readDrawCursor(text: string | null): { drawnAt: Date; id: string } | undefined {

@@ -3,6 +3,7 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { houseAccountId, nonZero, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
 import * as payments from "~/models/payment.server";
+import { flagUser } from "~/models/user.server";
 import { bonusCoveredBy, paidMix, smaller } from "./coin-mix";
 import type { Reversal } from "./payments/provider";
 import { VIP_PERIOD_DAYS } from "./vip";
@@ -26,7 +27,7 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
     if (wanted > open) {
       // More than is left of it: a dispute of cents already paid back (to the card, by a
       // withdrawal), or a refund the site did not make. Support looks at it.
-      await payments.flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId} covers ${wanted - open} cents already refunded or disputed`, now);
+      await flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId} covers ${wanted - open} cents already refunded or disputed`, now);
       await recordAudit(tx, {
         actor: "provider",
         action: `payment.${reversal.reason}_overlap`,
@@ -73,7 +74,7 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
     }
     const missing = due.cash + due.bonus - taken.cash - taken.bonus;
     if (missing > 0n) {
-      await payments.flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId}: ${missing} coins already spent`, now);
+      await flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId}: ${missing} coins already spent`, now);
     }
     await recordAudit(tx, {
       actor: "provider",

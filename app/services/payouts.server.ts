@@ -2,7 +2,8 @@ import { recordAudit } from "~/models/audit.server";
 import { db, isUniqueViolation } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId, userBalances, type Tx } from "~/models/ledger.server";
 import * as legs from "~/models/payout.server";
-import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
+import { flagUser, userStanding } from "~/models/user.server";
+import { lockWithdrawal, updateWithdrawal, withdrawalStatus } from "~/models/withdrawal.server";
 import { DomainError } from "./domain-error";
 import { noticeEvents, publish } from "./events.server";
 import { getLogger } from "./logger.server";
@@ -37,7 +38,8 @@ export function payeeBlock(user: { suspendedAt: Date | null; flaggedAt: Date | n
 
 /** Refuses to pay an account that may not be paid (409, with the reason). */
 export async function refuseBlockedPayee(tx: Tx, userId: string) {
-  const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { suspendedAt: true, flaggedAt: true, flagReason: true } });
+  const user = await userStanding(tx, userId);
+  if (!user) throw new DomainError("user_not_found", "Player not found");
   const blocked = payeeBlock(user);
   if (blocked) throw new DomainError("payee_blocked", `${blocked}: nothing is paid to it`);
 }
@@ -131,7 +133,7 @@ async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, 
       // Nothing moves: the provider says the payment was refunded or disputed already, so
       // the cents may have reached the card by another way. Support reconciles it.
       await legs.updateLeg(tx, leg.id, { status: "review", failureReason: outcome.reason });
-      await tx.user.update({ where: { id: w.userId }, data: { flaggedAt: now, flagReason: `refund of a withdrawal refused by the provider: ${outcome.reason}` } });
+      await flagUser(tx, w.userId, `refund of a withdrawal refused by the provider: ${outcome.reason}`, now);
       leg.status = "review";
     } else if (outcome.status === "completed") {
       await postTransaction(tx, {
@@ -354,6 +356,5 @@ export async function settleTransfer(
     if (isUniqueViolation(error)) throw new DomainError("invalid_input", "This reference is already recorded for another payout");
     throw error;
   }
-  const w = await db().withdrawal.findUniqueOrThrow({ where: { id: withdrawalId }, select: { status: true } });
-  return { status: w.status as "processing" | "completed" | "failed" };
+  return { status: (await withdrawalStatus(withdrawalId)) as "processing" | "completed" | "failed" };
 }

@@ -20,7 +20,7 @@ import {
   type RaffleToDraw,
 } from "~/models/draws.server";
 import { insertOutcomeNotices, type OutcomeNoticeRow } from "~/models/outcome.server";
-import { lockRaffle } from "~/models/raffle.server";
+import { insertRaffle, lockRaffle, type NewRaffle } from "~/models/raffle.server";
 import { dueBeaconRounds } from "~/models/beacon.server";
 import { beacon, type BeaconRound, type BeaconSource } from "./beacon.server";
 import { DomainError } from "./domain-error";
@@ -35,18 +35,6 @@ import { entryLimit, RateLimited, slidingWindow } from "./rate-limit.server";
 import { exclusionError, jurisdictionError } from "./responsible-play.server";
 import { activeVipTier, winMultiplierTenths } from "./vip";
 
-export type NewRaffle = {
-  scheduleId?: string;
-  slot?: number;
-  kind: RaffleKind;
-  tier: string;
-  entryPrice: bigint;
-  startsAt: Date;
-  endsAt: Date;
-  vipOnly?: boolean;
-  maxTicketsPerPlayer?: number;
-};
-
 /**
  * Opens a raffle with a fresh secret seed and publishes the seed's hash and, with beacon
  * relays configured, the beacon chain and the round its draw will use: the first after
@@ -59,16 +47,7 @@ export async function openRaffle(raffle: NewRaffle): Promise<string | undefined>
   const seedHash = createHash("sha256").update(seed).digest("hex");
   const commitment = await beacon().commitmentFor(raffle.endsAt);
   return db().$transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      INSERT INTO raffles (schedule_id, slot, kind, tier, entry_price, starts_at, ends_at, vip_only,
-                           max_tickets_per_player, seed_hash, seed, beacon_chain, beacon_round)
-      VALUES (${raffle.scheduleId ?? null}::uuid, ${raffle.slot ?? 0}, ${raffle.kind}::"RaffleKind", ${raffle.tier},
-              ${raffle.entryPrice}, ${raffle.startsAt}, ${raffle.endsAt}, ${raffle.vipOnly ?? false},
-              ${raffle.maxTicketsPerPlayer ?? 10}, ${seedHash}, ${seed.toString("hex")},
-              ${commitment?.chain ?? null}, ${commitment?.round ?? null}::int8)
-      ON CONFLICT (schedule_id, slot, starts_at) DO NOTHING
-      RETURNING id::text AS id`;
-    const id = rows[0]?.id;
+    const id = await insertRaffle(tx, raffle, { seedHash, seed: seed.toString("hex"), beacon: commitment });
     if (!id) return undefined;
     await createRafflePots(tx, id);
     await publish(tx, { type: "round", raffleId: id, kind: raffle.kind, tier: raffle.tier });

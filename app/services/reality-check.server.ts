@@ -1,6 +1,7 @@
 import { netPlaySince } from "~/models/history.server";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
+import { setRealityCheckMinutes } from "~/models/responsible-play.server";
 import { markRealityCheckSeen } from "~/models/session.server";
 import type { CurrentSession } from "./auth.server";
 import { DomainError } from "./domain-error";
@@ -50,7 +51,7 @@ export async function dismissRealityCheck(session: CurrentSession, now = new Dat
 export async function setRealityCheck(userId: string, minutes: RealityCheckMinutes | null) {
   if (minutes !== null && !REALITY_CHECK_CHOICES.includes(minutes)) throw new DomainError("invalid_input", "Choose off, 15, 30 or 60 minutes");
   await db().$transaction(async (tx) => {
-    await tx.user.update({ where: { id: userId }, data: { realityCheckMinutes: minutes }, select: { id: true } });
+    await setRealityCheckMinutes(tx, userId, minutes);
     await recordAudit(tx, { actor: userId, action: "limits.reality_check", target: `user:${userId}`, details: { minutes } });
   });
 }

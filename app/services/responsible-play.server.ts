@@ -4,6 +4,7 @@ import { nonZero, postTransaction, userAccountId, type Tx } from "~/models/ledge
 import { lockRaffle, potAccounts } from "~/models/raffle.server";
 import { PENDING_PAYMENT_HORIZON_MS } from "~/models/payment.server";
 import * as rp from "~/models/responsible-play.server";
+import { lockUser } from "~/models/user.server";
 import { DomainError } from "./domain-error";
 import { coinsToDecimal } from "./money";
 import { BREAKS, EXCLUSIONS, LIMIT_HINT, MAX_LIMIT_CENTS, type ExclusionChoice } from "./responsible-play-options";
@@ -53,7 +54,7 @@ export async function setDepositLimit(userId: string, period: LimitPeriod, amoun
     throw new DomainError("invalid_input", LIMIT_HINT);
   }
   return db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+    await lockUser(tx, userId);
     const row = (await rp.limitsOf(userId, tx)).find((r) => r.period === period);
     const current = effectiveLimit(row, now);
     const tighter = amountCents !== null && (current === null || amountCents <= current);
@@ -145,7 +146,7 @@ export async function extendExclusionByAdmin(adminId: string, userId: string, ch
   if (!option) throw new DomainError("invalid_input", "Choose a break or exclusion period");
   const until = new Date(now.getTime() + option.days * 86_400_000);
   return db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+    await lockUser(tx, userId);
     const current = await rp.playGateOf(userId, tx);
     if (!current) throw new DomainError("user_not_found", "Player not found");
     if (!current.excludedUntil || current.excludedUntil <= now) {

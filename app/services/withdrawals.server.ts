@@ -3,6 +3,7 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { InsufficientBalance, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
 import { insertLegs } from "~/models/payout.server";
+import { userStanding } from "~/models/user.server";
 import * as withdrawals from "~/models/withdrawal.server";
 import { encrypt } from "./crypto-box.server";
 import { isEmailVerified } from "./email-tokens.server";
@@ -78,7 +79,8 @@ export async function requestWithdrawal(userId: string, input: WithdrawalInput, 
   const id = randomUUID();
   const amount = checked.value.amountCoins;
   return db().$transaction(async (tx) => {
-    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { identityVerifiedAt: true } });
+    const user = await userStanding(tx, userId);
+    if (!user) throw new DomainError("user_not_found", "Player not found");
     const requiresVerification = amount > BigInt(POLICY.identityCheckAboveCoins) && user.identityVerifiedAt === null;
     await withdrawals.insertWithdrawal(tx, { id, userId, amount, method: checked.value.method, requiresVerification, ...destination });
     try {

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { db } from "~/models/db.server";
 import { sessionCookieName, startSession } from "~/services/auth.server";
-import { settleStalePayments, STALE_PAYMENT_MS } from "~/services/payments.server";
+import { settleStalePayments, STALE_PAYMENT_MS } from "~/services/payments/sweep.server";
 import { settleOpenPayouts } from "~/services/payouts.server";
 import { openRaffle } from "~/services/raffles.server";
 import { SCHEDULER_INTERVAL_MS } from "~/services/scheduler.server";

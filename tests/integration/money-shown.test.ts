@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { dashboard } from "~/services/admin.server";
-import { priceCoins, priceVip, settlePayment, startPayment, type Product } from "~/services/payments.server";
+import { priceCoins, priceVip, type Product } from "~/services/payments/pricing.server";
+import { settlePayment } from "~/services/payments/settle.server";
+import { startPayment } from "~/services/payments/start.server";
 import { checkDeposit, depositLimits, setDepositLimit } from "~/services/responsible-play.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser, withdrawCash } from "../support/factories";

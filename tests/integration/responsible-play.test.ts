@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
-import { priceCoins, settlePayment, settleStalePayments, startPayment } from "~/services/payments.server";
+import { priceCoins } from "~/services/payments/pricing.server";
+import { settlePayment } from "~/services/payments/settle.server";
+import { startPayment } from "~/services/payments/start.server";
+import { settleStalePayments } from "~/services/payments/sweep.server";
 import { DEMO_SUCCESS_CARD, demoProvider } from "~/services/payments/demo-provider.server";
 import { checkDeposit, excludeSelf, setDepositLimit } from "~/services/responsible-play.server";
 import { enterRaffle } from "~/services/raffles.server";

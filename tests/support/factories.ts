@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.server";
-import { openRaffle, type NewRaffle } from "~/services/raffles.server";
+import type { NewRaffle } from "~/models/raffle.server";
+import { openRaffle } from "~/services/raffles.server";
 import { usernameKey } from "~/services/username";
 import type { VipTierName } from "~/services/vip";
 

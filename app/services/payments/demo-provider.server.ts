@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { db } from "~/models/db.server";
+import { createDemoPayment, findDemoPayment, recordDemoRefund, settleWaitingDemoPayment } from "~/models/demo-payment.server";
 import { WebhookSignatureError, type PaymentProvider, type ProviderPayment } from "./provider";
 
 /**
@@ -15,12 +15,12 @@ export const demoProvider: PaymentProvider & { payWithTestCard(id: string, cardN
 
   async createPayment({ amountCents, metadata }) {
     const id = `demo_pi_${randomBytes(12).toString("hex")}`;
-    await db().demoPayment.create({ data: { id, amountCents, status: "requires_payment", metadata } });
+    await createDemoPayment(id, amountCents, metadata);
     return { id, clientSecret: `${id}_secret_${randomBytes(12).toString("hex")}` };
   },
 
   async getPayment(id) {
-    const row = await db().demoPayment.findUnique({ where: { id } });
+    const row = await findDemoPayment(id);
     if (!row) throw new Error(`no demo payment ${id}`);
     return {
       id: row.id,
@@ -33,7 +33,7 @@ export const demoProvider: PaymentProvider & { payWithTestCard(id: string, cardN
   },
 
   async cancelPayment(id) {
-    await db().demoPayment.updateMany({ where: { id, status: "requires_payment" }, data: { status: "canceled" } });
+    await settleWaitingDemoPayment(id, "canceled");
     return this.getPayment(id);
   },
 
@@ -41,21 +41,21 @@ export const demoProvider: PaymentProvider & { payWithTestCard(id: string, cardN
     const digits = cardNumber.replace(/[\s-]/g, "");
     const status = digits === DEMO_SUCCESS_CARD ? "succeeded" : "failed";
     // Only a payment still waiting for a card can change; a repeat changes nothing.
-    await db().demoPayment.updateMany({ where: { id, status: "requires_payment" }, data: { status } });
+    await settleWaitingDemoPayment(id, status);
     return this.getPayment(id);
   },
 
   /** A refund of a demo payment goes through at once (kept beside the payments, as Stripe keeps it). */
   async refundPayment({ paymentId, amountCents, idempotencyKey }) {
     const id = `demo_re_${idempotencyKey.replace(/\W/g, "_")}`.slice(0, 255);
-    const payment = await db().demoPayment.findUnique({ where: { id: paymentId } });
+    const payment = await findDemoPayment(paymentId);
     if (!payment || payment.status !== "succeeded") return { id, status: "refused", failureReason: "The payment cannot be refunded" };
-    await db().demoPayment.createMany({ data: [{ id, amountCents, status: "succeeded", metadata: { refundOf: paymentId } }], skipDuplicates: true });
+    await recordDemoRefund(id, amountCents, paymentId);
     return { id, status: "succeeded" };
   },
 
   async getRefund(id) {
-    const row = await db().demoPayment.findUnique({ where: { id } });
+    const row = await findDemoPayment(id);
     return row ? { id, status: "succeeded" } : { id, status: "failed", failureReason: "No such refund" };
   },
 
