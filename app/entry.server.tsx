@@ -5,7 +5,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
-import { getLogger, loggableUrl } from "./services/logger.server";
+import { getLogger, loggableUrl } from "./infra/logger.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {

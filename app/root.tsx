@@ -8,12 +8,12 @@ import { ErrorFrame, useErrorStatus } from "./components/route-error";
 import { Toaster, type ToastMessage } from "./components/toaster";
 import { useOptionalRootData, useRootData } from "./components/use-root-data";
 import { getSession, needsOnboarding } from "./services/auth.server";
-import { getEnv } from "./services/env.server";
+import { getEnv } from "./infra/env.server";
 import { takeOutcomeNotice } from "./services/outcomes.server";
 import { takePayoutNotice } from "./services/payouts.server";
 import { playState } from "./services/reality-check.server";
-import { getTheme } from "./services/theme.server";
-import { readToast } from "./services/toast.server";
+import { getTheme } from "./infra/theme.server";
+import { readToast } from "./infra/toast.server";
 import { userRecord } from "./services/users.server";
 import stylesheet from "./tailwind.css?url";
 

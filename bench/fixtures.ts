@@ -3,8 +3,8 @@ import schedule from "../prisma/schedule.json" with { type: "json" };
 import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.server";
 import { startSession } from "~/services/auth.server";
-import { beacon } from "~/services/beacon.server";
-import { roundAfter } from "~/services/draw-verifier.mjs";
+import { beacon } from "~/infra/beacon.server";
+import { roundAfter } from "~/shared/draw-verifier.mjs";
 import { openRaffle } from "~/services/raffles.server";
 
 /**

@@ -43,14 +43,14 @@ const localBeacon =
   only.has("draws") && flags.beacon !== "false" ? await (await import("../tests/support/local-beacon")).startLocalBeacon({ modes: ["ok", "ok"], periodSeconds: 3 }) : undefined;
 
 const { connectDb, disconnectDb } = await import("~/models/db.server");
-const { ensureDatabase, startEmbeddedPostgres } = await import("~/services/embedded-postgres.server");
+const { ensureDatabase, startEmbeddedPostgres } = await import("~/infra/embedded-postgres.server");
 const { migrate } = await import("~/models/migrations.server");
-const { seed } = await import("~/services/seed.server");
+const { seed } = await import("~/infra/seed.server");
 const { runPgbench, startApp, startHelloWorld, startScript, root } = await import("./infra");
 const { prepareEntriesReference } = await import("./reference/setup");
 const { createPlayers } = await import("./fixtures");
 type Player = Awaited<ReturnType<typeof createPlayers>>[number];
-const { BeaconSource, setBeacon } = await import("~/services/beacon.server");
+const { BeaconSource, setBeacon } = await import("~/infra/beacon.server");
 const figures = await import("./figures");
 
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);

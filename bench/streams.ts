@@ -33,9 +33,9 @@ process.env.SESSION_SECRET ??= randomBytes(32).toString("hex");
 const metricsToken = randomBytes(24).toString("hex");
 
 const { connectDb, disconnectDb } = await import("~/models/db.server");
-const { ensureDatabase, startEmbeddedPostgres } = await import("~/services/embedded-postgres.server");
+const { ensureDatabase, startEmbeddedPostgres } = await import("~/infra/embedded-postgres.server");
 const { migrate } = await import("~/models/migrations.server");
-const { seed } = await import("~/services/seed.server");
+const { seed } = await import("~/infra/seed.server");
 const { residentBytes, startApp } = await import("./infra");
 const { createPlayers } = await import("./fixtures");
 

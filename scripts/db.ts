@@ -3,9 +3,9 @@
  * raffle schedule (and the demo users in demo mode). Both use DATABASE_URL, or the
  * embedded PostgreSQL under DATA_DIR when it is unset.
  */
-import { seed } from "~/services/seed.server";
-import { openDatabase } from "~/services/database.server";
-import { ConfigError, getEnv } from "~/services/env.server";
+import { seed } from "~/infra/seed.server";
+import { openDatabase } from "~/infra/database.server";
+import { ConfigError, getEnv } from "~/infra/env.server";
 
 const command = process.argv[2];
 if (command !== "migrate" && command !== "seed") {

@@ -1,8 +1,8 @@
 import cluster from "node:cluster";
-import type { Env } from "~/services/env.server";
-import { getLogger } from "~/services/logger.server";
-import { registerDatabaseGauges } from "~/services/metrics.server";
-import { serveClusterMetrics } from "~/services/metrics-cluster.server";
+import type { Env } from "~/infra/env.server";
+import { getLogger } from "~/infra/logger.server";
+import { registerDatabaseGauges } from "~/infra/metrics.server";
+import { serveClusterMetrics } from "~/infra/metrics-cluster.server";
 import { exitAtDeadline, openOrExit, startJobs } from "./lifecycle";
 
 /** A cluster's worker still running this long into shutdown is killed (its drain closes connections at 5 s). */

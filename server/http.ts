@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerOptions, ServerResponse } from "node:http";
 import helmet from "helmet";
-import type { Env } from "~/services/env.server";
+import type { Env } from "~/infra/env.server";
 
 /** What the first middleware sets on every response, for the later ones and Remix's load context. */
 export type Locals = { cspNonce: string; requestId: string; clientIp: string };

@@ -1,11 +1,11 @@
-import { openDatabase, type Database } from "~/services/database.server";
-import { ConfigError, getEnv, type Env } from "~/services/env.server";
-import { getLogger } from "~/services/logger.server";
-import { startMailSender } from "~/services/mail/outbox.server";
+import { openDatabase, type Database } from "~/infra/database.server";
+import { ConfigError, getEnv, type Env } from "~/infra/env.server";
+import { getLogger } from "~/infra/logger.server";
+import { startMailSender } from "~/infra/mail/outbox.server";
 import { startPaymentSweep } from "~/services/payments/sweep.server";
-import { EmbeddedPostgresError } from "~/services/postgres-user.server";
+import { EmbeddedPostgresError } from "~/infra/postgres-user.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
-import { seed } from "~/services/seed.server";
+import { seed } from "~/infra/seed.server";
 
 /** Everything, database included, is closed within this long of SIGTERM or SIGINT. */
 const SHUTDOWN_DEADLINE_MS = 9_000;

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { formatDecimalDollars } from "~/services/money";
+import { formatDecimalDollars } from "~/shared/money";
 import { ActionButton, Cell, Table } from "./admin-tabs";
 
 type AdminRaffle = {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { BIG_WIN_COINS } from "~/services/raffle-display";
+import { BIG_WIN_COINS } from "~/shared/raffle-display";
 import type { Winner } from "./home-panels";
 
 /** The banner shows for 5 s (or until closed) with 20 confetti pieces, for real wins of $1,000 or more. */

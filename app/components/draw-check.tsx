@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
-import verifierSource from "~/services/draw-verifier.mjs?raw";
-import { verifyDraw } from "~/services/draw-verifier.mjs";
+import verifierSource from "~/shared/draw-verifier.mjs?raw";
+import { verifyDraw } from "~/shared/draw-verifier.mjs";
 import { useHydrated } from "./use-hydrated";
 
 type Verdict = Awaited<ReturnType<typeof verifyDraw>>;
@@ -8,7 +8,7 @@ type State = { kind: "checking" } | { kind: "done"; verdict: Verdict } | { kind:
 
 /**
  * Checks the draw in the player's browser: fetches the public JSON (the file offered for
- * download) and recomputes it with app/services/draw-verifier.mjs (the beacon's signature
+ * download) and recomputes it with app/shared/draw-verifier.mjs (the beacon's signature
  * included, with @noble/curves), no server help. Without JavaScript it says how to run the same check by hand.
  */
 export function DrawCheck({ raffleId }: { raffleId: string }) {

@@ -1,4 +1,4 @@
-import { REGULAR_TIERS, stillShown, TIER_LABELS } from "~/services/raffle-display";
+import { REGULAR_TIERS, stillShown, TIER_LABELS } from "~/shared/raffle-display";
 import { BigWinBanner } from "./big-win";
 import { usePaused } from "./play-session";
 import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "./home-panels";

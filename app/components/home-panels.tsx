@@ -1,6 +1,6 @@
-import { COIN_PACKAGES } from "~/services/coin-packages";
-import { coinsToDecimal } from "~/services/money";
-import { counted, leaderboardBadge, WINNER_ICON_GLYPH, winnerIcon } from "~/services/raffle-display";
+import { COIN_PACKAGES } from "~/shared/coin-packages";
+import { coinsToDecimal } from "~/shared/money";
+import { counted, leaderboardBadge, WINNER_ICON_GLYPH, winnerIcon } from "~/shared/raffle-display";
 
 const panel = "rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900";
 

@@ -1,6 +1,6 @@
 import { useMatches } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { parseDollars } from "~/services/money";
+import { parseDollars } from "~/shared/money";
 import { useOptionalUser } from "./use-root-data";
 
 /** The live stream's draw, as use-live-updates passes it on (see DRAWN_EVENT). */

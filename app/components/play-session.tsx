@@ -1,9 +1,9 @@
 import { useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { PlayState } from "~/services/reality-check.server";
-import { formatDuration } from "~/services/responsible-play-options";
+import { formatDuration } from "~/shared/responsible-play-options";
 import { useNow } from "./use-now";
-import { utcMinute } from "~/services/dates";
+import { utcMinute } from "~/shared/dates";
 import { useOptionalRootData } from "./use-root-data";
 
 /** Why play is stopped for the signed-in player (a break, an exclusion, or where they live), if it is: promotions stay hidden. */

@@ -1,6 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
-import { displayName } from "~/services/display-name";
+import { displayName } from "~/shared/display-name";
 import { OutcomeSignals } from "./outcome-signals";
 import { PausedNotice, PlaySession } from "./play-session";
 import { SettingsDialog } from "./settings-dialog";

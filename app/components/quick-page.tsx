@@ -1,7 +1,7 @@
 import { usePaused } from "./play-session";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
-import { stillShown } from "~/services/raffle-display";
+import { stillShown } from "~/shared/raffle-display";
 
 /** The quick page's data is read again this often when its live stream is down (PlayerShell). */
 export const QUICK_POLL_MS = 5_000;

@@ -6,7 +6,7 @@ import { useCountUp } from "./use-count-up";
 import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
 import { useOptionalUser } from "./use-root-data";
-import { coinsToDecimal, parseDollars } from "~/services/money";
+import { coinsToDecimal, parseDollars } from "~/shared/money";
 import {
   cardPhase,
   elapsedShare,
@@ -15,7 +15,7 @@ import {
   ticketsOutlook,
   tierColours,
   TIER_LABELS,
-} from "~/services/raffle-display";
+} from "~/shared/raffle-display";
 
 /**
  * The fields of the API's raffle view that a card shows; a raffle drawn moments ago also

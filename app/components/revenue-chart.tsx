@@ -1,4 +1,4 @@
-import { formatDollars } from "~/services/money";
+import { formatDollars } from "~/shared/money";
 
 type Point = { start: string; cents: number };
 type Period = "daily" | "weekly" | "monthly";

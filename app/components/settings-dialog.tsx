@@ -3,8 +3,8 @@ import { useEffect, useId, useRef, useState } from "react";
 import { playOutcomeSound } from "./outcome-signals";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
-import { longUtcDate } from "~/services/dates";
-import { SETTING_KEYS, SETTING_LABELS, type PlayerSettings } from "~/services/player-settings";
+import { longUtcDate } from "~/shared/dates";
+import { SETTING_KEYS, SETTING_LABELS, type PlayerSettings } from "~/shared/player-settings";
 
 type Account = { id: string; username: string | null; email: string; createdAt: string; vipTier: string; vipActive: boolean };
 type SettingsProps = { account: Account; theme: "light" | "dark"; supportEmail: string; settings: PlayerSettings };

@@ -3,8 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
-import { formatClock } from "~/services/raffle-display";
-import { utcMinute } from "~/services/dates";
+import { formatClock } from "~/shared/raffle-display";
+import { utcMinute } from "~/shared/dates";
 
 /** What the wheel shows; the server picks the real reward. */
 export const WHEEL_PRIZES = [5, 10, 25, 50] as const;

@@ -4,7 +4,7 @@ import { loadStripe } from "@stripe/stripe-js/pure";
 import type { Stripe } from "@stripe/stripe-js";
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { confirmationOutcome, type Confirmation } from "~/services/payment-toasts";
+import { confirmationOutcome, type Confirmation } from "~/shared/payment-toasts";
 import { useShowToast } from "./toaster";
 
 let stripePromise: Promise<Stripe | null> | undefined;

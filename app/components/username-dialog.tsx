@@ -3,7 +3,7 @@ import { buttonClass, inputClass } from "./form-fields";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
-import { USERNAME_HINT, USERNAME_MAX, validateUsername } from "~/services/username";
+import { USERNAME_HINT, USERNAME_MAX, validateUsername } from "~/shared/username";
 
 /**
  * Forced open while the player has no username; it cannot be dismissed. A plain form

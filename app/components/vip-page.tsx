@@ -1,6 +1,6 @@
-import { longUtcDate } from "~/services/dates";
-import { coinsToDecimal } from "~/services/money";
-import { VIP_PERIOD_DAYS, VIP_TIERS, type VipTierName } from "~/services/vip";
+import { longUtcDate } from "~/shared/dates";
+import { coinsToDecimal } from "~/shared/money";
+import { VIP_PERIOD_DAYS, VIP_TIERS, type VipTierName } from "~/shared/vip";
 import { usePaused } from "./play-session";
 import { useShowToast } from "./toaster";
 import { useJsonAction } from "./use-json-action";

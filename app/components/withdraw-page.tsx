@@ -1,12 +1,12 @@
 import { useState } from "react";
-import { coinsToDecimal, parseDollars } from "~/services/money";
-import { POLICY } from "~/services/policy";
-import { METHOD_FIELDS, METHOD_LABELS, validateWithdrawal, WITHDRAWAL_METHODS, type WithdrawalMethod } from "~/services/withdrawal-rules";
+import { coinsToDecimal, parseDollars } from "~/shared/money";
+import { POLICY } from "~/shared/policy";
+import { METHOD_FIELDS, METHOD_LABELS, validateWithdrawal, WITHDRAWAL_METHODS, type WithdrawalMethod } from "~/shared/withdrawal-rules";
 import { buttonClass, inputClass } from "./form-fields";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { useJsonAction } from "./use-json-action";
-import { utcMinute } from "~/services/dates";
+import { utcMinute } from "~/shared/dates";
 
 type Leg = { kind: string; amount: string; to: string; status: string; reason: string | null };
 type History = { id: string; amount: string; method: string; destination: string; status: string; reason: string | null; legs: Leg[]; createdAt: string }[];

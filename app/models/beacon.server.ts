@@ -1,4 +1,4 @@
-import type { BeaconChain } from "~/services/draw-verifier.mjs";
+import type { BeaconChain } from "~/shared/draw-verifier.mjs";
 import { db } from "./db.server";
 
 /**

@@ -1,6 +1,6 @@
 import { db } from "./db.server";
 
-/** Counts by state for /metrics (app/services/metrics.server.ts); each an index scan of a status column. */
+/** Counts by state for /metrics (app/infra/metrics.server.ts); each an index scan of a status column. */
 
 export async function countPaymentsByStatus(): Promise<Map<string, number>> {
   const rows = await db().payment.groupBy({ by: ["status"], _count: { _all: true } });

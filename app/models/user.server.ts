@@ -21,7 +21,7 @@ type NewUser = {
   dateOfBirth: Date;
   country: string;
   username?: string;
-  /** The username's look-alike key (usernameKey in app/services/username.ts). */
+  /** The username's look-alike key (usernameKey in app/shared/username.ts). */
   usernameKey?: string;
   isAdmin?: boolean;
 };

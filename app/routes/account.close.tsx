@@ -4,10 +4,10 @@ import { z } from "zod";
 import { buttonClass, inputClass } from "~/components/form-fields";
 import { closeAccount, closurePreview } from "~/services/account-closure.server";
 import { endSession, requireUser } from "~/services/auth.server";
-import { DomainError } from "~/services/domain-error";
-import { readForm } from "~/services/http.server";
-import { PASSWORD_MAX } from "~/services/password-policy";
-import { redirectWithToast } from "~/services/toast.server";
+import { DomainError } from "~/shared/domain-error";
+import { readForm } from "~/infra/http.server";
+import { PASSWORD_MAX } from "~/shared/password-policy";
+import { redirectWithToast } from "~/infra/toast.server";
 import { PageError } from "~/components/route-error";
 
 const schema = z.object({

@@ -6,10 +6,10 @@ import { buttonClass, inputClass } from "~/components/form-fields";
 import { PageError } from "~/components/route-error";
 import { requireUser } from "~/services/auth.server";
 import { confirmEmailChangeByCode, confirmEmailChangeByToken, pendingEmailChange, requestEmailChange } from "~/services/email-change.server";
-import { expectedErrorMessage, readForm } from "~/services/http.server";
-import { PASSWORD_MAX } from "~/services/password-policy";
+import { expectedErrorMessage, readForm } from "~/infra/http.server";
+import { PASSWORD_MAX } from "~/shared/password-policy";
 import { RateLimited } from "~/services/rate-limit.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/infra/toast.server";
 
 const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("request"), newEmail: z.string().trim().email("Enter a valid email address").max(254), password: z.string().min(1, "Enter your password").max(PASSWORD_MAX) }),

@@ -5,10 +5,10 @@ import { AccountCard } from "~/components/account-card";
 import { AddPasskey } from "~/components/passkey-buttons";
 import { PageError } from "~/components/route-error";
 import { requireUser } from "~/services/auth.server";
-import { longUtcDate } from "~/services/dates";
-import { expectedErrorMessage, readForm } from "~/services/http.server";
+import { longUtcDate } from "~/shared/dates";
+import { expectedErrorMessage, readForm } from "~/infra/http.server";
 import { listPasskeys, relyingParty, removePasskey } from "~/services/passkeys.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/infra/toast.server";
 
 const schema = z.object({ intent: z.literal("remove"), passkeyId: z.uuid("Unknown passkey") });
 

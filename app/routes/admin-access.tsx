@@ -6,11 +6,11 @@ import { buttonClass, inputClass } from "~/components/form-fields";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
 import { confirmAdminEnrolment, enrolWithKey, gateStep, mayPassWithPasskey, passAdminGate, passAdminGateWithPasskey } from "~/services/admin-gate.server";
 import { getSession, requireSession } from "~/services/auth.server";
-import { readForm } from "~/services/http.server";
+import { readForm } from "~/infra/http.server";
 import { PageError } from "~/components/route-error";
 import { RateLimited } from "~/services/rate-limit.server";
 import { clearEnrolmentCookie, enrolmentBelongsTo, enrolmentCookieFor, pendingEnrolment } from "~/services/second-factor.server";
-import { passActionHeaders } from "~/services/action-headers";
+import { passActionHeaders } from "~/shared/action-headers";
 
 const schema = z.object({
   intent: z.enum(["key", "confirm", "code", "passkey"]).default("code"),

@@ -8,12 +8,12 @@ import { RevenueChart } from "~/components/revenue-chart";
 import { auditView, readAuditFilter } from "~/services/admin-audit.server";
 import { dashboard, listRafflesForAdmin, listUsers, reconciliation, listTransfersAwaitingReference } from "~/services/admin.server";
 import { requireAdmin } from "~/services/auth.server";
-import { queryParams } from "~/services/http.server";
-import { formatDecimalDollars as money } from "~/services/money";
-import { BREAKS, EXCLUSIONS } from "~/services/responsible-play-options";
-import { REVENUE_PERIODS, type RevenuePeriod } from "~/services/revenue-periods";
+import { queryParams } from "~/infra/http.server";
+import { formatDecimalDollars as money } from "~/shared/money";
+import { BREAKS, EXCLUSIONS } from "~/shared/responsible-play-options";
+import { REVENUE_PERIODS, type RevenuePeriod } from "~/shared/revenue-periods";
 import { revenueOverTime } from "~/services/revenue.server";
-import { utcMinute } from "~/services/dates";
+import { utcMinute } from "~/shared/dates";
 import { PageError } from "~/components/route-error";
 
 const TABS = ["payouts", "users", "raffles", "audit", "ledger"] as const;

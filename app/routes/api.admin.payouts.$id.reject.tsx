@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { PAYOUT_UPDATED, adminAction } from "~/services/admin-http.server";
+import { PAYOUT_UPDATED, adminAction } from "~/infra/admin-http.server";
 import { rejectPayout } from "~/services/admin.server";
-import { readJson, uuidParam } from "~/services/http.server";
+import { readJson, uuidParam } from "~/infra/http.server";
 
 const schema = z.object({ reason: z.string().trim().min(1).max(200).default("Admin review") });
 

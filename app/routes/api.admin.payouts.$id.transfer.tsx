@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { PAYOUT_UPDATED, adminAction } from "~/services/admin-http.server";
+import { PAYOUT_UPDATED, adminAction } from "~/infra/admin-http.server";
 import { settleTransfer } from "~/services/payouts.server";
-import { readJson, uuidParam } from "~/services/http.server";
+import { readJson, uuidParam } from "~/infra/http.server";
 
 /**
  * POST {reference} records that the payout's transfer was sent by hand (its bank or wallet

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { PAYOUT_UPDATED, adminAction } from "~/services/admin-http.server";
+import { PAYOUT_UPDATED, adminAction } from "~/infra/admin-http.server";
 import { bulkApprove } from "~/services/admin.server";
-import { readJson } from "~/services/http.server";
+import { readJson } from "~/infra/http.server";
 
 /** {maxAmount}: the spec's thresholds, $50 or $100. */
 const schema = z.object({ maxAmount: z.coerce.number().refine((v) => v === 50 || v === 100, "maxAmount must be 50 or 100") });

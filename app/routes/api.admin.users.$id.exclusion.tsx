@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { adminAction } from "~/services/admin-http.server";
-import { readJson, uuidParam } from "~/services/http.server";
+import { adminAction } from "~/infra/admin-http.server";
+import { readJson, uuidParam } from "~/infra/http.server";
 import { extendExclusionByAdmin } from "~/services/responsible-play.server";
-import { utcMinute } from "~/services/dates";
+import { utcMinute } from "~/shared/dates";
 
 const schema = z.object({ choice: z.enum(["24h", "7d", "30d", "6m", "1y", "5y"], { message: "Choose a period: 24h, 7d, 30d, 6m, 1y or 5y" }) });
 

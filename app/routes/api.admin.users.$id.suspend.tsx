@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { adminAction } from "~/services/admin-http.server";
+import { adminAction } from "~/infra/admin-http.server";
 import { suspendUser } from "~/services/admin.server";
-import { readJson, uuidParam } from "~/services/http.server";
+import { readJson, uuidParam } from "~/infra/http.server";
 
 const schema = z.object({ suspended: z.enum(["true", "false"]).or(z.boolean()).transform((v) => v === true || v === "true") });
 

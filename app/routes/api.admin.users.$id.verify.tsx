@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { adminAction } from "~/services/admin-http.server";
+import { adminAction } from "~/infra/admin-http.server";
 import { verifyIdentity } from "~/services/admin.server";
-import { uuidParam } from "~/services/http.server";
+import { uuidParam } from "~/infra/http.server";
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return adminAction(request, async (session) => {

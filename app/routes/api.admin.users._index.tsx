@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listUsers } from "~/services/admin.server";
 import { requireAdmin } from "~/services/auth.server";
-import { queryParams } from "~/services/http.server";
+import { queryParams } from "~/infra/http.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -3,8 +3,8 @@ import { redirect } from "@remix-run/node";
 import { AccountError, userForOidcSignIn } from "~/services/accounts.server";
 import { startSession } from "~/services/auth.server";
 import { authenticateWithOidc, oidcEnabled } from "~/services/oidc.server";
-import { recallReturnTo } from "~/services/return-to.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { recallReturnTo } from "~/infra/return-to.server";
+import { redirectWithToast } from "~/infra/toast.server";
 import { needsSecondStep, pendingSignInCookie } from "~/services/two-step-sign-in.server";
 
 /** The identity provider sends the player back here with a code; we finish the sign-in. */

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { createUsername } from "~/services/accounts.server";
 import { requireUser } from "~/services/auth.server";
-import { readJson } from "~/services/http.server";
-import { respond } from "~/services/respond.server";
+import { readJson } from "~/infra/http.server";
+import { respond } from "~/infra/respond.server";
 
 const schema = z.object({ username: z.string({ message: "Please enter a username to continue." }).max(200) });
 

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireUser } from "~/services/auth.server";
-import { DomainError } from "~/services/domain-error";
-import { apiResponse, readJson } from "~/services/http.server";
-import { coinsToDecimal } from "~/services/money";
+import { DomainError } from "~/shared/domain-error";
+import { apiResponse, readJson } from "~/infra/http.server";
+import { coinsToDecimal } from "~/shared/money";
 import { priceCoins } from "~/services/payments/pricing.server";
 import { startPayment } from "~/services/payments/start.server";
-import { idempotent } from "~/services/idempotency.server";
+import { idempotent } from "~/infra/idempotency.server";
 
 const schema = z.object({ packageId: z.string().max(40) });
 

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
 import { spinAsPlayer } from "~/services/game-actions.server";
-import { respond } from "~/services/respond.server";
-import { idempotent } from "~/services/idempotency.server";
+import { respond } from "~/infra/respond.server";
+import { idempotent } from "~/infra/idempotency.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);

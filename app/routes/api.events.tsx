@@ -1,8 +1,8 @@
 import { randomInt } from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser, sessionTokenHash } from "~/services/auth.server";
-import { getEnv } from "~/services/env.server";
-import { eventsOpen, subscribe, TooManyStreams } from "~/services/events.server";
+import { getEnv } from "~/infra/env.server";
+import { eventsOpen, subscribe, TooManyStreams } from "~/infra/events.server";
 
 /** A refused stream's client tries again after this long (the page polls meanwhile). */
 const RETRY_AFTER_SECONDS = 30;

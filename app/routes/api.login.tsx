@@ -10,21 +10,21 @@ import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fi
 import { ResidenceFields, type ResidenceChoices } from "~/components/residence-fields";
 import { AccountError, signIn, signUp } from "~/services/accounts.server";
 import { getOptionalUser, startSession } from "~/services/auth.server";
-import { isoDayField } from "~/services/dates";
-import { getEnv } from "~/services/env.server";
+import { isoDayField } from "~/shared/dates";
+import { getEnv } from "~/infra/env.server";
 import { knownDevice, rememberDevice } from "~/services/known-device.server";
-import { jurisdictionChoices, residenceFields } from "~/services/jurisdictions";
+import { jurisdictionChoices, residenceFields } from "~/shared/jurisdictions";
 import { authenticateWithOidc, oidcEnabled } from "~/services/oidc.server";
 import { relyingParty } from "~/services/passkeys.server";
-import { PASSWORD_MAX, PASSWORD_MIN } from "~/services/password-policy";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/shared/password-policy";
 import { RateLimited } from "~/services/rate-limit.server";
-import { depositLimitFields, limitsFromFields } from "~/services/responsible-play-options";
-import { rememberReturnTo } from "~/services/return-to.server";
-import { safeRedirectPath } from "~/services/safe-redirect";
-import { readForm } from "~/services/http.server";
+import { depositLimitFields, limitsFromFields } from "~/shared/responsible-play-options";
+import { rememberReturnTo } from "~/infra/return-to.server";
+import { safeRedirectPath } from "~/shared/safe-redirect";
+import { readForm } from "~/infra/http.server";
 import { PageError } from "~/components/route-error";
 import { needsSecondStep, pendingSignInCookie } from "~/services/two-step-sign-in.server";
-import { passActionHeaders } from "~/services/action-headers";
+import { passActionHeaders } from "~/shared/action-headers";
 
 const email = z.string({ message: "Email is required" }).trim().email("Enter a valid email address").max(254);
 

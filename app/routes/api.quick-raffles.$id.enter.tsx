@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireSessionToken, requireUser } from "~/services/auth.server";
 import { enterAsPlayer } from "~/services/game-actions.server";
-import { uuidParam } from "~/services/http.server";
-import { respond } from "~/services/respond.server";
-import { idempotent } from "~/services/idempotency.server";
+import { uuidParam } from "~/infra/http.server";
+import { respond } from "~/infra/respond.server";
+import { idempotent } from "~/infra/idempotency.server";
 
 export async function action({ request, params }: ActionFunctionArgs) {
   // The session is checked by the entry itself, in its transaction (enterAsPlayer).

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { requireSession } from "~/services/auth.server";
 import { dismissRealityCheck, playState } from "~/services/reality-check.server";
-import { wantsJson } from "~/services/respond.server";
-import { safeRedirectPath } from "~/services/safe-redirect";
+import { wantsJson } from "~/infra/respond.server";
+import { safeRedirectPath } from "~/shared/safe-redirect";
 
 /** GET: this stretch of play (length, net result, next reminder). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { jsonError, readForm } from "~/services/http.server";
-import { settingsSchema } from "~/services/player-settings";
-import { respond } from "~/services/respond.server";
+import { jsonError, readForm } from "~/infra/http.server";
+import { settingsSchema } from "~/shared/player-settings";
+import { respond } from "~/infra/respond.server";
 import { saveSettings, settingsOf } from "~/services/settings.server";
 
 /** The player's settings (ADR 031). */

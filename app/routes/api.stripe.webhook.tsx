@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { errorResponse, jsonError } from "~/services/http.server";
-import { getLogger } from "~/services/logger.server";
-import { PaymentProviderUnavailable, WebhookSignatureError } from "~/services/payments/provider";
+import { errorResponse, jsonError } from "~/infra/http.server";
+import { getLogger } from "~/infra/logger.server";
+import { PaymentProviderUnavailable, WebhookSignatureError } from "~/infra/payment-providers/provider";
 import { handleProviderEvent } from "~/services/payments/webhooks.server";
-import { paymentProvider } from "~/services/payments/current-provider.server";
+import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 
 /** Stripe's webhook: the raw body's signature is verified before anything is read from it. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { coinsToDecimal } from "~/services/money";
-import { VIP_TIERS } from "~/services/vip";
+import { coinsToDecimal } from "~/shared/money";
+import { VIP_TIERS } from "~/shared/vip";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
 import { vipClaimStatus } from "~/services/rewards.server";
-import { activeVipTier } from "~/services/vip";
+import { activeVipTier } from "~/shared/vip";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

@@ -2,10 +2,10 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requireUser } from "~/services/auth.server";
 import { consume, LIMITS } from "~/services/rate-limit.server";
-import { apiResponse, jsonError, readJson } from "~/services/http.server";
-import { fieldsFromAccountInfo } from "~/services/withdrawal-rules";
+import { apiResponse, jsonError, readJson } from "~/infra/http.server";
+import { fieldsFromAccountInfo } from "~/shared/withdrawal-rules";
 import { requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
-import { idempotent } from "~/services/idempotency.server";
+import { idempotent } from "~/infra/idempotency.server";
 
 /** The spec's call: {amount (number, dollars), method, accountInfo (string)}. A CVV inside accountInfo is dropped. */
 const schema = z.object({

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { forgetCachedSession, requireUser } from "~/services/auth.server";
 import { successToast } from "~/services/checkout.server";
-import { errorResponse, queryParams } from "~/services/http.server";
-import { PaymentProviderUnavailable } from "~/services/payments/provider";
+import { errorResponse, queryParams } from "~/infra/http.server";
+import { PaymentProviderUnavailable } from "~/infra/payment-providers/provider";
 import { confirmPayment, settleHostedCheckout } from "~/services/payments/settle.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/infra/toast.server";
 
 /** Where Stripe sends the player back (Checkout, or a card that needed a redirect): settle, then home with a toast. */
 export async function loader({ request }: LoaderFunctionArgs) {

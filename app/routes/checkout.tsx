@@ -10,12 +10,12 @@ import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/services/auth.server";
 import { shouldOfferLimits } from "~/services/responsible-play.server";
 import { payWithDemoCard, productFrom, purchaseRefusal, successToast } from "~/services/checkout.server";
-import { getEnv } from "~/services/env.server";
-import { expectedErrorMessage, readForm } from "~/services/http.server";
-import { coinsToDecimal } from "~/services/money";
+import { getEnv } from "~/infra/env.server";
+import { expectedErrorMessage, readForm } from "~/infra/http.server";
+import { coinsToDecimal } from "~/shared/money";
 import { PaymentFailed } from "~/services/payments/pricing.server";
 import { startHostedCheckout } from "~/services/payments/start.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { redirectWithToast } from "~/infra/toast.server";
 import { PageError } from "~/components/route-error";
 
 /**

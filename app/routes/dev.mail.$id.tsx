@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "~/components/account-card";
-import { getEnv } from "~/services/env.server";
-import { readDevMail } from "~/services/mail/dev-mailbox.server";
+import { getEnv } from "~/infra/env.server";
+import { readDevMail } from "~/infra/mail/dev-mailbox.server";
 import { PageError } from "~/components/route-error";
 
 /** One message of the demo's mailbox, its plain text with the links made clickable. */

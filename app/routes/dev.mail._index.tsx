@@ -1,8 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "~/components/account-card";
-import { getEnv } from "~/services/env.server";
-import { listDevMail } from "~/services/mail/dev-mailbox.server";
+import { getEnv } from "~/infra/env.server";
+import { listDevMail } from "~/infra/mail/dev-mailbox.server";
 import { PageError } from "~/components/route-error";
 
 /** The demo's mailbox: every message the site wrote to DATA_DIR/mail. Demo mode only (ADR 032). */

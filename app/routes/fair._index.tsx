@@ -3,9 +3,9 @@ import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { FairAlgorithm } from "~/components/fair-algorithm";
 import { LocalTime } from "~/components/local-time";
-import { queryParams } from "~/services/http.server";
+import { queryParams } from "~/infra/http.server";
 import { listRecentDraws, raffleExists, readDrawCursor, readRaffleSearch } from "~/services/fair.server";
-import { TIER_LABELS } from "~/services/raffle-display";
+import { TIER_LABELS } from "~/shared/raffle-display";
 import { PageError } from "~/components/route-error";
 
 /**

@@ -1,4 +1,4 @@
-import verifierSource from "~/services/draw-verifier.mjs?raw";
+import verifierSource from "~/shared/draw-verifier.mjs?raw";
 
 /** The draw verifier as a file to download (the /fair/<id> pages run the same code). Public. */
 export function loader() {

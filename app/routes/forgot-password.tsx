@@ -6,10 +6,10 @@ import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { requestPasswordReset } from "~/services/email-tokens.server";
-import { RESET_TOKEN_MINUTES } from "~/services/recovery";
-import { readForm } from "~/services/http.server";
+import { RESET_TOKEN_MINUTES } from "~/shared/recovery";
+import { readForm } from "~/infra/http.server";
 import { RateLimited } from "~/services/rate-limit.server";
-import { passActionHeaders } from "~/services/action-headers";
+import { passActionHeaders } from "~/shared/action-headers";
 import { PageError } from "~/components/route-error";
 
 const schema = z.object({

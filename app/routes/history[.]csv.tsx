@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
-import { jsonError } from "~/services/http.server";
+import { jsonError } from "~/infra/http.server";
 import { filterFrom, historyCsv, playerHistory } from "~/services/history.server";
 
 /** The history page's rows as CSV, with the same filters. */

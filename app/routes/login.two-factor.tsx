@@ -5,11 +5,11 @@ import { z } from "zod";
 import { buttonClass, inputClass } from "~/components/form-fields";
 import { PageError } from "~/components/route-error";
 import { startSession } from "~/services/auth.server";
-import { readForm } from "~/services/http.server";
+import { readForm } from "~/infra/http.server";
 import { knownDevice, rememberDevice } from "~/services/known-device.server";
 import { RateLimited } from "~/services/rate-limit.server";
 import { clearPendingSignIn, finishSignIn, pendingSignIn } from "~/services/two-step-sign-in.server";
-import { passActionHeaders } from "~/services/action-headers";
+import { passActionHeaders } from "~/shared/action-headers";
 
 const schema = z.object({ code: z.string().max(100).default("") });
 

@@ -8,11 +8,11 @@ import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fi
 import { ResidenceFields } from "~/components/residence-fields";
 import { AccountError, completeOnboarding } from "~/services/accounts.server";
 import { getSession, needsOnboarding, unauthorized } from "~/services/auth.server";
-import { isoDayField } from "~/services/dates";
-import { getEnv } from "~/services/env.server";
-import { jurisdictionChoices, residenceFields } from "~/services/jurisdictions";
-import { safeRedirectPath } from "~/services/safe-redirect";
-import { readForm } from "~/services/http.server";
+import { isoDayField } from "~/shared/dates";
+import { getEnv } from "~/infra/env.server";
+import { jurisdictionChoices, residenceFields } from "~/shared/jurisdictions";
+import { safeRedirectPath } from "~/shared/safe-redirect";
+import { readForm } from "~/infra/http.server";
 import { PageError } from "~/components/route-error";
 
 const schema = z.object({

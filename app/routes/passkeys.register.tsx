@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import { adminGateOpen, requireSession } from "~/services/auth.server";
-import { DomainError } from "~/services/domain-error";
-import { apiResponse, readJson } from "~/services/http.server";
-import { registrationResponse } from "~/services/passkey-input";
+import { DomainError } from "~/shared/domain-error";
+import { apiResponse, readJson } from "~/infra/http.server";
+import { registrationResponse } from "~/shared/passkey-input";
 import { PASSKEY_NAME_MAX, registerPasskey, registrationOptions } from "~/services/passkeys.server";
 
 const schema = z.discriminatedUnion("intent", [

@@ -2,11 +2,11 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import { startSession } from "~/services/auth.server";
-import { apiResponse, readJson } from "~/services/http.server";
+import { apiResponse, readJson } from "~/infra/http.server";
 import { knownDevice, rememberDevice } from "~/services/known-device.server";
-import { authenticationResponse } from "~/services/passkey-input";
+import { authenticationResponse } from "~/shared/passkey-input";
 import { signInOptions, verifyPasskeySignIn } from "~/services/passkeys.server";
-import { safeRedirectPath } from "~/services/safe-redirect";
+import { safeRedirectPath } from "~/shared/safe-redirect";
 
 const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("options") }),

@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { LegalPage } from "~/components/legal-page";
-import { POLICY } from "~/services/policy";
+import { POLICY } from "~/shared/policy";
 import { useRootData } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";
 

@@ -5,12 +5,12 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
-import { DomainError } from "~/services/domain-error";
+import { DomainError } from "~/shared/domain-error";
 import { resetPassword, resetTokenIsLive, TokenRefused } from "~/services/email-tokens.server";
-import { EXPIRED_LINK } from "~/services/recovery";
-import { readForm } from "~/services/http.server";
-import { PASSWORD_MAX, PASSWORD_MIN } from "~/services/password-policy";
-import { redirectWithToast } from "~/services/toast.server";
+import { EXPIRED_LINK } from "~/shared/recovery";
+import { readForm } from "~/infra/http.server";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/shared/password-policy";
+import { redirectWithToast } from "~/infra/toast.server";
 import { PageError } from "~/components/route-error";
 
 const schema = z

@@ -3,10 +3,10 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { buttonClass, inputClass } from "~/components/form-fields";
 import { getOptionalUser, requireUser } from "~/services/auth.server";
-import { DomainError } from "~/services/domain-error";
-import { expectedErrorMessage, readForm } from "~/services/http.server";
-import { counted } from "~/services/raffle-display";
-import { coinsToDecimal } from "~/services/money";
+import { DomainError } from "~/shared/domain-error";
+import { expectedErrorMessage, readForm } from "~/infra/http.server";
+import { counted } from "~/shared/raffle-display";
+import { coinsToDecimal } from "~/shared/money";
 import {
   BREAKS,
   depositLimitFields,
@@ -17,12 +17,12 @@ import {
   REALITY_CHECK_CHOICES,
   type ExclusionChoice,
   type RealityCheckMinutes,
-} from "~/services/responsible-play-options";
+} from "~/shared/responsible-play-options";
 import { setRealityCheck } from "~/services/reality-check.server";
-import { safeRedirectPath } from "~/services/safe-redirect";
+import { safeRedirectPath } from "~/shared/safe-redirect";
 import { depositLimits, excludeSelf, exclusionStatus, setDepositLimit, type LimitPeriod } from "~/services/responsible-play.server";
-import { redirectWithToast } from "~/services/toast.server";
-import { utcMinute } from "~/services/dates";
+import { redirectWithToast } from "~/infra/toast.server";
+import { utcMinute } from "~/shared/dates";
 import { PageError } from "~/components/route-error";
 
 const schema = z.discriminatedUnion("intent", [

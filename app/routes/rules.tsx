@@ -1,9 +1,9 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { getEnv } from "~/services/env.server";
-import { POLICY } from "~/services/policy";
-import { expectedReward, wheelOdds } from "~/services/spin-wheel";
-import { VIP_TIERS } from "~/services/vip";
+import { getEnv } from "~/infra/env.server";
+import { POLICY } from "~/shared/policy";
+import { expectedReward, wheelOdds } from "~/shared/spin-wheel";
+import { VIP_TIERS } from "~/shared/vip";
 import { PageError } from "~/components/route-error";
 
 /** Published odds and rules, from the same configuration the game runs on. */

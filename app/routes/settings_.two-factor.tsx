@@ -7,7 +7,7 @@ import { PlayerShell } from "~/components/player-shell";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
 import { PageError } from "~/components/route-error";
 import { requireSession } from "~/services/auth.server";
-import { readForm } from "~/services/http.server";
+import { readForm } from "~/infra/http.server";
 import { turnOffTwoFactor, turnOnTwoFactor } from "~/services/player-two-factor.server";
 import { RateLimited } from "~/services/rate-limit.server";
 import {
@@ -19,8 +19,8 @@ import {
   pendingEnrolment,
   recoveryCodesLeft,
 } from "~/services/second-factor.server";
-import { redirectWithToast } from "~/services/toast.server";
-import { passActionHeaders } from "~/services/action-headers";
+import { redirectWithToast } from "~/infra/toast.server";
+import { passActionHeaders } from "~/shared/action-headers";
 
 const schema = z.object({ intent: z.enum(["begin", "confirm", "disable"]), code: z.string().max(100).default("") });
 

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { LegalPage } from "~/components/legal-page";
-import { coinsToDecimal } from "~/services/money";
-import { POLICY } from "~/services/policy";
+import { coinsToDecimal } from "~/shared/money";
+import { POLICY } from "~/shared/policy";
 import { useRootData } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";
 

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
-import { safeRedirectPath } from "~/services/safe-redirect";
-import { setThemeCookie, themeSchema } from "~/services/theme.server";
-import { readForm } from "~/services/http.server";
+import { safeRedirectPath } from "~/shared/safe-redirect";
+import { setThemeCookie, themeSchema } from "~/infra/theme.server";
+import { readForm } from "~/infra/http.server";
 
 const schema = z.object({ theme: themeSchema, redirectTo: z.string().optional() });
 

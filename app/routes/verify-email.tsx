@@ -5,8 +5,8 @@ import { AccountCard } from "~/components/account-card";
 import { buttonClass } from "~/components/form-fields";
 import { requireUser } from "~/services/auth.server";
 import { sendVerification, verifyEmailByCode, verifyEmailByToken } from "~/services/email-tokens.server";
-import { expectedErrorMessage, readForm } from "~/services/http.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { expectedErrorMessage, readForm } from "~/infra/http.server";
+import { redirectWithToast } from "~/infra/toast.server";
 import { PageError } from "~/components/route-error";
 
 /**

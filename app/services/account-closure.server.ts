@@ -5,10 +5,10 @@ import { houseAccountId, lockAccounts, nonZero, postTransaction, userAccountId, 
 import { PENDING_PAYMENT_HORIZON_MS } from "~/models/payment.server";
 import { potAccounts } from "~/models/raffle.server";
 import { removeTickets } from "~/models/responsible-play.server";
-import { DomainError } from "./domain-error";
-import { formatDollars } from "./money";
+import { DomainError } from "~/shared/domain-error";
+import { formatDollars } from "~/shared/money";
 import { verifyPassword } from "./password.server";
-import * as readModel from "./read-model.server";
+import * as readModel from "~/infra/read-model.server";
 
 /**
  * Closing an account (docs/decisions/035-closing-an-account.md). Refused while a

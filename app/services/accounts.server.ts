@@ -2,18 +2,18 @@ import * as accounts from "~/models/account.server";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { endAllSessions } from "./auth.server";
-import { parseIsoDay } from "./dates";
-import { getEnv } from "./env.server";
-import { getLogger } from "./logger.server";
-import { passwordProblem } from "./password-policy";
+import { parseIsoDay } from "~/shared/dates";
+import { getEnv } from "~/infra/env.server";
+import { getLogger } from "~/infra/logger.server";
+import { passwordProblem } from "~/shared/password-policy";
 import { hashPassword, verifyPassword } from "./password.server";
 import type { KnownDevice } from "./known-device.server";
 import { consume, giveBack, LIMITS, signUpLimit } from "./rate-limit.server";
-import { checkJurisdiction } from "./jurisdictions";
+import { checkJurisdiction } from "~/shared/jurisdictions";
 import { setDepositLimit, type LimitPeriod } from "./responsible-play.server";
 import { grantDemoWelcome } from "./rewards.server";
 import { sendVerification } from "./email-tokens.server";
-import { USERNAME_TAKEN, usernameKey, validateUsername } from "./username";
+import { USERNAME_TAKEN, usernameKey, validateUsername } from "~/shared/username";
 
 /** A problem with what the player typed, for one form field (or the whole form). */
 export class AccountError extends Error {

@@ -1,7 +1,7 @@
 import * as audit from "~/models/admin-audit.server";
-import { parseIsoDay } from "./dates";
-import { coinsToDecimal } from "./money";
-import { usernameKey } from "./username";
+import { parseIsoDay } from "~/shared/dates";
+import { coinsToDecimal } from "~/shared/money";
+import { usernameKey } from "~/shared/username";
 
 /** Rows per page of the audit log. */
 export const AUDIT_PAGE_SIZE = 50;

@@ -3,8 +3,8 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { markAdminGatePassed } from "~/models/session.server";
 import { signedInWithPasskey, type CurrentSession } from "./auth.server";
-import { getEnv } from "./env.server";
-import { getLogger } from "./logger.server";
+import { getEnv } from "~/infra/env.server";
+import { getLogger } from "~/infra/logger.server";
 import { consume, giveBack, LIMITS, type Hit } from "./rate-limit.server";
 import { beginEnrolment, checkSecondFactor, confirmEnrolment, hasSecondFactor, pendingEnrolment, type Enrolment } from "./second-factor.server";
 

@@ -7,14 +7,14 @@ import { lockLegs, transfersAwaitingReference, updateLeg } from "~/models/payout
 import { setIdentityVerifiedAt, userStanding } from "~/models/user.server";
 import { lockWithdrawal, updateWithdrawal, withdrawalStatus } from "~/models/withdrawal.server";
 import { setSuspension } from "./accounts.server";
-import { DomainError } from "./domain-error";
-import { getEnv } from "./env.server";
-import { mayPlayFrom } from "./jurisdictions";
+import { DomainError } from "~/shared/domain-error";
+import { getEnv } from "~/infra/env.server";
+import { mayPlayFrom } from "~/shared/jurisdictions";
 import { utcDay } from "./rewards.server";
-import { coinsToDecimal } from "./money";
+import { coinsToDecimal } from "~/shared/money";
 import { payeeBlock, refuseOwnAccount, sendPayout, tellPlayerOfPayout } from "./payouts.server";
 import { completeRaffleEarly } from "./raffles.server";
-import { usernameKey } from "./username";
+import { usernameKey } from "~/shared/username";
 import { queuePayoutOutcomeMail } from "./mail-notices.server";
 import { effectiveLimit, LIMIT_PERIODS, pendingLimit, PERIOD_LABELS, runningExclusion, type LimitPeriod } from "./responsible-play.server";
 

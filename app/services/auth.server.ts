@@ -2,9 +2,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
 import { sessionPasskeyVerified } from "~/models/passkey.server";
 import * as sessions from "~/models/session.server";
-import * as readModel from "./read-model.server";
-import { getEnv } from "./env.server";
-import { sessionSecret } from "./session-secret.server";
+import * as readModel from "~/infra/read-model.server";
+import { getEnv } from "~/infra/env.server";
+import { sessionSecret } from "~/infra/session-secret.server";
 
 /**
  * Sessions live in the database; the cookie holds only a random token, and the

@@ -1,13 +1,13 @@
-import { paymentToasts } from "./payment-toasts";
-import { DomainError } from "./domain-error";
-import { getEnv } from "./env.server";
-import { demoProvider } from "./payments/demo-provider.server";
+import { paymentToasts } from "~/shared/payment-toasts";
+import { DomainError } from "~/shared/domain-error";
+import { getEnv } from "~/infra/env.server";
+import { demoProvider } from "~/infra/payment-providers/demo-provider.server";
 import { PaymentFailed, priceCoins, priceVip, type Product } from "./payments/pricing.server";
 import { confirmPayment, type Settlement } from "./payments/settle.server";
 import { startPayment } from "./payments/start.server";
 import { assertMayPlay } from "./responsible-play.server";
-import { vipDowngradeRefusal, type VipTierName } from "./vip";
-import type { NewToast } from "./toast.server";
+import { vipDowngradeRefusal, type VipTierName } from "~/shared/vip";
+import type { NewToast } from "~/infra/toast.server";
 
 /**
  * The checkout pages' actions: the demo card form, Stripe's hosted checkout for

@@ -1,9 +1,9 @@
 import type { PaymentPurpose } from "~/generated/prisma/client";
 import { db } from "~/models/db.server";
 import * as payments from "~/models/payment.server";
-import { DomainError } from "./domain-error";
+import { DomainError } from "~/shared/domain-error";
 import { checkDeposit } from "./responsible-play.server";
-import { vipDowngradeRefusal, type VipTierName } from "./vip";
+import { vipDowngradeRefusal, type VipTierName } from "~/shared/vip";
 
 /** What a payment about to start reserves against the player's deposit limits. */
 export type DepositToReserve = { provider: string; purpose: PaymentPurpose; product: string; amountCents: number };

@@ -3,14 +3,14 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import * as tokens from "~/models/email-token.server";
 import type { Tx } from "~/models/ledger.server";
-import { DomainError } from "./domain-error";
+import { DomainError } from "~/shared/domain-error";
 import { TokenRefused } from "./email-tokens.server";
-import { getEnv } from "./env.server";
-import { queueMail } from "./mail/outbox.server";
+import { getEnv } from "~/infra/env.server";
+import { queueMail } from "~/infra/mail/outbox.server";
 import { verifyPassword } from "./password.server";
-import * as readModel from "./read-model.server";
+import * as readModel from "~/infra/read-model.server";
 import { consume, LIMITS } from "./rate-limit.server";
-import { EXPIRED_LINK, VERIFY_TOKEN_HOURS } from "./recovery";
+import { EXPIRED_LINK, VERIFY_TOKEN_HOURS } from "~/shared/recovery";
 
 /**
  * Changing an account's email (docs/decisions/037-passkeys-and-email-change.md). The

@@ -2,13 +2,13 @@ import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import * as tokens from "~/models/email-token.server";
-import { DomainError } from "./domain-error";
-import { getEnv } from "./env.server";
-import { queueMail, queueMailToAddress } from "./mail/outbox.server";
-import { passwordProblem } from "./password-policy";
+import { DomainError } from "~/shared/domain-error";
+import { getEnv } from "~/infra/env.server";
+import { queueMail, queueMailToAddress } from "~/infra/mail/outbox.server";
+import { passwordProblem } from "~/shared/password-policy";
 import { hashPassword } from "./password.server";
-import * as readModel from "./read-model.server";
-import { EXPIRED_LINK, RESET_TOKEN_MINUTES, VERIFY_TOKEN_HOURS } from "./recovery";
+import * as readModel from "~/infra/read-model.server";
+import { EXPIRED_LINK, RESET_TOKEN_MINUTES, VERIFY_TOKEN_HOURS } from "~/shared/recovery";
 import { consume, LIMITS } from "./rate-limit.server";
 
 /**

@@ -1,9 +1,9 @@
 import { recentDraws } from "~/models/feeds.server";
 import { fairDrawRow, raffleExists } from "~/models/raffle.server";
-import { displayName } from "./display-name";
-import { beaconRandomness, roundTime } from "./draw-verifier.mjs";
-import { inclusionProof, merkleRoot, seedHash, verifyInclusion, winningTicket, type Ticket } from "./fairness";
-import { coinsToDecimal } from "./money";
+import { displayName } from "~/shared/display-name";
+import { beaconRandomness, roundTime } from "~/shared/draw-verifier.mjs";
+import { inclusionProof, merkleRoot, seedHash, verifyInclusion, winningTicket, type Ticket } from "~/shared/fairness";
+import { coinsToDecimal } from "~/shared/money";
 
 /**
  * The public record of a draw (docs/fairness.md): before the draw the commitment

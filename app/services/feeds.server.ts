@@ -1,12 +1,12 @@
 import type { RaffleKind } from "~/generated/prisma/client";
 import * as feeds from "~/models/feeds.server";
-import { displayName } from "./display-name";
-import { coinsToDecimal, formatDollars } from "./money";
-import { prizeOutlook } from "./prize";
-import { DRAWN_SHOWN_MS } from "./raffle-display";
-import * as readModel from "./read-model.server";
+import { displayName } from "~/shared/display-name";
+import { coinsToDecimal, formatDollars } from "~/shared/money";
+import { prizeOutlook } from "~/shared/prize";
+import { DRAWN_SHOWN_MS } from "~/shared/raffle-display";
+import * as readModel from "~/infra/read-model.server";
 import { utcDay } from "./rewards.server";
-import { activeVipTier, winMultiplierTenths, type VipTierName } from "./vip";
+import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/shared/vip";
 
 /**
  * The read side of the game, in the spec's JSON shapes (section 3): dollar strings for

@@ -1,13 +1,13 @@
 import type { SessionUser } from "./auth.server";
-import { coinsToDecimal } from "./money";
+import { coinsToDecimal } from "~/shared/money";
 import { enterRaffle } from "./raffles.server";
 import { consume, LIMITS } from "./rate-limit.server";
 import { claimVipDailyBonus, spinWheel } from "./rewards.server";
-import type { NewToast } from "./toast.server";
+import type { NewToast } from "~/infra/toast.server";
 
 /**
  * The game's actions as both their JSON answer and their toast, so the API route and
- * the plain form post share one implementation (app/services/respond.server.ts).
+ * the plain form post share one implementation (app/infra/respond.server.ts).
  */
 type Outcome = { json: unknown; toast: NewToast };
 

@@ -1,8 +1,8 @@
 import type { LedgerTransactionKind } from "~/generated/prisma/client";
 import * as history from "~/models/history.server";
-import { queryParams } from "./http.server";
-import { EARLIEST_YEAR, LATEST_YEAR, parseIsoDay } from "./dates";
-import { coinsToDecimal } from "./money";
+import { queryParams } from "~/infra/http.server";
+import { EARLIEST_YEAR, LATEST_YEAR, parseIsoDay } from "~/shared/dates";
+import { coinsToDecimal } from "~/shared/money";
 
 /**
  * The player's records: every movement of their coins (purchases, entries, prizes,

@@ -1,7 +1,7 @@
 import { getLeaderboard, getRecentWinners, getStats, listRaffles, listRecentlyDrawn, onTheBoard } from "./feeds.server";
-import { parseDollars } from "./money";
+import { parseDollars } from "~/shared/money";
 import { spinStatus } from "./rewards.server";
-import type { VipTierName } from "./vip";
+import type { VipTierName } from "~/shared/vip";
 
 /** The signed-in player as the game's pages need them: who, and their VIP (for what they stand to win). */
 export type Player = { id: string; vipTier: VipTierName | null; vipExpiry: Date | null };

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createCookie } from "@remix-run/node";
-import { getEnv } from "./env.server";
-import { sessionSecret } from "./session-secret.server";
+import { getEnv } from "~/infra/env.server";
+import { sessionSecret } from "~/infra/session-secret.server";
 
 /**
  * A device cookie (OWASP's "slow down online guessing attacks with device cookies",

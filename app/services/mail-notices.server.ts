@@ -1,8 +1,8 @@
 import type { Tx } from "~/models/ledger.server";
 import { maskedDestinationOf } from "~/models/withdrawal.server";
-import { queueMail } from "./mail/outbox.server";
-import { longUtcDate, utcMinute } from "./dates";
-import { coinsToDecimal } from "./money";
+import { queueMail } from "~/infra/mail/outbox.server";
+import { longUtcDate, utcMinute } from "~/shared/dates";
+import { coinsToDecimal } from "~/shared/money";
 
 /** A deposit limit set, lowered (at once) or raised or removed (after the cooling-off period). */
 export async function queueLimitMail(tx: Tx, userId: string, change: { period: string; cents: number | null; from: Date }): Promise<void> {

@@ -1,6 +1,6 @@
 import { OAuth2Strategy } from "remix-auth-oauth2";
 import { z } from "zod";
-import { getEnv } from "./env.server";
+import { getEnv } from "~/infra/env.server";
 
 /**
  * Sign-in through an OpenID Connect provider (OAUTH_ISSUER), with remix-auth-oauth2's

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { ToastMessage } from "~/components/toaster";
 import { takeOutcomeNotices, type TakenOutcome } from "~/models/outcome.server";
-import { counted, TIER_LABELS } from "./raffle-display";
-import type { NewToast } from "./toast.server";
+import { counted, TIER_LABELS } from "~/shared/raffle-display";
+import type { NewToast } from "~/infra/toast.server";
 
 /**
  * Telling players what happened (PRODUCT.md; docs/decisions/028-telling-players-what-happened.md):

@@ -10,9 +10,9 @@ import {
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import * as passkeys from "~/models/passkey.server";
-import { DomainError } from "./domain-error";
-import { getEnv } from "./env.server";
-import { getLogger } from "./logger.server";
+import { DomainError } from "~/shared/domain-error";
+import { getEnv } from "~/infra/env.server";
+import { getLogger } from "~/infra/logger.server";
 import { consume, LIMITS } from "./rate-limit.server";
 
 /**

@@ -4,9 +4,9 @@ import { db } from "~/models/db.server";
 import { houseAccountId, nonZero, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
 import * as payments from "~/models/payment.server";
 import { flagUser } from "~/models/user.server";
-import { bonusCoveredBy, paidMix, smaller } from "./coin-mix";
-import type { Reversal } from "./payments/provider";
-import { VIP_PERIOD_DAYS } from "./vip";
+import { bonusCoveredBy, paidMix, smaller } from "~/shared/coin-mix";
+import type { Reversal } from "~/infra/payment-providers/provider";
+import { VIP_PERIOD_DAYS } from "~/shared/vip";
 
 /**
  * Takes back what a refund or dispute of a payment newly covers (PRODUCT.md "Refunds and

@@ -4,15 +4,15 @@ import { houseAccountId, postTransaction, userAccountId, userBalances, type Tx }
 import * as legs from "~/models/payout.server";
 import { flagUser, userStanding } from "~/models/user.server";
 import { lockWithdrawal, updateWithdrawal, withdrawalStatus } from "~/models/withdrawal.server";
-import { DomainError } from "./domain-error";
-import { noticeEvents, publish } from "./events.server";
-import { getLogger } from "./logger.server";
-import { paymentProvider } from "./payments/current-provider.server";
+import { DomainError } from "~/shared/domain-error";
+import { noticeEvents, publish } from "~/infra/events.server";
+import { getLogger } from "~/infra/logger.server";
+import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 import { queuePayoutOutcomeMail } from "./mail-notices.server";
-import { coinsToDecimal } from "./money";
-import { bonusCoveredBy, smaller } from "./coin-mix";
-import { PaymentProviderUnavailable, type ProviderRefund } from "./payments/provider";
-import type { NewToast } from "./toast.server";
+import { coinsToDecimal } from "~/shared/money";
+import { bonusCoveredBy, smaller } from "~/shared/coin-mix";
+import { PaymentProviderUnavailable, type ProviderRefund } from "~/infra/payment-providers/provider";
+import type { NewToast } from "~/infra/toast.server";
 
 /**
  * Payouts that move money (PRODUCT.md "Payments and withdrawals"; ADR 021). A withdrawal

@@ -22,18 +22,18 @@ import {
 import { insertOutcomeNotices, type OutcomeNoticeRow } from "~/models/outcome.server";
 import { insertRaffle, lockRaffle, type NewRaffle } from "~/models/raffle.server";
 import { dueBeaconRounds } from "~/models/beacon.server";
-import { beacon, type BeaconRound, type BeaconSource } from "./beacon.server";
-import { DomainError } from "./domain-error";
-import { CHANNEL, noticeEvents, publish, type GameEvent } from "./events.server";
-import { countDraws, countEntry } from "./metrics.server";
-import { coinsToDecimal } from "./money";
-import { merkleRoot, winningTicket } from "./fairness";
-import type { CoinMix } from "./coin-mix";
-import { splitPotMix } from "./prize";
-import { submitEntry } from "./entry-queue.server";
+import { beacon, type BeaconRound, type BeaconSource } from "~/infra/beacon.server";
+import { DomainError } from "~/shared/domain-error";
+import { CHANNEL, noticeEvents, publish, type GameEvent } from "~/infra/events.server";
+import { countDraws, countEntry } from "~/infra/metrics.server";
+import { coinsToDecimal } from "~/shared/money";
+import { merkleRoot, winningTicket } from "~/shared/fairness";
+import type { CoinMix } from "~/shared/coin-mix";
+import { splitPotMix } from "~/shared/prize";
+import { submitEntry } from "~/infra/entry-queue.server";
 import { entryLimit, RateLimited, slidingWindow } from "./rate-limit.server";
 import { exclusionError, jurisdictionError } from "./responsible-play.server";
-import { activeVipTier, winMultiplierTenths } from "./vip";
+import { activeVipTier, winMultiplierTenths } from "~/shared/vip";
 
 /**
  * Opens a raffle with a fresh secret seed and publishes the seed's hash and, with beacon

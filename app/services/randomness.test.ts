@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
-import { merkleRoot, winningTicket, type Ticket } from "./fairness";
+import { merkleRoot, winningTicket, type Ticket } from "~/shared/fairness";
 
 /**
  * Randomness comes only from node:crypto (PRODUCT.md, "Fair draws"): the lint rule that

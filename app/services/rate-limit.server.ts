@@ -1,5 +1,5 @@
 import * as buckets from "~/models/rate-limit.server";
-import { getEnv } from "./env.server";
+import { getEnv } from "~/infra/env.server";
 
 /**
  * Rate limits kept in PostgreSQL, so every instance counts the same hits. Counts live

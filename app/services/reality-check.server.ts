@@ -4,11 +4,11 @@ import { db } from "~/models/db.server";
 import { setRealityCheckMinutes } from "~/models/responsible-play.server";
 import { markRealityCheckSeen } from "~/models/session.server";
 import type { CurrentSession } from "./auth.server";
-import { DomainError } from "./domain-error";
-import { getEnv } from "./env.server";
-import { mayPlayFrom } from "./jurisdictions";
+import { DomainError } from "~/shared/domain-error";
+import { getEnv } from "~/infra/env.server";
+import { mayPlayFrom } from "~/shared/jurisdictions";
 import { runningExclusion } from "./responsible-play.server";
-import { REALITY_CHECK_CHOICES, type RealityCheckMinutes } from "./responsible-play-options";
+import { REALITY_CHECK_CHOICES, type RealityCheckMinutes } from "~/shared/responsible-play-options";
 
 /**
  * The reality check: every N minutes of play (the player's choice: off, 15, 30 or 60) a

@@ -5,14 +5,14 @@ import { lockRaffle, potAccounts } from "~/models/raffle.server";
 import { PENDING_PAYMENT_HORIZON_MS } from "~/models/payment.server";
 import * as rp from "~/models/responsible-play.server";
 import { lockUser } from "~/models/user.server";
-import { DomainError } from "./domain-error";
-import { coinsToDecimal } from "./money";
-import { BREAKS, EXCLUSIONS, LIMIT_HINT, MAX_LIMIT_CENTS, type ExclusionChoice } from "./responsible-play-options";
-import { utcMinute } from "./dates";
-import { queueMail } from "./mail/outbox.server";
+import { DomainError } from "~/shared/domain-error";
+import { coinsToDecimal } from "~/shared/money";
+import { BREAKS, EXCLUSIONS, LIMIT_HINT, MAX_LIMIT_CENTS, type ExclusionChoice } from "~/shared/responsible-play-options";
+import { utcMinute } from "~/shared/dates";
+import { queueMail } from "~/infra/mail/outbox.server";
 import { queueLimitMail } from "./mail-notices.server";
-import { getEnv } from "./env.server";
-import { JURISDICTION_CLOSED_MESSAGE, mayPlayFrom } from "./jurisdictions";
+import { getEnv } from "~/infra/env.server";
+import { JURISDICTION_CLOSED_MESSAGE, mayPlayFrom } from "~/shared/jurisdictions";
 
 /**
  * Deposit limits, breaks and self-exclusion (what regulated operators must offer).

@@ -1,5 +1,5 @@
 import { moneyInByPeriod } from "~/models/admin.server";
-import { periodStarts, REVENUE_PERIODS, type RevenuePeriod, type RevenuePoint } from "./revenue-periods";
+import { periodStarts, REVENUE_PERIODS, type RevenuePeriod, type RevenuePoint } from "~/shared/revenue-periods";
 
 /**
  * Revenue over time for the dashboard's chart: money in (card payments, less refunds and

@@ -4,11 +4,11 @@ import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId, type Tx } from "~/models/ledger.server";
 import { lastSpin, recordSpin, recordVipClaim, vipClaimOn } from "~/models/rewards.server";
 import { lockUser } from "~/models/user.server";
-import { DomainError } from "./domain-error";
+import { DomainError } from "~/shared/domain-error";
 import { assertMayPlay } from "./responsible-play.server";
-import { getEnv } from "./env.server";
-import { pickReward, wheelOdds } from "./spin-wheel";
-import { activeVipTier, VIP_TIERS } from "./vip";
+import { getEnv } from "~/infra/env.server";
+import { pickReward, wheelOdds } from "~/shared/spin-wheel";
+import { activeVipTier, VIP_TIERS } from "~/shared/vip";
 
 /** The daily wheel turns once every 24 hours per player. */
 export const SPIN_INTERVAL_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { listRaffleSeries } from "~/models/raffle-schedule.server";
 import { listOpenSlots, nextEndOfActiveRaffle } from "~/models/raffle.server";
-import { beacon } from "./beacon.server";
-import { getLogger } from "./logger.server";
+import { beacon } from "~/infra/beacon.server";
+import { getLogger } from "~/infra/logger.server";
 import { drawDueRaffles, openRaffle } from "./raffles.server";
 
 /**

@@ -4,10 +4,10 @@ import QRCode from "qrcode";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import * as factors from "~/models/second-factor.server";
-import { decrypt, encrypt } from "./crypto-box.server";
-import { getEnv } from "./env.server";
-import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from "./recovery-codes";
-import { sessionSecret } from "./session-secret.server";
+import { decrypt, encrypt } from "~/infra/crypto-box.server";
+import { getEnv } from "~/infra/env.server";
+import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from "~/shared/recovery-codes";
+import { sessionSecret } from "~/infra/session-secret.server";
 
 /**
  * TOTP second factors (RFC 6238 through otplib: SHA-1, 6 digits, 30 s) and recovery codes

@@ -1,7 +1,7 @@
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { updateSettings } from "~/models/user.server";
-import type { PlayerSettings } from "./player-settings";
+import type { PlayerSettings } from "~/shared/player-settings";
 
 /** The player's settings as the session read them (ADR 031). */
 export function settingsOf(user: PlayerSettings): PlayerSettings {

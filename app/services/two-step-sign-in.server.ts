@@ -1,12 +1,12 @@
 import { createCookie } from "@remix-run/node";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
-import { getEnv } from "./env.server";
+import { getEnv } from "~/infra/env.server";
 import { consume, giveBack, LIMITS } from "./rate-limit.server";
-import { safeRedirectPath } from "./safe-redirect";
+import { safeRedirectPath } from "~/shared/safe-redirect";
 import { hasPlayerTotp } from "~/models/second-factor.server";
 import { checkSecondFactor } from "./second-factor.server";
-import { sessionSecret } from "./session-secret.server";
+import { sessionSecret } from "~/infra/session-secret.server";
 
 /**
  * Sign-in's second step for a player with a TOTP factor (ADR 036): the right password

@@ -1,7 +1,7 @@
 import { userBalances } from "~/models/ledger.server";
 import type { SessionUser } from "./auth.server";
 import { settingsOf } from "./settings.server";
-import { activeVipTier } from "./vip";
+import { activeVipTier } from "~/shared/vip";
 
 /**
  * The spec's user record (section 3): coins as integers, no password hash, no internal

@@ -5,16 +5,16 @@ import { InsufficientBalance, postTransaction, userAccountId, userBalances } fro
 import { insertLegs } from "~/models/payout.server";
 import { userStanding } from "~/models/user.server";
 import * as withdrawals from "~/models/withdrawal.server";
-import { encrypt } from "./crypto-box.server";
+import { encrypt } from "~/infra/crypto-box.server";
 import { isEmailVerified } from "./email-tokens.server";
-import { queueMail } from "./mail/outbox.server";
-import { DomainError } from "./domain-error";
-import { coinsToDecimal } from "./money";
-import { longUtcDate } from "./dates";
-import { paymentProvider } from "./payments/current-provider.server";
+import { queueMail } from "~/infra/mail/outbox.server";
+import { DomainError } from "~/shared/domain-error";
+import { coinsToDecimal } from "~/shared/money";
+import { longUtcDate } from "~/shared/dates";
+import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 import { planLegs, refundableNow } from "./payouts.server";
-import { POLICY } from "./policy";
-import { insufficientCash, METHOD_LABELS, validateWithdrawal, type ValidWithdrawal, type WithdrawalInput, type WithdrawalProblem } from "./withdrawal-rules";
+import { POLICY } from "~/shared/policy";
+import { insufficientCash, METHOD_LABELS, validateWithdrawal, type ValidWithdrawal, type WithdrawalInput, type WithdrawalProblem } from "~/shared/withdrawal-rules";
 
 /**
  * Cashing out. The amount is held (player → withdrawal hold) in the same transaction

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { generate } from "otplib";
-import { usernameKey } from "../../app/services/username";
+import { usernameKey } from "../../app/shared/username";
 import { runningDatabaseUrl } from "../support/database-dump";
 import { e2eDataDir, isE2eSuite, type E2eSuite } from "../support/e2e-suites";
 import { withClient } from "../support/test-database";

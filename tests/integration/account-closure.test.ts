@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/ledger.server";
 import { requestPasswordReset, sendVerification } from "~/services/email-tokens.server";
-import { hashRecoveryCode, newRecoveryCode } from "~/services/recovery-codes";
+import { hashRecoveryCode, newRecoveryCode } from "~/shared/recovery-codes";
 import { hashPassword } from "~/services/password.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";

@@ -5,7 +5,7 @@ import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
 import { signIn } from "~/services/accounts.server";
 import { verifyEmailByToken } from "~/services/email-tokens.server";
-import { deliverDueMail } from "~/services/mail/outbox.server";
+import { deliverDueMail } from "~/infra/mail/outbox.server";
 import { hashPassword } from "~/services/password.server";
 import { requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";

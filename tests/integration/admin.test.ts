@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance, userBalances } from "~/models/ledger.server";
 import { approvePayout, rejectPayout } from "~/services/admin.server";
-import { DomainError } from "~/services/domain-error";
+import { DomainError } from "~/shared/domain-error";
 import { enterRaffle } from "~/services/raffles.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";

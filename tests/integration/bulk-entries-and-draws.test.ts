@@ -6,7 +6,7 @@ import { userBalance } from "~/models/ledger.server";
 import { enterRaffles } from "~/models/raffle.server";
 import { createSessionRow } from "~/models/session.server";
 import { slidingWindow } from "~/services/rate-limit.server";
-import { merkleRoot, winningTicket } from "~/services/fairness";
+import { merkleRoot, winningTicket } from "~/shared/fairness";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
 import { excludeSelf } from "~/services/responsible-play.server";
 import { spinWheel } from "~/services/rewards.server";

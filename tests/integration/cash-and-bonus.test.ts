@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
-import { COIN_PACKAGES } from "~/services/coin-packages";
+import { COIN_PACKAGES } from "~/shared/coin-packages";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
-import { VIP_TIERS } from "~/services/vip";
+import { VIP_TIERS } from "~/shared/vip";
 import { call, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";

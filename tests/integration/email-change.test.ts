@@ -1,7 +1,7 @@
 import type { ParsedMail } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { deliverDueMail } from "~/services/mail/outbox.server";
+import { deliverDueMail } from "~/infra/mail/outbox.server";
 import { hashPassword } from "~/services/password.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";

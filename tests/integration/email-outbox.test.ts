@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { claimDueMail } from "~/models/email-outbox.server";
 import { db } from "~/models/db.server";
-import { deliverDueMail, MAIL_LEASE_MS, MAIL_MAX_ATTEMPTS, queueMail, retryDelayMs } from "~/services/mail/outbox.server";
+import { deliverDueMail, MAIL_LEASE_MS, MAIL_MAX_ATTEMPTS, queueMail, retryDelayMs } from "~/infra/mail/outbox.server";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { createTestRaffle, createTestUser } from "../support/factories";

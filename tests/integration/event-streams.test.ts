@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { STREAMS_PER_SESSION, subscribe, TooManyStreams } from "~/services/events.server";
+import { STREAMS_PER_SESSION, subscribe, TooManyStreams } from "~/infra/events.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { closeEvents } from "~/services/events.server";
+import { closeEvents } from "~/infra/events.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
-import { readToast } from "~/services/toast.server";
+import { readToast } from "~/infra/toast.server";
 import { call, routeTable, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { FUZZ_RUNS, hostileBody, hostileFields, hostileHeaders, hostileParam, hostileQuery, nastyBodies, nastyQueries, type HostileBody } from "../support/hostile";

@@ -5,7 +5,7 @@ import { userBalance } from "~/models/ledger.server";
 import { enterRaffle } from "~/services/raffles.server";
 import { priceCoins } from "~/services/payments/pricing.server";
 import { startPayment } from "~/services/payments/start.server";
-import { demoProvider } from "~/services/payments/demo-provider.server";
+import { demoProvider } from "~/infra/payment-providers/demo-provider.server";
 import { LIMITS } from "~/services/rate-limit.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { call, sessionCookie, type Call } from "../support/app";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userAccountId, userBalance } from "~/models/ledger.server";
-import { seedHash } from "~/services/fairness";
+import { seedHash } from "~/shared/fairness";
 import { completeRaffleEarly, drawDueRaffles, drawNextDueRaffle, enterRaffle } from "~/services/raffles.server";
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
 import { codeOf } from "../support/outcomes";

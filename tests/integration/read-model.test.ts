@@ -6,9 +6,9 @@ import { createSessionRow, findSession, touchPlay } from "~/models/session.serve
 import { getSession, sessionTokenHash } from "~/services/auth.server";
 import { suspendUser } from "~/services/admin.server";
 import { listRaffles } from "~/services/feeds.server";
-import { onNotification, stopListening } from "~/services/listener.server";
+import { onNotification, stopListening } from "~/infra/listener.server";
 import { enterRaffle } from "~/services/raffles.server";
-import * as readModel from "~/services/read-model.server";
+import * as readModel from "~/infra/read-model.server";
 import { sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { testDatabaseUrl } from "../support/database-setup";

@@ -5,7 +5,7 @@ import { priceCoins } from "~/services/payments/pricing.server";
 import { settlePayment } from "~/services/payments/settle.server";
 import { startPayment } from "~/services/payments/start.server";
 import { settleStalePayments } from "~/services/payments/sweep.server";
-import { DEMO_SUCCESS_CARD, demoProvider } from "~/services/payments/demo-provider.server";
+import { DEMO_SUCCESS_CARD, demoProvider } from "~/infra/payment-providers/demo-provider.server";
 import { checkDeposit, excludeSelf, setDepositLimit } from "~/services/responsible-play.server";
 import { enterRaffle } from "~/services/raffles.server";
 import { call, sessionCookie } from "../support/app";

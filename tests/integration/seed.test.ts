@@ -3,7 +3,7 @@ import { db } from "~/models/db.server";
 import { listRaffleSeries } from "~/models/raffle-schedule.server";
 import { getUserByEmail } from "~/models/user.server";
 import { verifyPassword } from "~/services/password.server";
-import { DEMO_USERS, seed } from "~/services/seed.server";
+import { DEMO_USERS, seed } from "~/infra/seed.server";
 
 describe("seed", () => {
   it("adds the schedule, and demo users only when asked", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { usernameKey } from "~/services/username";
+import { usernameKey } from "~/shared/username";
 import { call, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 

@@ -1,4 +1,4 @@
-import { startEmbeddedPostgres } from "~/services/embedded-postgres.server";
+import { startEmbeddedPostgres } from "~/infra/embedded-postgres.server";
 import { withClient } from "./test-database";
 
 /**

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { migrate } from "~/models/migrations.server";
-import { ensureDatabase, startEmbeddedPostgres } from "~/services/embedded-postgres.server";
+import { ensureDatabase, startEmbeddedPostgres } from "~/infra/embedded-postgres.server";
 import { databaseUrl, dropDatabase, withClient } from "./test-database";
 
 /**

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ensureDatabase } from "~/services/embedded-postgres.server";
+import { ensureDatabase } from "~/infra/embedded-postgres.server";
 import { e2eDataDir, e2ePort, isE2eSuite } from "./e2e-suites";
 import { databaseUrl } from "./test-database";
 

@@ -3,8 +3,8 @@ import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.server";
 import type { NewRaffle } from "~/models/raffle.server";
 import { openRaffle } from "~/services/raffles.server";
-import { usernameKey } from "~/services/username";
-import type { VipTierName } from "~/services/vip";
+import { usernameKey } from "~/shared/username";
+import type { VipTierName } from "~/shared/vip";
 
 /**
  * Test data made directly in the database (tests never go through sign-up to get a

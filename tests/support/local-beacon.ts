@@ -3,7 +3,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { bls12_381 } from "@noble/curves/bls12-381.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { BEACON_DST, BEACON_SCHEME, beaconMessage, beaconRandomness, roundTime, type BeaconChain } from "~/services/draw-verifier.mjs";
+import { BEACON_DST, BEACON_SCHEME, beaconMessage, beaconRandomness, roundTime, type BeaconChain } from "~/shared/draw-verifier.mjs";
 
 /**
  * A local drand beacon for tests and the bench (ADR 033): HTTP relays in drand's relay

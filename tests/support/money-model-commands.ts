@@ -5,8 +5,8 @@
  */
 import fc from "fast-check";
 import { expect } from "vitest";
-import { getEnv } from "~/services/env.server";
-import { DEMO_DECLINED_CARD, DEMO_SUCCESS_CARD, demoProvider } from "~/services/payments/demo-provider.server";
+import { getEnv } from "~/infra/env.server";
+import { DEMO_DECLINED_CARD, DEMO_SUCCESS_CARD, demoProvider } from "~/infra/payment-providers/demo-provider.server";
 import { reversePayment } from "~/services/payment-reversals.server";
 import { priceCoins, priceVip, VIP_PERIOD_DAYS } from "~/services/payments/pricing.server";
 import { settlePayment } from "~/services/payments/settle.server";
@@ -14,7 +14,7 @@ import { startPayment } from "~/services/payments/start.server";
 import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles.server";
 import { excludeSelf } from "~/services/responsible-play.server";
 import { claimVipDailyBonus, SPIN_INTERVAL_MS, spinWheel, utcDay } from "~/services/rewards.server";
-import { activeVipTier, VIP_TIERS, type VipTierName } from "~/services/vip";
+import { activeVipTier, VIP_TIERS, type VipTierName } from "~/shared/vip";
 import {
   addRaffle,
   applyDraw,

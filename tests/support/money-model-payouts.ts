@@ -6,10 +6,10 @@
  */
 import { expect } from "vitest";
 import { approvePayout, rejectPayout, verifyIdentity } from "~/services/admin.server";
-import { getEnv } from "~/services/env.server";
-import { coinsToDecimal } from "~/services/money";
+import { getEnv } from "~/infra/env.server";
+import { coinsToDecimal } from "~/shared/money";
 import { settleTransfer } from "~/services/payouts.server";
-import { POLICY } from "~/services/policy";
+import { POLICY } from "~/shared/policy";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { expectCode, least, outcome, pick, type Command, type Leg, type Model, type Player, type Withdrawal } from "./money-model";
 

@@ -1,11 +1,11 @@
 import type fc from "fast-check";
 import { expect } from "vitest";
 import { db } from "~/models/db.server";
-import { DomainError } from "~/services/domain-error";
-import type { CoinMix } from "~/services/coin-mix";
-import { splitPotMix } from "~/services/prize";
+import { DomainError } from "~/shared/domain-error";
+import type { CoinMix } from "~/shared/coin-mix";
+import { splitPotMix } from "~/shared/prize";
 import { openRaffle, type DrawOutcome } from "~/services/raffles.server";
-import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/services/vip";
+import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/shared/vip";
 import { createTestUser } from "./factories";
 import { BALANCED, cashOutProblems, ledgerInvariants, raffleProblems } from "./money-invariants";
 

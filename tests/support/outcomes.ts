@@ -1,4 +1,4 @@
-import { DomainError } from "~/services/domain-error";
+import { DomainError } from "~/shared/domain-error";
 
 /** What a call ended in: "ok", a domain error's code, or "unexpected: …" (a bug), for comparing many concurrent calls at once. */
 export const codeOf = (promise: Promise<unknown>) =>

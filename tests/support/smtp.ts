@@ -2,8 +2,8 @@ import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll } from "vitest";
-import { forgetEnv } from "~/services/env.server";
-import { forgetTransport } from "~/services/mail/transport.server";
+import { forgetEnv } from "~/infra/env.server";
+import { forgetTransport } from "~/infra/mail/transport.server";
 
 /**
  * A real SMTP server in the test process (smtp-server), with SMTP_URL pointing at it for

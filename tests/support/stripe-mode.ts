@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, expect } from "vitest";
-import { forgetEnv } from "~/services/env.server";
+import { forgetEnv } from "~/infra/env.server";
 import { call, sessionCookie } from "./app";
 import { createTestUser } from "./factories";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";

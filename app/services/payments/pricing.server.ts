@@ -1,11 +1,11 @@
-import { findCoinPackage } from "../coin-packages";
-import { VIP_PERIOD_DAYS, VIP_TIERS, type VipTierName } from "../vip";
+import { findCoinPackage } from "~/shared/coin-packages";
+import { VIP_PERIOD_DAYS, VIP_TIERS, type VipTierName } from "~/shared/vip";
 
 /**
  * What a purchase costs and buys, decided here from the product, never from what the
  * client sends (docs/decisions/006-payments.md).
  */
-/** A VIP purchase buys this many days (app/services/vip.ts); re-exported for the payment paths' callers. */
+/** A VIP purchase buys this many days (app/shared/vip.ts); re-exported for the payment paths' callers. */
 export { VIP_PERIOD_DAYS };
 
 export type Product =

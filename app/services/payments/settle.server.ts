@@ -4,12 +4,12 @@ import { db } from "~/models/db.server";
 import { houseAccountId, nonZero, postTransaction, userAccountId, userBalance } from "~/models/ledger.server";
 import * as payments from "~/models/payment.server";
 import { flagUser } from "~/models/user.server";
-import { paidMix } from "../coin-mix";
-import { DomainError } from "../domain-error";
-import { getLogger } from "../logger.server";
+import { paidMix } from "~/shared/coin-mix";
+import { DomainError } from "~/shared/domain-error";
+import { getLogger } from "~/infra/logger.server";
 import { queueReceipt } from "../mail-notices.server";
-import { activeVipTier, higherVipTier, VIP_PERIOD_DAYS, VIP_TIERS } from "../vip";
-import { paymentProvider } from "./current-provider.server";
+import { activeVipTier, higherVipTier, VIP_PERIOD_DAYS, VIP_TIERS } from "~/shared/vip";
+import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 import { priceCoins } from "./pricing.server";
 
 /**

@@ -1,10 +1,10 @@
 import * as payments from "~/models/payment.server";
 import { reserveDeposit, type DepositToReserve } from "../deposit-limits.server";
-import { DomainError } from "../domain-error";
+import { DomainError } from "~/shared/domain-error";
 import { checkDeposit } from "../responsible-play.server";
-import { paymentProvider } from "./current-provider.server";
+import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 import type { Product } from "./pricing.server";
-import type { PaymentProvider } from "./provider";
+import type { PaymentProvider } from "~/infra/payment-providers/provider";
 import { cancelUnfinished } from "./settle.server";
 
 /**

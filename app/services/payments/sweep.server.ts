@@ -1,5 +1,5 @@
 import * as payments from "~/models/payment.server";
-import { getLogger } from "../logger.server";
+import { getLogger } from "~/infra/logger.server";
 import { settleOpenPayouts } from "../payouts.server";
 import { cancelUnfinished, isOpen, settleFromProvider } from "./settle.server";
 

@@ -1,7 +1,7 @@
 import * as payments from "~/models/payment.server";
 import { reversePayment } from "../payment-reversals.server";
 import { refreshRefund } from "../payouts.server";
-import type { ProviderEvent } from "./provider";
+import type { ProviderEvent } from "~/infra/payment-providers/provider";
 import { settleHostedCheckout, settlePayment } from "./settle.server";
 
 /** A verified provider event; unknown payments and unknown event types are acknowledged and ignored. */

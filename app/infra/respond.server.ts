@@ -1,6 +1,6 @@
 import { errorResponse } from "./http.server";
 import { redirectWithToast, type NewToast } from "./toast.server";
-import { safeRedirectPath } from "./safe-redirect";
+import { safeRedirectPath } from "~/shared/safe-redirect";
 
 /**
  * One action, two audiences: plain form posts (JavaScript off) get a redirect back with a

@@ -1,6 +1,6 @@
 import { forget, remember } from "@epic-web/remember";
 import { z } from "zod";
-import { parseJurisdictions, type Jurisdictions } from "./jurisdictions";
+import { parseJurisdictions, type Jurisdictions } from "~/shared/jurisdictions";
 
 /**
  * The process configuration, parsed once from the environment at start-up.

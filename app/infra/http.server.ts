@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import { AccountError } from "./accounts.server";
-import { DomainError, type DomainErrorCode } from "./domain-error";
+import { AccountError } from "~/services/accounts.server";
+import { DomainError, type DomainErrorCode } from "~/shared/domain-error";
 import { getLogger } from "./logger.server";
-import { PaymentProviderUnavailable } from "./payments/provider";
-import { RateLimited } from "./rate-limit.server";
+import { PaymentProviderUnavailable } from "./payment-providers/provider";
+import { RateLimited } from "~/services/rate-limit.server";
 
 /**
  * Where domain errors become HTTP: one table of statuses, JSON `{ message }` bodies for

@@ -4,7 +4,7 @@ import { drawMessage } from "./draw-verifier.mjs";
 /**
  * The provably fair draw (docs/fairness.md). Pure functions, shared by the server
  * and the tests. The browser and scripts/verify-draw.mjs check draws with
- * app/services/draw-verifier.mjs, whose message function the draw uses too
+ * app/shared/draw-verifier.mjs, whose message function the draw uses too
  * (draw-verifier.test.ts keeps the two in step):
  *
  *  - commit: the raffle publishes sha256(seed) when it opens;

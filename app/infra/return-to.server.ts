@@ -1,6 +1,6 @@
 import { createCookie } from "@remix-run/node";
 import { getEnv } from "./env.server";
-import { safeRedirectPath } from "./safe-redirect";
+import { safeRedirectPath } from "~/shared/safe-redirect";
 
 /** Where a player was going before an identity provider's round trip (a same-site path only). */
 const returnToCookie = () =>

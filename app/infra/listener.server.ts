@@ -6,7 +6,7 @@ import { getLogger } from "./logger.server";
 /**
  * The process's one listening connection to PostgreSQL (LISTEN/NOTIFY): live game events
  * for the browsers' streams, and the changes that invalidate what is kept in memory
- * (app/services/read-model.server.ts). A transaction's notifications arrive on it in the
+ * (app/infra/read-model.server.ts). A transaction's notifications arrive on it in the
  * order they were sent, after its commit, never for a rollback.
  *
  * While the connection is down, notifications are lost: the handlers of `onStatus` hear

@@ -3,10 +3,10 @@ import path from "node:path";
 import { z } from "zod";
 import { addMissingRaffleSeries } from "~/models/raffle-schedule.server";
 import { createUserIfAbsent, getUserByEmail } from "~/models/user.server";
-import { hashPassword } from "./password.server";
-import { grantDemoWelcome } from "./rewards.server";
-import { seedDemoFactor } from "./second-factor.server";
-import { usernameKey } from "./username";
+import { hashPassword } from "~/services/password.server";
+import { grantDemoWelcome } from "~/services/rewards.server";
+import { seedDemoFactor } from "~/services/second-factor.server";
+import { usernameKey } from "~/shared/username";
 
 const scheduleFile = z.object({
   series: z.array(

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { getEnv } from "../env.server";
+import { getEnv } from "~/infra/env.server";
 import {
   PaymentProviderUnavailable,
   WebhookSignatureError,

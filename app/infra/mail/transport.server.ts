@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
-import { dataPath } from "../data-dir.server";
-import { getEnv } from "../env.server";
+import { dataPath } from "~/infra/data-dir.server";
+import { getEnv } from "~/infra/env.server";
 import type { RenderedMail } from "./templates";
 
 /**

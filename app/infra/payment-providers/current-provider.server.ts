@@ -1,4 +1,4 @@
-import { getEnv } from "../env.server";
+import { getEnv } from "~/infra/env.server";
 import { demoProvider } from "./demo-provider.server";
 import type { PaymentProvider } from "./provider";
 import { stripeProvider } from "./stripe-provider.server";

@@ -1,4 +1,4 @@
-import { requireAdmin, type CurrentSession } from "./auth.server";
+import { requireAdmin, type CurrentSession } from "~/services/auth.server";
 import { idempotent } from "./idempotency.server";
 import { respond } from "./respond.server";
 import type { NewToast } from "./toast.server";

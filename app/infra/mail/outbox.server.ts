@@ -1,7 +1,7 @@
 import * as outbox from "~/models/email-outbox.server";
 import type { Tx } from "~/models/ledger.server";
-import { getEnv } from "../env.server";
-import { getLogger } from "../logger.server";
+import { getEnv } from "~/infra/env.server";
+import { getLogger } from "~/infra/logger.server";
 import { OPTIONAL_KINDS, renderMail, type MailData, type MailKind, MAIL_KINDS } from "./templates";
 import { deliver, messageIdFor } from "./transport.server";
 

@@ -16,7 +16,7 @@ describe("localSecret", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "raffle-secret-"));
     dirs.push(dataDir);
     const script = path.join(dataDir, "make-secret.mts");
-    const module = path.resolve("app/services/data-dir.server.ts");
+    const module = path.resolve("app/infra/data-dir.server.ts");
     // Each waits for the same moment (they start hundreds of milliseconds apart), then makes it.
     const at = Date.now() + 5_000;
     writeFileSync(

@@ -2,7 +2,7 @@ import { forget, remember } from "@epic-web/remember";
 import { saveBeaconChain } from "~/models/beacon.server";
 import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
-import { beaconRandomness, QUICKNET, roundAfter, roundTime, verifyBeaconSignature, type BeaconChain } from "./draw-verifier.mjs";
+import { beaconRandomness, QUICKNET, roundAfter, roundTime, verifyBeaconSignature, type BeaconChain } from "~/shared/draw-verifier.mjs";
 import { countBeaconFetch } from "./metrics.server";
 
 /**
