@@ -66,8 +66,9 @@ async function runServer(env: Env) {
   const database = await openOrExit(env);
   // Reads from memory once the listening connection is up (it keeps reconnecting; ADR 013).
   startReadModel().catch((error) => logger.warn({ err: error }, "reads come from the database until the listening connection is up"));
-  // A worker leaves the jobs to the primary process, which runs them once for all.
-  const jobs = cluster.isWorker ? { stop: async () => {} } : startJobs(env);
+  // A worker leaves the timed jobs (draws, the payment sweep) to the primary process, which
+  // runs them once for all; the workers send the outbox's mail.
+  const jobs = startJobs(env, cluster.isWorker ? "mail" : "all");
   // The database's gauges are read by the process that owns the jobs, once for the cluster (ADR 026).
   if (cluster.isWorker) answerMetricsRequests();
   else registerDatabaseGauges();

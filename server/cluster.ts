@@ -21,7 +21,7 @@ const MAX_RESTART_PAUSE_MS = 30_000;
 export async function runPrimary(env: Env) {
   const logger = getLogger();
   const database = await openOrExit(env);
-  const jobs = startJobs(env);
+  const jobs = startJobs(env, "timed");
   // The workers' scrapes are answered here, with every worker's metrics and the jobs' (ADR 026).
   registerDatabaseGauges();
   serveClusterMetrics();

@@ -53,13 +53,17 @@ export async function openOrExit(env: Env): Promise<Database> {
 }
 
 /** The draws, the payment sweep and the mail sender: in the one process that owns the database (ADR 014, 032). */
-export function startJobs(env: Env) {
+export function startJobs(env: Env, which: "all" | "timed" | "mail" = "all") {
   if (!env.SCHEDULER_ENABLED) return { stop: async () => {} };
-  const scheduler: Scheduler = startScheduler();
+  const none = { stop: async () => {} };
+  const timed = which !== "mail";
+  const scheduler: Scheduler = timed ? startScheduler() : none;
   // Payments whose confirmation never came (a closed browser, a crash) are settled from the provider's record.
-  const paymentSweep = startPaymentSweep();
-  // The outbox's messages: several instances share the work (leases, SKIP LOCKED).
-  const mailSender = startMailSender();
+  const paymentSweep = timed ? startPaymentSweep() : none;
+  // The outbox's messages: several instances share the work (leases, SKIP LOCKED). With
+  // workers, they send it and the primary does not: a thousand winners' messages must not
+  // take the event loop that is drawing the next thousand.
+  const mailSender = which !== "timed" ? startMailSender() : none;
   return {
     stop: async () => {
       await scheduler.stop();

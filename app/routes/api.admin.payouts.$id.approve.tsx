@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { PAYOUT_UPDATED, adminAction } from "~/infra/admin-http.server";
+import { PAYOUT_UPDATED, adminAction } from "~/services/admin-http.server";
 import { approvePayout } from "~/services/admin.server";
 import { uuidParam } from "~/infra/http.server";
 

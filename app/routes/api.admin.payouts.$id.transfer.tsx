@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { PAYOUT_UPDATED, adminAction } from "~/infra/admin-http.server";
+import { PAYOUT_UPDATED, adminAction } from "~/services/admin-http.server";
 import { settleTransfer } from "~/services/payouts.server";
 import { readJson, uuidParam } from "~/infra/http.server";
 

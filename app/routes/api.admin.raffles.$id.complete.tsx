@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { adminAction } from "~/infra/admin-http.server";
+import { adminAction } from "~/services/admin-http.server";
 import { completeRaffle } from "~/services/admin.server";
 import { uuidParam } from "~/infra/http.server";
 

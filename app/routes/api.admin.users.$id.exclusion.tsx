@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { adminAction } from "~/infra/admin-http.server";
+import { adminAction } from "~/services/admin-http.server";
 import { readJson, uuidParam } from "~/infra/http.server";
 import { extendExclusionByAdmin } from "~/services/responsible-play.server";
 import { utcMinute } from "~/shared/dates";

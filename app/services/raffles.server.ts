@@ -30,7 +30,7 @@ import { coinsToDecimal } from "~/shared/money";
 import { merkleRoot, winningTicket } from "~/shared/fairness";
 import type { CoinMix } from "~/shared/coin-mix";
 import { splitPotMix } from "~/shared/prize";
-import { submitEntry } from "~/infra/entry-queue.server";
+import { submitEntry } from "~/services/entry-queue.server";
 import { entryLimit, RateLimited, slidingWindow } from "./rate-limit.server";
 import { exclusionError, jurisdictionError } from "./responsible-play.server";
 import { activeVipTier, winMultiplierTenths } from "~/shared/vip";

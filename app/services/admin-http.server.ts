@@ -1,7 +1,7 @@
 import { requireAdmin, type CurrentSession } from "~/services/auth.server";
-import { idempotent } from "./idempotency.server";
-import { respond } from "./respond.server";
-import type { NewToast } from "./toast.server";
+import { idempotent } from "~/infra/idempotency.server";
+import { respond } from "~/infra/respond.server";
+import type { NewToast } from "~/infra/toast.server";
 
 /** An admin action: the gate first, at most once per Idempotency-Key, then JSON for fetchers and the API, a toast for plain forms. */
 export async function adminAction(

@@ -1,9 +1,9 @@
 import { remember } from "@epic-web/remember";
 import { enterRaffles, type EntryRequest, type EntryRow } from "~/models/raffle.server";
-import { PLAY_IDLE_GAP_MS } from "~/services/auth.server";
-import { getEnv } from "./env.server";
+import { PLAY_IDLE_GAP_MS } from "./auth.server";
+import { getEnv } from "~/infra/env.server";
 import { allowedRegionCodes } from "~/shared/jurisdictions";
-import { entryLimit } from "~/services/rate-limit.server";
+import { entryLimit } from "./rate-limit.server";
 
 /**
  * Entries travel to the database in batches: while one batch is in the database, new
