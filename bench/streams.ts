@@ -3,7 +3,10 @@
  * production build in memory (ADR 025). One worker process; N streams from N/4 signed-in
  * players (a session holds at most 4); the process's resident memory (RSS, from /proc) and
  * open files before and after, each read as the median of a few samples once the process
- * has settled. Prints the figures and what EVENT_STREAMS_MAX (default 2,000) costs.
+ * has settled. Prints the figures and what EVENT_STREAMS_MAX (default 2,000) costs. Then
+ * the fan-out (issue 22, target p99 ≤ 1 s at 5,000 streams): one player's entry over HTTP
+ * changes a pot, and each open stream's arrival of that `pot` event is timed from the
+ * moment the entry was sent.
  *
  * Flags: --streams=1000 (how many to open)  --settle-seconds=3 (wait before sampling)
  */
@@ -37,7 +40,7 @@ const { ensureDatabase, startEmbeddedPostgres } = await import("~/infra/embedded
 const { migrate } = await import("~/models/migrations.server");
 const { seed } = await import("~/infra/seed.server");
 const { residentBytes, startApp } = await import("./infra");
-const { createPlayers } = await import("./fixtures");
+const { createPlayers, openBenchRaffle } = await import("./fixtures");
 
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -80,6 +83,44 @@ async function openStreams(cookies: string[], count: number): Promise<IncomingMe
   return open;
 }
 
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/**
+ * Times one pot update's fan-out: an entry is sent, and each stream's arrival of the
+ * `pot` event for that raffle is measured from the send. Streams that never get it within
+ * 10 s count as 10 s (and are reported).
+ */
+async function fanOut(streams: IncomingMessage[], cookie: string, raffleId: string) {
+  const arrivals: number[] = [];
+  let sentAt = 0;
+  const waiting = streams.map(
+    (stream) =>
+      new Promise<void>((resolve) => {
+        let text = "";
+        const onData = (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes("event: pot") && text.includes(raffleId)) {
+            arrivals.push(Date.now() - sentAt);
+            stream.off("data", onData);
+            resolve();
+          }
+          if (text.length > 65_536) text = text.slice(-4096);
+        };
+        stream.on("data", onData);
+      }),
+  );
+  sentAt = Date.now();
+  const entry = await fetch(`http://127.0.0.1:${port}/api/raffles/${raffleId}/enter`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: `http://127.0.0.1:${port}`, Accept: "application/json" },
+  });
+  if (entry.status !== 200) throw new Error(`the entry answered ${entry.status}: ${await entry.text()}`);
+  await Promise.race([Promise.all(waiting), pause(10_000)]);
+  const missed = streams.length - arrivals.length;
+  const sorted = [...arrivals, ...Array.from({ length: missed }, () => 10_000)].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1)!, missed };
+}
+
 /** The open streams the server counts (raffle_event_streams_open on /metrics). */
 async function serverCount(): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Authorization: `Bearer ${metricsToken}` } })).text();
@@ -120,7 +161,8 @@ const app = await startApp({
 });
 const pid = app.process.pid!;
 try {
-  const players = await createPlayers(Math.ceil(STREAMS / PER_SESSION), 1n);
+  const players = await createPlayers(Math.ceil(STREAMS / PER_SESSION), 100n);
+  const raffle = await openBenchRaffle({ kind: "regular", tier: "micro", entryPrice: 1 }, 10);
   const cookies = players.map((p) => p.cookie);
   log(`${players.length} players; warming up with ${Math.min(200, STREAMS)} streams opened and closed`);
   await closeAll(await openStreams(cookies, Math.min(200, STREAMS)));
@@ -133,6 +175,8 @@ try {
   if (counted !== STREAMS) throw new Error(`the server counts ${counted} open streams, not ${STREAMS}`);
   const after = await sample(pid);
   log(`${STREAMS} streams open (in ${openMs} ms): RSS ${mb(after.rss)} MB, ${after.files} open files`);
+  const fan = await fanOut(streams, cookies[0]!, raffle.id);
+  log(`a pot update reached them: p50 ${fan.p50} ms, p99 ${fan.p99} ms, max ${fan.max} ms${fan.missed ? `, ${fan.missed} never` : ""}`);
   await closeAll(streams);
   const closed = await sample(pid);
   log(`all closed: RSS ${mb(closed.rss)} MB, ${closed.files} open files`);
@@ -147,6 +191,7 @@ try {
       `- RSS ${mb(before.rss)} MB → ${mb(after.rss)} MB: ${(perStream / 1024).toFixed(1)} KiB per stream; ${filesPerStream.toFixed(2)} open files per stream`,
       `- after closing them all: ${mb(closed.rss)} MB, ${closed.files} open files`,
       `- EVENT_STREAMS_MAX=2000 at this rate: ${mb(atCap)} MB and ${Math.round(2000 * filesPerStream)} open files per process`,
+      `- one pot update (an entry over HTTP) reached all ${STREAMS} streams: p50 ${fan.p50} ms, p99 ${fan.p99} ms, max ${fan.max} ms${fan.missed ? ` (${fan.missed} never within 10 s)` : ""}; target p99 ≤ 1,000 ms: ${fan.p99 <= 1000 && fan.missed === 0 ? "pass" : "miss"}`,
       "",
     ].join("\n"),
   );

@@ -157,7 +157,7 @@ const isAlive = (pid: number) => {
   }
 };
 
-test("WEB_CONCURRENCY workers answer on one port, the primary alone runs the jobs, a dead worker is replaced, SIGTERM stops them all", async () => {
+test("WEB_CONCURRENCY workers answer on one port, the primary alone runs the timed jobs and the workers send mail, a dead worker is replaced, SIGTERM stops them all", async () => {
   test.setTimeout(120_000);
   const dataDir = newDataDir();
   const server = await startServer(dataDir, { WEB_CONCURRENCY: "2" });
@@ -173,6 +173,15 @@ test("WEB_CONCURRENCY workers answer on one port, the primary alone runs the job
   // The scheduler opened the seeded series: in the primary, not in a worker.
   await expect.poll(() => pidsThatLogged(server.output(), "scheduler tick").length).toBeGreaterThan(0);
   expect(new Set(pidsThatLogged(server.output(), "scheduler tick"))).toEqual(new Set([primary]));
+  // The outbox's mail goes out from a worker: the primary's event loop is the draws'.
+  const reset = await fetch(`http://localhost:${server.port}/forgot-password`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: `http://localhost:${server.port}`, Accept: "application/json" },
+    body: "email=player%40demo.test",
+  });
+  expect(reset.status).toBe(200);
+  await expect.poll(() => pidsThatLogged(server.output(), "mail sent").length, { timeout: 15_000 }).toBeGreaterThan(0);
+  expect(workers).toEqual(expect.arrayContaining(pidsThatLogged(server.output(), "mail sent")));
 
   process.kill(workers[0]!, "SIGKILL");
   await expect.poll(() => server.output()).toContain("a worker stopped; starting another");
