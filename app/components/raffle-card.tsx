@@ -36,7 +36,7 @@ function Pot({ dollars }: { dollars: string }) {
   // so this sr-only text stays inside a scrolling row of cards instead of widening the page).
   return (
     <>
-      <p className="text-3xl font-black tabular-nums" data-testid="pot" aria-hidden="true">
+      <p className="rc-pot" data-testid="pot" aria-hidden="true">
         ${coinsToDecimal(BigInt(shown))}
       </p>
       <p className="sr-only">${dollars}</p>
@@ -114,15 +114,15 @@ export function RaffleCard({
 
   return (
     <article
-      className={`relative flex flex-col gap-3 rounded-2xl border border-t-4 bg-white p-4 shadow-sm dark:bg-slate-900 ${colours.edge} ${urgent ? "border-red-500 ring-2 ring-red-500/40" : "border-slate-200 dark:border-slate-800"} ${raffle.youWon && drawn ? "ring-4 ring-emerald-500" : ""}`}
+      className={`rc ${colours.edge} ${urgent ? "border-red-500 ring-2 ring-red-500/40" : "border-slate-200 dark:border-slate-800"} ${raffle.youWon && drawn ? "ring-4 ring-emerald-500" : ""}`}
       aria-label={`${tierLabel} raffle, $${raffle.entryPrice} entry`}
       data-testid="raffle-card"
       data-raffle-id={raffle.id}
       data-phase={phase}
     >
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${colours.chip}`}>{tierLabel}</span>
-        {raffle.vipOnly ? <span className="rounded-full bg-amber-300 px-2.5 py-0.5 text-xs font-bold text-amber-950">VIP</span> : null}
+      <div className="rc-head">
+        <span className={`rc-chip ${colours.chip}`}>{tierLabel}</span>
+        {raffle.vipOnly ? <span className="rc-chip bg-amber-300 text-amber-950">VIP</span> : null}
         {phase === "ending-soon" && !paused ? (
           <span className="inline-flex items-center gap-1.5 rounded-full bg-red-700 px-2.5 py-0.5 text-xs font-bold text-white">
             {/* The dot pulses, not the words: fading text would dip below a readable contrast. */}
@@ -132,41 +132,41 @@ export function RaffleCard({
         ) : null}
       </div>
       <div>
-        <p className="text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400">{drawn ? "Final pot" : "Pot"}</p>
+        <p className="rc-label">{drawn ? "Final pot" : "Pot"}</p>
         <Pot dollars={raffle.currentPot} />
       </div>
-      <div className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800" aria-hidden="true" data-testid="progress">
+      <div className="rc-track" aria-hidden="true" data-testid="progress">
         <div
-          className={`h-full rounded-full ${urgent ? "bg-red-600" : colours.bar} motion-safe:transition-[width] motion-safe:duration-1000 motion-safe:ease-linear`}
+          className={`rc-bar ${urgent ? "bg-red-600" : colours.bar}`}
           style={{ width: `${(share * 100).toFixed(1)}%` }}
         />
       </div>
-      <dl className="grid grid-cols-2 gap-1 text-sm">
-        <dt className="text-slate-600 dark:text-slate-400">Entry</dt>
-        <dd className="text-right font-semibold">${raffle.entryPrice}</dd>
-        <dt className="text-slate-600 dark:text-slate-400">Players</dt>
-        <dd className="text-right font-semibold">{raffle.participantCount}</dd>
-        <dt className="text-slate-600 dark:text-slate-400">Time left</dt>
-        <dd className={`text-right font-mono font-semibold ${urgent ? "text-red-700 dark:text-red-400" : ""}`} data-testid="countdown">
+      <dl className="rc-facts">
+        <dt>Entry</dt>
+        <dd>${raffle.entryPrice}</dd>
+        <dt>Players</dt>
+        <dd>{raffle.participantCount}</dd>
+        <dt>Time left</dt>
+        <dd className={`font-mono ${urgent ? "text-red-700 dark:text-red-400" : ""}`} data-testid="countdown">
           {phase === "drawing" ? drawingText : drawn ? "Drawn" : formatCountdown(left)}
         </dd>
         {kind === "quick" && !drawn ? (
           <>
-            <dt className="text-slate-600 dark:text-slate-400">{raffle.couldWinNow ? "You would win now" : "You could win"}</dt>
-            <dd className="text-right font-semibold" data-testid="could-win">${raffle.couldWin}</dd>
+            <dt>{raffle.couldWinNow ? "You would win now" : "You could win"}</dt>
+            <dd data-testid="could-win">${raffle.couldWin}</dd>
           </>
         ) : null}
         {raffle.myTickets !== undefined && !drawn ? (
           <>
-            <dt className="text-slate-600 dark:text-slate-400">Your tickets</dt>
-            <dd className="text-right font-semibold" data-testid="my-tickets">
+            <dt>Your tickets</dt>
+            <dd data-testid="my-tickets">
               {raffle.myTickets} · {ticketsOutlook(raffle.myTickets, raffle.ticketCount, raffle.participantCount)}
             </dd>
           </>
         ) : null}
       </dl>
       {hydrated || drawn ? null : (
-        <p className="text-xs text-slate-600 dark:text-slate-400">
+        <p className="rc-note">
           Ends at <time dateTime={raffle.endTime}>{new Date(raffle.endTime).toISOString().slice(11, 19)} UTC</time> ·{" "}
           <a href={`${location.pathname}${location.search}`} className="underline">Refresh</a>
         </p>
@@ -213,7 +213,7 @@ export function RaffleCard({
           </button>
         </form>
       )}
-      <a href={`/fair/${raffle.id}`} className="py-1 text-center text-xs underline">How this draw is checked</a>
+      <a href={`/fair/${raffle.id}`} className="rc-fair">How this draw is checked</a>
     </article>
   );
 }
