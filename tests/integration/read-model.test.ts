@@ -152,7 +152,7 @@ describe("the read model (sessions and raffles from memory)", () => {
     let loads = 0;
     const load = async () => {
       loads++;
-      const row = await findSession(tokenHash, now);
+      const row = await findSession(tokenHash, now, { countries: ["GB"], regions: [] });
       readModel.applyChange(`user:${user.id}`); // announced while this read was on its way
       return row;
     };
