@@ -76,7 +76,7 @@ async function readSession(request: Request): Promise<CurrentSession | undefined
   const play = await sessions.touchPlay(session.id, now, PLAY_IDLE_GAP_MS);
   if (!play) return undefined;
   const touched = { ...session, ...play, playSeenAt: now };
-  if (isRead(request)) readModel.storeSession(tokenHash, touched, version, now);
+  if (isRead(request)) readModel.storeSession(tokenHash, touched, version);
   return touched;
 }
 
