@@ -19,7 +19,7 @@ import { bearerMatches, METRICS_CONTENT_TYPE, registerDatabaseGauges } from "~/i
 import { answerMetricsRequests, scrapeMetrics } from "~/infra/metrics-cluster.server";
 import { runPrimary } from "./server/cluster";
 import { contentSecurityPolicy, httpTimeouts, type Locals } from "./server/http";
-import { exitAtDeadline, loadEnv, openOrExit, startJobs } from "./server/lifecycle";
+import { loadEnv, onShutdown, openOrExit, startJobs } from "./server/lifecycle";
 
 /** Request bodies larger than this are refused with 413 before any route sees them, announced or chunked. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -175,35 +175,34 @@ async function runServer(env: Env) {
     logger.info({ port, demoMode: env.demoMode, embeddedDatabase: database.embedded }, `listening on http://localhost:${port}`);
   });
 
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    logger.info({ signal }, "shutting down: finishing requests in flight");
-    exitAtDeadline();
-    // No new draw starts; one under way finishes while the requests drain.
-    const jobsStopped = jobs.stop();
-    // Live event streams never finish by themselves: they end now (browsers poll, or
-    // reconnect to another instance), so that the requests in flight are all that remains.
-    const streamsClosed = closeEvents();
-    const drain = setTimeout(() => {
-      logger.warn("closing the connections still open after the drain grace");
-      server.closeAllConnections();
-    }, DRAIN_GRACE_MS);
-    drain.unref();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    clearTimeout(drain);
-    await Promise.all([jobsStopped, streamsClosed]);
-    stopReadModel();
-    await remix.close();
-    await database.close();
-    logger.info("stopped");
-    process.exit(0);
-  };
-  process.on("SIGTERM", shutdown);
-  process.on("SIGINT", shutdown);
+  // The first ending signal (or an uncaught error) drains, then closes everything (close-with-grace, ADR 041).
+  onShutdown(
+    async ({ signal }) => {
+      shuttingDown = true;
+      logger.info({ signal }, "shutting down: finishing requests in flight");
+      // No new draw starts; one under way finishes while the requests drain.
+      const jobsStopped = jobs.stop();
+      // Live event streams never finish by themselves: they end now (browsers poll, or
+      // reconnect to another instance), so that the requests in flight are all that remains.
+      const streamsClosed = closeEvents();
+      const drain = setTimeout(() => {
+        logger.warn("closing the connections still open after the drain grace");
+        server.closeAllConnections();
+      }, DRAIN_GRACE_MS);
+      drain.unref();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      clearTimeout(drain);
+      await Promise.all([jobsStopped, streamsClosed]);
+      stopReadModel();
+      await remix.close();
+      await database.close();
+      logger.info("stopped");
+    },
+    { worker: cluster.isWorker },
+  );
 }
 
 await main();

@@ -3,7 +3,7 @@ import type { Env } from "~/infra/env.server";
 import { getLogger } from "~/infra/logger.server";
 import { registerDatabaseGauges } from "~/infra/metrics.server";
 import { serveClusterMetrics } from "~/infra/metrics-cluster.server";
-import { exitAtDeadline, openOrExit, startJobs } from "./lifecycle";
+import { onShutdown, openOrExit, startJobs } from "./lifecycle";
 
 /** A cluster's worker still running this long into shutdown is killed (its drain closes connections at 5 s). */
 const WORKER_STOP_MS = 7_000;
@@ -40,11 +40,10 @@ export async function runPrimary(env: Env) {
     startedAt.set(worker.id, Date.now());
   };
 
-  const shutdown = async (signal: NodeJS.Signals | "worker failed") => {
-    if (stopping) return;
+  // The first ending signal stops the workers, then the jobs and the database (close-with-grace, ADR 041).
+  const shutdown = onShutdown(async ({ signal }) => {
     stopping = true;
-    logger.info({ signal }, "shutting down: stopping the workers");
-    exitAtDeadline();
+    logger.info({ signal: signal ?? "worker failed" }, "shutting down: stopping the workers");
     // No new draw starts while the workers drain; one under way finishes meanwhile.
     const jobsStopped = jobs.stop();
     const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
@@ -72,8 +71,8 @@ export async function runPrimary(env: Env) {
     await jobsStopped;
     await database.close();
     logger.info("stopped");
-    process.exit(failed ? 1 : 0);
-  };
+    if (failed) process.exit(1);
+  });
 
   cluster.on("listening", (worker) => {
     listening.add(worker.id);
@@ -87,7 +86,7 @@ export async function runPrimary(env: Env) {
     if (!started) {
       logger.fatal({ pid: worker.process.pid, code, signal }, "a worker stopped before it was listening");
       failed = true;
-      void shutdown("worker failed");
+      shutdown.stop();
       return;
     }
     youngDeaths = lived < YOUNG_WORKER_MS ? youngDeaths + 1 : 0;
@@ -97,7 +96,4 @@ export async function runPrimary(env: Env) {
   });
   for (let i = 0; i < env.WEB_CONCURRENCY; i++) fork();
   logger.info({ workers: env.WEB_CONCURRENCY, embeddedDatabase: database.embedded }, "starting workers");
-  // Node passes a signal's number as the second argument: not an exit code.
-  process.on("SIGTERM", (signal) => void shutdown(signal));
-  process.on("SIGINT", (signal) => void shutdown(signal));
 }

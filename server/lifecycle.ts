@@ -1,3 +1,4 @@
+import closeWithGrace from "close-with-grace";
 import { openDatabase, type Database } from "~/infra/database.server";
 import { ConfigError, getEnv, type Env } from "~/infra/env.server";
 import { getLogger } from "~/infra/logger.server";
@@ -7,7 +8,7 @@ import { EmbeddedPostgresError } from "~/infra/postgres-user.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
 import { seed } from "~/infra/seed.server";
 
-/** Everything, database included, is closed within this long of SIGTERM or SIGINT. */
+/** Everything, database included, is closed within this long of SIGTERM or SIGINT, or the process exits 1. */
 const SHUTDOWN_DEADLINE_MS = 9_000;
 
 /** The configuration, or the process exits with one line saying what is wrong (EX_CONFIG). */
@@ -23,13 +24,42 @@ export function loadEnv(): Env {
   }
 }
 
-/** Whatever is still running SHUTDOWN_DEADLINE_MS after shutdown began, the process exits (code 1). */
-export function exitAtDeadline() {
-  const deadline = setTimeout(() => {
-    getLogger().error("shutdown deadline passed; exiting");
-    process.exit(1);
-  }, SHUTDOWN_DEADLINE_MS);
-  deadline.unref();
+/** Signals of a fault keep Node's own action: they are no reason to drain. */
+const FAULT_SIGNALS = ["SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGSEGV"] as const;
+/**
+ * The signals a terminal sends to every process of its group (Ctrl-C, a closed window): a
+ * cluster's worker leaves them to its primary, which then stops it with SIGTERM.
+ */
+const GROUP_SIGNALS = ["SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR2"] as const;
+
+export type ShutdownReason = { signal?: NodeJS.Signals; err?: unknown; manual?: boolean };
+
+/**
+ * Runs `close` once (close-with-grace): on SIGTERM, SIGINT or another ending signal, on an
+ * uncaught error (logged first), or on `stop()`. The process then exits 0, or 1 when `close`
+ * throws, an error started it, a second signal comes meanwhile, or it is still running
+ * SHUTDOWN_DEADLINE_MS after it began. `close` may itself exit with another code.
+ * A cluster's worker (`worker: true`) listens for SIGTERM only, and ignores the signals a
+ * terminal sends to the whole group, so that one Ctrl-C is not a second signal for it.
+ */
+export function onShutdown(close: (reason: ShutdownReason) => Promise<void>, { worker = false } = {}): { stop: () => void } {
+  const logger = getLogger();
+  if (worker) for (const signal of GROUP_SIGNALS) process.on(signal, () => {});
+  const grace = closeWithGrace(
+    {
+      delay: SHUTDOWN_DEADLINE_MS,
+      skip: worker ? [...FAULT_SIGNALS, ...GROUP_SIGNALS] : [...FAULT_SIGNALS],
+      logger: { error: (message: unknown) => logger.error({ err: message }, "shutdown failed") },
+      onTimeout: () => logger.error("shutdown deadline passed; exiting"),
+      onSecondSignal: (signal) => logger.error({ signal }, "second signal while shutting down; exiting"),
+      onSecondError: (error) => logger.fatal({ err: error }, "uncaught error while shutting down; exiting"),
+    },
+    async (reason) => {
+      if (reason.err) logger.fatal({ err: reason.err }, "uncaught error; shutting down");
+      await close(reason);
+    },
+  );
+  return { stop: () => grace.close() };
 }
 
 /** Opens the database (starting the embedded one when there is no DATABASE_URL), or exits. */

@@ -11,6 +11,8 @@ import { getLogger } from "./logger.server";
  *
  * While the connection is down, notifications are lost: the handlers of `onStatus` hear
  * it at once (memory caches empty themselves and stop caching), and it reconnects.
+ * Kept by hand rather than pg-listen, whose connection check has no timeout, whose first
+ * connection is never retried and which reports no "down" (docs/decisions/041).
  */
 export const CHANNELS = ["raffle_events", "read_model"] as const;
 export type Channel = (typeof CHANNELS)[number];

@@ -1,4 +1,6 @@
+import { cachified, type Cache, type CacheEntry } from "@epic-web/cachified";
 import { remember } from "@epic-web/remember";
+import { LRUCache } from "lru-cache";
 import type { RaffleKind } from "~/generated/prisma/client";
 import type { SessionRow } from "~/models/session.server";
 import { isListening, onNotification, onStatus, startListening } from "./listener.server";
@@ -28,32 +30,55 @@ import { isListening, onNotification, onStatus, startListening } from "./listene
 
 /** A cached session is read again after this long even without a notification. */
 const SESSION_TTL_MS = 10_000;
-/** Beyond this many cached sessions, the oldest are dropped. */
+/** Beyond this many cached sessions, the least recently read are dropped. */
 const MAX_SESSIONS = 50_000;
 /** The shared panels hold this long at most: some of them move with the clock (today's winners, the last 24 hours' players). */
 const PANEL_TTL_MS = 5_000;
 /** Raffles and tickets change only when announced; read again after this long all the same. */
 const GAME_TTL_MS = 60_000;
-/** Raffles, panels and players' tickets: beyond this many, all are dropped (each is read again when asked). */
+/** Raffles, panels and players' tickets: beyond this many, the least recently read are dropped. */
 const MAX_GAME_ENTRIES = 50_000;
 
-type Cached<T> = { value: Promise<T>; storedAt: number };
 type Model = {
   enabled: boolean;
   /** Bumped by every change of a session or user heard or made: a read that started before a change is not stored after it. */
   version: number;
-  sessions: Map<string, { session: SessionRow; storedAt: number }>;
+  /** Sessions by token hash (lru-cache: read again after SESSION_TTL_MS, at most MAX_SESSIONS). */
+  sessions: LRUCache<string, SessionRow>;
+  /** Each user's cached token hashes, kept by the session cache's `dispose`, so a user's change drops their sessions. */
   tokensOfUser: Map<string, Set<string>>;
   /**
-   * Raffles, tickets and panels, keyed by name; emptied by any raffle change. An entry holds
-   * its read's promise from the start, so a read overtaken by a change leaves with the map.
+   * Raffles, tickets and panels, keyed by name (cachified over lru-cache: one read at a time
+   * per key, a failed read not kept). Replaced by an empty one at any raffle change: a read
+   * the change overtook finishes into the old one, which nobody reads any more.
    */
-  game: Map<string, Cached<unknown>>;
+  game: Cache;
   stop?: () => void;
 };
 
+function newSessions(tokensOfUser: Map<string, Set<string>>): LRUCache<string, SessionRow> {
+  return new LRUCache<string, SessionRow>({
+    max: MAX_SESSIONS,
+    ttl: SESSION_TTL_MS,
+    // However a session leaves (a change, its age, room for newer ones), it leaves its user's index.
+    dispose: (session, tokenHash) => {
+      const tokens = tokensOfUser.get(session.user.id);
+      tokens?.delete(tokenHash);
+      if (tokens?.size === 0) tokensOfUser.delete(session.user.id);
+    },
+  });
+}
+
+function newGame(): Cache {
+  const entries = new LRUCache<string, CacheEntry>({ max: MAX_GAME_ENTRIES });
+  return { get: (key) => entries.get(key), set: (key, entry) => entries.set(key, entry), delete: (key) => entries.delete(key) };
+}
+
 function model(): Model {
-  return remember("raffle:read-model", (): Model => ({ enabled: false, version: 0, sessions: new Map(), tokensOfUser: new Map(), game: new Map() }));
+  return remember("raffle:read-model", (): Model => {
+    const tokensOfUser = new Map<string, Set<string>>();
+    return { enabled: false, version: 0, sessions: newSessions(tokensOfUser), tokensOfUser, game: newGame() };
+  });
 }
 
 function forgetEverything(m: Model) {
@@ -65,28 +90,19 @@ function forgetEverything(m: Model) {
 
 function forgetToken(m: Model, tokenHash: string) {
   m.version++;
-  drop(m, tokenHash);
-}
-
-function drop(m: Model, tokenHash: string) {
-  const cached = m.sessions.get(tokenHash);
-  if (!cached) return;
   m.sessions.delete(tokenHash);
-  const tokens = m.tokensOfUser.get(cached.session.user.id);
-  tokens?.delete(tokenHash);
-  if (tokens?.size === 0) m.tokensOfUser.delete(cached.session.user.id);
 }
 
 function forgetUser(m: Model, userId: string) {
   m.version++;
-  for (const tokenHash of m.tokensOfUser.get(userId) ?? []) m.sessions.delete(tokenHash);
+  for (const tokenHash of [...(m.tokensOfUser.get(userId) ?? [])]) m.sessions.delete(tokenHash);
   m.tokensOfUser.delete(userId);
   // Winners and the leaderboard show players' names.
   forgetGame(m);
 }
 
 function forgetGame(m: Model) {
-  m.game.clear();
+  m.game = newGame();
 }
 
 /** Applies one "read_model" notification (exported for tests of the payloads). */
@@ -151,24 +167,18 @@ export async function session(
   const m = model();
   if (!m.enabled) return load();
   const cached = m.sessions.get(tokenHash);
-  if (cached && now.getTime() - cached.storedAt < SESSION_TTL_MS && cached.session.expiresAt > now) return cached.session;
+  if (cached && cached.expiresAt > now) return cached;
   const version = m.version;
   const loaded = await load();
-  if (loaded) storeSession(tokenHash, loaded, version, now);
+  if (loaded) storeSession(tokenHash, loaded, version);
   return loaded;
 }
 
 /** Stores a session read (or updated) when nothing changed since `version` was taken. */
-export function storeSession(tokenHash: string, session: SessionRow, version: number, now = new Date()): void {
+export function storeSession(tokenHash: string, session: SessionRow, version: number): void {
   const m = model();
   if (!m.enabled || m.version !== version) return;
-  m.sessions.delete(tokenHash);
-  if (m.sessions.size >= MAX_SESSIONS) {
-    // Maps iterate in insertion order: the first key is the oldest entry.
-    const oldest = m.sessions.keys().next().value;
-    if (oldest !== undefined) drop(m, oldest);
-  }
-  m.sessions.set(tokenHash, { session, storedAt: now.getTime() });
+  m.sessions.set(tokenHash, session);
   let tokens = m.tokensOfUser.get(session.user.id);
   if (!tokens) m.tokensOfUser.set(session.user.id, (tokens = new Set()));
   tokens.add(tokenHash);
@@ -182,17 +192,7 @@ export function currentVersion(): number {
 function game<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
   const m = model();
   if (!m.enabled) return load();
-  const now = Date.now();
-  const cached = m.game.get(key) as Cached<T> | undefined;
-  if (cached && now - cached.storedAt < ttlMs) return cached.value;
-  if (m.game.size >= MAX_GAME_ENTRIES) m.game.clear();
-  const entry: Cached<T> = { value: load(), storedAt: now };
-  m.game.set(key, entry);
-  // A failed read is not kept.
-  entry.value.catch(() => {
-    if (m.game.get(key) === entry) m.game.delete(key);
-  });
-  return entry.value;
+  return cachified({ key, cache: m.game, ttl: ttlMs, getFreshValue: load });
 }
 
 /** Every active raffle of the kind (started or not): changes only with a raffle's row. */

@@ -1,8 +1,9 @@
 import { db } from "./db.server";
 
 /**
- * Admits one hit in the key's current window when the sliding-window estimate stays
- * within `max` once it is counted: one statement, so concurrent hits are counted and
+ * Admits one hit in the key's current window unless rate_limit_exceeds (the database's one
+ * statement of the sliding-window comparison, prisma/sql/functions/rate_limit_exceeds.sql)
+ * says that counting it would pass `max`: one statement, so concurrent hits are counted and
  * judged one after another on the bucket's row lock. A refused hit is not counted.
  * Returns the window's count with this hit, or null when refused.
  */
@@ -13,12 +14,12 @@ export async function admit(
 ): Promise<number | null> {
   const rows = await db().$queryRaw<{ count: number }[]>`
     WITH earlier AS (
-      SELECT coalesce((SELECT count FROM rate_limit_buckets WHERE key = ${key} AND window_start = ${window.previous}), 0) * ${window.overlap}::float8 AS weight
+      SELECT coalesce((SELECT count FROM rate_limit_buckets WHERE key = ${key} AND window_start = ${window.previous}), 0) AS count
     )
     INSERT INTO rate_limit_buckets (key, window_start, count)
-    SELECT ${key}, ${window.start}, 1 FROM earlier WHERE 1 + earlier.weight <= ${max}
+    SELECT ${key}, ${window.start}, 1 FROM earlier WHERE NOT rate_limit_exceeds(1, earlier.count, ${window.overlap}::float8, ${max}::int)
     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_buckets.count + 1
-      WHERE rate_limit_buckets.count + 1 + (SELECT weight FROM earlier) <= ${max}
+      WHERE NOT rate_limit_exceeds(rate_limit_buckets.count + 1, (SELECT count FROM earlier), ${window.overlap}::float8, ${max}::int)
     RETURNING count`;
   return rows[0]?.count ?? null;
 }

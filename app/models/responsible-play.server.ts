@@ -1,3 +1,4 @@
+import type { Places } from "~/shared/jurisdictions";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
@@ -49,9 +50,21 @@ export async function depositsSince(userId: string, since: Date, { unfinishedSin
   return { total: Number(row!.total), unfinished: Number(row!.unfinished), oldest: row!.oldest };
 }
 
-/** What decides whether the player may play and buy now: a break or exclusion, and where they live. */
-export function playGateOf(userId: string, client: Tx = db()) {
-  return client.user.findUnique({ where: { id: userId }, select: { excludedUntil: true, exclusionKind: true, country: true, region: true } });
+/** The player's break or exclusion (its end in the past once it is over), or null for no such player. */
+export function exclusionOf(userId: string, client: Tx = db()) {
+  return client.user.findUnique({ where: { id: userId }, select: { excludedUntil: true, exclusionKind: true } });
+}
+
+/**
+ * What decides whether the player may play and buy now: a break or exclusion, and whether
+ * the place they live is still served (may_play_from, the one statement of that rule).
+ */
+export async function playGateOf(userId: string, places: Places, client: Tx = db()) {
+  const [row] = await client.$queryRaw<{ excludedUntil: Date | null; exclusionKind: string | null; mayPlay: boolean }[]>`
+    SELECT excluded_until AS "excludedUntil", exclusion_kind AS "exclusionKind",
+           may_play_from(country, region, ${places.countries}::text[], ${places.regions}::text[]) AS "mayPlay"
+    FROM users WHERE id = ${userId}::uuid`;
+  return row;
 }
 
 export function setExclusion(tx: Tx, userId: string, excludedUntil: Date, exclusionKind: string) {

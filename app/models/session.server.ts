@@ -1,12 +1,17 @@
 import type { User } from "~/generated/prisma/client";
+import type { Places } from "~/shared/jurisdictions";
 import { db } from "./db.server";
 import { publicUserSelect } from "./user.server";
 
 /** What the guards need to know about the signed-in user: the public fields and the account's state. */
 export const sessionUserSelect = { ...publicUserSelect, dateOfBirth: true, termsAcceptedAt: true, country: true, region: true, suspendedAt: true, realityCheckMinutes: true, excludedUntil: true, exclusionKind: true, payoutNoticeId: true, emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } as const;
 
-/** The user's columns, and whether outcomes they have not been told about are waiting (ADR 028). */
-export type SessionUserRow = Pick<User, keyof typeof sessionUserSelect> & { hasOutcomeNews: boolean };
+/** The user's columns, whether outcomes they have not been told about are waiting (ADR 028), and whether they may play from where they live. */
+export type SessionUserRow = Pick<User, keyof typeof sessionUserSelect> & {
+  hasOutcomeNews: boolean;
+  /** Whether the place the player lives is still served (may_play_from, ADR 041). */
+  mayPlay: boolean;
+};
 export type SessionRow = {
   id: string;
   adminGatePassedAt: Date | null;
@@ -22,11 +27,12 @@ export function createSessionRow(data: { tokenHash: string; userId: string; expi
 }
 
 /**
- * The live session for this token hash, with its user; expired ones are not returned.
+ * The live session for this token hash, with its user (and whether they may play from
+ * where they live, given the places served); expired ones are not returned.
  * One statement: every signed-in request runs it, and Prisma's nested select takes two
  * round trips (docs/decisions/012-hot-paths.md).
  */
-export async function findSession(tokenHash: string, now: Date): Promise<SessionRow | undefined> {
+export async function findSession(tokenHash: string, now: Date, places: Places): Promise<SessionRow | undefined> {
   const [row] = await db().$queryRaw<(Omit<SessionRow, "user"> & { [K in keyof SessionUserRow as `u_${K}`]: SessionUserRow[K] })[]>`
     SELECT s.id::text AS id, s.admin_gate_passed_at AS "adminGatePassedAt", s.expires_at AS "expiresAt",
            s.play_started_at AS "playStartedAt", s.play_seen_at AS "playSeenAt", s.reality_check_at AS "realityCheckAt",
@@ -38,7 +44,8 @@ export async function findSession(tokenHash: string, now: Date): Promise<Session
            u.exclusion_kind AS "u_exclusionKind", u.payout_notice_id::text AS "u_payoutNoticeId",
            u.email_notifications AS "u_emailNotifications", u.sound_effects AS "u_soundEffects",
            u.quick_raffle_notifications AS "u_quickRaffleNotifications",
-           EXISTS (SELECT 1 FROM outcome_notices n WHERE n.user_id = u.id) AS "u_hasOutcomeNews"
+           EXISTS (SELECT 1 FROM outcome_notices n WHERE n.user_id = u.id) AS "u_hasOutcomeNews",
+           may_play_from(u.country, u.region, ${places.countries}::text[], ${places.regions}::text[]) AS "u_mayPlay"
     FROM sessions s JOIN users u ON u.id = s.user_id
     WHERE s.token_hash = ${tokenHash} AND s.expires_at > ${now}`;
   if (!row) return undefined;

@@ -9,7 +9,7 @@ import { lockWithdrawal, updateWithdrawal, withdrawalStatus } from "~/models/wit
 import { setSuspension } from "./accounts.server";
 import { DomainError } from "~/shared/domain-error";
 import { getEnv } from "~/infra/env.server";
-import { mayPlayFrom } from "~/shared/jurisdictions";
+import { placesServed } from "~/shared/jurisdictions";
 import { utcDay } from "./rewards.server";
 import { coinsToDecimal } from "~/shared/money";
 import { payeeBlock, refuseOwnAccount, sendPayout, tellPlayerOfPayout } from "./payouts.server";
@@ -246,7 +246,10 @@ export async function listPayouts(now = new Date()) {
 
 export async function listUsers(query: string, page: number, pageSize = 25, now = new Date()) {
   const [users, total] = await admin.searchUsers(query, usernameKey(query), page, pageSize);
-  const allowed = getEnv().ALLOWED_COUNTRIES;
+  const mayPlay = await admin.playersWhoMayPlay(
+    users.map((u) => u.id),
+    placesServed(getEnv().ALLOWED_COUNTRIES),
+  );
   return {
     total,
     page,
@@ -265,7 +268,7 @@ export async function listUsers(query: string, page: number, pageSize = 25, now 
       identityVerified: u.identityVerifiedAt !== null,
       residence: u.region ?? u.country,
       // Where the player lives is no longer served (ALLOWED_COUNTRIES changed): play and buying are closed.
-      playClosed: !u.isAdmin && !mayPlayFrom(allowed, u.country, u.region),
+      playClosed: !u.isAdmin && !mayPlay.has(u.id),
       // What the player chose to protect themselves (read-only here).
       limits: (Object.keys(LIMIT_PERIODS) as LimitPeriod[]).flatMap((period) => {
         const row = u.depositLimits.find((l) => l.period === period);

@@ -4,6 +4,7 @@ import { sessionPasskeyVerified } from "~/models/passkey.server";
 import * as sessions from "~/models/session.server";
 import * as readModel from "~/infra/read-model.server";
 import { getEnv } from "~/infra/env.server";
+import { placesServed } from "~/shared/jurisdictions";
 import { sessionSecret } from "~/infra/session-secret.server";
 
 /**
@@ -66,7 +67,7 @@ async function readSession(request: Request): Promise<CurrentSession | undefined
   const tokenHash = await sessionTokenHash(request);
   if (!tokenHash) return undefined;
   const now = new Date();
-  const find = () => sessions.findSession(tokenHash, now);
+  const find = () => sessions.findSession(tokenHash, now, placesServed(getEnv().ALLOWED_COUNTRIES));
   // Taken before the read: what is stored below must not be older than a change heard meanwhile.
   const version = readModel.currentVersion();
   const session = isRead(request) ? await readModel.session(tokenHash, now, find) : await find();
@@ -75,7 +76,7 @@ async function readSession(request: Request): Promise<CurrentSession | undefined
   const play = await sessions.touchPlay(session.id, now, PLAY_IDLE_GAP_MS);
   if (!play) return undefined;
   const touched = { ...session, ...play, playSeenAt: now };
-  if (isRead(request)) readModel.storeSession(tokenHash, touched, version, now);
+  if (isRead(request)) readModel.storeSession(tokenHash, touched, version);
   return touched;
 }
 

@@ -2,7 +2,7 @@ import { remember } from "@epic-web/remember";
 import { enterRaffles, type EntryRequest, type EntryRow } from "~/models/raffle.server";
 import { PLAY_IDLE_GAP_MS } from "./auth.server";
 import { getEnv } from "~/infra/env.server";
-import { allowedRegionCodes } from "~/shared/jurisdictions";
+import { placesServed } from "~/shared/jurisdictions";
 import { entryLimit } from "./rate-limit.server";
 
 /**
@@ -44,10 +44,9 @@ async function drain(): Promise<void> {
 async function run(batch: Waiting[]): Promise<void> {
   try {
     const limit = entryLimit();
-    const allowed = getEnv().ALLOWED_COUNTRIES;
     const rows = await enterRaffles(
       batch.map((w) => w.request),
-      { limitName: limit.name, limitMax: limit.max, playIdleGapMs: PLAY_IDLE_GAP_MS, countries: allowed.countries, regions: allowedRegionCodes(allowed) },
+      { limitName: limit.name, limitMax: limit.max, playIdleGapMs: PLAY_IDLE_GAP_MS, ...placesServed(getEnv().ALLOWED_COUNTRIES) },
     );
     batch.forEach((waiting, i) => waiting.resolve(rows[i]!));
   } catch (error) {

@@ -7,7 +7,10 @@ import { getEnv } from "~/infra/env.server";
  * count plus the previous window's, weighted by how much of it still overlaps), so a
  * burst across a window boundary cannot pass twice the limit. Keys name the action
  * and who does it ("signin:ip:1.2.3.4"). A hit is counted and judged in one statement
- * before the action runs, never checked first and counted after (ADR 018).
+ * before the action runs, never checked first and counted after (ADR 018). The windows
+ * are computed here (slidingWindow) for these limits and the entry limit alike; the
+ * comparison is the database function rate_limit_exceeds's alone (ADR 041). Kept by hand
+ * rather than rate-limiter-flexible: see that ADR.
  */
 export type Limit = { name: string; max: number; windowSeconds: number };
 

@@ -6,7 +6,6 @@ import { markRealityCheckSeen } from "~/models/session.server";
 import type { CurrentSession } from "./auth.server";
 import { DomainError } from "~/shared/domain-error";
 import { getEnv } from "~/infra/env.server";
-import { mayPlayFrom } from "~/shared/jurisdictions";
 import { runningExclusion } from "./responsible-play.server";
 import { REALITY_CHECK_CHOICES, type RealityCheckMinutes } from "~/shared/responsible-play-options";
 
@@ -33,7 +32,7 @@ export async function playState(session: CurrentSession, now = new Date()): Prom
   const startedAt = session.playStartedAt.toISOString();
   const { user } = session;
   const paused =
-    runningExclusion(user, now) ?? (mayPlayFrom(getEnv().ALLOWED_COUNTRIES, user.country, user.region) ? null : { kind: "jurisdiction" as const, until: null });
+    runningExclusion(user, now) ?? (user.mayPlay ? null : { kind: "jurisdiction" as const, until: null });
   const minutes = session.user.realityCheckMinutes;
   if (!minutes) return { startedAt, paused, reality: null };
   const from = session.realityCheckAt && session.realityCheckAt > session.playStartedAt ? session.realityCheckAt : session.playStartedAt;

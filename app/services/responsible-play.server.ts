@@ -12,7 +12,7 @@ import { utcMinute } from "~/shared/dates";
 import { queueMail } from "~/infra/mail/outbox.server";
 import { queueLimitMail } from "./mail-notices.server";
 import { getEnv } from "~/infra/env.server";
-import { JURISDICTION_CLOSED_MESSAGE, mayPlayFrom } from "~/shared/jurisdictions";
+import { JURISDICTION_CLOSED_MESSAGE, placesServed } from "~/shared/jurisdictions";
 
 /**
  * Deposit limits, breaks and self-exclusion (what regulated operators must offer).
@@ -88,12 +88,12 @@ export async function shouldOfferLimits(userId: string): Promise<boolean> {
   return limits.length === 0 && deposits.total === 0;
 }
 
-/** Refused while a break or exclusion runs. */
+/** Refused while a break or exclusion runs, or where the player lives is no longer served. */
 export async function assertMayPlay(userId: string, now = new Date(), client?: Tx) {
   // Inside a transaction, use its connection: asking the pool for another can starve it.
-  const gate = await rp.playGateOf(userId, client);
+  const gate = await rp.playGateOf(userId, placesServed(getEnv().ALLOWED_COUNTRIES), client);
   if (gate?.excludedUntil && gate.excludedUntil > now) throw exclusionError(gate.excludedUntil, gate.exclusionKind);
-  if (gate && !mayPlayFrom(getEnv().ALLOWED_COUNTRIES, gate.country, gate.region)) throw jurisdictionError();
+  if (gate && !gate.mayPlay) throw jurisdictionError();
 }
 
 /** What a player is told when the place they live is no longer one the site serves. */
@@ -147,7 +147,7 @@ export async function extendExclusionByAdmin(adminId: string, userId: string, ch
   const until = new Date(now.getTime() + option.days * 86_400_000);
   return db().$transaction(async (tx) => {
     await lockUser(tx, userId);
-    const current = await rp.playGateOf(userId, tx);
+    const current = await rp.exclusionOf(userId, tx);
     if (!current) throw new DomainError("user_not_found", "Player not found");
     if (!current.excludedUntil || current.excludedUntil <= now) {
       throw new DomainError("invalid_input", "This player has no break or exclusion running. Only the player can start one.");
@@ -172,7 +172,7 @@ export async function excludeSelf(userId: string, choice: ExclusionChoice, now =
   const option = exclusionOption(choice);
   if (!option) throw new DomainError("invalid_input", "Choose a break or exclusion period");
   const until = new Date(now.getTime() + option.days * 86_400_000);
-  const current = await rp.playGateOf(userId);
+  const current = await rp.exclusionOf(userId);
   if (current?.excludedUntil && current.excludedUntil > until) {
     throw new DomainError("excluded", `Your current ${current.exclusionKind === "self_exclusion" ? "exclusion" : "break"} runs until ${utcMinute(current.excludedUntil)} and cannot be shortened.`);
   }
@@ -212,6 +212,6 @@ async function refundOpenEntries(raffleId: string, userId: string, now: Date): P
 }
 
 export async function exclusionStatus(userId: string, now = new Date()) {
-  const exclusion = await rp.playGateOf(userId);
+  const exclusion = await rp.exclusionOf(userId);
   return exclusion ? runningExclusion(exclusion, now) : null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedRegionCodes, checkJurisdiction, jurisdictionChoices, mayPlayFrom, parseJurisdictions, type Jurisdictions } from "./jurisdictions";
+import { checkJurisdiction, jurisdictionChoices, parseJurisdictions, placesServed, type Jurisdictions } from "./jurisdictions";
 
 const allowed = parseJurisdictions("GB,MT,US-NJ,US-PA") as Jurisdictions;
 
@@ -17,14 +17,8 @@ describe("jurisdictions", () => {
     expect(checkJurisdiction(allowed, "US", "US-NJ")).toEqual({ ok: true, country: "US", region: "US-NJ" });
   });
 
-  it("lets a player play only while the place recorded at sign-up is still allowed", () => {
-    expect(mayPlayFrom(allowed, "GB", null)).toBe(true);
-    expect(mayPlayFrom(allowed, "US", "US-NJ")).toBe(true);
-    // A region counts only in its own country, and a region-limited country needs one.
-    for (const [country, region] of [["FR", null], ["US", "US-TX"], ["US", null], ["FR", "US-NJ"], [null, "US-NJ"], [null, null]] as const) {
-      expect(mayPlayFrom(allowed, country, region), `${country} ${region}`).toBe(false);
-    }
-    expect(allowedRegionCodes(allowed)).toEqual(["US-NJ", "US-PA"]);
+  it("passes the configuration to the database's place rule as whole countries and regions (tests/integration/rule-owners.test.ts)", () => {
+    expect(placesServed(allowed)).toEqual({ countries: ["GB", "MT"], regions: ["US-NJ", "US-PA"] });
   });
 
   it("refuses the others with a message naming where the site is available", () => {

@@ -74,15 +74,16 @@ export function parseJurisdictions(text: string): Jurisdictions | string {
 }
 
 /**
- * Whether a player whose recorded home is `country` (and `region`) may still play and buy:
- * a place the operator removes from ALLOWED_COUNTRIES after the player signed up no longer
- * is. The database's entry check (enter_raffles) applies the same rule to
- * `allowed.countries` and `allowedRegionCodes(allowed)`.
+ * The configuration as the database's place rule takes it: whole countries, and regions
+ * ("US-NJ", "CA-ON") in one list. Whether a player whose recorded home is a country (and
+ * region) may still play and buy is decided by may_play_from
+ * (prisma/sql/functions/may_play_from.sql) alone, at entry and in the reads that show or
+ * check it: a place the operator removes from ALLOWED_COUNTRIES after the player signed up
+ * no longer is.
  */
-export function mayPlayFrom(allowed: Jurisdictions, country: string | null, region: string | null): boolean {
-  if (!country) return false;
-  return allowed.countries.includes(country) || (region !== null && (allowed.regions[country]?.includes(region) ?? false));
-}
+export type Places = { countries: string[]; regions: string[] };
+
+export const placesServed = (allowed: Jurisdictions): Places => ({ countries: allowed.countries, regions: allowedRegionCodes(allowed) });
 
 /** Every region allowed on its own ("US-NJ", "CA-ON"), in one list. */
 export const allowedRegionCodes = (allowed: Jurisdictions): string[] => Object.values(allowed.regions).flat();

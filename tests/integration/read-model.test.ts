@@ -152,13 +152,28 @@ describe("the read model (sessions and raffles from memory)", () => {
     let loads = 0;
     const load = async () => {
       loads++;
-      const row = await findSession(tokenHash, now);
+      const row = await findSession(tokenHash, now, { countries: ["GB"], regions: [] });
       readModel.applyChange(`user:${user.id}`); // announced while this read was on its way
       return row;
     };
     await readModel.session(tokenHash, now, load);
     await readModel.session(tokenHash, now, load);
     expect(loads).toBe(2);
+  });
+
+  it("reads a game key once for concurrent askers, and does not keep a read that a raffle change overtook", async () => {
+    await settled();
+    const key = `test-overtaken:${randomBytes(4).toString("hex")}`;
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      if (loads === 1) readModel.applyChange("raffles"); // announced while this read was on its way
+      return loads;
+    };
+    // Both askers share the one read...
+    expect(await Promise.all([readModel.panel(key, load), readModel.panel(key, load)])).toEqual([1, 1]);
+    // ...which the change overtook: it was not kept, the next asker reads again.
+    expect(await readModel.panel(key, load)).toBeGreaterThan(1);
   });
 
   it("lists raffles from memory until a raffle changes; the player's tickets too", async () => {

@@ -5,6 +5,8 @@ import { createSessionRow, findSession, sessionUserSelect } from "~/models/sessi
 import { createTestUser } from "../support/factories";
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
+/** The places served, as the service passes them: the test users live in GB. */
+const places = { countries: ["GB"], regions: ["US-NJ"] };
 
 describe("findSession (one statement on every signed-in request)", () => {
   it("reads the session and its user exactly as Prisma's typed reads do, every field set or empty", async () => {
@@ -35,8 +37,8 @@ describe("findSession (one statement on every signed-in request)", () => {
         where: { id },
         select: { id: true, adminGatePassedAt: true, expiresAt: true, playStartedAt: true, playSeenAt: true, realityCheckAt: true, user: { select: sessionUserSelect } },
       });
-      // Plus whether outcome notices wait for the player (none here).
-      expect(await findSession(hashOf(token), now)).toStrictEqual({ ...expected, user: { ...expected.user, hasOutcomeNews: false } });
+      // Plus whether outcome notices wait for the player (none here), and whether they may play from where they live.
+      expect(await findSession(hashOf(token), now, places)).toStrictEqual({ ...expected, user: { ...expected.user, hasOutcomeNews: false, mayPlay: user === full } });
     }
   });
 
@@ -45,7 +47,7 @@ describe("findSession (one statement on every signed-in request)", () => {
     const token = randomBytes(32).toString("base64url");
     const now = new Date();
     await createSessionRow({ tokenHash: hashOf(token), userId: user.id, expiresAt: now });
-    expect(await findSession(hashOf(token), now)).toBeUndefined();
-    expect(await findSession(hashOf("unknown"), now)).toBeUndefined();
+    expect(await findSession(hashOf(token), now, places)).toBeUndefined();
+    expect(await findSession(hashOf("unknown"), now, places)).toBeUndefined();
   });
 });

@@ -11,14 +11,13 @@
 --     finished: 'not_onboarded'. Such an entry also notes the session's play, at most once
 --     a minute (p_play_idle_gap: the pause after which a new stretch of play begins).
 --   * the rate limit: p_windows[i], when not null, counts the entry against p_limit_name
---     (key '<name>:<player id>') in the fixed window starting then; over p_limit_max
---     (that count plus p_previous[i]'s window's count times p_overlap[i], the
---     sliding-window estimate of app/services/rate-limit.server.ts): 'rate_limited'. A
---     refused entry still counts, as every hit does.
+--     (key '<name>:<player id>') in the fixed window starting then; over p_limit_max by
+--     rate_limit_exceeds (that count, p_previous[i]'s window's count and p_overlap[i], the
+--     windows of app/services/rate-limit.server.ts): 'rate_limited'. A refused entry still
+--     counts, as every hit does.
 --   * a break or self-exclusion: 'excluded' (with its end and kind);
---   * the player's place: their country (or region) must still be one the operator allows
---     (p_countries: whole countries; p_regions: ISO 3166-2 regions, each only in its own
---     country): 'jurisdiction' (docs/decisions/008-responsible-play.md);
+--   * the player's place: may_play_from(their country, region, p_countries, p_regions), the
+--     one statement of that rule: 'jurisdiction' (docs/decisions/008-responsible-play.md);
 --   * the raffle: unknown or of another kind 'raffle_not_found', ended 'raffle_closed', not
 --     started 'raffle_not_open', VIP-only without an active membership 'vip_only', over the
 --     per-player ticket cap 'over_ticket_cap', more than the player's coins (cash and
@@ -146,7 +145,7 @@ BEGIN
   SELECT array_agg(x."id"),
          array_agg(x."vip_tier"::TEXT), array_agg(x."vip_expiry"),
          array_agg(x."excluded_until"), array_agg(x."exclusion_kind"::TEXT),
-         array_agg(coalesce(x."country" = ANY(p_countries) OR (x."region" = ANY(p_regions) AND left(x."region", 2) = x."country"), false)),
+         array_agg(may_play_from(x."country", x."region", p_countries, p_regions)),
          array_agg(a."id"), array_agg(b."id"), array_agg(a."balance"), array_agg(b."balance")
     INTO u_ids, u_vip_tier, u_vip_expiry, u_excluded_until, u_exclusion_kind, u_allowed, u_account, u_bonus_account, u_cash, u_bonus
     FROM "users" x
@@ -193,7 +192,7 @@ BEGIN
       bk_counts[b] := bk_counts[b] + 1;
       bk_changed[b] := true;
       bp := array_position(bk_ids, p_limit_name || ':' || players[i] || '@' || p_previous[i]::TEXT);
-      IF bk_counts[b] + coalesce(bk_counts[bp], 0) * p_overlap[i] > p_limit_max THEN
+      IF rate_limit_exceeds(bk_counts[b], bk_counts[bp], p_overlap[i], p_limit_max) THEN
         outcome := 'rate_limited'; RETURN NEXT; CONTINUE;
       END IF;
     END IF;

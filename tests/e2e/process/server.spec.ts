@@ -101,10 +101,10 @@ async function openEventStream(port: number, cookie: string) {
  * waiting for the drain grace; the server exits 0 within 10 s, and the embedded database
  * is stopped.
  */
-async function expectDrainedStop(server: ServerProcess, dataDir: string, { workers = 1 } = {}) {
+async function expectDrainedStop(server: ServerProcess, dataDir: string, { workers = 1, ctrlC = [] as number[] } = {}) {
   const stream = await openEventStream(server.port, await signInDemoPlayer(server.port));
   const post = await startSlowFormPost(server.port, { workers });
-  const stopping = stop(server);
+  const stopping = ctrlC.length > 0 ? interrupt(server, ctrlC) : stop(server);
   // Every process that answers requests has begun to drain (the one holding the post too).
   await expect.poll(() => server.output().split("shutting down: finishing requests in flight").length - 1).toBe(workers);
   expect(await stream.ended).toBe(true);
@@ -114,6 +114,19 @@ async function expectDrainedStop(server: ServerProcess, dataDir: string, { worke
   expect(ms, server.output()).toBeLessThan(10_000);
   expect(server.output()).not.toContain("still open after the drain grace");
   expect(existsSync(path.join(dataDir, "postgres/data/postmaster.pid"))).toBe(false);
+}
+
+/**
+ * SIGINT to the primary and to each of `workers`, as a terminal's Ctrl-C reaches every
+ * process of its group: a worker leaves it to its primary, whose SIGTERM it then drains on
+ * (once: a second signal would end it at once, with exit code 1).
+ */
+async function interrupt(server: ServerProcess, workers: number[]): Promise<{ code: number | null; ms: number }> {
+  const started = Date.now();
+  for (const pid of workers) process.kill(pid, "SIGINT");
+  server.child.kill("SIGINT");
+  const code = await server.exited;
+  return { code, ms: Date.now() - started };
 }
 
 test("finishes a request in flight, exits within 10 s of SIGTERM, and restarts on the same data", async () => {
@@ -157,7 +170,7 @@ const isAlive = (pid: number) => {
   }
 };
 
-test("WEB_CONCURRENCY workers answer on one port, the primary alone runs the timed jobs and the workers send mail, a dead worker is replaced, SIGTERM stops them all", async () => {
+test("WEB_CONCURRENCY workers answer on one port, the primary alone runs the timed jobs and the workers send mail, a dead worker is replaced, Ctrl-C stops them all", async () => {
   test.setTimeout(120_000);
   const dataDir = newDataDir();
   const server = await startServer(dataDir, { WEB_CONCURRENCY: "2" });
@@ -190,8 +203,9 @@ test("WEB_CONCURRENCY workers answer on one port, the primary alone runs the tim
   const replacement = pidsThatLogged(server.output(), "listening on")[2]!;
   for (let i = 0; i < 8; i++) expect(await getOnNewConnection(server.port, "/rules")).toBe(200);
 
-  // A request in flight on a worker is finished before that worker exits.
-  await expectDrainedStop(server, dataDir, { workers: 2 });
+  // A request in flight on a worker is finished before that worker exits, the SIGINT of a
+  // Ctrl-C reaching every process notwithstanding.
+  await expectDrainedStop(server, dataDir, { workers: 2, ctrlC: [workers[1]!, replacement] });
   expect([workers[1]!, replacement].filter(isAlive)).toEqual([]);
 });
 
