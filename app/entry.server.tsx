@@ -13,6 +13,12 @@ declare module "@remix-run/node" {
     requestId: string;
     /** The client's address, as the deploy's proxy reports it. */
     clientIp: string;
+    /**
+     * Aborted when the client goes away before its answer is sent (server.ts; absent when a
+     * test calls the build in-process). Unlike `request.signal`, which follows the server's
+     * signal only weakly and can miss it, this one always fires (ADR 039).
+     */
+    clientGone?: AbortSignal;
   }
 }
 

@@ -28,7 +28,7 @@ function maxAgeMs(): number {
  * come back after a pause of 5 to 15 s, so that no stream (a forgotten tab's, a signed-out
  * session's, a client gone without a word) is held for ever (ADR 025).
  */
-export async function loader({ request }: LoaderFunctionArgs) {
+export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   // Checked in the same turn as `subscribe` below takes its place.
   if (!eventsOpen()) return new Response("Shutting down", { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } });
@@ -79,8 +79,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
           // already closed
         }
       };
-      if (request.signal.aborted) cleanup();
-      else request.signal.addEventListener("abort", () => cleanup(), { once: true });
+      // A client gone away gives its place back at once (ADR 025, ADR 039).
+      for (const gone of [request.signal, context.clientGone]) {
+        if (gone?.aborted) cleanup();
+        else gone?.addEventListener("abort", () => cleanup(), { once: true });
+      }
       send(`retry: ${RECONNECT_MS}\n\n`);
     },
     cancel() {

@@ -99,8 +99,8 @@ export function sessionTokenHash(request: Request): Promise<string | undefined> 
  * player reads what they did. A refusal (4xx) changed nothing, so it keeps the cache (and
  * cannot be used to empty it). See docs/decisions/013-reads-from-memory.md.
  */
-export async function forgetCachedSession(request: Request, response?: Response): Promise<void> {
-  if (response && response.status >= 400 && response.status < 500) return;
+export async function forgetCachedSession(request: Request, status?: number): Promise<void> {
+  if (status !== undefined && status >= 400 && status < 500) return;
   readModel.afterWrite(await sessionTokenHash(request));
 }
 

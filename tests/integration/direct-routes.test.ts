@@ -1,6 +1,4 @@
-import { get } from "node:http";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { sessionCookieName } from "~/services/auth.server";
@@ -10,9 +8,9 @@ import { createTestRaffle, createTestUser } from "../support/factories";
 import { freePort, startServer, stopServer, waitUntilReady, type ServerProcess } from "../support/server-process";
 
 /**
- * The busiest API routes are dispatched by server.ts straight to their route modules
- * (directResourceRoutes). The production server, on this file's database, must answer
- * them exactly as Remix does (`call` runs the same build through Remix, in-process).
+ * The entry routes' actions are called by server.ts straight from Express (directActions,
+ * ADR 039). The production server, on this file's database, must answer them exactly as
+ * Remix does (`call` runs the same build through Remix, in-process).
  */
 let server: ServerProcess;
 let origin: string;
@@ -83,64 +81,7 @@ async function player() {
   return { ...user, cookie: await cookieForBoth(user.id) };
 }
 
-describe("routes dispatched straight to their module answer as Remix does", () => {
-  it("lists raffles, signed in or not, and HEAD", async () => {
-    const p = await player();
-    await createTestRaffle();
-    await createTestRaffle({ kind: "quick", tier: "bolt", entryPrice: 10n });
-    for (const [pathname, cookie] of [
-      ["/api/raffles", p.cookie],
-      ["/api/quick-raffles", p.cookie],
-      ["/api/raffles", undefined],
-      ["/api/raffles/", p.cookie],
-    ] as const) {
-      const { viaRemix, viaServer } = await both(pathname, { cookie });
-      expect(await answer(viaServer), pathname).toEqual(await answer(viaRemix));
-    }
-    const head = await fetch(`${origin}/api/raffles`, { method: "HEAD", headers: { Cookie: p.cookie } });
-    expect(head.status).toBe(200);
-    expect(await head.text()).toBe("");
-  });
-
-  it("gzips a whole answer of 1 kB or more for a client that takes gzip, with its compressed length, and no other", async () => {
-    const p = await player();
-    await Promise.all(Array.from({ length: 6 }, () => createTestRaffle()));
-    /** The bytes on the wire (fetch would decompress them). */
-    const raw = (pathname: string, headers: Record<string, string>, method = "GET") =>
-      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-        get(`${origin}${pathname}`, { headers, method }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on("data", (chunk: Buffer) => chunks.push(chunk));
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-        }).on("error", reject);
-      });
-    const stable = (json: string) => json.replace(/"timeRemaining":\d+/g, '"timeRemaining":0');
-
-    const zipped = await raw("/api/raffles", { Cookie: p.cookie, "Accept-Encoding": "br;q=1, gzip;q=0.8" });
-    expect(zipped.status).toBe(200);
-    expect(zipped.headers["content-encoding"]).toBe("gzip");
-    expect(zipped.headers["vary"]).toMatch(/Accept-Encoding/i);
-    expect(Number(zipped.headers["content-length"])).toBe(zipped.body.length);
-    const plain = await raw("/api/raffles", { Cookie: p.cookie });
-    expect(plain.headers["content-encoding"]).toBeUndefined();
-    expect(plain.body.length).toBeGreaterThanOrEqual(1024);
-    expect(Number(plain.headers["content-length"])).toBe(plain.body.length);
-    expect(stable(gunzipSync(zipped.body).toString())).toBe(stable(plain.body.toString()));
-
-    const refused = await raw("/api/raffles", { Cookie: p.cookie, "Accept-Encoding": "gzip;q=0, identity" });
-    expect(refused.headers["content-encoding"]).toBeUndefined();
-    // Too small to gain: a signed-out answer.
-    const small = await raw("/api/raffles", { "Accept-Encoding": "gzip" });
-    expect(small.status).toBe(401);
-    expect(small.headers["content-encoding"]).toBeUndefined();
-    const head = await raw("/api/raffles", { Cookie: p.cookie, "Accept-Encoding": "gzip" }, "HEAD");
-    expect([head.status, head.headers["content-encoding"], head.body.length]).toEqual([200, undefined, 0]);
-    // A page (streamed) is still compressed by the middleware.
-    const page = await raw("/rules", { "Accept-Encoding": "gzip" });
-    expect(page.headers["content-encoding"]).toBe("gzip");
-    expect(gunzipSync(page.body).toString()).toContain("</html>");
-  });
-
+describe("entry routes dispatched straight to their action answer as Remix does", () => {
   it("answers entries' failures alike: malformed, unknown, signed out, wrong method, wrong kind", async () => {
     const p = await player();
     const quick = await createTestRaffle({ kind: "quick", tier: "bolt", entryPrice: 10n });
@@ -187,35 +128,5 @@ describe("routes dispatched straight to their module answer as Remix does", () =
     expect(repeat.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await repeat.text()).toBe(await first.text());
     expect(await db().entry.count({ where: { userId: p.id } })).toBe(5);
-  });
-
-  it("shows a player their own change on the next read even when no notification comes (forgotten before the answer leaves)", async () => {
-    const user = await createTestUser({ username: false });
-    const cookie = await cookieForBoth(user.id);
-    const me = async () => ((await (await fetch(`${origin}/api/auth/user`, { headers: { Cookie: cookie } })).json()) as { username: string | null }).username;
-    expect(await me()).toBeNull(); // the session is now in the server's memory
-    await db().$executeRawUnsafe(`ALTER TABLE users DISABLE TRIGGER users_read_model_update`);
-    try {
-      const created = await fetch(`${origin}/api/auth/create-username`, {
-        method: "POST",
-        headers: { Cookie: cookie, Origin: origin, "Content-Type": "application/json" },
-        body: JSON.stringify({ username: `direct_${user.id.slice(0, 6)}` }),
-      });
-      expect(created.status).toBe(200);
-      expect(await me()).toBe(`direct_${user.id.slice(0, 6)}`);
-    } finally {
-      await db().$executeRawUnsafe(`ALTER TABLE users ENABLE TRIGGER users_read_model_update`);
-    }
-  });
-
-  it("shows a player their entry on the very next read (the write is forgotten before its answer leaves)", async () => {
-    const p = await player();
-    const raffle = await createTestRaffle({ maxTicketsPerPlayer: 100 });
-    const headers = { Cookie: p.cookie, Origin: origin, "Content-Type": "application/json" };
-    for (let tickets = 1; tickets <= 20; tickets++) {
-      expect((await fetch(`${origin}/api/raffles/${raffle.id}/enter`, { method: "POST", headers, body: "{}" })).status).toBe(200);
-      const listed = (await (await fetch(`${origin}/api/raffles`, { headers: { Cookie: p.cookie } })).json()) as { id: string; myTickets: number; ticketCount: number }[];
-      expect(listed.find((r) => r.id === raffle.id)).toMatchObject({ myTickets: tickets, ticketCount: tickets });
-    }
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loader as eventsLoader } from "~/routes/api.events";
 import { STREAMS_PER_SESSION, subscribe, TooManyStreams } from "~/infra/events.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
@@ -27,6 +28,25 @@ describe("live event stream caps", () => {
     expect(reopened.status).toBe(200);
     expect((await call("/api/events", { cookie })).status).toBe(429);
     await Promise.all([reopened, ...open.slice(1)].map((r) => r.body!.cancel()));
+  });
+
+  it("gives a stream's place back when the server says its client went away, even if the request's own signal never does", async () => {
+    const cookie = await sessionCookie((await createTestUser()).id);
+    // A request whose signal never aborts: the server's `clientGone` is all the route hears.
+    const open = async () => {
+      const gone = new AbortController();
+      const request = new Request("http://localhost/api/events", { headers: { Cookie: cookie } });
+      const context = { cspNonce: "", requestId: "test", clientIp: "127.0.0.1", clientGone: gone.signal };
+      const response = await eventsLoader({ request, params: {}, context });
+      return { response, gone };
+    };
+    const streams = await Promise.all(Array.from({ length: STREAMS_PER_SESSION }, open));
+    expect(streams.map((s) => s.response.status)).toEqual(Array(STREAMS_PER_SESSION).fill(200));
+    expect((await open()).response.status).toBe(429);
+    streams[0]!.gone.abort();
+    const reopened = await open();
+    expect(reopened.response.status).toBe(200);
+    for (const { gone } of [reopened, ...streams.slice(1)]) gone.abort();
   });
 
   it("serves at most the process's cap of streams subscribed at once", async () => {
