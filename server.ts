@@ -21,7 +21,7 @@ import { runPrimary } from "./server/cluster";
 import { directActions } from "./server/direct-routes";
 import { contentSecurityPolicy, httpTimeouts, type Locals } from "./server/http";
 import { clientGone, flushOncePerBurst, malformedUrlIs400, readBodyUpTo, withAfterWrite, withReadBody } from "./server/remix";
-import { exitAtDeadline, loadEnv, openOrExit, startJobs } from "./server/lifecycle";
+import { loadEnv, onShutdown, openOrExit, startJobs } from "./server/lifecycle";
 
 /** Request bodies larger than this are refused with 413 before any route sees them, announced or chunked. */
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -43,7 +43,7 @@ export function RaffleList({ raffles, showEmpty }: { raffles: AdminRaffle[]; sho
             <Cell label="Tickets">{r.tickets}</Cell>
             <Cell label="Players">{r.players}</Cell>
             <Cell label="Outcome">{r.outcome}</Cell>
-            <Cell>{r.status === "active" ? <ActionButton action={`/api/admin/raffles/${r.id}/complete`} label="Complete now" /> : null}</Cell>
+            <Cell>{r.status === "active" ? <ActionButton action={`/admin/raffles/${r.id}/complete`} label="Complete now" /> : null}</Cell>
           </tr>
         ))}
       </Table>

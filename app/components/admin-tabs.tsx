@@ -1,3 +1,4 @@
+import { useFetcher } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 const th = "px-2 py-1 text-left text-xs font-semibold uppercase text-slate-600 dark:text-slate-400";
@@ -32,25 +33,57 @@ export function Cell({ children, label }: { children: ReactNode; label?: string 
   );
 }
 
-/** A form with one text field posting to an admin API route (works without JavaScript). */
+/** A form with one text field posting to a back-office action (ADR 040): a fetcher, or a plain post without JavaScript. */
 export function TextAction({ action, name, label, button, danger = false }: { action: string; name: string; label: string; button: string; danger?: boolean }) {
+  const fetcher = useFetcher();
   return (
-    <form method="post" action={action} className="flex flex-wrap items-center gap-1">
+    <fetcher.Form method="post" action={action} preventScrollReset className="flex flex-wrap items-center gap-1">
       <label className="flex items-center gap-1 text-xs">
         {label}
         <input name={name} required minLength={3} maxLength={200} className="w-36 max-w-full rounded border bg-white px-2 py-1 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100" />
       </label>
-      <button type="submit" className={`${small} min-h-6 ${danger ? "text-red-800 dark:text-red-300" : ""}`}>{button}</button>
-    </form>
+      <button type="submit" disabled={fetcher.state !== "idle"} className={`${small} min-h-6 ${danger ? "text-red-800 dark:text-red-300" : ""}`}>{button}</button>
+    </fetcher.Form>
   );
 }
 
-/** A one-button form posting to an admin API route; works without JavaScript. */
+/** A one-button form posting to a back-office action (ADR 040): a fetcher, or a plain post without JavaScript. */
 export function ActionButton({ action, label, fields = {}, danger = false }: { action: string; label: string; fields?: Record<string, string>; danger?: boolean }) {
+  const fetcher = useFetcher();
   return (
-    <form method="post" action={action} className="inline">
+    <fetcher.Form method="post" action={action} preventScrollReset className="inline">
       {Object.entries(fields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
-      <button type="submit" className={`${small} ${danger ? "text-red-800 dark:text-red-300" : ""}`}>{label}</button>
-    </form>
+      <button type="submit" disabled={fetcher.state !== "idle"} className={`${small} ${danger ? "text-red-800 dark:text-red-300" : ""}`}>{label}</button>
+    </fetcher.Form>
+  );
+}
+
+/** A form with one choice posting to a back-office action (ADR 040): a fetcher, or a plain post without JavaScript. */
+export function SelectAction({
+  action,
+  id,
+  name,
+  label,
+  defaultValue,
+  options,
+  button,
+}: {
+  action: string;
+  id: string;
+  name: string;
+  label: string;
+  defaultValue: string;
+  options: { value: string; label: string }[];
+  button: string;
+}) {
+  const fetcher = useFetcher();
+  return (
+    <fetcher.Form method="post" action={action} preventScrollReset className="flex gap-1">
+      <label className="sr-only" htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={defaultValue} className="rounded border bg-white px-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+      </select>
+      <button type="submit" disabled={fetcher.state !== "idle"} className="rounded border px-2">{button}</button>
+    </fetcher.Form>
   );
 }

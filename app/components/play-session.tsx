@@ -1,5 +1,5 @@
-import { useLocation } from "@remix-run/react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import type { PlayState } from "~/services/reality-check.server";
 import { formatDuration } from "~/shared/responsible-play-options";
 import { useNow } from "./use-now";
@@ -50,7 +50,7 @@ const signed = (coins: number) => `${coins > 0 ? "+" : coins < 0 ? "−" : ""}${
 export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: number }) {
   const now = useNow(serverNow);
   const [reality, setReality] = useState(play.reality);
-  const location = useLocation();
+  const keepPlaying = useFetcher();
   const fresh = useRef(false);
   // New data from the server (a page load or revalidation) replaces what the page held.
   const [served, setServed] = useState(play.reality);
@@ -70,26 +70,14 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
       .catch(() => {});
   }, [due, reality?.due]);
 
-  async function keepPlaying(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const response = await fetch("/api/reality-check", {
-      method: "POST",
-      body: new FormData(event.currentTarget),
-      headers: { Accept: "application/json" },
-      credentials: "same-origin",
-    }).catch(() => null);
-    const state = response?.ok ? ((await response.json()) as PlayState) : null;
-    fresh.current = false;
-    if (state) setReality(state.reality);
-  }
-
   const elapsed = now - Date.parse(play.startedAt);
   return (
     <>
       <span className="tabular-nums text-slate-600 dark:text-slate-300" data-testid="session-clock" title="Time playing this session">
         <span className="sr-only">Playing for </span><span aria-hidden="true">Session </span>{clock(elapsed)}
       </span>
-      {due && reality ? (
+      {/* Hidden once "Keep playing" is sent: the page's data comes back with the next reminder. */}
+      {due && reality && keepPlaying.state === "idle" ? (
         <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/60 p-4">
           <section
             role="alertdialog"
@@ -107,12 +95,19 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
             <div className="flex flex-wrap gap-3">
               <a href="/history" className="rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">View history</a>
               <a href="/api/logout" className="rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">Stop playing</a>
-              <form method="post" action="/api/reality-check" onSubmit={keepPlaying}>
-                <input type="hidden" name="returnTo" value={`${location.pathname}${location.search}`} />
+              {/* One answer with or without JavaScript (ADR 040): back to the page. */}
+              <keepPlaying.Form
+                method="post"
+                action="/reality-check"
+                preventScrollReset
+                onSubmit={() => {
+                  fresh.current = false;
+                }}
+              >
                 {/* The reminder interrupts play on purpose: focus lands on it. */}
                 {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
                 <button type="submit" autoFocus className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white">Keep playing</button>
-              </form>
+              </keepPlaying.Form>
             </div>
             <p className="text-sm">Change or turn off these reminders on the <a href="/responsible-play" className="underline">Responsible play</a> page.</p>
           </section>

@@ -1,10 +1,8 @@
-import { useLocation } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import type { RaffleView } from "~/services/feeds.server";
-import { useShowToast } from "./toaster";
 import { usePaused } from "./play-session";
 import { useCountUp } from "./use-count-up";
 import { useHydrated } from "./use-hydrated";
-import { useJsonAction } from "./use-json-action";
 import { useOptionalUser } from "./use-root-data";
 import { coinsToDecimal, parseDollars } from "~/shared/money";
 import {
@@ -66,8 +64,8 @@ function Result({ raffle, phase }: { raffle: RaffleCardData; phase: "won" | "can
 
 /**
  * One raffle: pot, players, countdown, a bar to its end and the entry button; then DRAWING...
- * and its winner, while the next round opens beside it. The button is a plain form post (works
- * without JavaScript); with JavaScript it enters in place and toasts.
+ * and its winner, while the next round opens beside it. The button is a form: a plain post
+ * without JavaScript, a fetcher with it (no page load); both come back with the toast.
  */
 export function RaffleCard({
   raffle,
@@ -84,8 +82,8 @@ export function RaffleCard({
   // During a break, an exclusion or in a place no longer served, no card invites play (PRODUCT.md).
   const paused = usePaused() !== null;
   const location = useLocation();
-  const showToast = useShowToast();
-  const { submit, pending } = useJsonAction<{ tier: string }>();
+  const entry = useFetcher();
+  const pending = entry.state !== "idle";
   const left = secondsLeft(raffle.endTime, now);
   // A quick round closes in its last second: under 1 s left, not when the countdown shows 0.
   const phase = cardPhase(raffle, kind, now);
@@ -96,7 +94,7 @@ export function RaffleCard({
   // VIP-only raffles are for active members; the server refuses anyone else (enter_raffles).
   const vipActive = useOptionalUser()?.vipActive ?? false;
   const membersOnly = raffle.vipOnly && !vipActive;
-  const action = `/api/${kind === "quick" ? "quick-raffles" : "raffles"}/${raffle.id}/enter`;
+  const action = `/${kind === "quick" ? "quick-raffles" : "raffles"}/${raffle.id}/enter`;
   const label =
     phase === "drawing"
       ? drawingText
@@ -187,23 +185,8 @@ export function RaffleCard({
           </p>
         </div>
       ) : (
-        <form
-          method="post"
-          action={action}
-          onSubmit={(event) => {
-            event.preventDefault();
-            void submit(event.currentTarget, {
-              failureTitle: "Entry Failed",
-              fallbackMessage: kind === "quick" ? "Failed to enter quick raffle" : "Failed to enter raffle",
-              onSuccess: (body) =>
-                showToast(
-                  kind === "quick"
-                    ? { type: "success", title: "Quick Entry!", description: `You're in the ${body.tier} round.` }
-                    : { type: "success", title: "Success!", description: `Successfully entered ${body.tier} raffle!` },
-                ),
-            });
-          }}
-        >
+        // One answer with or without JavaScript (ADR 040): back to this page with the spec's toast.
+        <entry.Form method="post" action={action} preventScrollReset>
           <button
             type="submit"
             disabled={closed || (kind === "quick" && short) || pending}
@@ -211,7 +194,7 @@ export function RaffleCard({
           >
             {pending ? "Entering..." : label}
           </button>
-        </form>
+        </entry.Form>
       )}
       <a href={`/fair/${raffle.id}`} className="rc-fair">How this draw is checked</a>
     </article>

@@ -1,4 +1,4 @@
-import { useRevalidator } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { playOutcomeSound } from "./outcome-signals";
 import { useShowToast } from "./toaster";
@@ -33,14 +33,19 @@ async function notificationsAllowed(): Promise<boolean> {
 
 /**
  * The settings' switches. Without JavaScript: checkboxes and a Save button, a plain form
- * post to /api/settings. With JavaScript each switch saves at once; turning quick raffle
+ * post to /settings. With JavaScript each switch saves at once; turning quick raffle
  * notifications on first asks the browser's permission, and sound effects play a sample.
  */
 function SettingSwitches({ settings }: { settings: PlayerSettings }) {
   const hydrated = useHydrated();
-  const showToast = useShowToast();
-  const { revalidate } = useRevalidator();
+  const save = useFetcher();
   const [current, setCurrent] = useState(settings);
+  // Once a save (and the page's reload after it) is done, the switches show what the server holds.
+  const [served, setServed] = useState(settings);
+  if (save.state === "idle" && served !== settings) {
+    setServed(settings);
+    setCurrent(settings);
+  }
   const [problem, setProblem] = useState<string | null>(null);
 
   const change = async (key: keyof PlayerSettings, on: boolean) => {
@@ -52,18 +57,12 @@ function SettingSwitches({ settings }: { settings: PlayerSettings }) {
     if (key === "soundEffects" && on) playOutcomeSound("draw");
     const next = { ...current, [key]: on };
     setCurrent(next);
-    const body = new URLSearchParams(Object.entries(next).map(([k, v]) => [k, String(v)]));
-    const response = await fetch("/api/settings", { method: "POST", body, headers: { Accept: "application/json" } }).catch(() => null);
-    if (!response?.ok) {
-      setCurrent(current);
-      showToast({ type: "error", title: "Settings not saved", description: "Please try again." });
-      return;
-    }
-    revalidate();
+    // The same action as the plain form (ADR 040): back to this page with the toast.
+    save.submit(Object.fromEntries(Object.entries(next).map(([k, v]) => [k, String(v)])), { method: "post", action: "/settings", preventScrollReset: true });
   };
 
   return (
-    <form method="post" action="/api/settings" className="flex flex-col gap-3" aria-label="Notifications and sound">
+    <save.Form method="post" action="/settings" preventScrollReset className="flex flex-col gap-3" aria-label="Notifications and sound">
       {(["Notifications", "Audio & Effects"] as const).map((group) => (
         <section key={group} aria-label={group} className={section}>
           <h3 className="font-semibold">{group}</h3>
@@ -91,7 +90,7 @@ function SettingSwitches({ settings }: { settings: PlayerSettings }) {
           <span className="ml-2 text-slate-600 dark:text-slate-400">Sounds and browser notifications need JavaScript in this browser.</span>
         </p>
       )}
-    </form>
+    </save.Form>
   );
 }
 
@@ -100,11 +99,17 @@ export function SettingsContent({ account, theme, supportEmail, settings }: Sett
   const hydrated = useHydrated();
   const showToast = useShowToast();
   const ids = useId();
+  const themeFetcher = useFetcher();
+  const location = useLocation();
   const [currentTheme, setCurrentTheme] = useState(theme);
+  // The switch turns at once; the same action as the plain form sets the cookie and comes back (ADR 040).
   const setTheme = (next: "light" | "dark") => {
     document.documentElement.classList.toggle("dark", next === "dark");
     setCurrentTheme(next);
-    void fetch("/theme", { method: "POST", body: new URLSearchParams({ theme: next }), headers: { Accept: "application/json" } });
+    themeFetcher.submit(
+      { theme: next, redirectTo: `${location.pathname}${location.search}` },
+      { method: "post", action: "/theme", preventScrollReset: true },
+    );
   };
   const supportTexts = {
     "Contact Support": `Our ticket system is coming soon. Meanwhile, email us at ${supportEmail}.`,

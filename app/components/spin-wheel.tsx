@@ -1,8 +1,6 @@
-import { useRevalidator } from "@remix-run/react";
+import { useFetcher, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
-import { useJsonAction } from "./use-json-action";
 import { formatClock } from "~/shared/raffle-display";
 import { utcMinute } from "~/shared/dates";
 
@@ -34,27 +32,24 @@ export function wheelLabel(state: WheelState, secondsToNext: number): string {
 
 /**
  * The daily wheel. Without JavaScript the button posts the form; with it, the wheel
- * turns for 3 s before the request is sent, then the status and balance refresh.
+ * turns for 3 s before a fetcher sends the same form, and the page's data (status,
+ * balance) and the toast come back with the action's redirect.
  */
 export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; nextSpinTime: string; now: number }) {
   const hydrated = useHydrated();
-  const showToast = useShowToast();
-  const { submit, pending } = useJsonAction<{ reward: number; nextSpinTime: string }>();
+  const spin = useFetcher();
+  // Busy until the page's data is loaded again after the spin (the fetcher follows the
+  // action's redirect), so SPIN cannot come back before the status says it may.
+  const pending = spin.state !== "idle";
   const [spinning, setSpinning] = useState(false);
-  // After a spin the server's answer says when the next one is due: the wheel waits from
-  // then on, not only once the page's data has been reloaded (SPIN must not come back).
-  // It holds while the page's status still says the wheel can spin (not reloaded yet).
-  const [nextAfterSpin, setNextAfterSpin] = useState<string | null>(null);
-  const spunUntil = nextAfterSpin && canSpin && now < new Date(nextAfterSpin).getTime() ? nextAfterSpin : null;
-  const waitUntil = spunUntil ?? nextSpinTime;
   const form = useRef<HTMLFormElement>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
 
-  const secondsToNext = Math.ceil((new Date(waitUntil).getTime() - now) / 1000);
+  const secondsToNext = Math.ceil((new Date(nextSpinTime).getTime() - now) / 1000);
   // The button follows the server's word (spec: enabled only when canSpin); the countdown
   // says "Available now!" once it has run out, and the status is asked for again then.
-  const state = wheelState({ canSpin: canSpin && spunUntil === null, spinning, pending });
+  const state = wheelState({ canSpin, spinning, pending });
   const due = secondsToNext <= 0;
   const revalidator = useRevalidator();
   useEffect(() => {
@@ -81,24 +76,19 @@ export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; ne
         </div>
       </div>
       <p className="sr-only" aria-live="polite">{state === "spinning" ? "The wheel is spinning" : ""}</p>
-      <form
+      {/* One answer with or without JavaScript (ADR 040): back to this page with the spec's toast. */}
+      <spin.Form
         ref={form}
         method="post"
-        action="/api/daily-spin"
+        action="/daily-spin"
+        preventScrollReset
         onSubmit={(event) => {
           event.preventDefault();
           if (state !== "ready") return;
           setSpinning(true);
           timer.current = setTimeout(() => {
             setSpinning(false);
-            void submit(form.current!, {
-              failureTitle: "Error",
-              fallbackMessage: "Failed to spin wheel",
-              onSuccess: ({ reward, nextSpinTime: next }) => {
-                setNextAfterSpin(next ?? new Date(Date.now() + 86_400_000).toISOString());
-                showToast({ type: "success", title: "Congratulations!", description: `You won ${reward} coins!` });
-              },
-            });
+            spin.submit(form.current, { method: "post", action: "/daily-spin", preventScrollReset: true });
           }, SPIN_REQUEST_DELAY_MS);
         }}
       >
@@ -110,9 +100,9 @@ export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; ne
         >
           {wheelLabel(state, secondsToNext)}
         </button>
-      </form>
+      </spin.Form>
       {state === "waiting" && !hydrated ? (
-        <p className="mt-2 text-xs">Next spin at {utcMinute(waitUntil)}</p>
+        <p className="mt-2 text-xs">Next spin at {utcMinute(nextSpinTime)}</p>
       ) : null}
     </section>
   );

@@ -1,19 +1,20 @@
+import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { buttonClass, inputClass } from "./form-fields";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
-import { useJsonAction } from "./use-json-action";
 import { USERNAME_HINT, USERNAME_MAX, validateUsername } from "~/shared/username";
 
 /**
  * Forced open while the player has no username; it cannot be dismissed. A plain form
- * post without JavaScript; with it, a modal dialog that checks the spec's rules before
- * sending and answers with toasts.
+ * post without JavaScript; with it, a modal dialog that checks the spec's rules before a
+ * fetcher sends the same form. Either way the answer is the page again with a toast.
  */
 export function UsernameDialog() {
   const showToast = useShowToast();
   const hydrated = useHydrated();
-  const { submit, pending } = useJsonAction<{ username: string }>();
+  const create = useFetcher();
+  const pending = create.state !== "idle";
   const [value, setValue] = useState("");
   const input = useRef<HTMLInputElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -37,22 +38,19 @@ export function UsernameDialog() {
     >
       <h2 id="username-title" className="text-xl font-bold">Choose your username</h2>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">Other players see it when you win.</p>
-      <form
+      {/* One answer with or without JavaScript (ADR 040): the page again, with the spec's toast. */}
+      <create.Form
         method="post"
-        action="/api/auth/create-username"
+        action="/account/username"
+        preventScrollReset
         className="mt-4 flex flex-col gap-2"
         onSubmit={(event) => {
-          event.preventDefault();
+          // The spec's rules are checked here first, with its toasts; the server checks them again.
           const result = validateUsername(value);
           if (!result.ok) {
+            event.preventDefault();
             showToast({ type: "error", ...result.problem });
-            return;
           }
-          void submit(event.currentTarget, {
-            failureTitle: "Username Error",
-            fallbackMessage: "That username is already taken. Try another one!",
-            onSuccess: ({ username }) => showToast({ type: "success", title: "Username Created!", description: `Welcome to Raffle Rush, ${username}!` }),
-          });
         }}
       >
         <label htmlFor="username" className="text-sm font-semibold">Username</label>
@@ -72,7 +70,7 @@ export function UsernameDialog() {
         <button type="submit" className={buttonClass} disabled={pending || (hydrated && value.trim() === "")}>
           {pending ? "Creating..." : "Create Username"}
         </button>
-      </form>
+      </create.Form>
     </dialog>
   );
 }

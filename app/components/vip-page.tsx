@@ -1,15 +1,14 @@
+import { useFetcher } from "@remix-run/react";
 import { longUtcDate } from "~/shared/dates";
 import { coinsToDecimal } from "~/shared/money";
 import { VIP_PERIOD_DAYS, VIP_TIERS, type VipTierName } from "~/shared/vip";
 import { usePaused } from "./play-session";
-import { useShowToast } from "./toaster";
-import { useJsonAction } from "./use-json-action";
 
 type VipUser = { vipTier: string; vipActive: boolean; vipExpiry: string | null };
 
 export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: boolean }) {
-  const showToast = useShowToast();
-  const { submit, pending } = useJsonAction<{ amount: number }>();
+  const claim = useFetcher();
+  const pending = claim.state !== "idle";
   // While play is stopped (PausedNotice says why): no subscriptions and no bonus offered.
   const paused = usePaused() !== null;
   const tiers = Object.entries(VIP_TIERS) as [VipTierName, (typeof VIP_TIERS)[VipTierName]][];
@@ -38,23 +37,12 @@ export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: b
             <span id="daily-bonus-why">The daily bonus is for active VIP members.</span>
           </p>
         ) : (
-          <form
-            method="post"
-            action="/api/vip/claim-daily-bonus"
-            className="mt-3"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void submit(event.currentTarget, {
-                failureTitle: "Claim Failed",
-                fallbackMessage: "Failed to claim daily bonus",
-                onSuccess: ({ amount }) => showToast({ type: "success", title: "Daily Bonus Claimed!", description: `You received ${amount} bonus coins!` }),
-              });
-            }}
-          >
+          // One answer with or without JavaScript (ADR 040): back to this page with the spec's toast.
+          <claim.Form method="post" action="/vip/claim-daily-bonus" className="mt-3" preventScrollReset>
             <button type="submit" disabled={pending || claimedToday} className="rounded-md bg-amber-500 px-4 py-2 font-bold text-amber-950 disabled:opacity-60">
               {claimedToday ? "Claimed today" : pending ? "Claiming..." : "Claim Daily Bonus"}
             </button>
-          </form>
+          </claim.Form>
         )}
       </section>
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">

@@ -1,3 +1,4 @@
+import { useFetcher } from "@remix-run/react";
 import { useState } from "react";
 import { coinsToDecimal, parseDollars } from "~/shared/money";
 import { POLICY } from "~/shared/policy";
@@ -5,7 +6,6 @@ import { METHOD_FIELDS, METHOD_LABELS, validateWithdrawal, WITHDRAWAL_METHODS, t
 import { buttonClass, inputClass } from "./form-fields";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
-import { useJsonAction } from "./use-json-action";
 import { utcMinute } from "~/shared/dates";
 
 type Leg = { kind: string; amount: string; to: string; status: string; reason: string | null };
@@ -19,15 +19,16 @@ const STATUS_STYLE: Record<string, string> = {
 };
 
 /**
- * The withdrawal form (spec section 5, without the CVV) and the history; `balance` is the
- * player's withdrawable cash (bonus coins are never withdrawn). Without
- * JavaScript every method's fields are shown and the server reads the chosen one's;
- * with it, only the chosen method's fields show, and changing method clears them.
+ * The form itself. Without JavaScript every method's fields are shown and the server
+ * reads the chosen one's; with it, only the chosen method's fields show, changing method
+ * clears them, and a fetcher sends the form (ADR 040). A request that went through adds a
+ * withdrawal to the history, whose newest id keys this form: it starts empty again.
  */
-export function WithdrawPage({ balance, bonus, backToCards, history }: { balance: number; bonus: number; backToCards: string; history: History }) {
+function WithdrawForm({ balance, backToCards }: { balance: number; backToCards: string }) {
   const hydrated = useHydrated();
   const showToast = useShowToast();
-  const { submit, pending } = useJsonAction();
+  const withdraw = useFetcher();
+  const pending = withdraw.state !== "idle";
   const [method, setMethod] = useState<WithdrawalMethod | "">("");
   const [amount, setAmount] = useState("");
   const [fields, setFields] = useState<Record<string, string>>({});
@@ -38,6 +39,92 @@ export function WithdrawPage({ balance, bonus, backToCards, history }: { balance
   const typed = parseDollars(amount);
   const cardsCoins = parseDollars(backToCards) ?? 0n;
   const split = typed === undefined ? undefined : { cards: typed < cardsCoins ? typed : cardsCoins, method: typed > cardsCoins ? typed - cardsCoins : 0n };
+
+  return (
+    <withdraw.Form
+      method="post"
+      action="/withdraw"
+      preventScrollReset
+      // The spec's own checks and messages, not the browser's.
+      noValidate
+      className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+      onSubmit={(event) => {
+        // The spec's checks and toasts first; the server checks the same rules again.
+        const checked = validateWithdrawal({ amount, method, fields }, BigInt(balance));
+        if (!checked.ok) {
+          event.preventDefault();
+          showToast({ type: "error", ...checked.problem });
+        }
+      }}
+    >
+      <label className="flex flex-col gap-1 text-sm font-semibold">
+        Amount ($)
+        <input
+          name="amount"
+          type="number"
+          step="0.01"
+          min={POLICY.minimumWithdrawalCoins / 100}
+          max={balanceDollars}
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          className={inputClass}
+        />
+      </label>
+      <label className="flex flex-col gap-1 text-sm font-semibold">
+        Method
+        <select
+          name="method"
+          value={method}
+          onChange={(e) => {
+            setMethod(e.target.value as WithdrawalMethod | "");
+            setFields({});
+          }}
+          className={inputClass}
+        >
+          <option value="">Choose a method</option>
+          {WITHDRAWAL_METHODS.map((m) => (
+            <option key={m} value={m}>{METHOD_LABELS[m]}</option>
+          ))}
+        </select>
+      </label>
+      {shown.map((m) => (
+        <fieldset key={m} className="flex flex-col gap-3">
+          {hydrated ? null : <legend className="text-sm font-bold">{METHOD_LABELS[m]}</legend>}
+          {METHOD_FIELDS[m].map((f) => (
+            <label key={f.name} className="flex flex-col gap-1 text-sm font-semibold">
+              {f.label}
+              <input
+                name={`${m}.${f.name}`}
+                maxLength={f.maxLength}
+                placeholder={f.placeholder}
+                autoComplete="off"
+                value={fields[f.name] ?? ""}
+                onChange={(e) => setFields((prev) => ({ ...prev, [f.name]: e.target.value }))}
+                className={inputClass}
+              />
+            </label>
+          ))}
+        </fieldset>
+      ))}
+      {hydrated && split ? (
+        <p className="text-sm" data-testid="withdraw-split">
+          ${coinsToDecimal(split.cards)} back to your cards · ${coinsToDecimal(split.method)} to {method ? METHOD_LABELS[method] : "the method you choose"}
+        </p>
+      ) : null}
+      <button type="submit" className={buttonClass} disabled={hydrated && (incomplete || pending)}>
+        {pending ? "Submitting..." : "Request Withdrawal"}
+      </button>
+    </withdraw.Form>
+  );
+}
+
+/**
+ * The withdrawal form (spec section 5, without the CVV) and the history; `balance` is the
+ * player's withdrawable cash (bonus coins are never withdrawn).
+ */
+export function WithdrawPage({ balance, bonus, backToCards, history }: { balance: number; bonus: number; backToCards: string; history: History }) {
+  const balanceDollars = coinsToDecimal(BigInt(balance));
 
   return (
     <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-8">
@@ -51,88 +138,7 @@ export function WithdrawPage({ balance, bonus, backToCards, history }: { balance
         Money goes back the way it came: the first <strong>${backToCards}</strong> of a withdrawal is refunded to the
         cards you paid with in the last 180 days (newest payment first); only the rest goes to the method you choose.
       </p>
-      <form
-        method="post"
-        // The spec's own checks and messages, not the browser's.
-        noValidate
-        className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const checked = validateWithdrawal({ amount, method, fields }, BigInt(balance));
-          if (!checked.ok) {
-            showToast({ type: "error", ...checked.problem });
-            return;
-          }
-          void submit(event.currentTarget, {
-            failureTitle: "Withdrawal Failed",
-            fallbackMessage: "Failed to process withdrawal",
-            onSuccess: () => {
-              showToast({ type: "success", title: "Withdrawal Requested", description: "Your withdrawal has been submitted and will be processed within 24 hours." });
-              setAmount("");
-              setFields({});
-            },
-          });
-        }}
-      >
-        <label className="flex flex-col gap-1 text-sm font-semibold">
-          Amount ($)
-          <input
-            name="amount"
-            type="number"
-            step="0.01"
-            min={POLICY.minimumWithdrawalCoins / 100}
-            max={balanceDollars}
-            inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-            className={inputClass}
-          />
-        </label>
-        <label className="flex flex-col gap-1 text-sm font-semibold">
-          Method
-          <select
-            name="method"
-            value={method}
-            onChange={(e) => {
-              setMethod(e.target.value as WithdrawalMethod | "");
-              setFields({});
-            }}
-            className={inputClass}
-          >
-            <option value="">Choose a method</option>
-            {WITHDRAWAL_METHODS.map((m) => (
-              <option key={m} value={m}>{METHOD_LABELS[m]}</option>
-            ))}
-          </select>
-        </label>
-        {shown.map((m) => (
-          <fieldset key={m} className="flex flex-col gap-3">
-            {hydrated ? null : <legend className="text-sm font-bold">{METHOD_LABELS[m]}</legend>}
-            {METHOD_FIELDS[m].map((f) => (
-              <label key={f.name} className="flex flex-col gap-1 text-sm font-semibold">
-                {f.label}
-                <input
-                  name={`${m}.${f.name}`}
-                  maxLength={f.maxLength}
-                  placeholder={f.placeholder}
-                  autoComplete="off"
-                  value={fields[f.name] ?? ""}
-                  onChange={(e) => setFields((prev) => ({ ...prev, [f.name]: e.target.value }))}
-                  className={inputClass}
-                />
-              </label>
-            ))}
-          </fieldset>
-        ))}
-        {hydrated && split ? (
-          <p className="text-sm" data-testid="withdraw-split">
-            ${coinsToDecimal(split.cards)} back to your cards · ${coinsToDecimal(split.method)} to {method ? METHOD_LABELS[method] : "the method you choose"}
-          </p>
-        ) : null}
-        <button type="submit" className={buttonClass} disabled={hydrated && (incomplete || pending)}>
-          {pending ? "Submitting..." : "Request Withdrawal"}
-        </button>
-      </form>
+      <WithdrawForm key={history[0]?.id ?? "none"} balance={balance} backToCards={backToCards} />
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="text-xl font-bold">Withdrawal history</h2>
         {history.length === 0 ? (

@@ -3,7 +3,7 @@ import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { AuditLog } from "~/components/admin-audit";
 import { RaffleList } from "~/components/admin-raffles";
-import { ActionButton, Cell, Table, TextAction } from "~/components/admin-tabs";
+import { ActionButton, Cell, SelectAction, Table, TextAction } from "~/components/admin-tabs";
 import { RevenueChart } from "~/components/revenue-chart";
 import { auditView, readAuditFilter } from "~/services/admin-audit.server";
 import { dashboard, listRafflesForAdmin, listUsers, reconciliation, listTransfersAwaitingReference } from "~/services/admin.server";
@@ -111,8 +111,8 @@ export default function Admin() {
         <section aria-label="Payouts" className="flex flex-col gap-3">
           <p>Pending: {payouts.pending.length} · {money(payouts.pendingAmount)}</p>
           <div className="flex flex-wrap gap-2">
-            <ActionButton action="/api/admin/payouts/bulk-approve" label="Auto-approve up to $50" fields={{ maxAmount: "50" }} />
-            <ActionButton action="/api/admin/payouts/bulk-approve" label="Auto-approve up to $100" fields={{ maxAmount: "100" }} />
+            <ActionButton action="/admin/payouts/bulk-approve" label="Auto-approve up to $50" fields={{ maxAmount: "50" }} />
+            <ActionButton action="/admin/payouts/bulk-approve" label="Auto-approve up to $100" fields={{ maxAmount: "100" }} />
           </div>
           <Table label="Pending payouts" head={["Player", "Amount", "Method", "Age", "Notes", ""]}>
             {payouts.pending.map((p) => (
@@ -128,8 +128,8 @@ export default function Admin() {
                 </Cell>
                 <Cell>
                   <span className="flex flex-wrap gap-1">
-                    <ActionButton action={`/api/admin/payouts/${p.id}/approve`} label="Approve" />
-                    <ActionButton action={`/api/admin/payouts/${p.id}/reject`} label="Reject" fields={{ reason: "Admin review" }} danger />
+                    <ActionButton action={`/admin/payouts/${p.id}/approve`} label="Approve" />
+                    <ActionButton action={`/admin/payouts/${p.id}/reject`} label="Reject" fields={{ reason: "Admin review" }} danger />
                   </span>
                 </Cell>
               </tr>
@@ -151,8 +151,8 @@ export default function Admin() {
                 <Cell>{t.blocked ? <strong className="text-red-700 dark:text-red-400">{t.blocked}: not payable.</strong> : null}</Cell>
                 <Cell>
                   <span className="flex flex-col gap-1">
-                    <TextAction action={`/api/admin/payouts/${t.withdrawalId}/transfer`} name="reference" label="Reference" button="Record sent" />
-                    <TextAction action={`/api/admin/payouts/${t.withdrawalId}/transfer`} name="failure" label="Reason" button="Record failed" danger />
+                    <TextAction action={`/admin/payouts/${t.withdrawalId}/transfer`} name="reference" label="Reference" button="Record sent" />
+                    <TextAction action={`/admin/payouts/${t.withdrawalId}/transfer`} name="failure" label="Reason" button="Record failed" danger />
                   </span>
                 </Cell>
               </tr>
@@ -190,21 +190,25 @@ export default function Admin() {
                     {u.realityCheckMinutes ? <span>Reality check every {u.realityCheckMinutes} min</span> : null}
                     {!u.exclusion && u.limits.length === 0 && !u.realityCheckMinutes ? <span>—</span> : null}
                     {u.exclusion ? (
-                      <form method="post" action={`/api/admin/users/${u.id}/exclusion`} className="flex gap-1">
-                        <label className="sr-only" htmlFor={`extend-${u.id}`}>Extend to</label>
-                        <select id={`extend-${u.id}`} name="choice" defaultValue="6m" className="rounded border bg-white px-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
-                          {Object.keys(BREAKS).map((k) => <option key={k} value={k}>{k} from now</option>)}
-                          {Object.keys(EXCLUSIONS).map((k) => <option key={k} value={k}>{k} exclusion from now</option>)}
-                        </select>
-                        <button type="submit" className="rounded border px-2">Extend</button>
-                      </form>
+                      <SelectAction
+                        action={`/admin/users/${u.id}/exclusion`}
+                        id={`extend-${u.id}`}
+                        name="choice"
+                        label="Extend to"
+                        defaultValue="6m"
+                        options={[
+                          ...Object.keys(BREAKS).map((k) => ({ value: k, label: `${k} from now` })),
+                          ...Object.keys(EXCLUSIONS).map((k) => ({ value: k, label: `${k} exclusion from now` })),
+                        ]}
+                        button="Extend"
+                      />
                     ) : null}
                   </span>
                 </Cell>
                 <Cell>
                   <span className="flex flex-wrap gap-1">
-                    {u.identityVerified ? null : <ActionButton action={`/api/admin/users/${u.id}/verify`} label="Verify identity" />}
-                    <ActionButton action={`/api/admin/users/${u.id}/suspend`} label={u.suspended ? "Unsuspend" : "Suspend"} fields={{ suspended: String(!u.suspended) }} danger={!u.suspended} />
+                    {u.identityVerified ? null : <ActionButton action={`/admin/users/${u.id}/verify`} label="Verify identity" />}
+                    <ActionButton action={`/admin/users/${u.id}/suspend`} label={u.suspended ? "Unsuspend" : "Suspend"} fields={{ suspended: String(!u.suspended) }} danger={!u.suspended} />
                   </span>
                 </Cell>
               </tr>

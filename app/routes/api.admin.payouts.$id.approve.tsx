@@ -1,12 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { PAYOUT_UPDATED, adminAction } from "~/services/admin-http.server";
-import { approvePayout } from "~/services/admin.server";
-import { uuidParam } from "~/infra/http.server";
+import { approvePayoutAction } from "~/services/admin-actions.server";
+import { adminApiAction } from "~/services/admin-http.server";
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  return adminAction(request, async (session) => {
-    const decision = await approvePayout(session.user.id, uuidParam(params.id));
-    const awaiting = decision.status === "awaiting_second_approval";
-    return { json: decision, toast: awaiting ? { type: "info", title: "First approval recorded", description: "A second admin must approve this payout." } : PAYOUT_UPDATED };
-  });
-}
+/** Approves a pending payout (a second admin's approval above the threshold). JSON; the back office's form posts to /admin/payouts/:id/approve (ADR 040). */
+export const action = adminApiAction(approvePayoutAction);

@@ -1,17 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { adminAction } from "~/services/admin-http.server";
-import { completeRaffle } from "~/services/admin.server";
-import { uuidParam } from "~/infra/http.server";
+import { completeRaffleAction } from "~/services/admin-actions.server";
+import { adminApiAction } from "~/services/admin-http.server";
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  return adminAction(request, async (session) => {
-    const outcome = await completeRaffle(session.user.id, uuidParam(params.id));
-    return {
-      json: { outcome: outcome.outcome, raffleId: outcome.raffleId },
-      toast:
-        outcome.outcome === "completed"
-          ? { type: "success", title: "Raffle Completed!", description: "Raffle has been completed and winner selected" }
-          : { type: "success", title: "Raffle Completed!", description: "Fewer than two players: the raffle was cancelled and every ticket refunded" },
-    };
-  });
-}
+/** Completes an active raffle early: drawn now, or cancelled and refunded below two players. JSON; the back office's form posts to /admin/raffles/:id/complete (ADR 040). */
+export const action = adminApiAction(completeRaffleAction);

@@ -1,11 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { adminAction } from "~/services/admin-http.server";
-import { verifyIdentity } from "~/services/admin.server";
-import { uuidParam } from "~/infra/http.server";
+import { verifyIdentityAction } from "~/services/admin-actions.server";
+import { adminApiAction } from "~/services/admin-http.server";
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  return adminAction(request, async (session) => {
-    await verifyIdentity(session.user.id, uuidParam(params.id));
-    return { json: { verified: true }, toast: { type: "success", title: "Identity verified" } };
-  });
-}
+/** Records that a player's identity was verified. JSON; the back office's form posts to /admin/users/:id/verify (ADR 040). */
+export const action = adminApiAction(verifyIdentityAction);

@@ -2,26 +2,17 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { createUsername } from "~/services/accounts.server";
 import { requireUser } from "~/services/auth.server";
-import { readJson } from "~/infra/http.server";
-import { respond } from "~/infra/respond.server";
+import { apiResponse, readJson } from "~/infra/http.server";
 
 const schema = z.object({ username: z.string({ message: "Please enter a username to continue." }).max(200) });
 
-/** POST {username}: the spec's four rules, then uniqueness (case-insensitive). */
+/** POST {username}: the spec's four rules, then uniqueness (case-insensitive). JSON only; the dialog posts to /account/username. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return respond(
-    request,
-    async () => {
-      const { username } = await readJson(request, schema);
-      const created = await createUsername(user.id, username);
-      return {
-        json: { success: true, username: created },
-        toast: { type: "success", title: "Username Created!", description: `Welcome to Raffle Rush, ${created}!` },
-      };
-    },
-    { failureTitle: "Username Error" },
-  );
+  return apiResponse(async () => {
+    const { username } = await readJson(request, schema);
+    return Response.json({ success: true, username: await createUsername(user.id, username) });
+  });
 }
 
 export function loader() {

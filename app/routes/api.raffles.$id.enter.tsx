@@ -1,16 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireSessionToken, requireUser } from "~/services/auth.server";
 import { enterAsPlayer } from "~/services/game-actions.server";
-import { uuidParam } from "~/infra/http.server";
-import { respond } from "~/infra/respond.server";
+import { apiResponse, uuidParam } from "~/infra/http.server";
 import { idempotent } from "~/infra/idempotency.server";
 
+/** POST: the entry as JSON; the cards on the pages post to the page route of the same path without /api (ADR 040). */
 export async function action({ request, params }: ActionFunctionArgs) {
   // The session is checked by the entry itself, in its transaction (enterAsPlayer).
   const sessionHash = await requireSessionToken(request);
   const playerId = async () => (await requireUser(request)).id;
   return idempotent(request, playerId, () =>
-    respond(request, () => enterAsPlayer(sessionHash, uuidParam(params.id), "regular"), { failureTitle: "Entry Failed" }),
+    apiResponse(async () => Response.json((await enterAsPlayer(sessionHash, uuidParam(params.id), "regular")).json)),
   );
 }
 

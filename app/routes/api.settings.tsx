@@ -2,7 +2,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/auth.server";
 import { jsonError, readForm } from "~/infra/http.server";
 import { settingsSchema } from "~/shared/player-settings";
-import { respond } from "~/infra/respond.server";
 import { saveSettings, settingsOf } from "~/services/settings.server";
 
 /** The player's settings (ADR 031). */
@@ -11,17 +10,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return Response.json(settingsOf(user), { headers: { "Cache-Control": "no-store" } });
 }
 
-/**
- * Saves every setting at once (an unticked box is off): the /settings page's plain form
- * comes back to the page with a toast; the dialog's fetch gets the settings as JSON.
- */
+/** Saves every setting at once (an unticked box is off) and answers them as JSON; the pages post to /settings (ADR 040). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const parsed = settingsSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return jsonError(400, "Each setting is on or off");
-  return respond(
-    request,
-    async () => ({ json: await saveSettings(user.id, parsed.data), toast: { type: "success", title: "Settings saved", description: "Your settings are saved." } }),
-    { failureTitle: "Settings not saved", back: "/settings" },
-  );
+  return Response.json(await saveSettings(user.id, parsed.data));
 }

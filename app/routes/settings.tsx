@@ -1,8 +1,13 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { SettingsContent } from "~/components/settings-dialog";
 import { requireUser } from "~/services/auth.server";
+import { jsonError, readForm } from "~/infra/http.server";
+import { pageAction } from "~/infra/page-action.server";
+import { settingsSchema } from "~/shared/player-settings";
+import { saveSettings } from "~/services/settings.server";
 import { useRootData, useUser } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";
 
@@ -10,6 +15,25 @@ import { PageError } from "~/components/route-error";
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   return null;
+}
+
+/**
+ * Saves every setting at once (an unticked box is off), from this page's plain form and
+ * the dialog's switches alike: back to the page with a toast (ADR 040). Scripts use
+ * /api/settings, which answers JSON.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return pageAction(
+    request,
+    async () => {
+      const user = await requireUser(request);
+      const submission = parseWithZod(await readForm(request), { schema: settingsSchema });
+      if (submission.status !== "success") throw jsonError(400, "Each setting is on or off");
+      await saveSettings(user.id, submission.value);
+      return { type: "success", title: "Settings saved", description: "Your settings are saved." };
+    },
+    { failureTitle: "Settings not saved", back: "/settings" },
+  );
 }
 
 export default function Settings() {

@@ -7,8 +7,7 @@ import { requireUser } from "~/services/auth.server";
 import { emailVerification } from "~/services/email-tokens.server";
 import { consume, LIMITS } from "~/services/rate-limit.server";
 import { errorResponse, expectedErrorMessage, readForm } from "~/infra/http.server";
-import { wantsJson } from "~/infra/respond.server";
-import { redirectWithToast } from "~/infra/toast.server";
+import { backWithToast } from "~/infra/page-action.server";
 import { METHOD_FIELDS, WITHDRAWAL_METHODS } from "~/shared/withdrawal-rules";
 import { listWithdrawals, requestWithdrawal, withdrawalPreview, WithdrawalRefused } from "~/services/withdrawals.server";
 import { useUser } from "~/components/use-root-data";
@@ -20,7 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { history, ...preview, email };
 }
 
-/** The plain form post (JavaScript off, or on): same rules and messages as the API. */
+/**
+ * The withdrawal form (ADR 040): one answer whether it came from the page's fetcher or a
+ * plain post, back to /withdraw with "Withdrawal Requested" or the reason. API clients
+ * use POST /api/withdraw (same service, same rules, JSON).
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const form = await readForm(request);
@@ -28,30 +31,18 @@ export async function action({ request }: ActionFunctionArgs) {
   const known = WITHDRAWAL_METHODS.find((m) => m === method);
   // Only the chosen method's fields are read; anything else sent (a CVV included) is ignored.
   const fields = Object.fromEntries((known ? METHOD_FIELDS[known] : []).map((f) => [f.name, String(form.get(`${method}.${f.name}`) ?? "")]));
-  const json = wantsJson(request);
   try {
     await consume(LIMITS.withdrawalsPerPlayer, user.id);
-    const withdrawal = await requestWithdrawal(user.id, { amount: String(form.get("amount") ?? ""), method, fields });
-    if (json) return Response.json({ success: true, ...withdrawal });
-    return redirectWithToast("/withdraw", {
+    await requestWithdrawal(user.id, { amount: String(form.get("amount") ?? ""), method, fields });
+    return backWithToast("/withdraw", {
       type: "success",
       title: "Withdrawal Requested",
       description: "Your withdrawal has been submitted and will be processed within 24 hours.",
     });
   } catch (error) {
-    if (error instanceof WithdrawalRefused) {
-      return json
-        ? Response.json({ title: error.problem.title, message: error.problem.description }, { status: 422 })
-        : redirectWithToast("/withdraw", { type: "error", ...error.problem });
-    }
-    const response = errorResponse(error);
-    if (!response) throw error;
-    if (json) return response;
-    return redirectWithToast("/withdraw", {
-      type: "error",
-      title: "Withdrawal Failed",
-      description: expectedErrorMessage(error) || "Failed to process withdrawal",
-    });
+    if (error instanceof WithdrawalRefused) return backWithToast("/withdraw", { type: "error", ...error.problem });
+    if (!errorResponse(error)) throw error;
+    return backWithToast("/withdraw", { type: "error", title: "Withdrawal Failed", description: expectedErrorMessage(error) || "Failed to process withdrawal" });
   }
 }
 

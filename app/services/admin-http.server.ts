@@ -1,15 +1,20 @@
-import { requireAdmin, type CurrentSession } from "~/services/auth.server";
+import type { ActionFunctionArgs } from "@remix-run/node";
+import type { AdminRun } from "./admin-actions.server";
+import { requireAdmin } from "./auth.server";
+import { apiResponse } from "~/infra/http.server";
 import { idempotent } from "~/infra/idempotency.server";
-import { respond } from "~/infra/respond.server";
-import type { NewToast } from "~/infra/toast.server";
+import { pageAction } from "~/infra/page-action.server";
 
-/** An admin action: the gate first, at most once per Idempotency-Key, then JSON for fetchers and the API, a toast for plain forms. */
-export async function adminAction(
-  request: Request,
-  run: (session: CurrentSession) => Promise<{ json: unknown; toast: NewToast }>,
-): Promise<Response> {
-  const session = await requireAdmin(request);
-  return idempotent(request, session.user.id, () => respond(request, () => run(session), { failureTitle: "Error", back: "/admin" }));
+/** `/api/admin/...`: the gate first, at most once per Idempotency-Key, then JSON (ADR 040). */
+export function adminApiAction(run: AdminRun) {
+  return async ({ request, params }: ActionFunctionArgs): Promise<Response> => {
+    const session = await requireAdmin(request);
+    return idempotent(request, session.user.id, () => apiResponse(async () => Response.json((await run(session, request, params.id)).json)));
+  };
 }
 
-export const PAYOUT_UPDATED = { type: "success", title: "Payout updated successfully" } as const;
+/** `/admin/...`, the back office's forms: the gate first, then back to the page with the toast (ADR 040). */
+export function adminPageAction(run: AdminRun) {
+  return ({ request, params }: ActionFunctionArgs): Promise<Response> =>
+    pageAction(request, async () => (await run(await requireAdmin(request), request, params.id)).toast, { failureTitle: "Error", back: "/admin" });
+}

@@ -6,8 +6,8 @@ import { claimVipDailyBonus, spinWheel } from "./rewards.server";
 import type { NewToast } from "~/infra/toast.server";
 
 /**
- * The game's actions as both their JSON answer and their toast, so the API route and
- * the plain form post share one implementation (app/infra/respond.server.ts).
+ * The game's actions as both their JSON answer and their toast, so the API route (JSON)
+ * and the page's form (a redirect with the toast, ADR 040) share one implementation.
  */
 type Outcome = { json: unknown; toast: NewToast };
 

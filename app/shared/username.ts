@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * The spec's username rules (section 5), in its order and with its exact messages, then
  * the names the site keeps for itself (ADR 024). The same function runs in the browser
@@ -7,6 +9,14 @@ export const USERNAME_MAX = 20;
 export const USERNAME_HINT = "3-20 characters, letters, numbers, and underscores only";
 
 export type UsernameProblem = { title: string; description: string };
+
+/**
+ * The username dialog's form: one field, up to 200 characters read; the rules of
+ * `validateUsername` then run on it in the browser and again in `createUsername`.
+ */
+export const usernameFormSchema = z.object({
+  username: z.string({ message: "Username Required: Please enter a username to continue." }).max(200),
+});
 
 export const USERNAME_TAKEN = "That username is already taken. Try another one!";
 export const USERNAME_RESERVED = "That username is reserved. Try another one!";

@@ -231,10 +231,10 @@ describe("usernames", () => {
     }
   });
 
-  it("answers a plain form post with a redirect and a flash toast", async () => {
+  it("answers the dialog's form, with or without JavaScript, with a redirect and a flash toast", async () => {
     const player = await createTestUser({ username: false });
     const cookie = await sessionCookie(player.id);
-    const response = await call("/api/auth/create-username", {
+    const response = await call("/account/username", {
       method: "POST",
       cookie,
       form: { username: "x" },

@@ -5,7 +5,7 @@ import { approvePayout, rejectPayout } from "~/services/admin.server";
 import { DomainError } from "~/shared/domain-error";
 import { enterRaffle } from "~/services/raffles.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
-import { call, pageText, sessionCookie } from "../support/app";
+import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, grantCoins } from "../support/factories";
 
 async function gatedAdmin() {
@@ -43,6 +43,21 @@ describe("the back office", () => {
     expect(await db().payoutLeg.findFirstOrThrow({ where: { withdrawalId: a.id } })).toMatchObject({ status: "completed", providerReference: "transfer:VENMO-4471", completedById: admin.id });
     // Recorded once: a second record is refused and moves nothing.
     expect((await post(`/api/admin/payouts/${a.id}/transfer`, admin.cookie, { reference: "VENMO-4472" })).status).toBe(409);
+  });
+
+  it("answers the back office's forms with a redirect and a toast, and the API with JSON whatever is asked (ADR 040)", async () => {
+    const admin = await gatedAdmin();
+    const a = await pendingPayout("20");
+    const form = { method: "POST", cookie: admin.cookie, headers: { Accept: "application/json", Referer: "http://localhost/admin?tab=payouts" } };
+    const approved = await call(`/admin/payouts/${a.id}/approve`, { ...form, form: {} });
+    expect(approved.headers.get("Location")).toBe("/admin?tab=payouts");
+    expect(await pageText(await call("/admin?tab=payouts", { cookie: `${admin.cookie}; ${cookiesFrom(approved)}` }))).toContain("Payout updated successfully");
+    const again = await call(`/admin/payouts/${a.id}/approve`, { ...form, form: {} });
+    expect(await pageText(await call("/admin?tab=payouts", { cookie: `${admin.cookie}; ${cookiesFrom(again)}` }))).toContain("This payout is already");
+    // The API: a form that asks for HTML still gets JSON and the status.
+    const refused = await call(`/api/admin/payouts/${a.id}/approve`, { method: "POST", cookie: admin.cookie, form: {}, headers: { Accept: "text/html" } });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ message: expect.stringMatching(/\w/) });
   });
 
   it("ends approve racing reject, and a double approve, in one outcome with a balanced ledger", async () => {

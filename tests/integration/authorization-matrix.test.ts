@@ -20,6 +20,8 @@ const signedIn = (anon: Expect, signed: Expect): Record<Role, Expect> => ({ anon
 const api = (signed: Expect) => signedIn(401, signed);
 /** /api/admin/*: 401 signed out, 403 without the flag or the gate. */
 const adminApi = (gated: Expect): Record<Role, Expect> => ({ anonymous: 401, suspended: 401, player: 403, admin: 403, gatedAdmin: gated });
+/** The back office's forms (/admin/..., ADR 040): sign-in, or the gate, or back to /admin with a toast. */
+const adminPage: Record<Role, Expect> = { anonymous: LOGIN("/admin"), suspended: LOGIN("/admin"), player: "→/admin-access", admin: "→/admin-access", gatedAdmin: "→/admin" };
 
 const MATRIX: Record<string, Row> = {
   "routes/$": { request: ["/no/such/page"], expect: all(404) },
@@ -96,7 +98,22 @@ const MATRIX: Record<string, Row> = {
   "routes/api.admin.users.$id.verify": { request: [`/api/admin/users/${UNKNOWN}/verify`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.users.$id.exclusion": { request: [`/api/admin/users/${UNKNOWN}/exclusion`, { method: "POST", json: { choice: "1y" } }], expect: adminApi(404) },
   "routes/api.reality-check": { request: ["/api/reality-check"], expect: api(200) },
+  // In-page actions (ADR 040): back to the page with a toast; signed out, to sign-in with the spec's toast.
+  "routes/reality-check": { request: ["/reality-check", { method: "POST", form: {} }], expect: signedIn(LOGIN("/"), "→/") },
+  "routes/raffles.$id.enter": { request: [`/raffles/${UNKNOWN}/enter`, { method: "POST", form: {} }], expect: signedIn(LOGIN("/"), "→/") },
+  "routes/quick-raffles.$id.enter": { request: [`/quick-raffles/${UNKNOWN}/enter`, { method: "POST", form: {} }], expect: signedIn(LOGIN("/quick"), "→/quick") },
+  "routes/daily-spin": { request: ["/daily-spin", { method: "POST", form: {} }], expect: signedIn(LOGIN("/"), "→/") },
+  "routes/vip.claim-daily-bonus": { request: ["/vip/claim-daily-bonus", { method: "POST", form: {} }], expect: signedIn(LOGIN("/vip"), "→/vip") },
+  "routes/account.username": { request: ["/account/username", { method: "POST", form: { username: "x" } }], expect: signedIn(LOGIN("/"), "→/") },
   "routes/api.admin.users.$id.suspend": { request: [`/api/admin/users/${UNKNOWN}/suspend`, { method: "POST", json: { suspended: true } }], expect: adminApi(404) },
+  "routes/admin_.payouts.bulk-approve": { request: ["/admin/payouts/bulk-approve", { method: "POST", form: { maxAmount: "75" } }], expect: adminPage },
+  "routes/admin_.payouts.$id.approve": { request: [`/admin/payouts/${UNKNOWN}/approve`, { method: "POST", form: {} }], expect: adminPage },
+  "routes/admin_.payouts.$id.reject": { request: [`/admin/payouts/${UNKNOWN}/reject`, { method: "POST", form: { reason: "Admin review" } }], expect: adminPage },
+  "routes/admin_.payouts.$id.transfer": { request: [`/admin/payouts/${UNKNOWN}/transfer`, { method: "POST", form: { reference: "BANK-1" } }], expect: adminPage },
+  "routes/admin_.raffles.$id.complete": { request: [`/admin/raffles/${UNKNOWN}/complete`, { method: "POST", form: {} }], expect: adminPage },
+  "routes/admin_.users.$id.verify": { request: [`/admin/users/${UNKNOWN}/verify`, { method: "POST", form: {} }], expect: adminPage },
+  "routes/admin_.users.$id.exclusion": { request: [`/admin/users/${UNKNOWN}/exclusion`, { method: "POST", form: { choice: "1y" } }], expect: adminPage },
+  "routes/admin_.users.$id.suspend": { request: [`/admin/users/${UNKNOWN}/suspend`, { method: "POST", form: { suspended: "true" } }], expect: adminPage },
   "routes/rules": { request: ["/rules"], expect: all(200) },
   "routes/history[.]csv": { request: ["/history.csv"], expect: signedIn(LOGIN("/history.csv"), 200) },
   "routes/responsible-play": { request: ["/responsible-play"], expect: all(200) },
@@ -104,7 +121,7 @@ const MATRIX: Record<string, Row> = {
   "routes/settings_.two-factor": { request: ["/settings/two-factor"], expect: signedIn(LOGIN("/settings/two-factor"), 200) },
   // Only after the right password (a signed cookie of 5 minutes); anyone else starts again.
   "routes/login.two-factor": { request: ["/login/two-factor"], expect: all("→/api/login") },
-  "routes/api.settings": { request: ["/api/settings", { method: "POST", form: { soundEffects: "on" } }], expect: signedIn(401, "→/settings") },
+  "routes/api.settings": { request: ["/api/settings", { method: "POST", form: { soundEffects: "on" } }], expect: api(200) },
   "routes/account.close": { request: ["/account/close"], expect: signedIn(LOGIN("/account/close"), 200) },
   "routes/account.email": { request: ["/account/email"], expect: signedIn(LOGIN("/account/email"), 200) },
   "routes/account.passkeys": { request: ["/account/passkeys"], expect: signedIn(LOGIN("/account/passkeys"), 200) },

@@ -30,7 +30,7 @@ describe("the game API", () => {
     });
   });
 
-  it("answers a bodiless POST (as the spec's client sends it) with JSON and a real status, and a form post with a redirect", async () => {
+  it("answers a bodiless POST (as the spec's client sends it) with JSON and a real status, and a form post with JSON too", async () => {
     const p = await player(5n);
     const raffle = await createTestRaffle({ entryPrice: 5n });
     // No body, no Accept: the spec's fetch. A refusal must not look like a success.
@@ -44,9 +44,10 @@ describe("the game API", () => {
     const spin = await call("/api/daily-spin", { method: "POST", cookie: spinner.cookie });
     expect(spin.status).toBe(200);
     expect(spin.headers.get("Content-Type")).toMatch(/^application\/json/);
-    // A browser's plain form post (JavaScript off) still goes back with a toast.
+    // The API answers JSON whatever the request asks for (ADR 040): a form that asks for HTML too.
     const form = await call(`/api/raffles/${raffle.id}/enter`, { method: "POST", cookie: p.cookie, form: {}, headers: { Accept: "text/html" } });
-    expect(form.status).toBe(302);
+    expect(form.status).toBe(422);
+    expect(await form.json()).toEqual({ message: "Insufficient Coins" });
     expect(await userBalance(p.id)).toBe(0n);
   });
 
@@ -157,10 +158,10 @@ describe("the game API", () => {
     expect(await userBalance(p.id)).toBe(10_000n - 5n * BigInt(ok.length));
   });
 
-  it("answers a plain form post (JavaScript off) with a redirect and the spec's toast", async () => {
+  it("answers the card's form, with or without JavaScript, with a redirect and the spec's toast", async () => {
     const p = await player();
     const raffle = await createTestRaffle({ tier: "medium", entryPrice: 100n });
-    const response = await call(`/api/raffles/${raffle.id}/enter`, {
+    const response = await call(`/raffles/${raffle.id}/enter`, {
       method: "POST",
       cookie: p.cookie,
       form: {},
@@ -172,7 +173,7 @@ describe("the game API", () => {
     expect(page).toContain("Successfully entered medium raffle!");
 
     const broke = await player(0n);
-    const refused = await call(`/api/raffles/${raffle.id}/enter`, {
+    const refused = await call(`/raffles/${raffle.id}/enter`, {
       method: "POST",
       cookie: broke.cookie,
       form: {},
@@ -181,6 +182,36 @@ describe("the game API", () => {
     const refusedPage = await (await call("/", { cookie: `${broke.cookie}; ${cookiesFrom(refused)}` })).text();
     expect(refusedPage).toContain("Entry Failed");
     expect(refusedPage).toContain("Insufficient Coins");
+  });
+
+  it("answers the pages' forms one way whatever they ask for, and a signed-out player goes to sign-in with the spec's toast", async () => {
+    const p = await player();
+    const raffle = await createTestRaffle({ tier: "medium", entryPrice: 100n });
+    // A fetcher asks for anything (ADR 040): the answer is the same redirect back to the page the form was on.
+    const entered = await call(`/raffles/${raffle.id}/enter`, {
+      method: "POST",
+      cookie: p.cookie,
+      form: {},
+      headers: { Accept: "*/*", Referer: "http://localhost/quick?x=1" },
+    });
+    expect(entered.status).toBe(302);
+    expect(entered.headers.get("Location")).toBe("/quick?x=1");
+    // A fetcher that follows it replaces the history entry (Back stays where it was).
+    expect(entered.headers.get("X-Remix-Replace")).toBe("true");
+
+    const spun = await call("/daily-spin", { method: "POST", cookie: p.cookie, form: {}, headers: { Accept: "application/json" } });
+    expect(spun.headers.get("Location")).toBe("/");
+    expect(await pageText(await call("/", { cookie: `${p.cookie}; ${cookiesFrom(spun)}` }))).toMatch(/Congratulations![\s\S]*You won \d+ coins!/);
+    const claimed = await call("/vip/claim-daily-bonus", { method: "POST", cookie: p.cookie, form: {}, headers: { Accept: "application/json" } });
+    expect(claimed.headers.get("Location")).toBe("/vip");
+    const vipPage = await pageText(await call("/vip", { cookie: `${p.cookie}; ${cookiesFrom(claimed)}` }));
+    expect(vipPage).toContain("Claim Failed");
+
+    const signedOut = await call(`/raffles/${raffle.id}/enter`, { method: "POST", form: {}, headers: { Referer: "http://localhost/quick" } });
+    expect(signedOut.headers.get("Location")).toBe("/api/login?returnTo=%2Fquick");
+    const login = await pageText(await call("/api/login", { cookie: cookiesFrom(signedOut) }));
+    expect(login).toContain("Unauthorized");
+    expect(login).toContain("You are logged out. Logging in again...");
   });
 
   it("spins once a day and refuses the VIP bonus without VIP", async () => {

@@ -215,16 +215,16 @@ describe("Idempotency-Key", () => {
     expect(await db().entry.count({ where: { raffleId: raffle.id, userId: p.id } })).toBe(2);
   });
 
-  it("replays a plain form post's redirect and flash toast", async () => {
+  it("replays a form post's answer, which is JSON like any other (ADR 040)", async () => {
     const p = await player();
     const raffle = await createTestRaffle();
-    const post = () => call(`/api/raffles/${raffle.id}/enter`, keyed("form-key", { cookie: p.cookie, form: {}, headers: { Referer: "http://localhost/" } }));
+    const post = () => call(`/api/raffles/${raffle.id}/enter`, keyed("form-key", { cookie: p.cookie, form: {}, headers: { Referer: "http://localhost/", Accept: "text/html" } }));
     const first = await post();
-    expect(first.status).toBe(302);
+    expect(first.status).toBe(200);
     const repeat = await post();
-    expect(repeat.status).toBe(302);
-    expect(repeat.headers.get("Location")).toBe(first.headers.get("Location"));
-    expect(repeat.headers.getSetCookie()).toEqual(first.headers.getSetCookie());
+    expect(repeat.status).toBe(200);
+    expect(repeat.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await repeat.json()).toEqual(await first.json());
     expect(await db().entry.count({ where: { raffleId: raffle.id, userId: p.id } })).toBe(1);
   });
 

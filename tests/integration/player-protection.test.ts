@@ -161,7 +161,7 @@ describe("the reality check", () => {
     expect(page).toContain('href="/history"');
     expect(page).toContain('href="/api/logout"');
 
-    const dismissed = await call("/api/reality-check", { method: "POST", cookie, form: { returnTo: "/quick" } });
+    const dismissed = await call("/reality-check", { method: "POST", cookie, form: {}, headers: { Referer: "http://localhost/quick" } });
     expect(dismissed.status).toBe(302);
     expect(dismissed.headers.get("Location")).toBe("/quick");
     const after = await state(cookie);
@@ -209,7 +209,7 @@ describe("the back office and a player's protections", () => {
     expect(page).toContain("On a break until");
     expect(page).toMatch(/24-hour limit: \$40\.00 \(pending \$80\.00 from \d{4}-\d\d-\d\d \d\d:\d\d UTC\)/);
     expect(page).toContain("Reality check every 60 min");
-    expect(page).toContain(`action="/api/admin/users/${player.id}/exclusion"`);
+    expect(page).toContain(`action="/admin/users/${player.id}/exclusion"`);
   });
 
   it("lets an admin only lengthen a running break or exclusion, auditing it", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { call, pageText, sessionCookie } from "../support/app";
+import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 
 const settingsOf = (id: string) => db().user.findUniqueOrThrow({ where: { id }, select: { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } });
@@ -11,16 +11,17 @@ describe("settings", () => {
     const cookie = await sessionCookie(player.id);
     expect(await settingsOf(player.id)).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: false });
 
-    // A plain form (JavaScript off): ticked boxes arrive as "on", unticked ones not at all.
-    const saved = await call("/api/settings", { method: "POST", cookie, form: { soundEffects: "on" }, headers: { Accept: "text/html", Referer: "http://localhost/settings" } });
+    // The page's form (ADR 040): ticked boxes arrive as "on", unticked ones not at all; back with a toast.
+    const saved = await call("/settings", { method: "POST", cookie, form: { soundEffects: "on" }, headers: { Accept: "text/html", Referer: "http://localhost/settings" } });
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe("/settings");
+    expect(await pageText(await call("/settings", { cookie: `${cookie}; ${cookiesFrom(saved)}` }))).toContain("Settings saved");
     expect(await settingsOf(player.id)).toEqual({ emailNotifications: false, soundEffects: true, quickRaffleNotifications: false });
     const user = (await (await call("/api/auth/user", { cookie })).json()) as { settings: unknown };
     expect(user.settings).toEqual({ emailNotifications: false, soundEffects: true, quickRaffleNotifications: false });
 
-    // A script: JSON back.
-    const json = await call("/api/settings", { method: "POST", cookie, form: { emailNotifications: "true", soundEffects: "false", quickRaffleNotifications: "true" }, headers: { Accept: "application/json" } });
+    // A script: JSON back, whatever it asks for (ADR 040).
+    const json = await call("/api/settings", { method: "POST", cookie, form: { emailNotifications: "true", soundEffects: "false", quickRaffleNotifications: "true" }, headers: { Accept: "text/html" } });
     expect(await json.json()).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: true });
     const audit = await db().auditEvent.findMany({ where: { actor: player.id, action: "settings.update" } });
     expect(audit).toHaveLength(2);

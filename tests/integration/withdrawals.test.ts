@@ -207,5 +207,8 @@ describe("withdrawals", () => {
     const refused = await call("/withdraw", { method: "POST", cookie: p.cookie, form: { amount: "5", method: "venmo" } });
     const refusedPage = await (await call("/withdraw", { cookie: `${p.cookie}; ${cookiesFrom(refused)}` })).text();
     expect(refusedPage).toContain("Minimum Withdrawal");
+    // The page's fetcher asks for anything and gets the same answer (ADR 040), never JSON.
+    const fetched = await call("/withdraw", { method: "POST", cookie: p.cookie, form: { amount: "5", method: "venmo" }, headers: { Accept: "application/json" } });
+    expect(fetched.headers.get("Location")).toBe("/withdraw");
   });
 });

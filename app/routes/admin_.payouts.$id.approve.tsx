@@ -1,0 +1,9 @@
+import { approvePayoutAction } from "~/services/admin-actions.server";
+import { adminPageAction } from "~/services/admin-http.server";
+
+/** The back office's form: approves a pending payout (a second admin's approval above the threshold). Back to the page with a toast; API clients use /api/admin/payouts/:id/approve (ADR 040). */
+export const action = adminPageAction(approvePayoutAction);
+
+export function loader() {
+  throw new Response("Not Found", { status: 404 });
+}

@@ -1,0 +1,9 @@
+import { rejectPayoutAction } from "~/services/admin-actions.server";
+import { adminPageAction } from "~/services/admin-http.server";
+
+/** The back office's form: rejects a pending payout {reason}; its hold goes back to the player's cash. Back to the page with a toast; API clients use /api/admin/payouts/:id/reject (ADR 040). */
+export const action = adminPageAction(rejectPayoutAction);
+
+export function loader() {
+  throw new Response("Not Found", { status: 404 });
+}

@@ -1,0 +1,9 @@
+import { suspendUserAction } from "~/services/admin-actions.server";
+import { adminPageAction } from "~/services/admin-http.server";
+
+/** The back office's form: suspends a player {suspended: true} or lifts it {suspended: false}. Back to the page with a toast; API clients use /api/admin/users/:id/suspend (ADR 040). */
+export const action = adminPageAction(suspendUserAction);
+
+export function loader() {
+  throw new Response("Not Found", { status: 404 });
+}

@@ -1,0 +1,13 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { spinAsPlayer } from "~/services/game-actions.server";
+import { pageAction } from "~/infra/page-action.server";
+
+/** The wheel's spin on the home page (ADR 040); API clients use POST /api/daily-spin. */
+export async function action({ request }: ActionFunctionArgs) {
+  return pageAction(request, async () => (await spinAsPlayer(await requireUser(request))).toast, { failureTitle: "Error" });
+}
+
+export function loader() {
+  throw new Response("Not Found", { status: 404 });
+}

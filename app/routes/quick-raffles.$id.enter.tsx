@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { requireSessionToken } from "~/services/auth.server";
+import { enterAsPlayer } from "~/services/game-actions.server";
+import { uuidParam } from "~/infra/http.server";
+import { pageAction } from "~/infra/page-action.server";
+
+/**
+ * A quick round card's "Enter" (ADR 040): back to the page with the spec's toast, with or
+ * without JavaScript. API clients use /api/quick-raffles/:id/enter, which answers JSON.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  return pageAction(
+    request,
+    // The session is checked by the entry itself, in its transaction (enterAsPlayer).
+    async () => (await enterAsPlayer(await requireSessionToken(request), uuidParam(params.id), "quick")).toast,
+    { failureTitle: "Entry Failed", back: "/quick" },
+  );
+}
+
+export function loader() {
+  throw new Response("Not Found", { status: 404 });
+}

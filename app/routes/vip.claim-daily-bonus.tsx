@@ -1,0 +1,13 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { requireUser } from "~/services/auth.server";
+import { claimAsPlayer } from "~/services/game-actions.server";
+import { pageAction } from "~/infra/page-action.server";
+
+/** "Claim Daily Bonus" on the VIP page (ADR 040); API clients use POST /api/vip/claim-daily-bonus. */
+export async function action({ request }: ActionFunctionArgs) {
+  return pageAction(request, async () => (await claimAsPlayer(await requireUser(request))).toast, { failureTitle: "Claim Failed", back: "/vip" });
+}
+
+export function loader() {
+  throw new Response("Not Found", { status: 404 });
+}

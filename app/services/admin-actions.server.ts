@@ -1,0 +1,88 @@
+import { z } from "zod";
+import type { CurrentSession } from "./auth.server";
+import { approvePayout, bulkApprove, completeRaffle, rejectPayout, suspendUser, verifyIdentity } from "./admin.server";
+import { utcMinute } from "~/shared/dates";
+import { readJson, uuidParam } from "~/infra/http.server";
+import { settleTransfer } from "./payouts.server";
+import { extendExclusionByAdmin } from "./responsible-play.server";
+import type { NewToast } from "~/infra/toast.server";
+
+/**
+ * The back office's actions, each as its JSON answer (for `/api/admin/...`) and its toast
+ * (for the back office's forms, `/admin/...`): both routes read the same input and call the
+ * same service (ADR 040). `id` is the route's `:id`.
+ */
+export type AdminOutcome = { json: unknown; toast: NewToast };
+export type AdminRun = (session: CurrentSession, request: Request, id: string | undefined) => Promise<AdminOutcome>;
+
+export const PAYOUT_UPDATED = { type: "success", title: "Payout updated successfully" } as const;
+
+const rejectSchema = z.object({ reason: z.string().trim().min(1).max(200).default("Admin review") });
+
+/**
+ * {reference} records that the payout's transfer was sent by hand (its bank or wallet
+ * reference); {failure} records that it failed, with the reason the player is told.
+ */
+const transferSchema = z.union([
+  z.object({ reference: z.string().trim().min(3).max(100).regex(/^[\w .:#/-]+$/, "letters, digits and . : # / - only") }).strict(),
+  z.object({ failure: z.string().trim().min(3).max(200) }).strict(),
+]);
+
+/** {maxAmount}: the spec's thresholds, $50 or $100. */
+const bulkSchema = z.object({ maxAmount: z.coerce.number().refine((v) => v === 50 || v === 100, "maxAmount must be 50 or 100") });
+
+const suspendSchema = z.object({ suspended: z.enum(["true", "false"]).or(z.boolean()).transform((v) => v === true || v === "true") });
+
+const exclusionSchema = z.object({ choice: z.enum(["24h", "7d", "30d", "6m", "1y", "5y"], { message: "Choose a period: 24h, 7d, 30d, 6m, 1y or 5y" }) });
+
+export const approvePayoutAction: AdminRun = async (session, _request, id) => {
+  const decision = await approvePayout(session.user.id, uuidParam(id));
+  const awaiting = decision.status === "awaiting_second_approval";
+  return { json: decision, toast: awaiting ? { type: "info", title: "First approval recorded", description: "A second admin must approve this payout." } : PAYOUT_UPDATED };
+};
+
+export const rejectPayoutAction: AdminRun = async (session, request, id) => {
+  const { reason } = await readJson(request, rejectSchema);
+  return { json: await rejectPayout(session.user.id, uuidParam(id), reason), toast: PAYOUT_UPDATED };
+};
+
+export const settleTransferAction: AdminRun = async (session, request, id) => {
+  const outcome = await readJson(request, transferSchema);
+  return { json: await settleTransfer(session.user.id, uuidParam(id), outcome), toast: PAYOUT_UPDATED };
+};
+
+export const bulkApproveAction: AdminRun = async (session, request) => {
+  const { maxAmount } = await readJson(request, bulkSchema);
+  const approved = await bulkApprove(session.user.id, maxAmount * 100);
+  const message = `Approved ${approved} payouts up to $${maxAmount}`;
+  return { json: { message, approved }, toast: { ...PAYOUT_UPDATED, description: message } };
+};
+
+export const completeRaffleAction: AdminRun = async (session, _request, id) => {
+  const outcome = await completeRaffle(session.user.id, uuidParam(id));
+  return {
+    json: { outcome: outcome.outcome, raffleId: outcome.raffleId },
+    toast:
+      outcome.outcome === "completed"
+        ? { type: "success", title: "Raffle Completed!", description: "Raffle has been completed and winner selected" }
+        : { type: "success", title: "Raffle Completed!", description: "Fewer than two players: the raffle was cancelled and every ticket refunded" },
+  };
+};
+
+export const verifyIdentityAction: AdminRun = async (session, _request, id) => {
+  await verifyIdentity(session.user.id, uuidParam(id));
+  return { json: { verified: true }, toast: { type: "success", title: "Identity verified" } };
+};
+
+export const suspendUserAction: AdminRun = async (session, request, id) => {
+  const { suspended } = await readJson(request, suspendSchema);
+  await suspendUser(session.user.id, uuidParam(id), suspended);
+  return { json: { suspended }, toast: { type: "success", title: suspended ? "Player suspended" : "Suspension lifted" } };
+};
+
+/** Lengthens a player's running break or exclusion (admins can do nothing else to it). */
+export const extendExclusionAction: AdminRun = async (session, request, id) => {
+  const { choice } = await readJson(request, exclusionSchema);
+  const { until, kind } = await extendExclusionByAdmin(session.user.id, uuidParam(id), choice);
+  return { json: { until: until.toISOString(), kind }, toast: { type: "success", title: "Exclusion extended", description: `Now until ${utcMinute(until)}.` } };
+};
