@@ -1,46 +1,25 @@
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { sessionCookieName } from "~/services/auth.server";
 import { call, sessionCookie } from "../support/app";
-import { testDatabaseUrl } from "../support/database-setup";
 import { createTestRaffle, createTestUser } from "../support/factories";
-import { freePort, startServer, stopServer, waitUntilReady, type ServerProcess } from "../support/server-process";
+import { startProductionServerForFile } from "../support/test-server";
 
 /**
  * The entry routes' actions are called by server.ts straight from Express (directActions,
  * ADR 039). The production server, on this file's database, must answer them exactly as
  * Remix does (`call` runs the same build through Remix, in-process).
  */
-let server: ServerProcess;
-let origin: string;
-
-beforeAll(async () => {
-  server = await startServer(path.resolve(process.env.DATA_DIR ?? ".data/test"), {
-    DATABASE_URL: testDatabaseUrl,
-    DEMO_MODE: "true",
-    PORT: String(await freePort({ from: 3400, to: 3449 })),
-    LOG_LEVEL: "warn",
-    // No raffles opened or drawn between the two answers compared.
-    SCHEDULER_ENABLED: "false",
-    ENTRY_LIMIT_PER_SECOND: "1000",
-  });
-  await waitUntilReady(server);
-  origin = `http://127.0.0.1:${server.port}`;
-}, 90_000);
-
-afterAll(async () => {
-  await stopServer(server);
-});
+const production = startProductionServerForFile();
 
 type Sent = { method?: string; cookie?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> };
 
 /** The same request through the server's direct dispatch and through Remix. */
 async function both(pathname: string, { method = "GET", cookie, json, form, headers = {} }: Sent = {}) {
-  const init = { method, cookie, json, form, headers: { ...headers, Origin: origin, Referer: `${origin}/` } };
+  const init = { method, cookie, json, form, headers: { ...headers, Origin: production.origin, Referer: `${production.origin}/` } };
   const viaRemix = await call(pathname, init);
   const body = json !== undefined ? JSON.stringify(json) : form ? new URLSearchParams(form).toString() : undefined;
-  const viaServer = await fetch(`${origin}${pathname}`, {
+  const viaServer = await fetch(`${production.origin}${pathname}`, {
     method,
     redirect: "manual",
     headers: {
@@ -118,9 +97,9 @@ describe("entry routes dispatched straight to their action answer as Remix does"
     expect(form.viaServer.status).toBe(200);
 
     const keyed = { method: "POST", cookie: p.cookie, json: {}, headers: { "Idempotency-Key": "direct-1" } };
-    const first = await fetch(`${origin}/api/raffles/${raffle.id}/enter`, {
+    const first = await fetch(`${production.origin}/api/raffles/${raffle.id}/enter`, {
       method: "POST",
-      headers: { ...keyed.headers, Cookie: p.cookie, Origin: origin, "Content-Type": "application/json" },
+      headers: { ...keyed.headers, Cookie: p.cookie, Origin: production.origin, "Content-Type": "application/json" },
       body: "{}",
     });
     const repeat = await call(`/api/raffles/${raffle.id}/enter`, keyed);

@@ -1,14 +1,12 @@
 import { get } from "node:http";
 import { connect } from "node:net";
-import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { sessionCookieName } from "~/services/auth.server";
 import { sessionCookie } from "../support/app";
-import { testDatabaseUrl } from "../support/database-setup";
 import { createTestRaffle, createTestUser } from "../support/factories";
-import { freePort, startServer, stopServer, waitUntilReady, type ServerProcess } from "../support/server-process";
+import { startProductionServerForFile } from "../support/test-server";
 
 /**
  * The production server (server.ts: Express, the stock `@remix-run/express` handler and
@@ -17,26 +15,7 @@ import { freePort, startServer, stopServer, waitUntilReady, type ServerProcess }
  * takes, a client gone away gives its event stream's place back, a request no URL can be
  * made of is a 400. (Bodies over the limit: tests/e2e/process/body-limit.spec.ts.)
  */
-let server: ServerProcess;
-let origin: string;
-
-beforeAll(async () => {
-  server = await startServer(path.resolve(process.env.DATA_DIR ?? ".data/test"), {
-    DATABASE_URL: testDatabaseUrl,
-    DEMO_MODE: "true",
-    PORT: String(await freePort({ from: 3400, to: 3449 })),
-    LOG_LEVEL: "warn",
-    // No raffles opened or drawn meanwhile.
-    SCHEDULER_ENABLED: "false",
-    ENTRY_LIMIT_PER_SECOND: "1000",
-  });
-  await waitUntilReady(server);
-  origin = `http://127.0.0.1:${server.port}`;
-}, 90_000);
-
-afterAll(async () => {
-  await stopServer(server);
-});
+const production = startProductionServerForFile();
 
 /** A session cookie under the production server's name (`__Host-session`, ADR 027). */
 async function cookieFor(userId: string) {
@@ -47,7 +26,7 @@ async function cookieFor(userId: string) {
 /** The bytes on the wire (fetch would decompress them). */
 function raw(pathname: string, headers: Record<string, string>, method = "GET") {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
-    get(`${origin}${pathname}`, { headers, method }, (response) => {
+    get(`${production.origin}${pathname}`, { headers, method }, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
@@ -59,13 +38,13 @@ describe("the production server around Remix", () => {
   it("shows a player their own change on the next read even when no notification comes (forgotten before the answer leaves)", async () => {
     const user = await createTestUser({ username: false });
     const cookie = await cookieFor(user.id);
-    const me = async () => ((await (await fetch(`${origin}/api/auth/user`, { headers: { Cookie: cookie } })).json()) as { username: string | null }).username;
+    const me = async () => ((await (await fetch(`${production.origin}/api/auth/user`, { headers: { Cookie: cookie } })).json()) as { username: string | null }).username;
     expect(await me()).toBeNull(); // the session is now in the server's memory
     await db().$executeRawUnsafe(`ALTER TABLE users DISABLE TRIGGER users_read_model_update`);
     try {
-      const created = await fetch(`${origin}/api/auth/create-username`, {
+      const created = await fetch(`${production.origin}/api/auth/create-username`, {
         method: "POST",
-        headers: { Cookie: cookie, Origin: origin, "Content-Type": "application/json" },
+        headers: { Cookie: cookie, Origin: production.origin, "Content-Type": "application/json" },
         body: JSON.stringify({ username: `http_${user.id.slice(0, 6)}` }),
       });
       expect(created.status).toBe(200);
@@ -81,14 +60,15 @@ describe("the production server around Remix", () => {
     const raffle = await createTestRaffle({ maxTicketsPerPlayer: 100 });
     for (let tickets = 1; tickets <= 20; tickets++) {
       const form = tickets % 2 === 0;
-      const entered = await fetch(`${origin}/api/raffles/${raffle.id}/enter`, {
+      // The API answers JSON; the page's own form posts to the page action, which redirects back (ADR 040).
+      const entered = await fetch(`${production.origin}${form ? "" : "/api"}/raffles/${raffle.id}/enter`, {
         method: "POST",
         redirect: "manual",
-        headers: { Cookie: cookie, Origin: origin, "Content-Type": form ? "application/x-www-form-urlencoded" : "application/json" },
+        headers: { Cookie: cookie, Origin: production.origin, "Content-Type": form ? "application/x-www-form-urlencoded" : "application/json" },
         body: form ? "" : "{}",
       });
       expect(entered.status).toBe(form ? 302 : 200);
-      const listed = (await (await fetch(`${origin}/api/raffles`, { headers: { Cookie: cookie } })).json()) as { id: string; myTickets: number; ticketCount: number }[];
+      const listed = (await (await fetch(`${production.origin}/api/raffles`, { headers: { Cookie: cookie } })).json()) as { id: string; myTickets: number; ticketCount: number }[];
       expect(listed.find((r) => r.id === raffle.id)).toMatchObject({ myTickets: tickets, ticketCount: tickets });
     }
   });
@@ -117,7 +97,7 @@ describe("the production server around Remix", () => {
   it("gives an event stream's place back as soon as its client goes away", async () => {
     const user = await createTestUser();
     const cookie = await cookieFor(user.id);
-    const open = (signal?: AbortSignal) => fetch(`${origin}/api/events`, { headers: { Cookie: cookie }, signal });
+    const open = (signal?: AbortSignal) => fetch(`${production.origin}/api/events`, { headers: { Cookie: cookie }, signal });
     // A session holds 4 streams (ADR 025).
     const clients = Array.from({ length: 4 }, () => new AbortController());
     const streams = await Promise.all(clients.map((client) => open(client.signal)));
@@ -139,7 +119,7 @@ describe("the production server around Remix", () => {
 
   it("answers 400 to a request whose Host header makes no URL", async () => {
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(server.port, "127.0.0.1");
+      const socket = connect(production.port, "127.0.0.1");
       let text = "";
       socket.setEncoding("utf8");
       socket.on("data", (chunk: string) => (text += chunk));
