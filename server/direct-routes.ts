@@ -33,11 +33,13 @@ export function directActions({
     router.all(`/${route.path}`, async (req, res, next) => {
       // Other methods, and old-style `_data` requests, are Remix's to answer.
       if (req.method !== "POST" || "_data" in req.query) return next();
-      const request = toFetchRequest(req, res);
+      const context = getLoadContext(req, res);
+      // The action stops when the client goes away before its answer is written (the load context's signal).
+      const request = toFetchRequest(req, res, context.clientGone);
       if (!request) return next(); // A Host header no URL can be made of: Remix's handler says 400.
       let response: Response | undefined;
       try {
-        const answer: unknown = await action({ request, params: { ...req.params }, context: getLoadContext(req, res) });
+        const answer: unknown = await action({ request, params: { ...req.params }, context });
         if (!(answer instanceof Response)) throw new Error(`${id} answered something other than a Response`);
         response = answer;
       } catch (thrown) {
@@ -64,7 +66,7 @@ export function directActions({
 }
 
 /** The request as Remix would make it, with the body `readBodyUpTo` read; undefined when no URL can be made of it. */
-function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request | undefined {
+function toFetchRequest(req: ExpressRequest, res: ExpressResponse, signal: AbortSignal | undefined): Request | undefined {
   let url: URL;
   try {
     // Concatenated, not resolved: a path such as "//host/x" stays a path.
@@ -77,13 +79,8 @@ function toFetchRequest(req: ExpressRequest, res: ExpressResponse): Request | un
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.set(name, value);
   }
-  // The action stops when the client goes away before its answer is written.
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
   const body = (res.locals as BodyLocals).body;
-  return new Request(url, { method: req.method, headers, signal: controller.signal, ...(body ? { body: new Uint8Array(body) } : {}) });
+  return new Request(url, { method: req.method, headers, signal, ...(body ? { body: new Uint8Array(body) } : {}) });
 }
 
 /**

@@ -88,10 +88,10 @@ export function startMailSender({ intervalMs = MAIL_POLL_MS } = {}) {
   const tick = () => {
     running = deliverDueMail()
       .then(async (sent) => {
-        if (sent > 0) getLogger().info({ sent }, "mail sent");
-        return sent;
+        if (sent === 0) return Math.max(0, Math.min(intervalMs, ((await outbox.nextMailDue())?.getTime() ?? Infinity) - Date.now()));
+        getLogger().info({ sent }, "mail sent");
+        return 0;
       })
-      .then(async (sent) => (sent > 0 ? 0 : Math.max(0, Math.min(intervalMs, ((await outbox.nextMailDue())?.getTime() ?? Infinity) - Date.now()))))
       .catch((error: unknown) => {
         getLogger().error({ err: error }, "mail sender pass failed");
         return intervalMs;
