@@ -9,6 +9,8 @@ FROM base AS deps
 COPY package.json package-lock.json ./
 COPY prisma ./prisma
 COPY prisma.config.ts ./
+# The install applies patches/ (ADR 044).
+COPY patches ./patches
 # `npm install` rather than `npm ci`: see .ci/run (the lockfile lists only this platform's optional builds).
 RUN npm install --include=dev --no-audit --no-fund
 
