@@ -11,7 +11,7 @@ import {
   formatCountdown,
   secondsLeft,
   ticketsOutlook,
-  tierColours,
+  tierClass,
   TIER_LABELS,
 } from "~/shared/raffle-display";
 
@@ -35,9 +35,9 @@ function Pot({ dollars }: { dollars: string }) {
   return (
     <>
       <p className="rc-pot" data-testid="pot" aria-hidden="true">
-        ${coinsToDecimal(BigInt(shown))}
+        {`$${coinsToDecimal(BigInt(shown))}`}
       </p>
-      <p className="sr-only">${dollars}</p>
+      <p className="sr-only">{`$${dollars}`}</p>
     </>
   );
 }
@@ -107,19 +107,18 @@ export function RaffleCard({
           : `Enter $${raffle.entryPrice}`;
   const urgent = !paused && (phase === "urgent" || phase === "ending-soon");
   const tierLabel = kind === "quick" ? raffle.tier.toUpperCase() : (TIER_LABELS[raffle.tier] ?? raffle.tier.toUpperCase());
-  const colours = tierColours(raffle.tier);
   const share = drawn || phase === "drawing" ? 1 : elapsedShare(raffle.startTime, raffle.endTime, now);
 
   return (
     <article
-      className={`rc ${colours.edge} ${urgent ? "border-red-500 ring-2 ring-red-500/40" : "border-slate-200 dark:border-slate-800"} ${raffle.youWon && drawn ? "ring-4 ring-emerald-500" : ""}`}
+      className={`rc ${tierClass(raffle.tier)}${urgent ? " border-red-500 ring-2 ring-red-500/40" : ""}${raffle.youWon && drawn ? " ring-4 ring-emerald-500" : ""}`}
       aria-label={`${tierLabel} raffle, $${raffle.entryPrice} entry`}
       data-testid="raffle-card"
       data-raffle-id={raffle.id}
       data-phase={phase}
     >
       <div className="rc-head">
-        <span className={`rc-chip ${colours.chip}`}>{tierLabel}</span>
+        <span className="rc-chip">{tierLabel}</span>
         {raffle.vipOnly ? <span className="rc-chip bg-amber-300 text-amber-950">VIP</span> : null}
         {phase === "ending-soon" && !paused ? (
           <span className="inline-flex items-center gap-1.5 rounded-full bg-red-700 px-2.5 py-0.5 text-xs font-bold text-white">
@@ -135,37 +134,37 @@ export function RaffleCard({
       </div>
       <div className="rc-track" aria-hidden="true" data-testid="progress">
         <div
-          className={`rc-bar ${urgent ? "bg-red-600" : colours.bar}`}
+          className={urgent ? "rc-bar bg-red-600" : "rc-bar"}
           style={{ width: `${(share * 100).toFixed(1)}%` }}
         />
       </div>
       <dl className="rc-facts">
         <dt>Entry</dt>
-        <dd>${raffle.entryPrice}</dd>
+        <dd>{`$${raffle.entryPrice}`}</dd>
         <dt>Players</dt>
         <dd>{raffle.participantCount}</dd>
         <dt>Time left</dt>
-        <dd className={`font-mono ${urgent ? "text-red-700 dark:text-red-400" : ""}`} data-testid="countdown">
+        <dd className={urgent ? "font-mono text-red-700 dark:text-red-400" : "font-mono"} data-testid="countdown">
           {phase === "drawing" ? drawingText : drawn ? "Drawn" : formatCountdown(left)}
         </dd>
         {kind === "quick" && !drawn ? (
           <>
             <dt>{raffle.couldWinNow ? "You would win now" : "You could win"}</dt>
-            <dd data-testid="could-win">${raffle.couldWin}</dd>
+            <dd data-testid="could-win">{`$${raffle.couldWin}`}</dd>
           </>
         ) : null}
         {raffle.myTickets !== undefined && !drawn ? (
           <>
             <dt>Your tickets</dt>
             <dd data-testid="my-tickets">
-              {raffle.myTickets} · {ticketsOutlook(raffle.myTickets, raffle.ticketCount, raffle.participantCount)}
+              {`${raffle.myTickets} · ${ticketsOutlook(raffle.myTickets, raffle.ticketCount, raffle.participantCount)}`}
             </dd>
           </>
         ) : null}
       </dl>
       {hydrated || drawn ? null : (
         <p className="rc-note">
-          Ends at <time dateTime={raffle.endTime}>{new Date(raffle.endTime).toISOString().slice(11, 19)} UTC</time> ·{" "}
+          Ends at <time dateTime={raffle.endTime}>{`${new Date(raffle.endTime).toISOString().slice(11, 19)} UTC`}</time>{" · "}
           <a href={`${location.pathname}${location.search}`} className="underline">Refresh</a>
         </p>
       )}
@@ -190,7 +189,7 @@ export function RaffleCard({
           <button
             type="submit"
             disabled={closed || (kind === "quick" && short) || pending}
-            className={`min-h-11 w-full rounded-lg px-4 py-2 font-bold text-white disabled:cursor-not-allowed disabled:opacity-60 ${urgent ? "bg-red-700 hover:bg-red-600" : "bg-brand-700 hover:bg-brand-800"}`}
+            className={urgent ? "rc-enter bg-red-700 hover:bg-red-600" : "rc-enter"}
           >
             {pending ? "Entering..." : label}
           </button>

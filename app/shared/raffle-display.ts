@@ -142,23 +142,10 @@ export function elapsedShare(startTime: string, endTime: string, now: number): n
   return Math.min(1, Math.max(0, (now - start) / (end - start)));
 }
 
-/** Each tier's colours (chip and progress bar), light and dark, contrast checked (WCAG AA). */
-export const TIER_COLOURS: Record<string, { chip: string; bar: string; edge: string }> = {
-  micro: { chip: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100", bar: "bg-emerald-500", edge: "border-t-emerald-500" },
-  low: { chip: "bg-sky-100 text-sky-900 dark:bg-sky-900 dark:text-sky-100", bar: "bg-sky-500", edge: "border-t-sky-500" },
-  medium: { chip: "bg-indigo-100 text-indigo-900 dark:bg-indigo-900 dark:text-indigo-100", bar: "bg-indigo-500", edge: "border-t-indigo-500" },
-  high: { chip: "bg-violet-100 text-violet-900 dark:bg-violet-900 dark:text-violet-100", bar: "bg-violet-500", edge: "border-t-violet-500" },
-  premium: { chip: "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100", bar: "bg-amber-500", edge: "border-t-amber-500" },
-  elite: { chip: "bg-rose-100 text-rose-900 dark:bg-rose-900 dark:text-rose-100", bar: "bg-rose-500", edge: "border-t-rose-500" },
-  lightning: { chip: "bg-yellow-100 text-yellow-900 dark:bg-yellow-900 dark:text-yellow-100", bar: "bg-yellow-400", edge: "border-t-yellow-400" },
-  bolt: { chip: "bg-orange-100 text-orange-900 dark:bg-orange-900 dark:text-orange-100", bar: "bg-orange-500", edge: "border-t-orange-500" },
-  flash: { chip: "bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100", bar: "bg-red-500", edge: "border-t-red-500" },
-  sonic: { chip: "bg-cyan-100 text-cyan-900 dark:bg-cyan-900 dark:text-cyan-100", bar: "bg-cyan-500", edge: "border-t-cyan-500" },
-  hyper: { chip: "bg-fuchsia-100 text-fuchsia-900 dark:bg-fuchsia-900 dark:text-fuchsia-100", bar: "bg-fuchsia-500", edge: "border-t-fuchsia-500" },
-  ultra: { chip: "bg-purple-100 text-purple-900 dark:bg-purple-900 dark:text-purple-100", bar: "bg-purple-500", edge: "border-t-purple-500" },
-};
-const NEUTRAL = { chip: "bg-slate-100 text-slate-900 dark:bg-slate-800 dark:text-slate-100", bar: "bg-slate-500", edge: "border-t-slate-500" };
+/** The tiers whose colours app/tailwind.css defines (`.t-<tier>`: edge, chip and bar, contrast checked, WCAG AA). */
+const COLOURED_TIERS = new Set(["micro", "low", "medium", "high", "premium", "elite", "lightning", "bolt", "flash", "sonic", "hyper", "ultra"]);
 
-export function tierColours(tier: string) {
-  return TIER_COLOURS[tier] ?? NEUTRAL;
+/** The card's class naming its tier's colours; a tier without its own colours is neutral. */
+export function tierClass(tier: string): string {
+  return COLOURED_TIERS.has(tier) ? `t-${tier}` : "t-neutral";
 }
