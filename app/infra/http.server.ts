@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
 import { AccountError } from "~/services/accounts.server";
 import { DomainError, type DomainErrorCode } from "~/shared/domain-error";
@@ -100,6 +101,19 @@ export async function readJson<T extends z.ZodType>(request: Request, schema: T)
     throw jsonError(400, `${issue.path.join(".") || "body"}: ${issue.message}`);
   }
   return parsed.data;
+}
+
+/**
+ * Parses a posted form with conform's `parseWithZod` (blank fields read as not given,
+ * numbers and checkboxes coerced): the value, or a 400 naming the first field that does
+ * not fit, as `readJson` words it. For actions that answer with a toast; a page that shows
+ * errors beside its fields parses itself and returns `submission.reply()`.
+ */
+export async function readSubmission<T extends z.ZodType>(request: Request, schema: T): Promise<z.output<T>> {
+  const submission = parseWithZod(await readForm(request), { schema });
+  if (submission.status === "success") return submission.value as z.output<T>;
+  const [name, messages] = Object.entries(submission.error ?? {}).find(([, m]) => m?.length) ?? ["", ["is not valid"]];
+  throw jsonError(400, `${name || "body"}: ${messages![0]}`);
 }
 
 const FORM_TYPE = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;

@@ -1,37 +1,22 @@
+import type { Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
-import { buttonClass, inputClass } from "~/components/form-fields";
+import { Link, useLoaderData } from "@remix-run/react";
+import type { z } from "zod";
+import { ExclusionForm, LimitForm, RealityCheckForm } from "~/components/responsible-play-forms";
 import { getOptionalUser, requireUser } from "~/services/auth.server";
 import { DomainError } from "~/shared/domain-error";
-import { expectedErrorMessage, readForm } from "~/infra/http.server";
+import { errorResponse, expectedErrorMessage, readForm } from "~/infra/http.server";
 import { counted } from "~/shared/raffle-display";
-import { coinsToDecimal } from "~/shared/money";
-import {
-  BREAKS,
-  depositLimitFields,
-  EXCLUSIONS,
-  LIMIT_HINT,
-  limitCents,
-  limitsFromFields,
-  REALITY_CHECK_CHOICES,
-  type ExclusionChoice,
-  type RealityCheckMinutes,
-} from "~/shared/responsible-play-options";
+import { limitCents, limitsFromFields, responsiblePlaySchema, type ExclusionChoice, type RealityCheckMinutes } from "~/shared/responsible-play-options";
 import { setRealityCheck } from "~/services/reality-check.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { depositLimits, excludeSelf, exclusionStatus, setDepositLimit, type LimitPeriod } from "~/services/responsible-play.server";
-import { redirectWithToast } from "~/infra/toast.server";
+import { redirectWithToast, type NewToast } from "~/infra/toast.server";
 import { utcMinute } from "~/shared/dates";
 import { PageError } from "~/components/route-error";
 
-const schema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("limit"), period: z.enum(["day", "week", "month"]), amount: z.string().max(12).default("") }),
-  // The first-purchase offer: the limits given are set, blank ones left alone.
-  z.object({ intent: z.literal("limits"), returnTo: z.string().optional(), ...depositLimitFields }),
-  z.object({ intent: z.literal("reality"), minutes: z.enum(["off", "15", "30", "60"], { message: "Choose off, 15, 30 or 60 minutes" }) }),
-  z.object({ intent: z.literal("exclude"), choice: z.enum(["24h", "7d", "30d", "6m", "1y", "5y"]), confirm: z.literal("on", { message: "Please confirm" }) }),
-]);
+type Parsed = Submission<z.input<typeof responsiblePlaySchema>, string[], z.output<typeof responsiblePlaySchema>>;
 
 /** Public help; signed-in players also set limits, take a break or exclude themselves here. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -41,51 +26,70 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { signedIn: true as const, limits, exclusion, realityCheckMinutes: user.realityCheckMinutes };
 }
 
+/**
+ * This page's forms (a limit, the reality check, a break) answer a refusal with
+ * `submission.reply()` and a 4xx, shown beside the field (or atop the form for the
+ * service's refusal); a saved one goes back to the page with a toast. The first-purchase
+ * offer posts from the checkout page, so its outcome goes back there as a toast.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = Object.fromEntries(await readForm(request));
-  // Blank optional fields count as not given.
-  const parsed = schema.safeParse(Object.fromEntries(Object.entries(form).filter(([, value]) => value !== "" || form.intent === "limit")));
-  const back = safeRedirectPath(typeof form.returnTo === "string" ? form.returnTo : null, "/responsible-play");
-  if (!parsed.success) return redirectWithToast(back, { type: "error", title: "Not saved", description: parsed.error.issues[0]!.message });
+  const submission = parseWithZod(await readForm(request), { schema: responsiblePlaySchema });
+  if (submission.payload.intent === "limits") return saveOfferedLimits(user.id, submission);
+  if (submission.status !== "success") return Response.json(submission.reply(), { status: 400 });
   try {
-    if (parsed.data.intent === "limits") {
-      const limits = Object.entries(limitsFromFields(parsed.data));
-      if (limits.length === 0) throw new DomainError("invalid_input", "Enter at least one limit, or go ahead without one");
-      for (const [period, cents] of limits) await setDepositLimit(user.id, period as LimitPeriod, cents);
-      return redirectWithToast(back, { type: "success", title: "Deposit limits saved", description: "Your limits apply now." });
-    }
-    if (parsed.data.intent === "reality") {
-      const minutes = parsed.data.minutes === "off" ? null : (Number(parsed.data.minutes) as RealityCheckMinutes);
-      await setRealityCheck(user.id, minutes);
-      return redirectWithToast("/responsible-play", {
-        type: "success",
-        title: "Reality check saved",
-        description: minutes ? `We will remind you every ${minutes} minutes of play.` : "Reality check reminders are off.",
-      });
-    }
-    if (parsed.data.intent === "limit") {
-      const text = parsed.data.amount.trim();
-      const cents = text === "" ? null : limitCents(text);
-      if (cents === undefined) throw new DomainError("invalid_input", LIMIT_HINT);
-      const result = await setDepositLimit(user.id, parsed.data.period as LimitPeriod, cents);
-      return redirectWithToast("/responsible-play", {
-        type: "success",
-        title: "Deposit limit saved",
-        description: result.immediate ? "Your new limit applies now." : `Raising or removing a limit takes effect after 24 hours, at ${utcMinute(result.effectiveFrom)}.`,
-      });
-    }
-    const { until, refunded } = await excludeSelf(user.id, parsed.data.choice as ExclusionChoice);
-    return redirectWithToast("/responsible-play", {
-      type: "success",
-      title: "Your break has started",
-      description: `Play and purchases are paused until ${utcMinute(until)}.${refunded ? ` ${counted(refunded, "open ticket was", "open tickets were")} refunded.` : ""}`,
-    });
+    return redirectWithToast("/responsible-play", await save(user.id, submission.value));
   } catch (error) {
     const message = expectedErrorMessage(error);
     if (message === undefined) throw error;
-    return redirectWithToast(back, { type: "error", title: "Not saved", description: message });
+    return Response.json(submission.reply({ formErrors: [message] }), { status: errorResponse(error)!.status });
   }
+}
+
+async function save(userId: string, input: z.output<typeof responsiblePlaySchema>): Promise<NewToast> {
+  if (input.intent === "reality") {
+    const minutes = input.minutes === "off" ? null : (Number(input.minutes) as RealityCheckMinutes);
+    await setRealityCheck(userId, minutes);
+    return { type: "success", title: "Reality check saved", description: minutes ? `We will remind you every ${minutes} minutes of play.` : "Reality check reminders are off." };
+  }
+  if (input.intent === "limit") {
+    // Blank removes the limit; the schema refused anything else that is not an amount.
+    const cents = input.amount ? limitCents(input.amount)! : null;
+    const result = await setDepositLimit(userId, input.period as LimitPeriod, cents);
+    return {
+      type: "success",
+      title: "Deposit limit saved",
+      description: result.immediate ? "Your new limit applies now." : `Raising or removing a limit takes effect after 24 hours, at ${utcMinute(result.effectiveFrom)}.`,
+    };
+  }
+  if (input.intent === "exclude") {
+    const { until, refunded } = await excludeSelf(userId, input.choice as ExclusionChoice);
+    return {
+      type: "success",
+      title: "Your break has started",
+      description: `Play and purchases are paused until ${utcMinute(until)}.${refunded ? ` ${counted(refunded, "open ticket was", "open tickets were")} refunded.` : ""}`,
+    };
+  }
+  throw new DomainError("invalid_input", "Choose what to save");
+}
+
+/** The checkout page's offer: the limits given are set, blank ones left alone; back there with a toast. */
+async function saveOfferedLimits(userId: string, submission: Parsed): Promise<Response> {
+  const returnTo = submission.payload.returnTo;
+  const back = safeRedirectPath(typeof returnTo === "string" ? returnTo : null, "/responsible-play");
+  const notSaved = (description: string) => redirectWithToast(back, { type: "error", title: "Not saved", description });
+  if (submission.status !== "success") return notSaved(Object.values(submission.error ?? {}).flat()[0] ?? "Check the limits and try again");
+  if (submission.value.intent !== "limits") return notSaved("Check the limits and try again");
+  const limits = Object.entries(limitsFromFields(submission.value));
+  if (limits.length === 0) return notSaved("Enter at least one limit, or go ahead without one");
+  try {
+    for (const [period, cents] of limits) await setDepositLimit(userId, period as LimitPeriod, cents);
+  } catch (error) {
+    const message = expectedErrorMessage(error);
+    if (message === undefined) throw error;
+    return notSaved(message);
+  }
+  return redirectWithToast(back, { type: "success", title: "Deposit limits saved", description: "Your limits apply now." });
 }
 
 export default function ResponsiblePlay() {
@@ -126,52 +130,18 @@ export default function ResponsiblePlay() {
           <section aria-labelledby="limits-title" className="flex flex-col gap-3">
             <h2 id="limits-title" className="text-xl font-bold">Deposit limits</h2>
             <p className="text-sm">Lowering a limit applies at once; raising or removing one takes effect after 24 hours.</p>
-            {data.limits.map((l) => (
-              <Form key={l.period} method="post" className="flex flex-wrap items-end gap-3" data-testid={`limit-${l.period}`}>
-                <input type="hidden" name="intent" value="limit" />
-                <input type="hidden" name="period" value={l.period} />
-                <label className="flex flex-col text-sm font-semibold">
-                  {l.label} limit ($)
-                  <input name="amount" inputMode="decimal" defaultValue={l.limitCents === null ? "" : coinsToDecimal(BigInt(l.limitCents))} className={inputClass} />
-                </label>
-                <button type="submit" className={buttonClass}>Save</button>
-                <span className="text-sm">
-                  Used, payments in progress included: ${coinsToDecimal(BigInt(l.usedCents))}
-                  {l.pending ? ` · pending: ${l.pending.amountCents === null ? "no limit" : `$${coinsToDecimal(BigInt(l.pending.amountCents))}`} from ${utcMinute(l.pending.from)}` : ""}
-                </span>
-              </Form>
-            ))}
+            {/* Keyed by the limit in force, so a saved one shows as stored. */}
+            {data.limits.map((l) => <LimitForm key={`${l.period}:${l.limitCents}`} limit={l} />)}
           </section>
           <section aria-labelledby="reality-title" className="flex flex-col gap-3">
             <h2 id="reality-title" className="text-xl font-bold">Reality check</h2>
             <p className="text-sm">A reminder every so often while you play, with how long you have played and your net result. The time you have been playing is always shown in the top bar.</p>
-            <Form method="post" className="flex flex-wrap items-end gap-3">
-              <input type="hidden" name="intent" value="reality" />
-              <label className="flex flex-col text-sm font-semibold">
-                Remind me every
-                <select name="minutes" className={inputClass} defaultValue={data.realityCheckMinutes ?? "off"} data-testid="reality-minutes">
-                  <option value="off">Off</option>
-                  {REALITY_CHECK_CHOICES.map((m) => <option key={m} value={m}>{m} minutes</option>)}
-                </select>
-              </label>
-              <button type="submit" className={buttonClass}>Save</button>
-            </Form>
+            <RealityCheckForm minutes={data.realityCheckMinutes} />
           </section>
           <section aria-labelledby="break-title" className="flex flex-col gap-3">
             <h2 id="break-title" className="text-xl font-bold">Take a break or exclude yourself</h2>
             <p className="text-sm">During a break or exclusion you cannot enter raffles, spin, claim bonuses or buy coins or VIP; open tickets are refunded at once. It cannot be shortened.</p>
-            <Form method="post" className="flex flex-wrap items-end gap-3">
-              <input type="hidden" name="intent" value="exclude" />
-              <label className="flex flex-col text-sm font-semibold">
-                Period
-                <select name="choice" className={inputClass} defaultValue="24h">
-                  {Object.keys(BREAKS).map((k) => <option key={k} value={k}>Break: {k}</option>)}
-                  {Object.keys(EXCLUSIONS).map((k) => <option key={k} value={k}>Self-exclusion: {k}</option>)}
-                </select>
-              </label>
-              <label className="flex items-center gap-2 text-sm"><input type="checkbox" name="confirm" /> I understand this cannot be undone early</label>
-              <button type="submit" className={buttonClass}>Start</button>
-            </Form>
+            <ExclusionForm />
           </section>
           <p className="text-sm"><Link to="/history" className="inline-flex min-h-6 items-center underline">See your full history</Link></p>
         </>

@@ -1,22 +1,24 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
 import { pageOf } from "~/infra/page-action.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { setThemeCookie, themeSchema } from "~/infra/theme.server";
-import { readForm } from "~/infra/http.server";
+import { jsonError, readForm } from "~/infra/http.server";
 
 const schema = z.object({ theme: themeSchema, redirectTo: z.string().optional() });
 
 /**
  * Sets the theme cookie and goes back to the page (`redirectTo`, else the page the form was
- * on): one answer for the settings dialog's fetcher and the plain form (ADR 040).
+ * on): one answer for the settings dialog's fetcher and the plain form (ADR 040). The
+ * dialog offers only the two themes, so anything else is a 400 with no field to show it by.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return Response.json({ message: "Theme must be light or dark" }, { status: 400 });
-  const headers = { "Set-Cookie": await setThemeCookie(parsed.data.theme), "X-Remix-Replace": "true" };
-  return redirect(safeRedirectPath(parsed.data.redirectTo, pageOf(request, "/")), { headers });
+  const submission = parseWithZod(await readForm(request), { schema });
+  if (submission.status !== "success") return jsonError(400, "Theme must be light or dark");
+  const headers = { "Set-Cookie": await setThemeCookie(submission.value.theme), "X-Remix-Replace": "true" };
+  return redirect(safeRedirectPath(submission.value.redirectTo, pageOf(request, "/")), { headers });
 }
 
 export function loader() {

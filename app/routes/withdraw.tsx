@@ -1,5 +1,7 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { z } from "zod";
 import { EmailVerificationPanel } from "~/components/email-verification-panel";
 import { PlayerShell } from "~/components/player-shell";
 import { WithdrawPage } from "~/components/withdraw-page";
@@ -8,10 +10,27 @@ import { emailVerification } from "~/services/email-tokens.server";
 import { consume, LIMITS } from "~/services/rate-limit.server";
 import { errorResponse, expectedErrorMessage, readForm } from "~/infra/http.server";
 import { backWithToast } from "~/infra/page-action.server";
-import { METHOD_FIELDS, WITHDRAWAL_METHODS } from "~/shared/withdrawal-rules";
+import { METHOD_FIELDS, WITHDRAWAL_METHODS, type WithdrawalMethod } from "~/shared/withdrawal-rules";
 import { listWithdrawals, requestWithdrawal, withdrawalPreview, WithdrawalRefused } from "~/services/withdrawals.server";
 import { useUser } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";
+
+/** Each method's fields, posted under its name ("bank.routingNumber"); any other field sent (a CVV included) is dropped. */
+const methodFields = (method: WithdrawalMethod) => z.object(Object.fromEntries(METHOD_FIELDS[method].map((f) => [f.name, z.string().optional()]))).optional();
+
+/**
+ * The form's shape only: the rules (minimum, cash balance, each method's fields) are
+ * `validateWithdrawal`'s, shared with the browser and run by `requestWithdrawal`, whose
+ * refusals are the spec's toasts.
+ */
+const schema = z.object({
+  amount: z.string().optional(),
+  method: z.string().optional(),
+  venmo: methodFields("venmo"),
+  paypal: methodFields("paypal"),
+  bank: methodFields("bank"),
+  debit_card: methodFields("debit_card"),
+});
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -26,14 +45,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const form = await readForm(request);
-  const method = String(form.get("method") ?? "");
+  const submission = parseWithZod(await readForm(request), { schema });
+  if (submission.status !== "success") {
+    return backWithToast("/withdraw", { type: "error", title: "Withdrawal Failed", description: "The form could not be read: send the amount, the method and its fields as text" });
+  }
+  const { amount = "", method = "" } = submission.value;
   const known = WITHDRAWAL_METHODS.find((m) => m === method);
-  // Only the chosen method's fields are read; anything else sent (a CVV included) is ignored.
-  const fields = Object.fromEntries((known ? METHOD_FIELDS[known] : []).map((f) => [f.name, String(form.get(`${method}.${f.name}`) ?? "")]));
+  // Only the chosen method's fields are read.
+  const fields = known ? (submission.value[known] ?? {}) : {};
   try {
     await consume(LIMITS.withdrawalsPerPlayer, user.id);
-    await requestWithdrawal(user.id, { amount: String(form.get("amount") ?? ""), method, fields });
+    await requestWithdrawal(user.id, { amount, method, fields });
     return backWithToast("/withdraw", {
       type: "success",
       title: "Withdrawal Requested",

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CurrentSession } from "./auth.server";
 import { approvePayout, bulkApprove, completeRaffle, rejectPayout, suspendUser, verifyIdentity } from "./admin.server";
 import { utcMinute } from "~/shared/dates";
-import { readJson, uuidParam } from "~/infra/http.server";
+import { uuidParam } from "~/infra/http.server";
 import { settleTransfer } from "./payouts.server";
 import { extendExclusionByAdmin } from "./responsible-play.server";
 import type { NewToast } from "~/infra/toast.server";
@@ -10,10 +10,13 @@ import type { NewToast } from "~/infra/toast.server";
 /**
  * The back office's actions, each as its JSON answer (for `/api/admin/...`) and its toast
  * (for the back office's forms, `/admin/...`): both routes read the same input and call the
- * same service (ADR 040). `id` is the route's `:id`.
+ * same service (ADR 040). `id` is the route's `:id`; `input` reads the body against the
+ * action's schema: the API's JSON (`readJson`), the back office's form (`readSubmission`,
+ * conform's `parseWithZod`), a 400 with the first field's message either way.
  */
 export type AdminOutcome = { json: unknown; toast: NewToast };
-export type AdminRun = (session: CurrentSession, request: Request, id: string | undefined) => Promise<AdminOutcome>;
+export type AdminInput = <T extends z.ZodType>(schema: T) => Promise<z.output<T>>;
+export type AdminRun = (session: CurrentSession, input: AdminInput, id: string | undefined) => Promise<AdminOutcome>;
 
 export const PAYOUT_UPDATED = { type: "success", title: "Payout updated successfully" } as const;
 
@@ -35,30 +38,30 @@ const suspendSchema = z.object({ suspended: z.enum(["true", "false"]).or(z.boole
 
 const exclusionSchema = z.object({ choice: z.enum(["24h", "7d", "30d", "6m", "1y", "5y"], { message: "Choose a period: 24h, 7d, 30d, 6m, 1y or 5y" }) });
 
-export const approvePayoutAction: AdminRun = async (session, _request, id) => {
+export const approvePayoutAction: AdminRun = async (session, _input, id) => {
   const decision = await approvePayout(session.user.id, uuidParam(id));
   const awaiting = decision.status === "awaiting_second_approval";
   return { json: decision, toast: awaiting ? { type: "info", title: "First approval recorded", description: "A second admin must approve this payout." } : PAYOUT_UPDATED };
 };
 
-export const rejectPayoutAction: AdminRun = async (session, request, id) => {
-  const { reason } = await readJson(request, rejectSchema);
+export const rejectPayoutAction: AdminRun = async (session, input, id) => {
+  const { reason } = await input(rejectSchema);
   return { json: await rejectPayout(session.user.id, uuidParam(id), reason), toast: PAYOUT_UPDATED };
 };
 
-export const settleTransferAction: AdminRun = async (session, request, id) => {
-  const outcome = await readJson(request, transferSchema);
+export const settleTransferAction: AdminRun = async (session, input, id) => {
+  const outcome = await input(transferSchema);
   return { json: await settleTransfer(session.user.id, uuidParam(id), outcome), toast: PAYOUT_UPDATED };
 };
 
-export const bulkApproveAction: AdminRun = async (session, request) => {
-  const { maxAmount } = await readJson(request, bulkSchema);
+export const bulkApproveAction: AdminRun = async (session, input) => {
+  const { maxAmount } = await input(bulkSchema);
   const approved = await bulkApprove(session.user.id, maxAmount * 100);
   const message = `Approved ${approved} payouts up to $${maxAmount}`;
   return { json: { message, approved }, toast: { ...PAYOUT_UPDATED, description: message } };
 };
 
-export const completeRaffleAction: AdminRun = async (session, _request, id) => {
+export const completeRaffleAction: AdminRun = async (session, _input, id) => {
   const outcome = await completeRaffle(session.user.id, uuidParam(id));
   return {
     json: { outcome: outcome.outcome, raffleId: outcome.raffleId },
@@ -69,20 +72,20 @@ export const completeRaffleAction: AdminRun = async (session, _request, id) => {
   };
 };
 
-export const verifyIdentityAction: AdminRun = async (session, _request, id) => {
+export const verifyIdentityAction: AdminRun = async (session, _input, id) => {
   await verifyIdentity(session.user.id, uuidParam(id));
   return { json: { verified: true }, toast: { type: "success", title: "Identity verified" } };
 };
 
-export const suspendUserAction: AdminRun = async (session, request, id) => {
-  const { suspended } = await readJson(request, suspendSchema);
+export const suspendUserAction: AdminRun = async (session, input, id) => {
+  const { suspended } = await input(suspendSchema);
   await suspendUser(session.user.id, uuidParam(id), suspended);
   return { json: { suspended }, toast: { type: "success", title: suspended ? "Player suspended" : "Suspension lifted" } };
 };
 
 /** Lengthens a player's running break or exclusion (admins can do nothing else to it). */
-export const extendExclusionAction: AdminRun = async (session, request, id) => {
-  const { choice } = await readJson(request, exclusionSchema);
+export const extendExclusionAction: AdminRun = async (session, input, id) => {
+  const { choice } = await input(exclusionSchema);
   const { until, kind } = await extendExclusionByAdmin(session.user.id, uuidParam(id), choice);
   return { json: { until: until.toISOString(), kind }, toast: { type: "success", title: "Exclusion extended", description: `Now until ${utcMinute(until)}.` } };
 };

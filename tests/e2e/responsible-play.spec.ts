@@ -51,3 +51,29 @@ test("the reality check comes after the chosen interval (shortened here), with t
   await expect(reminder).toBeHidden();
   await expect(page).toHaveURL(/\/quick$/);
 });
+
+test("a limit that is not an amount, or a break not confirmed, is refused beside the field (by the server without JavaScript), and a good one is saved", async ({ page }) => {
+  await signUpWithUsername(page);
+  await page.goto("/responsible-play");
+  const week = page.getByTestId("limit-week");
+  const amount = week.getByLabel("7-day limit ($)");
+  await amount.fill("lots");
+  await week.getByRole("button", { name: "Save" }).click();
+  await expect(week.getByRole("alert")).toHaveText("Enter a limit in dollars, like 50 or 25.50");
+  await expect(amount).toHaveAttribute("aria-invalid", "true");
+  await expect(amount).toHaveAccessibleDescription("Enter a limit in dollars, like 50 or 25.50");
+  await expect(amount).toHaveValue("lots");
+  await expect(page.getByTestId("limit-day").getByRole("alert")).toHaveCount(0);
+
+  await amount.fill("30");
+  await week.getByRole("button", { name: "Save" }).click();
+  await expect.poll(() => toastText(page)).toContain("Your new limit applies now.");
+  await expect(page.getByTestId("limit-week").getByLabel("7-day limit ($)")).toHaveValue("30.00");
+  await expect(page.getByTestId("limit-week").getByRole("alert")).toHaveCount(0);
+
+  const breakForm = page.getByRole("region", { name: "Take a break or exclude yourself" });
+  await breakForm.getByRole("button", { name: "Start" }).click();
+  await expect(breakForm.getByRole("alert")).toHaveText("Please confirm");
+  await expect(breakForm.getByRole("checkbox")).toHaveAccessibleDescription("Please confirm");
+  await expect(page.getByTestId("exclusion-status")).toHaveCount(0);
+});

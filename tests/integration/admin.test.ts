@@ -5,6 +5,7 @@ import { approvePayout, rejectPayout } from "~/services/admin.server";
 import { DomainError } from "~/shared/domain-error";
 import { enterRaffle } from "~/services/raffles.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
+import { readToast } from "~/infra/toast.server";
 import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, grantCoins } from "../support/factories";
 
@@ -58,6 +59,33 @@ describe("the back office", () => {
     const refused = await call(`/api/admin/payouts/${a.id}/approve`, { method: "POST", cookie: admin.cookie, form: {}, headers: { Accept: "text/html" } });
     expect(refused.status).toBe(409);
     expect(await refused.json()).toEqual({ message: expect.stringMatching(/\w/) });
+  });
+
+  it("reads the back office's forms with conform and the API's JSON with the same schemas: bad input is refused, with an error toast or a 400, and changes nothing", async () => {
+    const admin = await gatedAdmin();
+    const { player, id } = await pendingPayout("20");
+    const form = (path: string, fields: Record<string, string>) =>
+      call(path, { method: "POST", cookie: admin.cookie, form: fields, headers: { Referer: "http://localhost/admin" } });
+    const toastOf = async (response: Response) => {
+      expect(response.headers.get("Location")).toBe("/admin");
+      return (await readToast(new Request("http://localhost/", { headers: { Cookie: cookiesFrom(response) } }))).toast;
+    };
+
+    expect(await toastOf(await form("/admin/payouts/bulk-approve", { maxAmount: "75" }))).toMatchObject({ type: "error", description: "maxAmount: maxAmount must be 50 or 100" });
+    expect(await toastOf(await form(`/admin/users/${player.id}/suspend`, { suspended: "maybe" }))).toMatchObject({ type: "error" });
+    expect(await toastOf(await form(`/admin/users/${player.id}/exclusion`, { choice: "" }))).toMatchObject({ type: "error", description: "choice: Choose a period: 24h, 7d, 30d, 6m, 1y or 5y" });
+    const api = await post("/api/admin/payouts/bulk-approve", admin.cookie, { maxAmount: 75 });
+    expect(api.status).toBe(400);
+    expect(await api.json()).toEqual({ message: "maxAmount: maxAmount must be 50 or 100" });
+    expect(await db().withdrawal.findUniqueOrThrow({ where: { id }, select: { status: true } })).toEqual({ status: "pending" });
+    expect(await db().user.findUniqueOrThrow({ where: { id: player.id }, select: { suspendedAt: true, excludedUntil: true } })).toEqual({ suspendedAt: null, excludedUntil: null });
+    expect(await db().auditEvent.count({ where: { actor: admin.id } })).toBe(0);
+
+    // A form's blank field reads as not given: the reason's default.
+    expect(await toastOf(await form(`/admin/payouts/${id}/reject`, { reason: "" }))).toMatchObject({ type: "success", title: "Payout updated successfully" });
+    const mine = (await (await call("/api/withdrawals", { cookie: await sessionCookie(player.id) })).json()) as { status: string; reason: string }[];
+    expect(mine[0]).toMatchObject({ status: "failed", reason: "Admin review" });
+    expect(await userBalance(player.id)).toBe(100_000n);
   });
 
   it("ends approve racing reject, and a double approve, in one outcome with a balanced ledger", async () => {

@@ -135,7 +135,8 @@ describe("the reality check", () => {
     expect((await state(cookie)).reality).toBeNull();
     expect(await pageText(await call("/", { cookie }))).not.toContain("Reality check");
     const refused = await call("/responsible-play", { method: "POST", cookie, form: { intent: "reality", minutes: "5" } });
-    expect(refused.status).toBe(302);
+    expect(refused.status).toBe(400);
+    expect(await pageText(refused)).toContain("Choose off, 15, 30 or 60 minutes");
     expect((await db().user.findUniqueOrThrow({ where: { id: player.id } })).realityCheckMinutes).toBeNull();
     await call("/responsible-play", { method: "POST", cookie, form: { intent: "reality", minutes: "30" } });
     expect((await db().user.findUniqueOrThrow({ where: { id: player.id } })).realityCheckMinutes).toBe(30);

@@ -8,7 +8,7 @@ import { settleStalePayments } from "~/services/payments/sweep.server";
 import { DEMO_SUCCESS_CARD, demoProvider } from "~/infra/payment-providers/demo-provider.server";
 import { checkDeposit, excludeSelf, setDepositLimit } from "~/services/responsible-play.server";
 import { enterRaffle } from "~/services/raffles.server";
-import { call, sessionCookie } from "../support/app";
+import { call, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
 import { codeOf } from "../support/outcomes";
 
@@ -210,5 +210,71 @@ describe("breaks and self-exclusion", () => {
     expect(await codeOf(excludeSelf(p.id, "6m"))).toBe("ok");
     const user = await db().user.findUniqueOrThrow({ where: { id: p.id } });
     expect(user.exclusionKind).toBe("self_exclusion");
+  });
+});
+
+/** The tag of the form control with this id, as rendered. */
+function controlTag(page: string, id: string): string {
+  const tag = page.match(new RegExp(`<(?:input|select)[^>]*\\bid="${id}"[^>]*>`))?.[0];
+  expect(tag, id).toBeDefined();
+  return tag!;
+}
+
+/** The field is marked invalid and points at its error, which says `message`. */
+function expectFieldError(page: string, id: string, message: string) {
+  const tag = controlTag(page, id);
+  expect(tag).toContain('aria-invalid="true"');
+  expect(tag).toContain(`aria-describedby="${id}-error"`);
+  expect(page).toMatch(new RegExp(`<p id="${id}-error"[^>]*>${message.replace(/[.$()]/g, "\\$&")}</p>`));
+}
+
+describe("the responsible-play page's forms (conform: a refusal is a 4xx with the error beside the field)", () => {
+  const post = (cookie: string, form: Record<string, string>) => call("/responsible-play", { method: "POST", cookie, form });
+
+  it("refuses a limit that is not an amount beside that period's field, keeping what was typed, and saves nothing", async () => {
+    const p = await createTestUser();
+    const cookie = await sessionCookie(p.id);
+    for (const amount of ["lots", "-5", "0", "99999999999", "10.005"]) {
+      const refused = await post(cookie, { intent: "limit", period: "week", amount });
+      expect(refused.status, amount).toBe(400);
+      const page = await pageText(refused);
+      expectFieldError(page, "limit-week-amount", "Enter a limit in dollars, like 50 or 25.50");
+      expect(controlTag(page, "limit-week-amount")).toContain(`value="${amount}"`);
+      // The other periods' forms are untouched.
+      expect(controlTag(page, "limit-day-amount")).not.toContain("aria-invalid");
+    }
+    expect(await db().depositLimit.count({ where: { userId: p.id } })).toBe(0);
+    expect(await db().auditEvent.count({ where: { actor: p.id } })).toBe(0);
+
+    const saved = await post(cookie, { intent: "limit", period: "week", amount: "25.50" });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("Location")).toBe("/responsible-play");
+    expect(await db().depositLimit.findMany({ where: { userId: p.id }, select: { period: true, amountCents: true } })).toEqual([{ period: "week", amountCents: 2550 }]);
+    // Blank removes it (after 24 hours, as any raise).
+    expect((await post(cookie, { intent: "limit", period: "week", amount: "" })).status).toBe(302);
+    expect(await db().depositLimit.findFirstOrThrow({ where: { userId: p.id } })).toMatchObject({ amountCents: 2550, pendingRemoval: true });
+  });
+
+  it("asks to confirm a break beside the box, and refuses an interval the reality check does not offer beside the select", async () => {
+    const p = await createTestUser();
+    const cookie = await sessionCookie(p.id);
+    const unconfirmed = await post(cookie, { intent: "exclude", choice: "7d" });
+    expect(unconfirmed.status).toBe(400);
+    expectFieldError(await pageText(unconfirmed), "exclusion-confirm", "Please confirm");
+    const odd = await post(cookie, { intent: "reality", minutes: "5" });
+    expect(odd.status).toBe(400);
+    expectFieldError(await pageText(odd), "reality-check-minutes", "Choose off, 15, 30 or 60 minutes");
+    expect(await db().user.findUniqueOrThrow({ where: { id: p.id }, select: { excludedUntil: true, realityCheckMinutes: true } })).toEqual({ excludedUntil: null, realityCheckMinutes: null });
+  });
+
+  it("shows the service's refusal atop the form with its status: a break cannot be shortened", async () => {
+    const p = await createTestUser();
+    const cookie = await sessionCookie(p.id);
+    await excludeSelf(p.id, "30d");
+    const before = await db().user.findUniqueOrThrow({ where: { id: p.id }, select: { excludedUntil: true, exclusionKind: true } });
+    const shorter = await post(cookie, { intent: "exclude", choice: "24h", confirm: "on" });
+    expect(shorter.status).toBe(403);
+    expect(await pageText(shorter)).toMatch(/<div role="alert"[^>]*>Your current break runs until [^<]* and cannot be shortened\.<\/div>/);
+    expect(await db().user.findUniqueOrThrow({ where: { id: p.id }, select: { excludedUntil: true, exclusionKind: true } })).toEqual(before);
   });
 });

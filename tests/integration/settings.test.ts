@@ -41,4 +41,18 @@ describe("settings", () => {
     expect(await settingsOf(player.id)).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: false });
     expect((await call("/api/settings", { method: "POST", form: { soundEffects: "on" }, headers: { Accept: "application/json" } })).status).toBe(401);
   });
+
+  it("set the theme cookie and go back to the page, refusing any other theme with a 400 that sets nothing", async () => {
+    const dark = await call("/theme", { method: "POST", form: { theme: "dark" }, headers: { Referer: "http://localhost/vip" } });
+    expect(dark.status).toBe(302);
+    expect(dark.headers.get("Location")).toBe("/vip");
+    expect(cookiesFrom(dark)).toBe("theme=ImRhcmsi");
+    expect((await call("/theme", { method: "POST", form: { theme: "light", redirectTo: "//evil.example" } })).headers.get("Location")).toBe("/");
+    for (const form of [{ theme: "blue" }, { theme: "" }, {}] as Record<string, string>[]) {
+      const refused = await call("/theme", { method: "POST", form });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.getSetCookie()).toEqual([]);
+      expect(await refused.json()).toEqual({ message: "Theme must be light or dark" });
+    }
+  });
 });

@@ -213,4 +213,16 @@ describe("withdrawals", () => {
     const fetched = await call("/withdraw", { method: "POST", cookie: p.cookie, form: { amount: "5", method: "venmo" }, headers: { Accept: "application/json" } });
     expect(fetched.headers.get("Location")).toBe("/withdraw");
   });
+
+  it("refuses a form it cannot read as one request (a field sent twice) with a toast, holding nothing", async () => {
+    const p = await player(3000n);
+    const body = "amount=15&amount=25&method=venmo&venmo.username=lucky-lou";
+    const response = await call("/withdraw", { method: "POST", cookie: p.cookie, body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    expect(response.headers.get("Location")).toBe("/withdraw");
+    const page = await (await call("/withdraw", { cookie: `${p.cookie}; ${cookiesFrom(response)}` })).text();
+    expect(page).toContain("Withdrawal Failed");
+    expect(page).toContain("The form could not be read");
+    expect(await userBalance(p.id)).toBe(3000n);
+    expect(await db().withdrawal.count({ where: { userId: p.id } })).toBe(0);
+  });
 });
