@@ -37,7 +37,7 @@ const SCREENS = [
   { name: "quick", path: "/quick", as: "player" },
   { name: "vip", path: "/vip", as: "player" },
   { name: "withdraw", path: "/withdraw", as: "player" },
-  { name: "admin", path: "/admin?tab=payouts", as: "admin" },
+  { name: "admin", path: "/admin/payouts", as: "admin" },
 ] as const;
 
 async function waitForServer(deadline: number) {

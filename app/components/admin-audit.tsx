@@ -6,10 +6,10 @@ const field = "min-h-11 rounded border border-slate-300 bg-white px-2 py-1 text-
 
 /** The page of the log the cursor names, with the filters kept. */
 function pageHref(filter: AuditView["filter"], cursor: { before?: string; after?: string }) {
-  const params = new URLSearchParams({ tab: "audit" });
+  const params = new URLSearchParams();
   for (const key of ["actor", "action", "target", "from", "to"] as const) if (filter[key]) params.set(key, filter[key]!);
   for (const [key, value] of Object.entries(cursor)) if (value) params.set(key, value);
-  return `/admin?${params}`;
+  return `/admin/audit?${params}`;
 }
 
 /**
@@ -20,8 +20,7 @@ export function AuditLog({ view }: { view: AuditView }) {
   const { filter } = view;
   return (
     <section aria-label="Audit log" className="flex flex-col gap-3">
-      <form method="get" action="/admin" className="flex flex-wrap items-end gap-2 text-sm" aria-label="Filter the audit log">
-        <input type="hidden" name="tab" value="audit" />
+      <form method="get" action="/admin/audit" className="flex flex-wrap items-end gap-2 text-sm" aria-label="Filter the audit log">
         <label className="flex flex-col gap-1">
           Who
           <select name="actor" defaultValue={filter.actor ?? ""} className={field}>
@@ -48,7 +47,7 @@ export function AuditLog({ view }: { view: AuditView }) {
           <input type="date" name="to" defaultValue={filter.to} className={field} />
         </label>
         <button type="submit" className="min-h-11 rounded border px-3">Filter</button>
-        <Link to="/admin?tab=audit" className="flex min-h-11 items-center underline">Clear</Link>
+        <Link to="/admin/audit" className="flex min-h-11 items-center underline">Clear</Link>
       </form>
       {view.problem ? <p role="alert" className="font-semibold text-red-700 dark:text-red-400">{view.problem}</p> : null}
       <Table label="Audit log" head={["When (UTC)", "Who", "What", "Target", "Details"]}>

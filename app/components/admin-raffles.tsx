@@ -25,7 +25,7 @@ export function RaffleList({ raffles, showEmpty }: { raffles: AdminRaffle[]; sho
     <section aria-label="Raffles" className="flex flex-col gap-3">
       <p className="text-sm">
         {showEmpty ? "Showing every round, rounds cancelled without entries included. " : "Rounds cancelled without any entry are hidden. "}
-        <Link to={showEmpty ? "/admin?tab=raffles" : "/admin?tab=raffles&empty=1"} className="underline">
+        <Link to={showEmpty ? "/admin/raffles" : "/admin/raffles?empty=1"} className="underline">
           {showEmpty ? "Hide empty cancelled rounds" : "Show empty cancelled rounds"}
         </Link>
       </p>

@@ -1,6 +1,10 @@
 import { useFetcher } from "@remix-run/react";
 import type { ReactNode } from "react";
 
+/** The back office's tabs, each a nested route of /admin (`/admin/payouts`...; ADR 043), in the order of its nav. */
+export const ADMIN_TABS = ["payouts", "users", "raffles", "audit", "ledger"] as const;
+export type AdminTab = (typeof ADMIN_TABS)[number];
+
 const th = "px-2 py-1 text-left text-xs font-semibold uppercase text-slate-600 dark:text-slate-400";
 const td = "px-2 py-1 align-top";
 const small = "min-h-6 min-w-6 rounded border border-slate-300 px-2 py-0.5 text-xs font-semibold max-sm:min-h-11 dark:border-slate-600";

@@ -66,13 +66,40 @@ export function PageError({
   }
   return (
     <ErrorFrame status={status} title={title} back={back}>
-      <p>
-        {status >= 500
-          ? "We hit a problem on our side. Your coins are safe; please try again in a moment."
-          : status === 404
-            ? "We couldn’t find what you were looking for. It may have moved, or the link may be mistyped."
-            : "That request could not be completed."}
-      </p>
+      <p>{generalMessage(status)}</p>
     </ErrorFrame>
+  );
+}
+
+/** What any page says for a status it has no words of its own for. */
+function generalMessage(status: number): string {
+  return status >= 500
+    ? "We hit a problem on our side. Your coins are safe; please try again in a moment."
+    : status === 404
+      ? "We couldn’t find what you were looking for. It may have moved, or the link may be mistyped."
+      : "That request could not be completed.";
+}
+
+/**
+ * A nested route's ErrorBoundary (a back-office tab): the page around it, its layout's
+ * heading and links, still stands, so only the part that failed says so, as a section
+ * under the page's heading rather than a page of its own. `back` is a plain link: the
+ * part without what made it fail (its filters cleared, say).
+ */
+export function SectionError({ title, back, statuses = {} }: { title: string; back?: WayBack; statuses?: Partial<Record<number, StatusMessage>> }) {
+  const status = useErrorStatus();
+  const own = statuses[status];
+  const way = own?.back ?? back;
+  const message = own ? own.message : generalMessage(status);
+  return (
+    <section role="alert" aria-label={own?.title ?? title} data-testid="section-error" className="flex flex-col gap-2 rounded-lg border border-red-300 p-4 dark:border-red-800">
+      <h2 className="text-xl font-bold">{own?.title ?? title}</h2>
+      {typeof message === "string" ? <p>{message}</p> : message}
+      {way ? (
+        <a className="self-start font-semibold underline" href={way.to}>
+          {way.label}
+        </a>
+      ) : null}
+    </section>
   );
 }

@@ -206,8 +206,19 @@ export async function dashboard(now = new Date()) {
       playerBonusCoins: Number(balance("user_bonus")),
     },
     revenue: { daily: dollars(kept(daily)), weekly: dollars(kept(weekly)), monthly: dollars(kept(monthly)) },
-    payouts: { pending: pending.map(payoutView(now)), pendingAmount: dollars(pending.reduce((sum, w) => sum + w.amount, 0n)) },
+    payouts: pendingPayouts(pending, now),
   };
+}
+
+/** The payout queue and its total. */
+function pendingPayouts(pending: Awaited<ReturnType<typeof admin.pendingWithdrawals>>, now: Date) {
+  return { pending: pending.map(payoutView(now)), pendingAmount: dollars(pending.reduce((sum, w) => sum + w.amount, 0n)) };
+}
+
+/** The payouts tab: the pending queue with its total, and the approved transfers waiting for their reference. */
+export async function payoutsTab(now = new Date()) {
+  const [pending, transfers] = await Promise.all([admin.pendingWithdrawals(), listTransfersAwaitingReference(now)]);
+  return { ...pendingPayouts(pending, now), transfers };
 }
 
 export const payoutView = (now: Date) => (w: Awaited<ReturnType<typeof admin.pendingWithdrawals>>[number]) => ({

@@ -262,7 +262,7 @@ describe("the admin gate", () => {
 
     const right = await call("/admin-access", { method: "POST", cookie, form: { code: await totpCode(secret) } });
     expect(right.headers.get("Location")).toBe("/admin");
-    expect((await call("/admin", { cookie })).status).toBe(200);
+    expect((await call("/admin/payouts", { cookie })).status).toBe(200);
     const audit = await db().auditEvent.findMany({ where: { actor: admin.id }, orderBy: { id: "asc" } });
     expect(audit.map((a) => a.action)).toEqual(["admin.gate_refused", "admin.gate_passed"]);
   });

@@ -14,7 +14,7 @@ import { totpCode, withTotpFactor } from "../support/second-factor";
  */
 const passkeySession = async (userId: string) => (await startSession(new Request("http://localhost/"), userId, { passkeyVerified: true })).split(";")[0]!;
 const gate = (cookie: string, form: Record<string, string>) => call("/admin-access", { method: "POST", cookie, form });
-const gateOpen = async (cookie: string) => (await call("/admin", { cookie })).status === 200;
+const gateOpen = async (cookie: string) => (await call("/admin/payouts", { cookie })).status === 200;
 const audited = async (userId: string) =>
   (await db().auditEvent.findMany({ where: { actor: userId }, orderBy: { id: "asc" }, select: { action: true, details: true } })).map((a) => [a.action, (a.details as { method?: string; reason?: string }).method ?? (a.details as { reason?: string }).reason]);
 

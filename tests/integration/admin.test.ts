@@ -49,12 +49,12 @@ describe("the back office", () => {
   it("answers the back office's forms with a redirect and a toast, and the API with JSON whatever is asked (ADR 040)", async () => {
     const admin = await gatedAdmin();
     const a = await pendingPayout("20");
-    const form = { method: "POST", cookie: admin.cookie, headers: { Accept: "application/json", Referer: "http://localhost/admin?tab=payouts" } };
+    const form = { method: "POST", cookie: admin.cookie, headers: { Accept: "application/json", Referer: "http://localhost/admin/payouts" } };
     const approved = await call(`/admin/payouts/${a.id}/approve`, { ...form, form: {} });
-    expect(approved.headers.get("Location")).toBe("/admin?tab=payouts");
-    expect(await pageText(await call("/admin?tab=payouts", { cookie: `${admin.cookie}; ${cookiesFrom(approved)}` }))).toContain("Payout updated successfully");
+    expect(approved.headers.get("Location")).toBe("/admin/payouts");
+    expect(await pageText(await call("/admin/payouts", { cookie: `${admin.cookie}; ${cookiesFrom(approved)}` }))).toContain("Payout updated successfully");
     const again = await call(`/admin/payouts/${a.id}/approve`, { ...form, form: {} });
-    expect(await pageText(await call("/admin?tab=payouts", { cookie: `${admin.cookie}; ${cookiesFrom(again)}` }))).toContain("This payout is already");
+    expect(await pageText(await call("/admin/payouts", { cookie: `${admin.cookie}; ${cookiesFrom(again)}` }))).toContain("This payout is already");
     // The API: a form that asks for HTML still gets JSON and the status.
     const refused = await call(`/api/admin/payouts/${a.id}/approve`, { method: "POST", cookie: admin.cookie, form: {}, headers: { Accept: "text/html" } });
     expect(refused.status).toBe(409);
@@ -156,7 +156,7 @@ describe("the back office", () => {
     const queue = (await (await call("/api/admin/payouts", { cookie: admin.cookie })).json()) as { id: string; blocked: string | null }[];
     expect(queue.find((p) => p.id === flagged.id)?.blocked).toBe("The account is flagged for review: dispute of pi_123: 60 coins already spent");
     expect(queue.find((p) => p.id === suspended.id)?.blocked).toBe("The account is suspended");
-    const page = await pageText(await call("/admin?tab=payouts", { cookie: admin.cookie }));
+    const page = await pageText(await call("/admin/payouts", { cookie: admin.cookie }));
     expect(page).toContain("The account is suspended: not payable.");
   });
 
@@ -212,7 +212,7 @@ describe("the back office", () => {
     expect(dashboard.revenue).toMatchObject({ daily: expect.any(String), weekly: expect.any(String), monthly: expect.any(String) });
     expect(dashboard.payouts).toHaveProperty("pendingAmount");
     expect(await (await call("/api/admin/ledger", { cookie: admin.cookie })).json()).toMatchObject({ sum: "0.00", balanced: true });
-    const page = await (await call("/admin?tab=ledger", { cookie: admin.cookie })).text();
+    const page = await (await call("/admin/ledger", { cookie: admin.cookie })).text();
     expect(page).toContain("(balanced)");
   });
 });

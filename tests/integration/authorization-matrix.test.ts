@@ -22,6 +22,11 @@ const api = (signed: Expect) => signedIn(401, signed);
 const adminApi = (gated: Expect): Record<Role, Expect> => ({ anonymous: 401, suspended: 401, player: 403, admin: 403, gatedAdmin: gated });
 /** The back office's forms (/admin/..., ADR 040): sign-in, or the gate, or back to /admin with a toast. */
 const adminPage: Record<Role, Expect> = { anonymous: LOGIN("/admin"), suspended: LOGIN("/admin"), player: "→/admin-access", admin: "→/admin-access", gatedAdmin: "→/admin" };
+/** A back-office tab: sign-in, or the gate, or the page. */
+const adminTab = (path: string): Row => ({
+  request: [path],
+  expect: { anonymous: LOGIN(path), suspended: LOGIN(path), player: "→/admin-access", admin: "→/admin-access", gatedAdmin: 200 },
+});
 
 const MATRIX: Record<string, Row> = {
   "routes/$": { request: ["/no/such/page"], expect: all(404) },
@@ -39,10 +44,17 @@ const MATRIX: Record<string, Row> = {
   },
   // The spec's gate has its own signed-out state ("Authentication Required").
   "routes/admin-access": { request: ["/admin-access"], expect: all(200) },
-  "routes/admin": {
+  // The back office's layout and its tabs (ADR 043): each tab's loader guards itself.
+  "routes/admin": adminTab("/admin/ledger?revenue=weekly"),
+  "routes/admin._index": {
     request: ["/admin"],
-    expect: { anonymous: LOGIN("/admin"), suspended: LOGIN("/admin"), player: "→/admin-access", admin: "→/admin-access", gatedAdmin: 200 },
+    expect: { anonymous: LOGIN("/admin"), suspended: LOGIN("/admin"), player: "→/admin-access", admin: "→/admin-access", gatedAdmin: "→/admin/payouts" },
   },
+  "routes/admin.payouts": adminTab("/admin/payouts"),
+  "routes/admin.users": adminTab("/admin/users?q=x"),
+  "routes/admin.raffles": adminTab("/admin/raffles?empty=1"),
+  "routes/admin.audit": adminTab("/admin/audit?actor=admin"),
+  "routes/admin.ledger": adminTab("/admin/ledger"),
   "routes/api.raffles._index": { request: ["/api/raffles"], expect: api(200) },
   "routes/api.quick-raffles._index": { request: ["/api/quick-raffles"], expect: api(200) },
   "routes/api.raffles.$id.enter": { request: [`/api/raffles/${UNKNOWN}/enter`, { method: "POST", json: {} }], expect: api(404) },

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { enterRaffle, drawDueRaffles } from "~/services/raffles.server";
 import { revenueOverTime } from "~/services/revenue.server";
+import { requestWithdrawal } from "~/services/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, withdrawCash } from "../support/factories";
 
@@ -80,9 +81,9 @@ describe("the audit log", () => {
 
     for (const bad of ["?actor=robot", "?from=2026-02-30", "?before=abc", "?action=DROP%20TABLE"]) {
       expect((await call(`/api/admin/audit${bad}`, { cookie: admin.cookie })).status).toBe(400);
-      expect((await call(`/admin?tab=audit&${bad.slice(1)}`, { cookie: admin.cookie })).status).toBe(400);
+      expect((await call(`/admin/audit${bad}`, { cookie: admin.cookie })).status).toBe(400);
     }
-    const page = await pageText(await call("/admin?tab=audit&actor=admin", { cookie: admin.cookie }));
+    const page = await pageText(await call("/admin/audit?actor=admin", { cookie: admin.cookie }));
     expect(page).toContain(`player ${a.username}`);
     expect(page).not.toContain(admin.id.slice(0, 8) + "<");
   });
@@ -109,11 +110,11 @@ describe("the raffles tab", () => {
     expect(shown.find((r) => r.id === played.id)!.outcome).toMatch(/^p_\w+ won \$0\.0\d$/);
     expect((await list("?empty=1")).find((r) => r.id === empty.id)).toMatchObject({ outcome: "cancelled: no entries", tier: "lightning" });
 
-    const page = await pageText(await call("/admin?tab=raffles", { cookie: admin.cookie }));
+    const page = await pageText(await call("/admin/raffles", { cookie: admin.cookie }));
     expect(page).toContain(lonely.id.slice(0, 8));
     expect(page).not.toContain(empty.id.slice(0, 8));
     expect(page).toContain("Show empty cancelled rounds");
-    expect(await pageText(await call("/admin?tab=raffles&empty=1", { cookie: admin.cookie }))).toContain(empty.id.slice(0, 8));
+    expect(await pageText(await call("/admin/raffles?empty=1", { cookie: admin.cookie }))).toContain(empty.id.slice(0, 8));
   });
 });
 
@@ -156,11 +157,11 @@ describe("revenue over time", () => {
     const monthly = await revenueOverTime("monthly", now);
     expect(monthly.points.map((p) => p.start.slice(0, 7)).slice(-2)).toEqual(["2026-10", "2026-11"]);
 
-    const page = await pageText(await call("/admin?revenue=weekly", { cookie: admin.cookie }));
+    const page = await pageText(await call("/admin/payouts?revenue=weekly", { cookie: admin.cookie }));
     expect(page).toMatch(/<svg[^>]*role="img"/);
     expect(page.match(/data-testid="revenue-bar"/g)).toHaveLength(12);
-    expect((await pageText(await call("/admin?revenue=monthly", { cookie: admin.cookie }))).match(/data-testid="revenue-bar"/g)).toHaveLength(12);
-    expect((await pageText(await call("/admin", { cookie: admin.cookie }))).match(/data-testid="revenue-bar"/g)).toHaveLength(30);
+    expect((await pageText(await call("/admin/users?revenue=monthly", { cookie: admin.cookie }))).match(/data-testid="revenue-bar"/g)).toHaveLength(12);
+    expect((await pageText(await call("/admin/ledger", { cookie: admin.cookie }))).match(/data-testid="revenue-bar"/g)).toHaveLength(30);
   });
 
   it("shows negative money with a true minus before the dollar sign", async () => {
@@ -168,8 +169,84 @@ describe("revenue over time", () => {
     // Paid out more than came in by card: the profit is negative.
     const player = await createTestUser({ cash: 10_000_000n });
     await withdrawCash(player.id, 10_000_000n);
-    const page = await pageText(await call("/admin?tab=ledger", { cookie: admin.cookie }));
+    const page = await pageText(await call("/admin/ledger", { cookie: admin.cookie }));
     expect(page).toMatch(/Profit \(revenue − paid out\)<\/dt><dd[^>]*>\u2212\$[\d,]+\.\d\d</);
     expect(page).not.toMatch(/\$-\d/);
+  });
+});
+
+describe("the tabs at addresses of their own (ADR 043)", () => {
+  const TABS = {
+    payouts: { section: "Payouts", title: "Payouts" },
+    users: { section: "Users", title: "Players" },
+    raffles: { section: "Raffles", title: "Raffles" },
+    audit: { section: "Audit log", title: "Audit log" },
+    ledger: { section: "Ledger reconciliation", title: "Ledger" },
+  };
+
+  it("shows each tab at /admin/<tab>: the overview, the tab's own section and title, its link marked current", async () => {
+    const admin = await gatedAdmin();
+    for (const [tab, { section, title }] of Object.entries(TABS)) {
+      const response = await call(`/admin/${tab}`, { cookie: admin.cookie });
+      expect(response.status, tab).toBe(200);
+      const page = await pageText(response);
+      expect(page, tab).toContain('data-testid="overview"');
+      expect(page, tab).toContain(`<title>${title} — Admin — Raffle Rush</title>`);
+      expect(page, tab).toContain(`<section aria-label="${section}"`);
+      for (const other of Object.values(TABS)) if (other.section !== section) expect(page, tab).not.toContain(`<section aria-label="${other.section}"`);
+      const nav = page.match(/<nav aria-label="Admin sections"[\s\S]*?<\/nav>/)?.[0] ?? "";
+      for (const link of Object.keys(TABS)) {
+        const anchor = nav.match(new RegExp(`<a [^>]*href="/admin/${link}"[^>]*>`))?.[0];
+        expect(anchor?.includes('aria-current="page"'), `${tab}: the ${link} link`).toBe(link === tab);
+      }
+    }
+  });
+
+  it("sends /admin to the first tab, and an old /admin?tab= address to the tab's own with its other parameters", async () => {
+    const admin = await gatedAdmin();
+    const cases = {
+      "/admin": "/admin/payouts",
+      "/admin?tab=users&q=ann&page=2": "/admin/users?q=ann&page=2",
+      "/admin?tab=audit&actor=admin&revenue=weekly": "/admin/audit?actor=admin&revenue=weekly",
+      "/admin?tab=raffles&empty=1": "/admin/raffles?empty=1",
+      "/admin?tab=ledger": "/admin/ledger",
+      "/admin?tab=payouts": "/admin/payouts",
+      "/admin?revenue=monthly": "/admin/payouts?revenue=monthly",
+      "/admin?tab=nope&q=x": "/admin/payouts?q=x",
+    };
+    for (const [old, now] of Object.entries(cases)) {
+      const response = await call(old, { cookie: admin.cookie });
+      expect(response.status, old).toBe(302);
+      expect(response.headers.get("Location"), old).toBe(now);
+    }
+    // A bad filter on the tab's own address: the tab says why, as a 400, as it did under ?tab=audit.
+    const bad = await call("/admin/audit?actor=robot", { cookie: admin.cookie });
+    expect(bad.status).toBe(400);
+    expect(await pageText(bad)).toMatch(/<section aria-label="Audit log"[\s\S]*<p role="alert"/);
+  });
+
+  it("keeps the form actions under /admin/payouts/... apart from the payouts tab", async () => {
+    const admin = await gatedAdmin();
+    const payee = await createTestUser({ cash: 100_000n });
+    const { id } = await requestWithdrawal(payee.id, { amount: "20", method: "venmo", fields: { username: "payee" } });
+    for (const path of ["/admin/payouts/bulk-approve", `/admin/payouts/${id}/approve`, `/admin/payouts/${id}/reject`, `/admin/payouts/${id}/transfer`]) {
+      expect((await call(path, { cookie: admin.cookie })).status, path).toBe(404);
+    }
+    const back = "http://localhost/admin/payouts?revenue=weekly";
+    const approved = await call(`/admin/payouts/${id}/approve`, { method: "POST", cookie: admin.cookie, form: {}, headers: { Referer: back } });
+    expect(approved.headers.get("Location")).toBe("/admin/payouts?revenue=weekly");
+    expect((await db().withdrawal.findUniqueOrThrow({ where: { id } })).status).not.toBe("pending");
+  });
+
+  it("keeps the back office around a tab that fails, the tab saying why", async () => {
+    const admin = await gatedAdmin();
+    const response = await call("/admin/users?q=a%00b", { cookie: admin.cookie });
+    expect(response.status).toBe(400);
+    const page = await pageText(response);
+    expect(page).toContain("Admin dashboard");
+    expect(page).toContain('data-testid="overview"');
+    expect(page).toContain('data-testid="section-error"');
+    expect(page).toContain("The search could not be run");
+    expect(page).not.toContain('data-testid="route-error"');
   });
 });

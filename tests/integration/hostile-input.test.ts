@@ -26,6 +26,8 @@ type Fuzz = {
   query?: string[];
   /** What the route's :id names. */
   id?: "raffle" | "quickRaffle" | "payout" | "user";
+  /** Where a layout is fuzzed: its own path may belong to its index route. */
+  at?: string;
 };
 
 const MONEY = [10, "10", "10.00", 25.5, "1000", 100];
@@ -60,8 +62,14 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/api.auth.user": { as: "player" },
   "routes/api.auth.create-username": { as: "newcomer", fields: ["username"], plausible: { username: ["fuzzer_1", "ab", "admin"] } },
   "routes/admin-access": { as: "admin", fields: ["intent", "key", "code"], plausible: { intent: ["key", "confirm", "code"], key: ["wrong-key-1234"], code: ["123456", "ABCD-EFGH-JKMN-PQRS"] } },
-  // The audit log's filters (actor, action, target, from, to, before, after) are read by the same function as /api/admin/audit's, fuzzed there.
-  "routes/admin": { as: "admin", query: ["tab", "q", "page", "revenue", "empty"] },
+  // The back office's layout and tabs (ADR 043). The audit log's filters are read by the same function as /api/admin/audit's, fuzzed there.
+  "routes/admin": { as: "admin", query: ["revenue"], at: "/admin/ledger" },
+  "routes/admin._index": { as: "admin", query: ["tab", "q", "page", "revenue", "empty", "actor"] },
+  "routes/admin.payouts": { as: "admin", query: ["revenue"] },
+  "routes/admin.users": { as: "admin", query: ["q", "page", "revenue"] },
+  "routes/admin.raffles": { as: "admin", query: ["empty", "revenue"] },
+  "routes/admin.audit": { as: "admin", query: ["actor", "before", "revenue"] },
+  "routes/admin.ledger": { as: "admin", query: ["revenue"] },
   "routes/api.raffles._index": { as: "player" },
   "routes/api.quick-raffles._index": { as: "player" },
   "routes/api.raffles.$id.enter": { as: "player", id: "raffle", fields: ["quantity", "tickets"] },
@@ -225,8 +233,9 @@ describe("hostile input", () => {
   for (const route of fuzzedRoutes) {
     const row = FUZZ[route.id];
     if (!row) continue;
+    const at = row.at ?? route.path;
     for (const method of [route.loader ? "GET" : undefined, route.action ? "POST" : undefined].filter(Boolean) as string[]) {
-      it(`${method} ${route.path}: never a 5xx, and a refusal changes nothing`, async () => {
+      it(`${method} ${at}: never a 5xx, and a refusal changes nothing`, async () => {
         const { cookies, ids, playerId } = await world();
         const param = hostileParam([row.id ? ids[row.id] : "x"]);
         const body = method === "POST" ? hostileFields(row.fields ?? [], row.plausible).chain(hostileBody) : fc.constant(undefined);
@@ -240,7 +249,7 @@ describe("hostile input", () => {
           fc.asyncProperty(param, hostileQuery(row.query ?? []), hostileHeaders, body, async (id, query, headers, payload) => {
             // Rate limits would answer most runs with a 429 before the input is read.
             await db().rateLimitBucket.deleteMany();
-            const path = route.path.replace(":id", id).replace("*", `no/such/${id}`) + query;
+            const path = at.replace(":id", id).replace("*", `no/such/${id}`) + query;
             // Signing out ends the session: that route gets a session of its own each time.
             const cookie = route.id === "routes/api.logout" ? await sessionCookie(playerId) : cookies[row.as];
             const before = await ledgerSnapshot();

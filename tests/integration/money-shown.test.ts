@@ -199,7 +199,7 @@ describe("the back office's money", () => {
     expect(json.revenue).toEqual(expected.revenue);
     expect(json.liabilities).toEqual(expected.liabilities);
     expect(json.payouts).toHaveProperty("pendingAmount");
-    const page = await pageText(await call("/admin", { cookie }));
+    const page = await pageText(await call("/admin/payouts", { cookie }));
     expect(page).toContain(`Profit (revenue − paid out)</dt><dd class="text-xl font-bold break-words" data-testid="overview-value">$${expected.overview.totalProfits}`);
     expect(page).toContain(`Paid out</dt><dd class="text-xl font-bold break-words" data-testid="overview-value">$${expected.overview.totalPayouts}`);
   });

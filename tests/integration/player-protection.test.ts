@@ -206,7 +206,7 @@ describe("the back office and a player's protections", () => {
     await call("/responsible-play", { method: "POST", cookie: await sessionCookie(player.id), form: { intent: "limit", period: "day", amount: "80" } });
     await db().user.update({ where: { id: player.id }, data: { realityCheckMinutes: 60 } });
     await excludeSelf(player.id, "7d");
-    const page = await pageText(await call(`/admin?tab=users&q=${player.username}`, { cookie: admin.cookie }));
+    const page = await pageText(await call(`/admin/users?q=${player.username}`, { cookie: admin.cookie }));
     expect(page).toContain("On a break until");
     expect(page).toMatch(/24-hour limit: \$40\.00 \(pending \$80\.00 from \d{4}-\d\d-\d\d \d\d:\d\d UTC\)/);
     expect(page).toContain("Reality check every 60 min");
@@ -355,9 +355,9 @@ describe("a place the site stops serving after players signed up there", () => {
 
     // The back office sees why.
     const admin = await gatedAdmin();
-    const users = await pageText(await call(`/admin?tab=users&q=${player.username}`, { cookie: admin.cookie }));
+    const users = await pageText(await call(`/admin/users?q=${player.username}`, { cookie: admin.cookie }));
     expect(users).toContain("FR · place not served: play and buying closed");
     const served = await createTestUser();
-    expect(await pageText(await call(`/admin?tab=users&q=${served.username}`, { cookie: admin.cookie }))).not.toContain("place not served");
+    expect(await pageText(await call(`/admin/users?q=${served.username}`, { cookie: admin.cookie }))).not.toContain("place not served");
   });
 });

@@ -11,7 +11,7 @@ const KEY = "demo-admin-access-key";
 const gate = (cookie: string, form: Record<string, string>) => call("/admin-access", { method: "POST", cookie, form });
 const actions = async (userId: string) =>
   (await db().auditEvent.findMany({ where: { actor: userId }, orderBy: { id: "asc" }, select: { action: true, details: true } })).map((a) => a.action);
-const gateOpen = async (cookie: string) => (await call("/admin", { cookie })).status === 200;
+const gateOpen = async (cookie: string) => (await call("/admin/payouts", { cookie })).status === 200;
 
 describe("an admin's enrolment with the bootstrap key", () => {
   it("takes the key, shows a QR code to this session only, confirms a first code and shows ten recovery codes stored hashed", async () => {

@@ -13,11 +13,17 @@ const handler = createRequestHandler(build, "production");
 
 export const routeIds = Object.keys(build.routes).filter((id) => id !== "root");
 
+/** A route's whole URL pattern: a nested route's path (an admin tab's "payouts") follows its parents'. */
+function fullPath(id: string): string {
+  const route = build.routes[id]!;
+  const parent = route.parentId && route.parentId !== "root" ? fullPath(route.parentId) : "";
+  return route.path ? `${parent}/${route.path.replace(/^\//, "")}` : parent;
+}
+
 /** Every route's URL pattern and whether it answers GET (loader) and POST (action). */
 export const routeTable = routeIds.map((id) => {
   const route = build.routes[id]!;
-  const path = route.path === undefined ? "/" : `/${route.path.replace(/^\//, "")}`;
-  return { id, path, loader: Boolean(route.module.loader), action: Boolean(route.module.action) };
+  return { id, path: fullPath(id) || "/", loader: Boolean(route.module.loader), action: Boolean(route.module.action) };
 });
 
 export type Call = {

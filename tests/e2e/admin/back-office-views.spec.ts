@@ -2,7 +2,8 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { enrolledAdmin, signInRequest, unique, unusedTotpCode, verifyEmailOf } from "../support";
 
 /**
- * The back office on a 360 px phone, with and without JavaScript: no page wider than the
+ * The back office on a 360 px phone, with and without JavaScript: each tab at its own address
+ * (ADR 043), the old ?tab= ones redirected; no page wider than the
  * screen, a payout's Approve and Reject on screen; the audit log's filters, the raffles
  * tab's toggle and the revenue chart's periods as plain links and forms.
  */
@@ -52,12 +53,20 @@ for (const javaScriptEnabled of [true, false]) {
     await page.getByRole("button", { name: "Access Dashboard" }).click();
     await expect(page.getByRole("heading", { name: "Admin dashboard" })).toBeVisible();
 
+    // Each tab at its own address (ADR 043), reached by the tab links, the open one marked.
+    await expect(page).toHaveURL(/\/admin\/payouts$/);
     for (const tab of ["payouts", "users", "raffles", "audit", "ledger"]) {
-      await page.goto(`/admin?tab=${tab}`);
-      expect(await overflow(page), `/admin?tab=${tab} is wider than the screen`).toBeLessThanOrEqual(0);
+      await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: tab }).click();
+      await expect(page).toHaveURL(new RegExp(`/admin/${tab}$`));
+      await expect(page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: tab })).toHaveAttribute("aria-current", "page");
+      expect(await overflow(page), `/admin/${tab} is wider than the screen`).toBeLessThanOrEqual(0);
     }
+    // An old bookmark (/admin?tab=...) still opens its tab.
+    await page.goto("/admin?tab=users&q=nobody-by-this-name");
+    await expect(page).toHaveURL(/\/admin\/users\?q=nobody-by-this-name$/);
+    await expect(page.getByRole("region", { name: "Users" }).getByRole("textbox", { name: "Search" })).toHaveValue("nobody-by-this-name");
 
-    await page.goto("/admin?tab=payouts");
+    await page.goto("/admin/payouts");
     const row = page.getByTestId("payout").filter({ hasText: payee });
     for (const name of ["Approve", "Reject"]) {
       const button = row.getByRole("button", { name });
@@ -71,17 +80,18 @@ for (const javaScriptEnabled of [true, false]) {
     // Revenue over time: daily by default, weekly and monthly a link away.
     await expect(page.getByTestId("revenue-bar")).toHaveCount(30);
     await page.getByRole("link", { name: "weekly" }).click();
+    await expect(page).toHaveURL(/\/admin\/payouts\?revenue=weekly$/);
     await expect(page.getByTestId("revenue-bar")).toHaveCount(12);
     await expect(page.getByTestId("revenue-chart")).toContainText("per week");
 
     // Raffles: empty cancelled rounds hidden, a link shows them.
-    await page.goto("/admin?tab=raffles");
+    await page.goto("/admin/raffles");
     await page.getByRole("link", { name: "Show empty cancelled rounds" }).click();
     await expect(page).toHaveURL(/empty=1/);
     await expect(page.getByRole("link", { name: "Hide empty cancelled rounds" })).toBeVisible();
 
     // The audit log: admins' actions only, with names.
-    await page.goto("/admin?tab=audit");
+    await page.goto("/admin/audit");
     await page.getByLabel("Who").selectOption("admin");
     await page.getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(/actor=admin/);

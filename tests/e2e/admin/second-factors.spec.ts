@@ -57,6 +57,6 @@ test("the demo admin passes the gate with a code from the README's secret", asyn
   await expect(page.getByRole("heading", { name: "Administrative Access" })).toBeVisible();
   await page.getByLabel("Authentication code").fill(await unusedTotpCode("admin@demo.test", DEMO_ADMIN_TOTP_SECRET));
   await page.getByRole("button", { name: "Access Dashboard" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page).toHaveURL(/\/admin\/payouts$/);
   await expect(page.getByRole("heading", { name: "Admin dashboard" })).toBeVisible();
 });

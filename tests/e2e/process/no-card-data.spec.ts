@@ -92,7 +92,7 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
   const payouts = (await (await admin.get("/api/admin/payouts")).json()) as { id: string; method: string }[];
   const card = payouts.find((p) => p.method === "debit_card")!;
   await keep(await admin.post(`/api/admin/payouts/${card.id}/approve`, { data: {}, headers: { Accept: "application/json" } }), 200);
-  bodies.push(await (await admin.get("/api/admin/payouts")).text(), await (await admin.get("/admin?tab=payouts")).text());
+  bodies.push(await (await admin.get("/api/admin/payouts")).text(), await (await admin.get("/admin/payouts")).text());
   await admin.dispose();
 
   expect(bodies.join("\n")).toContain("••••5556");

@@ -9,7 +9,7 @@ import { enrolledAdmin } from "../support";
  * that allows no serious or critical violation (ADR 029). Runs in the desktop and mobile
  * suites, so each page is scanned at both sizes.
  */
-const ADMIN_PAGES = ["/admin?tab=payouts", "/admin?tab=users", "/admin?tab=raffles", "/admin?tab=audit", "/admin?tab=ledger"];
+const ADMIN_PAGES = ["/admin/payouts", "/admin/users", "/admin/raffles", "/admin/audit", "/admin/ledger"];
 const THEMES = ["light", "dark"] as const;
 
 // A scan of a page full of raffle cards takes seconds on a busy machine.

@@ -77,6 +77,6 @@ test("an admin adds a passkey with the back office open, and signed in with it, 
   await expect(page).toHaveURL(/\/admin-access$/, { timeout: 15_000 });
   await expect(page.getByLabel("Authentication code")).toBeVisible();
   await page.getByRole("button", { name: "Continue with your passkey" }).click();
-  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page).toHaveURL(/\/admin\/payouts$/);
   await expect(page.getByRole("heading", { name: "Admin dashboard" })).toBeVisible();
 });
