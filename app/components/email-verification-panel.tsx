@@ -1,11 +1,35 @@
-import { Form } from "@remix-run/react";
-import { buttonClass, inputClass } from "./form-fields";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useFetcher } from "@remix-run/react";
+import { replyIntent } from "~/shared/form-reply";
+import { resendSchema, verifyCodeSchema } from "~/shared/email-code-forms";
+import { buttonClass, Field, FormErrors, inputClass } from "./form-fields";
+
+type Reply = SubmissionResult<string[]>;
 
 /**
  * On the withdraw page until the player's address is verified (ADR 032): why, the code
- * from the message, and "resend". Plain forms: they work without JavaScript.
+ * from the message, and "resend". Both post to /verify-email. With JavaScript through a
+ * fetcher: a refusal (a wrong code, a limit) shows here beside the field, a success goes
+ * back to /withdraw with its toast. Without, the same forms post as pages, and a refusal
+ * renders /verify-email with this panel and the error (`lastResult`).
  */
-export function EmailVerificationPanel({ email }: { email: string }) {
+export function EmailVerificationPanel({ email, lastResult }: { email: string; lastResult?: Reply }) {
+  const code = useFetcher<Reply>({ key: "verify-email-code" });
+  const resend = useFetcher<Reply>({ key: "verify-email-resend" });
+  const [codeForm, fields] = useForm({
+    id: "verify-email-code",
+    lastResult: code.data ?? (replyIntent(lastResult) === "code" ? lastResult : undefined),
+    constraint: getZodConstraint(verifyCodeSchema),
+    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyCodeSchema }),
+  });
+  const [resendForm] = useForm({
+    id: "verify-email-resend",
+    lastResult: resend.data ?? (replyIntent(lastResult) === "resend" ? lastResult : undefined),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resendSchema }),
+  });
   return (
     <section
       aria-labelledby="verify-email-title"
@@ -17,22 +41,25 @@ export function EmailVerificationPanel({ email }: { email: string }) {
       <p className="text-sm">
         We sent a link and a 6-digit code to <strong>{email}</strong>. Open the link, or type the code here.
       </p>
-      <Form method="post" action="/verify-email" className="flex flex-wrap items-end gap-2">
+      <code.Form method="post" action="/verify-email" {...getFormProps(codeForm)} className="flex flex-col gap-2">
         <input type="hidden" name="intent" value="code" />
-        <label className="flex flex-col gap-1 text-sm font-semibold" htmlFor="verify-code">
-          Code
-          <input id="verify-code" name="code" inputMode="numeric" autoComplete="one-time-code" pattern="\d{6}" maxLength={6} required className={inputClass} />
-        </label>
-        <button type="submit" className={buttonClass}>
-          Verify
-        </button>
-      </Form>
-      <Form method="post" action="/verify-email">
+        <FormErrors errors={codeForm.errors} />
+        <div className="flex flex-wrap items-end gap-2">
+          <Field label="Code" id={fields.code.id} errors={fields.code.errors}>
+            <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required className={inputClass} />
+          </Field>
+          <button type="submit" className={buttonClass} disabled={code.state !== "idle"}>
+            Verify
+          </button>
+        </div>
+      </code.Form>
+      <resend.Form method="post" action="/verify-email" {...getFormProps(resendForm)}>
         <input type="hidden" name="intent" value="resend" />
-        <button type="submit" className="text-sm font-semibold underline">
+        <FormErrors errors={resendForm.errors} />
+        <button type="submit" className="text-sm font-semibold underline" disabled={resend.state !== "idle"}>
           Send me a new link and code
         </button>
-      </Form>
+      </resend.Form>
     </section>
   );
 }

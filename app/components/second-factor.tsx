@@ -1,18 +1,35 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "@remix-run/react";
-import { buttonClass, inputClass } from "./form-fields";
+import { confirmEnrolmentSchema as schema } from "~/shared/second-factor-forms";
+import { buttonClass, Field, FormErrors, inputClass } from "./form-fields";
 
-/** The QR code (an SVG drawn on the server), the secret for typing by hand, and the first code's form (ADR 036). */
-export function TotpEnrolment({ enrolment, busy }: { enrolment: { secret: string; qrCode: string }; busy: boolean }) {
+/**
+ * The QR code (an SVG drawn on the server), the secret for typing by hand, and the first
+ * code's form (ADR 036). `lastResult` is the action's answer to this form, if any: a wrong
+ * code shows beside the field.
+ */
+export function TotpEnrolment({ enrolment, busy, lastResult }: { enrolment: { secret: string; qrCode: string }; busy: boolean; lastResult?: SubmissionResult<string[]> }) {
+  const [form, fields] = useForm({
+    id: "totp-confirm",
+    lastResult,
+    constraint: getZodConstraint(schema),
+    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
   return (
-    <Form method="post" reloadDocument className="flex flex-col gap-4 text-left">
+    <Form method="post" reloadDocument {...getFormProps(form)} className="flex flex-col gap-4 text-left">
       <p>Scan this QR code with your authenticator app, then type the 6-digit code it shows.</p>
       <img src={enrolment.qrCode} alt="QR code for your authenticator app" width={200} height={200} className="self-center bg-white p-2" />
       <p className="text-sm">
         Or type this key into the app: <code data-testid="totp-secret" className="break-all font-mono">{enrolment.secret}</code>
       </p>
       <input type="hidden" name="intent" value="confirm" />
-      <label htmlFor="confirm-code" className="text-sm font-semibold">Code from the app</label>
-      <input id="confirm-code" name="code" inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
+      <FormErrors errors={form.errors} />
+      <Field label="Code from the app" id={fields.code.id} errors={fields.code.errors}>
+        <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
+      </Field>
       <button type="submit" className={buttonClass} disabled={busy}>{busy ? "Checking..." : "Turn on two-factor authentication"}</button>
     </Form>
   );

@@ -1,7 +1,9 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { buttonClass, inputClass } from "~/components/form-fields";
+import { buttonClass, Field, inputClass } from "~/components/form-fields";
 import { closeAccount, closurePreview } from "~/services/account-closure.server";
 import { endSession, requireUser } from "~/services/auth.server";
 import { DomainError } from "~/shared/domain-error";
@@ -10,10 +12,9 @@ import { PASSWORD_MAX } from "~/shared/password-policy";
 import { redirectWithToast } from "~/infra/toast.server";
 import { PageError } from "~/components/route-error";
 
-const schema = z.object({
-  password: z.string().max(PASSWORD_MAX).optional(),
-  typed: z.string().max(40).optional(),
-});
+/** An account with a password confirms with it; one without (signed up through a provider) types the closing word. */
+const withPassword = z.object({ password: z.string({ message: "Enter your password to close your account." }).max(PASSWORD_MAX) });
+const withWord = z.object({ typed: z.string({ message: "Type the word above to close your account." }).max(40) });
 
 /** Closing an account, and taking one's data first (docs/decisions/035-closing-an-account.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -23,10 +24,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return Response.json({ message: "Enter your password (or the confirmation word) to close your account.", code: "invalid_input" }, { status: 400 });
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: form.has("typed") ? withWord : withPassword });
+  if (submission.status !== "success") return Response.json(submission.reply({ hideFields: ["password"] }), { status: 400 });
   try {
-    const closed = await closeAccount(user.id, parsed.data);
+    const closed = await closeAccount(user.id, submission.value);
     const refunded = closed.refundedTickets > 0 ? ` ${closed.refundedTickets} open ticket${closed.refundedTickets === 1 ? " was" : "s were"} refunded.` : "";
     return redirectWithToast(
       "/",
@@ -35,15 +37,28 @@ export async function action({ request }: ActionFunctionArgs) {
     );
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    const status = error.code === "closure_refused" ? 409 : 400;
-    return Response.json({ message: error.message, code: error.code }, { status });
+    // A wrong password or word shows beside its field; a closure refused (cash, a withdrawal or payment in progress) above the form.
+    if (error.code === "invalid_input") {
+      const field = "typed" in submission.value ? "typed" : "password";
+      return Response.json(submission.reply({ fieldErrors: { [field]: [error.message] }, hideFields: ["password"] }), { status: 400 });
+    }
+    return Response.json(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), { status: error.code === "closure_refused" ? 409 : 400 });
   }
 }
 
 export default function CloseAccount() {
   const data = useLoaderData<typeof loader>();
-  const refused = useActionData<{ message: string; code: string }>();
+  const lastResult = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
+  const schema = data.needsPassword ? withPassword : withWord;
+  const [form, fields] = useForm({
+    id: "close-account",
+    lastResult,
+    constraint: getZodConstraint(schema),
+    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
   return (
     <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-10">
       <Link to="/" className="underline">← Back to Raffle Rush</Link>
@@ -80,28 +95,20 @@ export default function CloseAccount() {
             Withdraw your {data.cash} in cash first: <Link to="/withdraw" className="underline">go to Withdraw</Link>.
           </p>
         ) : null}
-        {refused ? (
+        {form.errors?.length ? (
           <p className="mt-3 font-semibold text-red-700 dark:text-red-400" role="alert" data-testid="close-error">
-            {refused.message}
-            {refused.code === "closure_refused" ? (
-              <>
-                {" "}
-                <Link to="/withdraw" className="underline">Go to Withdraw</Link>
-              </>
-            ) : null}
+            {form.errors.join(" ")} <Link to="/withdraw" className="underline">Go to Withdraw</Link>
           </p>
         ) : null}
-        <Form method="post" className="mt-4 flex flex-col gap-3">
+        <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-3">
           {data.needsPassword ? (
-            <label className="flex flex-col gap-1">
-              Your password
-              <input type="password" name="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} className={inputClass} />
-            </label>
+            <Field label="Your password" id={fields.password.id} errors={fields.password.errors}>
+              <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className={inputClass} />
+            </Field>
           ) : (
-            <label className="flex flex-col gap-1">
-              Type {data.closeWord} to confirm
-              <input type="text" name="typed" required autoComplete="off" maxLength={40} className={inputClass} />
-            </label>
+            <Field label={`Type ${data.closeWord} to confirm`} id={fields.typed.id} errors={fields.typed.errors}>
+              <input {...getInputProps(fields.typed, { type: "text" })} autoComplete="off" className={inputClass} />
+            </Field>
           )}
           <button type="submit" disabled={busy} className={`${buttonClass} bg-red-700`}>{busy ? "Closing…" : "Close my account"}</button>
         </Form>

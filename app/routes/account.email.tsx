@@ -1,21 +1,29 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
-import { buttonClass, inputClass } from "~/components/form-fields";
+import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { PageError } from "~/components/route-error";
+import { AccountError } from "~/services/accounts.server";
 import { requireUser } from "~/services/auth.server";
 import { confirmEmailChangeByCode, confirmEmailChangeByToken, pendingEmailChange, requestEmailChange } from "~/services/email-change.server";
 import { expectedErrorMessage, readForm } from "~/infra/http.server";
+import { mailedCode } from "~/shared/email-code-forms";
+import { replyIntent, unshownErrors } from "~/shared/form-reply";
 import { PASSWORD_MAX } from "~/shared/password-policy";
 import { RateLimited } from "~/services/rate-limit.server";
 import { redirectWithToast } from "~/infra/toast.server";
 
-const schema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("request"), newEmail: z.string().trim().email("Enter a valid email address").max(254), password: z.string().min(1, "Enter your password").max(PASSWORD_MAX) }),
-  z.object({ intent: z.literal("code"), code: z.string().trim().max(20) }),
-  z.object({ intent: z.literal("link"), token: z.string().max(200) }),
-]);
+const requestSchema = z.object({
+  intent: z.literal("request"),
+  newEmail: z.string({ message: "Enter the new email address" }).trim().email("Enter a valid email address").max(254),
+  password: z.string({ message: "Enter your password" }).max(PASSWORD_MAX),
+});
+const codeSchema = z.object({ intent: z.literal("code"), code: mailedCode });
+const linkSchema = z.object({ intent: z.literal("link"), token: z.string({ message: "This link is not complete." }).max(200) });
+const schema = z.discriminatedUnion("intent", [requestSchema, codeSchema, linkSchema], { message: "Check the form and try again." });
 
 /**
  * Changing the email (docs/decisions/037-passkeys-and-email-change.md): the player asks with
@@ -29,10 +37,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { mode: "change" as const, email: user.email, pending: (await pendingEmailChange(user.id)) ?? null };
 }
 
+/** A refusal is a conform reply: beside its field (400), or above the form (a link refused, 429 limited). */
 export async function action({ request }: ActionFunctionArgs) {
-  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return Response.json({ message: parsed.error.issues[0]?.message ?? "Check the form and try again." }, { status: 400 });
-  const input = parsed.data;
+  const submission = parseWithZod(await readForm(request), { schema });
+  if (submission.status !== "success") return Response.json(submission.reply({ hideFields: ["password"] }), { status: 400 });
+  const input = submission.value;
   try {
     if (input.intent === "link") {
       await confirmEmailChangeByToken(input.token);
@@ -48,18 +57,27 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     const message = expectedErrorMessage(error);
     if (!message) throw error;
-    const status = error instanceof RateLimited ? 429 : 400;
-    return Response.json({ message }, { status, headers: error instanceof RateLimited ? { "Retry-After": String(error.retryAfterSeconds) } : undefined });
+    if (error instanceof RateLimited) {
+      return Response.json(submission.reply({ formErrors: [message], hideFields: ["password"] }), {
+        status: 429,
+        headers: { "Retry-After": String(error.retryAfterSeconds) },
+      });
+    }
+    const field = error instanceof AccountError ? error.field : input.intent === "code" ? "code" : null;
+    const reply = field ? submission.reply({ fieldErrors: { [field]: [message] }, hideFields: ["password"] }) : submission.reply({ formErrors: [message] });
+    return Response.json(reply, { status: 400 });
   }
 }
 
-function ConfirmLink({ token }: { token: string }) {
-  const refused = useActionData<{ message: string }>();
+type Reply = SubmissionResult<string[]>;
+
+function ConfirmLink({ token, lastResult }: { token: string; lastResult?: Reply }) {
+  const [form] = useForm({ id: "email-link", lastResult, onValidate: ({ formData }) => parseWithZod(formData, { schema: linkSchema }) });
   return (
     <AccountCard title="Confirm your new email">
       <p>Use this address for your Raffle Rush account.</p>
-      {refused ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{refused.message}</p> : null}
-      <Form method="post" className="flex flex-col gap-4">
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <FormErrors errors={Object.values(form.allErrors).flat()} />
         <input type="hidden" name="intent" value="link" />
         <input type="hidden" name="token" value={token} />
         <button type="submit" className={buttonClass}>Use this address</button>
@@ -68,42 +86,68 @@ function ConfirmLink({ token }: { token: string }) {
   );
 }
 
+function CodeForm({ pending, busy, lastResult }: { pending: string; busy: boolean; lastResult?: Reply }) {
+  const [form, fields] = useForm({
+    id: "email-code",
+    lastResult,
+    constraint: getZodConstraint(codeSchema),
+    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3" aria-labelledby="code-title">
+      <h2 id="code-title" className="font-semibold">Waiting for <span data-testid="pending-email">{pending}</span></h2>
+      <input type="hidden" name="intent" value="code" />
+      <FormErrors errors={form.errors} />
+      <Field label="6-digit code from the message" id={fields.code.id} errors={fields.code.errors}>
+        <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
+      </Field>
+      <button type="submit" disabled={busy} className={buttonClass}>Confirm new email</button>
+    </Form>
+  );
+}
+
+function RequestForm({ pending, busy, lastResult }: { pending: boolean; busy: boolean; lastResult?: Reply }) {
+  const [form, fields] = useForm({
+    id: "email-request",
+    lastResult,
+    constraint: getZodConstraint(requestSchema),
+    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: requestSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3" aria-labelledby="request-title">
+      <h2 id="request-title" className="font-semibold">{pending ? "Use another address" : "New address"}</h2>
+      <input type="hidden" name="intent" value="request" />
+      <FormErrors errors={form.errors} />
+      <Field label="New email" id={fields.newEmail.id} errors={fields.newEmail.errors}>
+        <input {...getInputProps(fields.newEmail, { type: "email" })} autoComplete="email" className={inputClass} />
+      </Field>
+      <Field label="Your password" id={fields.password.id} errors={fields.password.errors}>
+        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className={inputClass} />
+      </Field>
+      <button type="submit" disabled={busy} className={buttonClass}>Send confirmation</button>
+    </Form>
+  );
+}
+
 export default function ChangeEmail() {
   const data = useLoaderData<typeof loader>();
-  const refused = useActionData<{ message: string }>();
+  const lastResult = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  if (data.mode === "link") return <ConfirmLink token={data.token} />;
+  const replyTo = (intent: string) => (replyIntent(lastResult) === intent ? lastResult : undefined);
+  if (data.mode === "link") return <ConfirmLink token={data.token} lastResult={lastResult} />;
   return (
     <AccountCard title="Change email">
       <p className="text-sm">
         Your address: <strong data-testid="current-email">{data.email}</strong>. It changes only once you confirm the new one with the link or code we send
         there; we tell your current address when it has changed.
       </p>
-      {refused ? <p role="alert" className="text-sm text-red-700 dark:text-red-400" data-testid="email-change-error">{refused.message}</p> : null}
-      {data.pending ? (
-        <Form method="post" className="flex flex-col gap-3" aria-labelledby="code-title">
-          <h2 id="code-title" className="font-semibold">Waiting for <span data-testid="pending-email">{data.pending}</span></h2>
-          <input type="hidden" name="intent" value="code" />
-          <label className="flex flex-col gap-1 text-sm font-semibold">
-            6-digit code from the message
-            <input name="code" inputMode="numeric" autoComplete="one-time-code" pattern="\d{6}" maxLength={6} required className={inputClass} />
-          </label>
-          <button type="submit" disabled={busy} className={buttonClass}>Confirm new email</button>
-        </Form>
-      ) : null}
-      <Form method="post" className="flex flex-col gap-3" aria-labelledby="request-title">
-        <h2 id="request-title" className="font-semibold">{data.pending ? "Use another address" : "New address"}</h2>
-        <input type="hidden" name="intent" value="request" />
-        <label className="flex flex-col gap-1 text-sm font-semibold">
-          New email
-          <input type="email" name="newEmail" autoComplete="email" required maxLength={254} className={inputClass} />
-        </label>
-        <label className="flex flex-col gap-1 text-sm font-semibold">
-          Your password
-          <input type="password" name="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} className={inputClass} />
-        </label>
-        <button type="submit" disabled={busy} className={buttonClass}>Send confirmation</button>
-      </Form>
+      <FormErrors errors={unshownErrors(lastResult, data.pending ? ["code", "request"] : ["request"])} />
+      {data.pending ? <CodeForm pending={data.pending} busy={busy} lastResult={replyTo("code")} /> : null}
+      <RequestForm pending={data.pending !== null} busy={busy} lastResult={replyTo("request")} />
       <Link to="/settings" className="inline-flex min-h-11 items-center underline">Back to settings</Link>
     </AccountCard>
   );

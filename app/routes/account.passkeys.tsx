@@ -1,8 +1,11 @@
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
 import { AddPasskey } from "~/components/passkey-buttons";
+import { FormErrors } from "~/components/form-fields";
 import { PageError } from "~/components/route-error";
 import { requireUser } from "~/services/auth.server";
 import { longUtcDate } from "~/shared/dates";
@@ -10,7 +13,10 @@ import { expectedErrorMessage, readForm } from "~/infra/http.server";
 import { listPasskeys, relyingParty, removePasskey } from "~/services/passkeys.server";
 import { redirectWithToast } from "~/infra/toast.server";
 
-const schema = z.object({ intent: z.literal("remove"), passkeyId: z.uuid("Unknown passkey") });
+const schema = z.object({
+  intent: z.literal("remove", { message: "Unknown action" }),
+  passkeyId: z.uuid({ message: "Unknown passkey" }),
+});
 
 /**
  * The account's passkeys (docs/decisions/037-passkeys-and-email-change.md): listed and
@@ -23,28 +29,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return Response.json({ message: parsed.error.issues[0]?.message ?? "Unknown action" }, { status: 400 });
+  const submission = parseWithZod(await readForm(request), { schema });
+  if (submission.status !== "success") return Response.json(submission.reply(), { status: 400 });
   try {
-    const name = await removePasskey(user.id, parsed.data.passkeyId);
+    const name = await removePasskey(user.id, submission.value.passkeyId);
     return redirectWithToast("/account/passkeys", { type: "success", title: "Passkey removed", description: `"${name}" no longer signs you in.` });
   } catch (error) {
     const message = expectedErrorMessage(error);
     if (!message) throw error;
-    return Response.json({ message }, { status: 404 });
+    return Response.json(submission.reply({ formErrors: [message] }), { status: 404 });
   }
 }
 
 export default function Passkeys() {
   const { enabled, passkeys } = useLoaderData<typeof loader>();
-  const refused = useActionData<{ message: string }>();
+  // Each row's form has only hidden fields: a refusal (an unknown or removed passkey) shows above the list.
+  const lastResult = useActionData<typeof action>();
+  const [form] = useForm({ id: "remove-passkey", lastResult });
   return (
     <AccountCard title="Passkeys">
       <p className="text-sm">
         A passkey signs you in with your device&apos;s screen lock (fingerprint, face or PIN) instead of your password. It stays on your device or in
         your password manager; we keep only its public key.
       </p>
-      {refused ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{refused.message}</p> : null}
+      <FormErrors errors={Object.values(form.allErrors).flat()} />
       {passkeys.length === 0 ? (
         <p className="text-sm" data-testid="no-passkeys">You have no passkeys yet.</p>
       ) : (

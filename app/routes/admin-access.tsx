@@ -1,8 +1,9 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
-import { buttonClass, inputClass } from "~/components/form-fields";
+import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
 import { confirmAdminEnrolment, enrolWithKey, gateStep, mayPassWithPasskey, passAdminGate, passAdminGateWithPasskey } from "~/services/admin-gate.server";
 import { getSession, requireSession } from "~/services/auth.server";
@@ -11,12 +12,8 @@ import { PageError } from "~/components/route-error";
 import { RateLimited } from "~/services/rate-limit.server";
 import { clearEnrolmentCookie, enrolmentBelongsTo, enrolmentCookieFor, pendingEnrolment } from "~/services/second-factor.server";
 import { passActionHeaders } from "~/shared/action-headers";
-
-const schema = z.object({
-  intent: z.enum(["key", "confirm", "code", "passkey"]).default("code"),
-  key: z.string().max(500).default(""),
-  code: z.string().max(100).default(""),
-});
+import { replyIntent, unshownErrors } from "~/shared/form-reply";
+import { adminGateSchema as schema, gateCodeSchema, gateKeySchema, gatePasskeySchema } from "~/shared/second-factor-forms";
 
 const DENIED = "Access Denied: invalid credentials or insufficient privileges.";
 
@@ -31,11 +28,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { state: "admin" as const, step, enrolment, passkey: step === "code" && (await mayPassWithPasskey(session)) };
 }
 
-/** Keys and codes are checked on the server only; a wrong one is a 400 that changes nothing but the audit log and the limit. */
+/**
+ * Keys and codes are checked on the server only; a wrong one is a 400 that changes nothing but the audit log and the limit,
+ * and empties the field (the spec's gate). A blank or malformed form is a 400 before any check.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireSession(request);
-  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
-  const input = parsed.success ? parsed.data : { intent: "code" as const, key: "", code: "" };
+  const form = await readForm(request);
+  // The spec's gate form posts its field alone: without an intent, it is a code.
+  if (!form.has("intent")) form.set("intent", "code");
+  const submission = parseWithZod(form, { schema });
+  if (submission.status !== "success") return Response.json(submission.reply({ hideFields: ["key", "code"] }), { status: 400 });
+  const input = submission.value;
   try {
     if (input.intent === "key") {
       const enrolment = await enrolWithKey(session, input.key);
@@ -50,16 +54,81 @@ export async function action({ request }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (!(error instanceof RateLimited)) throw error;
-    return Response.json({ error: error.message }, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
+    return Response.json(submission.reply({ formErrors: [error.message], hideFields: ["key", "code"] }), {
+      status: 429,
+      headers: { "Retry-After": String(error.retryAfterSeconds) },
+    });
   }
-  return Response.json({ error: DENIED }, { status: 400 });
+  const refused = input.intent === "passkey" ? { formErrors: [DENIED] } : { fieldErrors: { [input.intent === "key" ? "key" : "code"]: [DENIED] } };
+  return Response.json(submission.reply({ ...refused, hideFields: ["key", "code"] }), { status: 400 });
 }
 
-type ActionData = { error?: string; recoveryCodes?: string[] };
+type Reply = SubmissionResult<string[]>;
+
+function PasskeyGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
+  const [form] = useForm({ id: "gate-passkey", lastResult, onValidate: ({ formData }) => parseWithZod(formData, { schema: gatePasskeySchema }) });
+  return (
+    <Form method="post" reloadDocument {...getFormProps(form)} className="flex flex-col gap-2">
+      <input type="hidden" name="intent" value="passkey" />
+      <p>You signed in with a passkey: it counts as your second factor.</p>
+      <FormErrors errors={form.errors} />
+      <button type="submit" className={buttonClass} disabled={busy}>Continue with your passkey</button>
+    </Form>
+  );
+}
+
+function CodeGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
+  const [form, fields] = useForm({
+    id: "gate-code",
+    lastResult,
+    constraint: getZodConstraint(gateCodeSchema),
+    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: gateCodeSchema }),
+  });
+  return (
+    <Form method="post" reloadDocument {...getFormProps(form)} className="flex flex-col gap-4 text-left">
+      <input type="hidden" name="intent" value="code" />
+      <FormErrors errors={form.errors} />
+      <Field label="Authentication code" id={fields.code.id} errors={fields.code.errors} hint="The 6-digit code from your authenticator app, or one of your recovery codes.">
+        <input
+          {...getInputProps(fields.code, { type: "text", ariaDescribedBy: `${fields.code.id}-hint` })}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          required
+          className={inputClass}
+        />
+      </Field>
+      <button type="submit" className={buttonClass} disabled={busy}>{busy ? "Checking..." : "Access Dashboard"}</button>
+    </Form>
+  );
+}
+
+function KeyGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
+  const [form, fields] = useForm({
+    id: "gate-key",
+    lastResult,
+    constraint: getZodConstraint(gateKeySchema),
+    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: gateKeySchema }),
+  });
+  return (
+    <Form method="post" reloadDocument {...getFormProps(form)} className="flex flex-col gap-4 text-left">
+      <p>Set up two-factor authentication: first the security key your operator gave you, then your authenticator app.</p>
+      <input type="hidden" name="intent" value="key" />
+      <FormErrors errors={form.errors} />
+      <Field label="Security Key" id={fields.key.id} errors={fields.key.errors}>
+        <input {...getInputProps(fields.key, { type: "password" })} placeholder="Enter administrative key" autoComplete="off" required className={inputClass} />
+      </Field>
+      <button type="submit" className={buttonClass} disabled={busy}>{busy ? "Checking..." : "Set up two-factor authentication"}</button>
+    </Form>
+  );
+}
 
 export default function AdminAccess() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<ActionData>();
+  const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   if (data.state === "unauthenticated") {
@@ -81,8 +150,7 @@ export default function AdminAccess() {
       </main>
     );
   }
-  const error = result?.error ? <p role="alert" className="rounded bg-red-100 p-3 text-red-900">{result.error}</p> : null;
-  if (result?.recoveryCodes) {
+  if (result && "recoveryCodes" in result) {
     return (
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
         <h1 className="text-3xl font-bold">Two-factor authentication is on</h1>
@@ -91,35 +159,19 @@ export default function AdminAccess() {
       </main>
     );
   }
+  const shown = [data.passkey ? "passkey" : "", data.step === "code" ? "code" : data.enrolment ? "confirm" : "key"];
+  const replyTo = (intent: string) => (replyIntent(result) === intent ? (result as Reply) : undefined);
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4 text-center">
       <h1 className="text-3xl font-bold">Administrative Access</h1>
-      {error}
-      {data.passkey ? (
-        <Form method="post" reloadDocument className="flex flex-col gap-2">
-          <input type="hidden" name="intent" value="passkey" />
-          <p>You signed in with a passkey: it counts as your second factor.</p>
-          <button type="submit" className={buttonClass} disabled={busy}>Continue with your passkey</button>
-        </Form>
-      ) : null}
+      <FormErrors errors={unshownErrors(result, shown)} />
+      {data.passkey ? <PasskeyGate busy={busy} lastResult={replyTo("passkey")} /> : null}
       {data.step === "code" ? (
-        <Form method="post" reloadDocument className="flex flex-col gap-4 text-left">
-          <input type="hidden" name="intent" value="code" />
-          <label htmlFor="code" className="text-sm font-semibold">Authentication code</label>
-          <p id="code-hint" className="text-sm">The 6-digit code from your authenticator app, or one of your recovery codes.</p>
-          <input id="code" name="code" aria-describedby="code-hint" inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
-          <button type="submit" className={buttonClass} disabled={busy}>{busy ? "Checking..." : "Access Dashboard"}</button>
-        </Form>
+        <CodeGate busy={busy} lastResult={replyTo("code")} />
       ) : data.enrolment ? (
-        <TotpEnrolment enrolment={data.enrolment} busy={busy} />
+        <TotpEnrolment enrolment={data.enrolment} busy={busy} lastResult={replyTo("confirm")} />
       ) : (
-        <Form method="post" reloadDocument className="flex flex-col gap-4 text-left">
-          <p>Set up two-factor authentication: first the security key your operator gave you, then your authenticator app.</p>
-          <input type="hidden" name="intent" value="key" />
-          <label htmlFor="key" className="text-sm font-semibold">Security Key</label>
-          <input id="key" name="key" type="password" placeholder="Enter administrative key" autoComplete="off" required className={inputClass} />
-          <button type="submit" className={buttonClass} disabled={busy}>{busy ? "Checking..." : "Set up two-factor authentication"}</button>
-        </Form>
+        <KeyGate busy={busy} lastResult={replyTo("key")} />
       )}
       <Link to="/" className="underline">Back to Site</Link>
     </main>

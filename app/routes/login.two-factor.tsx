@@ -1,8 +1,9 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
-import { buttonClass, inputClass } from "~/components/form-fields";
+import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { PageError } from "~/components/route-error";
 import { startSession } from "~/services/auth.server";
 import { readForm } from "~/infra/http.server";
@@ -10,8 +11,7 @@ import { knownDevice, rememberDevice } from "~/services/known-device.server";
 import { RateLimited } from "~/services/rate-limit.server";
 import { clearPendingSignIn, finishSignIn, pendingSignIn } from "~/services/two-step-sign-in.server";
 import { passActionHeaders } from "~/shared/action-headers";
-
-const schema = z.object({ code: z.string().max(100).default("") });
+import { signInCodeSchema as schema } from "~/shared/second-factor-forms";
 
 /** Sign-in's second step (ADR 036): only after the right password, for 5 minutes. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -19,12 +19,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
+/** A wrong code is a 400 beside the field; every code typed is counted and audited by `finishSignIn`. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const pending = await pendingSignIn(request);
   if (!pending) throw redirect("/api/login");
-  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
+  const submission = parseWithZod(await readForm(request), { schema });
+  if (submission.status !== "success") return Response.json(submission.reply({ hideFields: ["code"] }), { status: 400 });
   try {
-    if (parsed.success && (await finishSignIn(pending.userId, parsed.data.code))) {
+    if (await finishSignIn(pending.userId, submission.value.code)) {
       const headers = new Headers();
       headers.append("Set-Cookie", await startSession(request, pending.userId, { ip: context.clientIp }));
       headers.append("Set-Cookie", await rememberDevice(pending.userId, await knownDevice(request)));
@@ -33,23 +35,43 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     if (!(error instanceof RateLimited)) throw error;
-    return Response.json({ error: error.message }, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
+    return Response.json(submission.reply({ formErrors: [error.message], hideFields: ["code"] }), {
+      status: 429,
+      headers: { "Retry-After": String(error.retryAfterSeconds) },
+    });
   }
-  return Response.json({ error: "That code is not right. Try the app's current code, or a recovery code." }, { status: 400 });
+  return Response.json(
+    submission.reply({ fieldErrors: { code: ["That code is not right. Try the app's current code, or a recovery code."] }, hideFields: ["code"] }),
+    { status: 400 },
+  );
 }
 
 export default function TwoFactorSignIn() {
-  const result = useActionData<{ error?: string }>();
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
+  const lastResult = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useForm({
+    id: "sign-in-code",
+    lastResult,
+    constraint: getZodConstraint(schema),
+    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const hint = "The 6-digit code from your authenticator app, or one of your recovery codes.";
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
       <h1 className="text-3xl font-bold">Two-factor authentication</h1>
-      {result?.error ? <p role="alert" className="rounded bg-red-100 p-3 text-red-900">{result.error}</p> : null}
-      <Form method="post" className="flex flex-col gap-4">
-        <label htmlFor="code" className="text-sm font-semibold">Authentication code</label>
-        <p id="code-hint" className="text-sm">The 6-digit code from your authenticator app, or one of your recovery codes.</p>
-        <input id="code" name="code" aria-describedby="code-hint" inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <FormErrors errors={form.errors} />
+        <Field label="Authentication code" id={fields.code.id} errors={fields.code.errors} hint={hint}>
+          <input
+            {...getInputProps(fields.code, { type: "text", ariaDescribedBy: `${fields.code.id}-hint` })}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            required
+            className={inputClass}
+          />
+        </Field>
         <button type="submit" className={buttonClass} disabled={busy}>{busy ? "Checking..." : "Sign in"}</button>
       </Form>
       <Link to="/api/login" className="underline">Start again</Link>

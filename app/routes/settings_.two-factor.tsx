@@ -1,8 +1,9 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { z } from "zod";
-import { buttonClass, inputClass } from "~/components/form-fields";
+import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { PlayerShell } from "~/components/player-shell";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
 import { PageError } from "~/components/route-error";
@@ -21,8 +22,8 @@ import {
 } from "~/services/second-factor.server";
 import { redirectWithToast } from "~/infra/toast.server";
 import { passActionHeaders } from "~/shared/action-headers";
-
-const schema = z.object({ intent: z.enum(["begin", "confirm", "disable"]), code: z.string().max(100).default("") });
+import { replyIntent, unshownErrors } from "~/shared/form-reply";
+import { beginEnrolmentSchema, playerTwoFactorSchema as schema, turnOffSchema } from "~/shared/second-factor-forms";
 
 /** Two-factor authentication for the player's own account (ADR 036), a page that works without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -33,67 +34,99 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { state: "off" as const, isAdmin, codesLeft: 0, enrolment };
 }
 
+/** A refusal is a conform reply beside the form's field (400, 409 already on, 429 limited); codes are counted by the services. */
 export async function action({ request }: ActionFunctionArgs) {
   const session = await requireSession(request);
-  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return Response.json({ error: "Choose what to do." }, { status: 400 });
-  const { intent, code } = parsed.data;
+  const submission = parseWithZod(await readForm(request), { schema });
+  if (submission.status !== "success") return Response.json(submission.reply({ hideFields: ["code"] }), { status: 400 });
+  const input = submission.value;
   try {
-    if (intent === "begin") {
-      if (!(await beginEnrolment(session.user.id, session.user.email))) return Response.json({ error: "Two-factor authentication is already on." }, { status: 409 });
+    if (input.intent === "begin") {
+      if (!(await beginEnrolment(session.user.id, session.user.email))) {
+        return Response.json(submission.reply({ formErrors: ["Two-factor authentication is already on."] }), { status: 409 });
+      }
       return redirect("/settings/two-factor", { headers: { "Set-Cookie": await enrolmentCookieFor(session.id) } });
     }
-    if (intent === "confirm") {
-      const codes = (await enrolmentBelongsTo(request, session.id)) ? await turnOnTwoFactor(session.user.id, code) : null;
+    if (input.intent === "confirm") {
+      const codes = (await enrolmentBelongsTo(request, session.id)) ? await turnOnTwoFactor(session.user.id, input.code) : null;
       if (codes) return Response.json({ recoveryCodes: codes }, { headers: { "Set-Cookie": await clearEnrolmentCookie(), "Cache-Control": "no-store" } });
-      return Response.json({ error: "That code is not right. Type the code the app shows now." }, { status: 400 });
+      return Response.json(submission.reply({ fieldErrors: { code: ["That code is not right. Type the code the app shows now."] }, hideFields: ["code"] }), { status: 400 });
     }
-    const check = await turnOffTwoFactor(session.user, code);
+    const check = await turnOffTwoFactor(session.user, input.code);
     if (check.ok) return redirectWithToast("/settings/two-factor", { type: "success", title: "Two-factor authentication is off" });
     const error = check.reason === "admin" ? "An admin's second factor guards the back office: it cannot be turned off here." : "That code is not right. Type the code the app shows now, or a recovery code.";
-    return Response.json({ error }, { status: 400 });
+    return Response.json(submission.reply({ fieldErrors: { code: [error] }, hideFields: ["code"] }), { status: 400 });
   } catch (error) {
     if (!(error instanceof RateLimited)) throw error;
-    return Response.json({ error: error.message }, { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } });
+    return Response.json(submission.reply({ formErrors: [error.message], hideFields: ["code"] }), {
+      status: 429,
+      headers: { "Retry-After": String(error.retryAfterSeconds) },
+    });
   }
 }
 
-type ActionData = { error?: string; recoveryCodes?: string[] };
+type Reply = SubmissionResult<string[]>;
+
+function BeginForm({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
+  const [form] = useForm({ id: "two-factor-begin", lastResult, onValidate: ({ formData }) => parseWithZod(formData, { schema: beginEnrolmentSchema }) });
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+      <p>Off. With it on, signing in also asks for a code from an authenticator app on your phone.</p>
+      <input type="hidden" name="intent" value="begin" />
+      <FormErrors errors={form.errors} />
+      <button type="submit" className={buttonClass} disabled={busy}>Set up two-factor authentication</button>
+    </Form>
+  );
+}
+
+function TurnOffForm({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
+  const [form, fields] = useForm({
+    id: "two-factor-off",
+    lastResult,
+    constraint: getZodConstraint(turnOffSchema),
+    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: turnOffSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+      <input type="hidden" name="intent" value="disable" />
+      <FormErrors errors={form.errors} />
+      <Field label="Code to turn it off" id={fields.code.id} errors={fields.code.errors}>
+        <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
+      </Field>
+      <button type="submit" className={buttonClass} disabled={busy}>Turn off two-factor authentication</button>
+    </Form>
+  );
+}
 
 export default function TwoFactorSettings() {
   const data = useLoaderData<typeof loader>();
-  const result = useActionData<ActionData>();
+  const result = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
+  const recoveryCodes = result && "recoveryCodes" in result ? result.recoveryCodes : null;
+  const reply = result && !("recoveryCodes" in result) ? (result as Reply) : undefined;
+  const shown = data.state === "on" ? (data.isAdmin ? "" : "disable") : data.enrolment ? "confirm" : "begin";
+  const replyTo = (intent: string) => (replyIntent(reply) === intent ? reply : undefined);
   return (
     <PlayerShell>
       <main className="mx-auto flex max-w-md flex-col gap-4 px-4 py-8">
         <h1 className="text-3xl font-bold">Two-factor authentication</h1>
-        {result?.error ? <p role="alert" className="rounded bg-red-100 p-3 text-red-900">{result.error}</p> : null}
-        {result?.recoveryCodes ? (
+        <FormErrors errors={unshownErrors(reply, [shown])} />
+        {recoveryCodes ? (
           <>
             <p>Two-factor authentication is on: signing in now asks for a code from your app.</p>
-            <RecoveryCodeList codes={result.recoveryCodes} />
+            <RecoveryCodeList codes={recoveryCodes} />
           </>
         ) : data.state === "on" ? (
           <>
             <p>On: signing in asks for a code from your authenticator app. Recovery codes left: {data.codesLeft}.</p>
-            {data.isAdmin ? null : (
-              <Form method="post" className="flex flex-col gap-4">
-                <input type="hidden" name="intent" value="disable" />
-                <label htmlFor="disable-code" className="text-sm font-semibold">Code to turn it off</label>
-                <input id="disable-code" name="code" inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
-                <button type="submit" className={buttonClass} disabled={busy}>Turn off two-factor authentication</button>
-              </Form>
-            )}
+            {data.isAdmin ? null : <TurnOffForm busy={busy} lastResult={replyTo("disable")} />}
           </>
         ) : data.enrolment ? (
-          <TotpEnrolment enrolment={data.enrolment} busy={busy} />
+          <TotpEnrolment enrolment={data.enrolment} busy={busy} lastResult={replyTo("confirm")} />
         ) : (
-          <Form method="post" className="flex flex-col gap-4">
-            <p>Off. With it on, signing in also asks for a code from an authenticator app on your phone.</p>
-            <input type="hidden" name="intent" value="begin" />
-            <button type="submit" className={buttonClass} disabled={busy}>Set up two-factor authentication</button>
-          </Form>
+          <BeginForm busy={busy} lastResult={replyTo("begin")} />
         )}
         <Link to="/settings" className="underline">Back to settings</Link>
       </main>

@@ -1,56 +1,71 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "~/components/account-card";
-import { buttonClass } from "~/components/form-fields";
+import { EmailVerificationPanel } from "~/components/email-verification-panel";
+import { buttonClass, FormErrors } from "~/components/form-fields";
 import { requireUser } from "~/services/auth.server";
-import { sendVerification, verifyEmailByCode, verifyEmailByToken } from "~/services/email-tokens.server";
+import { emailVerification, sendVerification, verifyEmailByCode, verifyEmailByToken } from "~/services/email-tokens.server";
 import { expectedErrorMessage, readForm } from "~/infra/http.server";
+import { RateLimited } from "~/services/rate-limit.server";
 import { redirectWithToast } from "~/infra/toast.server";
 import { PageError } from "~/components/route-error";
+import { verifyEmailSchema as schema, verifyLinkSchema } from "~/shared/email-code-forms";
+import { passActionHeaders } from "~/shared/action-headers";
 
 /**
  * Email verification (ADR 032). The link from the message opens a page whose button
  * POSTs the token (a mail scanner that follows links verifies nothing); the withdraw
- * page posts the 6-digit code, or asks for a new message ("resend").
+ * page's panel posts the 6-digit code, or asks for a new message ("resend"). Without a
+ * token the page is that panel, where a refused code shows without JavaScript.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token");
-  if (!token) throw redirect("/withdraw");
-  return { token: token.slice(0, 200) };
+  if (token) return { mode: "link" as const, token: token.slice(0, 200) };
+  const user = await requireUser(request);
+  const { email, verified } = await emailVerification(user.id);
+  if (verified) throw redirect("/withdraw");
+  return { mode: "code" as const, email };
 }
 
+const VERIFIED = { type: "success", title: "Email verified", description: "Thank you: your email address is verified." } as const;
+
+/** Success goes to /withdraw with its toast; a refusal is a conform reply (400, 429 limited) shown beside its field. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await readForm(request);
-  const intent = String(form.get("intent") ?? "");
+  const submission = parseWithZod(await readForm(request), { schema });
+  if (submission.status !== "success") return Response.json(submission.reply(), { status: 400 });
+  const input = submission.value;
   try {
-    if (intent === "link") {
-      await verifyEmailByToken(String(form.get("token") ?? ""));
-      return redirectWithToast("/withdraw", { type: "success", title: "Email verified", description: "Thank you: your email address is verified." });
+    if (input.intent === "link") {
+      await verifyEmailByToken(input.token);
+      return redirectWithToast("/withdraw", VERIFIED);
     }
     const user = await requireUser(request);
-    if (intent === "code") {
-      await verifyEmailByCode(user.id, String(form.get("code") ?? "").trim());
-      return redirectWithToast("/withdraw", { type: "success", title: "Email verified", description: "Thank you: your email address is verified." });
+    if (input.intent === "code") {
+      await verifyEmailByCode(user.id, input.code);
+      return redirectWithToast("/withdraw", VERIFIED);
     }
-    if (intent === "resend") {
-      await sendVerification(user.id, { resend: true });
-      return redirectWithToast("/withdraw", { type: "success", title: "Message sent", description: `We sent a new link and code to ${user.email}.` });
-    }
-    return Response.json({ message: "Unknown action" }, { status: 400 });
+    await sendVerification(user.id, { resend: true });
+    return redirectWithToast("/withdraw", { type: "success", title: "Message sent", description: `We sent a new link and code to ${user.email}.` });
   } catch (error) {
     const message = expectedErrorMessage(error);
     if (!message) throw error;
-    return redirectWithToast("/withdraw", { type: "error", title: "Not verified", description: message });
+    const limited = error instanceof RateLimited ? { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } } : { status: 400 };
+    const reply = input.intent === "code" && !(error instanceof RateLimited) ? submission.reply({ fieldErrors: { code: [message] } }) : submission.reply({ formErrors: [message] });
+    return Response.json(reply, limited);
   }
 }
 
-export default function VerifyEmail() {
-  const { token } = useLoaderData<typeof loader>();
+function ConfirmLink({ token }: { token: string }) {
+  const lastResult = useActionData<typeof action>();
+  const [form] = useForm({ id: "verify-email-link", lastResult, onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyLinkSchema }) });
   return (
     <AccountCard title="Verify your email">
       <p>Confirm that this email address is yours.</p>
-      <Form method="post" className="flex flex-col gap-4">
+      <Form method="post" action={`/verify-email?token=${encodeURIComponent(token)}`} {...getFormProps(form)} className="flex flex-col gap-4">
+        <FormErrors errors={Object.values(form.allErrors).flat()} />
         <input type="hidden" name="intent" value="link" />
         <input type="hidden" name="token" value={token} />
         <button type="submit" className={buttonClass}>
@@ -61,7 +76,21 @@ export default function VerifyEmail() {
   );
 }
 
+export default function VerifyEmail() {
+  const data = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  if (data.mode === "link") return <ConfirmLink token={data.token} />;
+  return (
+    <main className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-10">
+      <EmailVerificationPanel email={data.email} lastResult={lastResult} />
+      <Link to="/withdraw" className="underline">Back to withdrawals</Link>
+    </main>
+  );
+}
+
 export const meta: MetaFunction = () => [{ title: "Verify your email — Raffle Rush" }];
+
+export const headers = passActionHeaders("Retry-After");
 
 export function ErrorBoundary() {
   return <PageError title="Your email could not be verified here" back={{ to: "/withdraw", label: "Back to withdrawals" }} />;

@@ -4,6 +4,7 @@ import { db } from "~/models/db.server";
 import * as tokens from "~/models/email-token.server";
 import type { Tx } from "~/models/ledger.server";
 import { DomainError } from "~/shared/domain-error";
+import { AccountError } from "./accounts.server";
 import { TokenRefused } from "./email-tokens.server";
 import { getEnv } from "~/infra/env.server";
 import { queueMail } from "~/infra/mail/outbox.server";
@@ -24,17 +25,17 @@ const tokenHashOf = (token: string) => (/^[\w-]{43}$/.test(token) ? sha256(token
 
 export const WRONG_PASSWORD = "That password is not right.";
 
-/** Asks to move the account to `newEmail`: limited per account (counted first), checked by the password. */
+/** Asks to move the account to `newEmail`: limited per account (counted first), checked by the password; a refusal names its field (AccountError). */
 export async function requestEmailChange(userId: string, input: { newEmail: string; password: string }, now = new Date()): Promise<string> {
   await consume(LIMITS.emailChangePerAccount, userId, now);
   const address = input.newEmail.trim().toLowerCase();
   const account = await tokens.emailAndPasswordOf(userId);
   if (!account.passwordHash || account.closedAt) {
-    throw new DomainError("invalid_input", "Your account has no password: it signs in through your provider, whose address it uses.");
+    throw new AccountError("password", "Your account has no password: it signs in through your provider, whose address it uses.");
   }
-  if (!(await verifyPassword(input.password, account.passwordHash))) throw new DomainError("invalid_input", WRONG_PASSWORD);
-  if (address === account.email) throw new DomainError("invalid_input", "That is already your email address.");
-  if (await tokens.accountByEmail(address)) throw new DomainError("invalid_input", "Another account uses that email address.");
+  if (!(await verifyPassword(input.password, account.passwordHash))) throw new AccountError("password", WRONG_PASSWORD);
+  if (address === account.email) throw new AccountError("newEmail", "That is already your email address.");
+  if (await tokens.accountByEmail(address)) throw new AccountError("newEmail", "Another account uses that email address.");
   const id = randomUUID();
   const token = randomBytes(32).toString("base64url");
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");

@@ -21,7 +21,9 @@ test("download my data, then close the account from settings: signed out, and th
 
   await page.getByLabel("Your password").fill("not my password");
   await page.getByRole("button", { name: "Close my account" }).click();
-  await expect(page.getByTestId("close-error")).toContainText("That password is not right");
+  // Beside the field: the input is marked invalid and described by the message.
+  await expect(page.getByLabel("Your password")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Your password")).toHaveAccessibleDescription(/That password is not right/);
 
   await page.getByLabel("Your password").fill("correct horse battery staple");
   await page.getByRole("button", { name: "Close my account" }).click();

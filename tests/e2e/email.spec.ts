@@ -88,6 +88,10 @@ test("verify the email with the code from the message before a first withdrawal"
   const code = /Your code: (\d{6})/.exec(await mailPage.getByTestId("mail-text").innerText())![1]!;
   await mailPage.close();
 
+  // A wrong code: the message beside the field (with JavaScript on /withdraw, without on /verify-email's same panel).
+  await panel.getByLabel("Code").fill(code === "000000" ? "111111" : "000000");
+  await panel.getByRole("button", { name: "Verify" }).click();
+  await expect(panel.getByLabel("Code")).toHaveAccessibleDescription(/That code is not right/);
   await panel.getByLabel("Code").fill(code);
   await panel.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByTestId("toast")).toContainText("Email verified");

@@ -7,6 +7,7 @@ import { hashPassword } from "~/services/password.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
+import { fieldError, formAlerts } from "../support/field-error";
 import { withTotpFactor } from "../support/second-factor";
 
 const close = (cookie: string, form: Record<string, string> = { typed: "close" }) => call("/account/close", { method: "POST", cookie, form });
@@ -31,11 +32,16 @@ describe("closing an account", () => {
     const cookie = await sessionCookie(p.id);
     const page = await pageText(await call("/account/close", { cookie }));
     expect(page).toMatch(/Withdraw your \$1\.50 in cash first/);
+    const misspelt = await close(cookie, { typed: "clsoe" });
+    expect(misspelt.status).toBe(400);
+    expect(fieldError(await pageText(misspelt), "close-account-typed")).toBe("Type CLOSE to confirm.");
     const response = await close(cookie);
     expect(response.status).toBe(409);
     const text = await pageText(response);
     expect(text).toMatch(/You have \$1\.50 in cash\. Withdraw your cash first/);
     expect(text).toContain('href="/withdraw"');
+    // A refusal of the closure, not of the word typed: above the form, the field without an error.
+    expect(fieldError(text, "close-account-typed")).toBeUndefined();
     expect(await closedAt(p.id)).toBeNull();
     expect(await userBalances(p.id)).toEqual({ cash: 150n, bonus: 40n });
   });
@@ -46,7 +52,13 @@ describe("closing an account", () => {
     const cookie = await sessionCookie(p.id);
     const wrong = await close(cookie, { password: "wrong password!" });
     expect(wrong.status).toBe(400);
-    expect(await pageText(wrong)).toMatch(/That password is not right/);
+    const page = await pageText(wrong);
+    expect(fieldError(page, "close-account-password")).toBe("That password is not right: enter your current password to close the account.");
+    expect(formAlerts(page)).toEqual([]);
+    expect(page).not.toContain("wrong password!");
+    const blank = await close(cookie, { password: "" });
+    expect(blank.status).toBe(400);
+    expect(fieldError(await pageText(blank), "close-account-password")).toBe("Enter your password to close your account.");
     expect(await closedAt(p.id)).toBeNull();
     expect((await close(cookie, { password: "correct horse battery" })).status).toBe(302);
     expect(await closedAt(p.id)).not.toBeNull();

@@ -5,11 +5,13 @@ import { db } from "~/models/db.server";
 import { userBalance } from "~/models/ledger.server";
 import { signIn } from "~/services/accounts.server";
 import { verifyEmailByToken } from "~/services/email-tokens.server";
+import { EXPIRED_LINK } from "~/shared/recovery";
 import { deliverDueMail } from "~/infra/mail/outbox.server";
 import { hashPassword } from "~/services/password.server";
 import { requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
+import { fieldError, formAlerts } from "../support/field-error";
 import { setUpSmtp } from "../support/smtp";
 
 /**
@@ -173,6 +175,10 @@ describe("email verification", () => {
     const verified = await call("/verify-email", { method: "POST", form: { intent: "link", token } });
     expect(verified.status).toBe(302);
     expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).not.toBeNull();
+    // Used once: the link's page says so (400), for a visitor who is not signed in too.
+    const again = await call(`/verify-email?token=${token}`, { method: "POST", form: { intent: "link", token } });
+    expect(again.status).toBe(400);
+    expect(formAlerts(await pageText(again))).toEqual([EXPIRED_LINK]);
     // Used once.
     await expect(verifyEmailByToken(token)).rejects.toThrow("This link has expired or was already used.");
   });
@@ -198,8 +204,16 @@ describe("email verification", () => {
     await drain();
     const code = /Your code: (\d{6})/.exec(lastMailTo(player.email).text ?? "")![1]!;
     const wrong = code === "000000" ? "111111" : "000000";
-    expect((await call("/verify-email", { method: "POST", cookie, form: { intent: "code", code: wrong } })).status).toBe(302);
+    // A wrong code: 400 and the panel again, the message beside the field (without JavaScript this is the page shown).
+    const wrongCode = await call("/verify-email", { method: "POST", cookie, form: { intent: "code", code: wrong } });
+    expect(wrongCode.status).toBe(400);
+    const refusedPage = await pageText(wrongCode);
+    expect(refusedPage).toContain("Verify your email before your first withdrawal");
+    expect(fieldError(refusedPage, "verify-email-code-code")).toBe("That code is not right, or it has expired. Check the latest message we sent, or send a new one.");
     expect((await db().user.findUniqueOrThrow({ where: { id: player.id } })).emailVerifiedAt).toBeNull();
+    const overlong = await call("/verify-email", { method: "POST", cookie, form: { intent: "code", code: "1".repeat(21) } });
+    expect(overlong.status).toBe(400);
+    expect(fieldError(await pageText(overlong), "verify-email-code-code")).toBe("That code is too long.");
     // Hashed at rest: the code is nowhere in the tokens table.
     expect(JSON.stringify(await db().emailToken.findMany({ where: { userId: player.id } }))).not.toContain(code);
     await call("/verify-email", { method: "POST", cookie, form: { intent: "code", code } });
@@ -213,7 +227,10 @@ describe("email verification", () => {
     const player = await playerWithPassword({ emailVerified: false });
     const cookie = await sessionCookie(player.id);
     const codes = await Promise.all(Array.from({ length: 12 }, (_, i) => call("/verify-email", { method: "POST", cookie, form: { intent: "code", code: String(100000 + i) } })));
-    expect(codes.every((r) => r.status === 302)).toBe(true);
+    expect(codes.map((r) => r.status).sort()).toEqual([...Array<number>(10).fill(400), 429, 429]);
+    const limited = codes.find((r) => r.status === 429)!;
+    expect(limited.headers.get("Retry-After")).toBeTruthy();
+    expect(formAlerts(await pageText(limited))).toHaveLength(1);
     expect(await db().rateLimitBucket.findMany({ where: { key: `verify-code:account:${player.id}` }, select: { count: true } })).toEqual([{ count: 10 }]);
   });
 });

@@ -5,6 +5,7 @@ import { deliverDueMail } from "~/infra/mail/outbox.server";
 import { hashPassword } from "~/services/password.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
+import { fieldError, formAlerts } from "../support/field-error";
 import { setUpSmtp } from "../support/smtp";
 
 /**
@@ -64,7 +65,7 @@ describe("changing the email", () => {
     // Used once: a second confirmation is refused and changes nothing.
     const again = await call(`/account/email?token=${token}`, { method: "POST", form: { intent: "link", token } });
     expect(again.status).toBe(400);
-    expect(await pageText(again)).toMatch(/expired or was already used/);
+    expect(formAlerts(await pageText(again))).toEqual([expect.stringMatching(/expired or was already used/)]);
 
     await drain();
     const notice = lastMailTo(p.email);
@@ -81,7 +82,9 @@ describe("changing the email", () => {
     await drain();
     const sent = code(lastMailTo(target));
     const wrong = sent === "000000" ? "111111" : "000000";
-    expect((await call("/account/email", { method: "POST", cookie: p.cookie, form: { intent: "code", code: wrong } })).status).toBe(400);
+    const refused = await call("/account/email", { method: "POST", cookie: p.cookie, form: { intent: "code", code: wrong } });
+    expect(refused.status).toBe(400);
+    expect(fieldError(await pageText(refused), "email-code-code")).toMatch(/^That code is not right, or it has expired/);
     expect(await emailOf(p.id)).toMatchObject({ email: p.email });
     expect((await call("/account/email", { method: "POST", cookie: p.cookie, form: { intent: "code", code: sent } })).status).toBe(302);
     expect((await emailOf(p.id)).email).toBe(target);
@@ -95,15 +98,18 @@ describe("changing the email", () => {
     const other = await createTestUser();
     const wrong = await ask(p.cookie, newAddress(p.id), "not my password");
     expect(wrong.status).toBe(400);
-    expect(await pageText(wrong)).toMatch(/That password is not right/);
+    const wrongPage = await pageText(wrong);
+    expect(fieldError(wrongPage, "email-request-password")).toBe("That password is not right.");
+    expect(wrongPage).not.toContain("not my password");
     const taken = await ask(p.cookie, other.email);
     expect(taken.status).toBe(400);
-    expect(await pageText(taken)).toMatch(/Another account uses that email address/);
+    expect(fieldError(await pageText(taken), "email-request-newEmail")).toBe("Another account uses that email address.");
     expect(await db().emailToken.count({ where: { userId: p.id, purpose: "change_email" } })).toBe(0);
     // 5 an hour: the two refusals above counted (counted first), three more pass, the next is 429.
     for (let n = 1; n <= 3; n++) expect((await ask(p.cookie, newAddress(p.id, n))).status).toBe(302);
     const limited = await ask(p.cookie, newAddress(p.id, 9));
     expect(limited.status).toBe(429);
+    expect(formAlerts(await pageText(limited))).toHaveLength(1);
     // Only the latest request is live; older ones were ended when it was made.
     expect(await db().emailToken.count({ where: { userId: p.id, purpose: "change_email", usedAt: null } })).toBe(1);
   });

@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { getSession, signedInWithPasskey, startSession } from "~/services/auth.server";
 import { CHALLENGE_TTL_MS } from "~/services/passkeys.server";
-import { call, sessionCookie } from "../support/app";
+import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
+import { formAlerts } from "../support/field-error";
 
 /**
  * The server's side of the passkey ceremonies (ADR 037). A real authenticator's answers
@@ -125,7 +126,11 @@ describe("the passkeys page", () => {
 
     const refused = await call("/account/passkeys", { method: "POST", cookie, form: { intent: "remove", passkeyId: theirs.id } });
     expect(refused.status).toBe(404);
+    expect(formAlerts(await pageText(refused))).toEqual(["That passkey is not one of yours, or was removed already."]);
     expect(await db().passkey.count({ where: { id: theirs.id } })).toBe(1);
+    const malformed = await call("/account/passkeys", { method: "POST", cookie, form: { intent: "remove", passkeyId: "not-an-id" } });
+    expect(malformed.status).toBe(400);
+    expect(formAlerts(await pageText(malformed))).toEqual(["Unknown passkey"]);
 
     const removed = await call("/account/passkeys", { method: "POST", cookie, form: { intent: "remove", passkeyId: mine.id } });
     expect(removed.status).toBe(302);

@@ -5,6 +5,7 @@ import { hashPassword } from "~/services/password.server";
 import { checkSecondFactor } from "~/services/second-factor.server";
 import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
+import { fieldError, formAlerts } from "../support/field-error";
 import { totpCode, totpCodeAt, withTotpFactor } from "../support/second-factor";
 
 const KEY = "demo-admin-access-key";
@@ -21,7 +22,10 @@ describe("an admin's enrolment with the bootstrap key", () => {
 
     const wrong = await gate(cookie, { intent: "key", key: "wrong-key-123" });
     expect(wrong.status).toBe(400);
-    expect(await wrong.text()).toContain("Access Denied");
+    // Beside the field, which is emptied (the spec's gate).
+    const refusedPage = await pageText(wrong);
+    expect(fieldError(refusedPage, "gate-key-key")).toBe("Access Denied: invalid credentials or insufficient privileges.");
+    expect(refusedPage).not.toContain("wrong-key-123");
     expect(await db().totpFactor.count({ where: { userId: admin.id } })).toBe(0);
 
     const right = await gate(cookie, { intent: "key", key: KEY });
@@ -33,13 +37,18 @@ describe("an admin's enrolment with the bootstrap key", () => {
     // Another session of the same admin (a password without the key) sees nothing pending.
     const other = await sessionCookie(admin.id);
     expect(await pageText(await call("/admin-access", { cookie: other }))).not.toContain(secret);
-    expect((await gate(other, { intent: "confirm", code: await totpCode(secret) })).status).toBe(400);
+    const stale = await gate(other, { intent: "confirm", code: await totpCode(secret) });
+    expect(stale.status).toBe(400);
+    // This session's page shows the key's form, not the code's: the refusal shows above it.
+    expect(formAlerts(await pageText(stale))).toEqual(["Access Denied: invalid credentials or insufficient privileges."]);
     // Sealed at rest: the row holds AES-GCM ciphertext, never the secret.
     const stored = (await db().totpFactor.findUniqueOrThrow({ where: { userId: admin.id } })).secretSealed;
     expect(stored).toMatch(/^v1\./);
     expect(stored).not.toContain(secret);
 
-    expect((await gate(enrolling, { intent: "confirm", code: "000000" === (await totpCode(secret)) ? "111111" : "000000" })).status).toBe(400);
+    const wrongFirst = await gate(enrolling, { intent: "confirm", code: "000000" === (await totpCode(secret)) ? "111111" : "000000" });
+    expect(wrongFirst.status).toBe(400);
+    expect(fieldError(await pageText(wrongFirst), "totp-confirm-code")).toBe("Access Denied: invalid credentials or insufficient privileges.");
     expect((await db().totpFactor.findUniqueOrThrow({ where: { userId: admin.id } })).confirmedAt).toBeNull();
     expect(await gateOpen(enrolling)).toBe(false);
 
@@ -155,7 +164,10 @@ describe("the admin gate with the admin's own code", () => {
     for (const code of [wrong, "", "abc", "12345678901234567890", "AAAA-BBBB-CCCC-DDDD"]) {
       const response = await gate(cookie, { code });
       expect(response.status).toBe(400);
-      expect(await response.text()).toContain("Access Denied");
+      // Beside the field, which is emptied (the spec's gate); a blank code is an attempt too.
+      const page = await pageText(response);
+      expect(fieldError(page, "gate-code-code")).toBe("Access Denied: invalid credentials or insufficient privileges.");
+      if (code) expect(page).not.toContain(`value="${code}"`);
     }
     expect(await db().totpFactor.findUniqueOrThrow({ where: { userId: admin.id } })).toMatchObject({ lastStep: null });
     expect(await gateOpen(cookie)).toBe(false);
@@ -211,6 +223,7 @@ describe("a player's own second factor", () => {
     const secret = /data-testid="totp-secret"[^>]*>([A-Z2-7]+)</.exec(html)![1]!;
     const wrong = await call("/settings/two-factor", { method: "POST", cookie: enrolling, form: { intent: "confirm", code: "12345" } });
     expect(wrong.status).toBe(400);
+    expect(fieldError(await pageText(wrong), "totp-confirm-code")).toBe("That code is not right. Type the code the app shows now.");
     const confirmed = await call("/settings/two-factor", { method: "POST", cookie: enrolling, form: { intent: "confirm", code: await totpCodeAt(secret, -1) } });
     expect(confirmed.status).toBe(200);
     const codes = [...(await pageText(confirmed)).matchAll(/<li>([0-9A-Z-]{19})<\/li>/g)].map((m) => m[1]!);
@@ -230,6 +243,7 @@ describe("a player's own second factor", () => {
     const wrong = await call("/login/two-factor", { method: "POST", cookie: pending, form: { code: "000000" === (await totpCode(player.secret)) ? "111111" : "000000" } });
     expect(wrong.status).toBe(400);
     expect(cookiesFrom(wrong)).not.toMatch(/__session=/);
+    expect(fieldError(await pageText(wrong), "sign-in-code-code")).toBe("That code is not right. Try the app's current code, or a recovery code.");
 
     const code = await totpCode(player.secret);
     const done = await call("/login/two-factor", { method: "POST", cookie: pending, form: { code } });
@@ -264,12 +278,15 @@ describe("a player's own second factor", () => {
     const limited = await call("/login/two-factor", { method: "POST", cookie: pending, form: { code: await totpCode(player.secret) } });
     expect(limited.status).toBe(429);
     expect(limited.headers.get("Retry-After")).toBeTruthy();
+    expect(cookiesFrom(limited)).not.toMatch(/__session=/);
+    expect(formAlerts(await pageText(limited))).toHaveLength(1);
   });
 
   it("turns off only with a code, and sign-in is one step again", async () => {
     const player = await playerWithTotp("dddd");
     const wrong = await call("/settings/two-factor", { method: "POST", cookie: player.cookie, form: { intent: "disable", code: "12345678" } });
     expect(wrong.status).toBe(400);
+    expect(fieldError(await pageText(wrong), "two-factor-off-code")).toBe("That code is not right. Type the code the app shows now, or a recovery code.");
     expect(await db().totpFactor.count({ where: { userId: player.id } })).toBe(1);
     const off = await call("/settings/two-factor", { method: "POST", cookie: player.cookie, form: { intent: "disable", code: player.codes[1]! } });
     expect(off.status).toBe(302);
