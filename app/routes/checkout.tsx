@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { z } from "zod";
 import { DepositLimitFields } from "~/components/deposit-limit-fields";
 import { buttonClass, inputClass } from "~/components/form-fields";
@@ -26,9 +27,9 @@ import { PageError } from "~/components/route-error";
 const schema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("demo-pay"),
-    cardNumber: z.string().trim().regex(/^[\d\s-]{12,23}$/, "Enter the card number"),
-    expiry: z.string().trim().regex(/^\d{2}\/\d{2}$/, "Enter the expiry as MM/YY"),
-    cvc: z.string().trim().regex(/^\d{3,4}$/, "Enter the 3 or 4 digit code"),
+    cardNumber: z.string({ error: "Enter the card number" }).trim().regex(/^[\d\s-]{12,23}$/, "Enter the card number"),
+    expiry: z.string({ error: "Enter the expiry as MM/YY" }).trim().regex(/^\d{2}\/\d{2}$/, "Enter the expiry as MM/YY"),
+    cvc: z.string({ error: "Enter the 3 or 4 digit code" }).trim().regex(/^\d{3,4}$/, "Enter the 3 or 4 digit code"),
   }),
   z.object({ intent: z.literal("hosted") }),
 ]);
@@ -63,16 +64,19 @@ export async function action({ request }: ActionFunctionArgs) {
   const product = productFrom(url);
   if (!product) return redirectWithToast("/", INIT_FAILED);
   const back = `${url.pathname}${url.search}`;
-  const parsed = schema.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) {
-    return redirectWithToast(back, { type: "error", title: "Payment Failed", description: parsed.error.issues[0]!.message });
+  // The outcome is the spec's toast either way: a refusal names the first field that does not fit.
+  const submission = parseWithZod(await readForm(request), { schema });
+  if (submission.status !== "success") {
+    const description = Object.values(submission.error ?? {}).find((messages) => messages?.length)?.[0] ?? "Enter the card details";
+    return redirectWithToast(back, { type: "error", title: "Payment Failed", description });
   }
+  const input = submission.value;
   try {
-    if (parsed.data.intent === "hosted") {
+    if (input.intent === "hosted") {
       const hosted = await startHostedCheckout(user.id, product, getEnv().PUBLIC_URL ?? url.origin);
       return hosted ? redirect(hosted, 303) : redirectWithToast(back, INIT_FAILED);
     }
-    const settlement = await payWithDemoCard(user.id, product, parsed.data.cardNumber);
+    const settlement = await payWithDemoCard(user.id, product, input.cardNumber);
     return redirectWithToast(product.purpose === "vip" ? "/vip" : "/", successToast(settlement));
   } catch (error) {
     if (error instanceof PaymentFailed) return redirectWithToast(back, { type: "error", title: "Payment Failed", description: error.message });
