@@ -1,3 +1,4 @@
+import type { Raffle, User } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
@@ -14,7 +15,7 @@ export function accountToClose(userId: string) {
 
 /** The active raffles the player holds tickets in (sorted: the order the closure locks them). */
 export async function openRafflesOf(client: Tx, userId: string): Promise<string[]> {
-  const rows = await client.$queryRaw<{ id: string }[]>`
+  const rows = await client.$queryRaw<Pick<Raffle, "id">[]>`
     SELECT DISTINCT r.id::text AS id FROM entries e JOIN raffles r ON r.id = e.raffle_id
     WHERE e.user_id = ${userId}::uuid AND r.status = 'active' ORDER BY 1`;
   return rows.map((row) => row.id);
@@ -30,8 +31,8 @@ export async function lockRaffles(tx: Tx, raffleIds: string[]): Promise<void> {
  * Locks the player's row without blocking entries' foreign keys (FOR NO KEY UPDATE, as a
  * draw locks its winners) and says whether it is closed already.
  */
-export async function lockPlayer(tx: Tx, userId: string): Promise<{ closedAt: Date | null } | undefined> {
-  const rows = await tx.$queryRaw<{ closedAt: Date | null }[]>`
+export async function lockPlayer(tx: Tx, userId: string): Promise<Pick<User, "closedAt"> | undefined> {
+  const rows = await tx.$queryRaw<Pick<User, "closedAt">[]>`
     SELECT closed_at AS "closedAt" FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
   return rows[0];
 }

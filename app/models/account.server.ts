@@ -1,3 +1,4 @@
+import type { User } from "~/generated/prisma/client";
 import { db, isUniqueViolation } from "./db.server";
 
 export function findUserForSignIn(email: string) {
@@ -40,7 +41,7 @@ export async function setUsername(
 ): Promise<SetUsername> {
   try {
     return await db().$transaction(async (tx) => {
-      const [current] = await tx.$queryRaw<{ username: string | null; renamedAt: Date | null }[]>`
+      const [current] = await tx.$queryRaw<(Pick<User, "username"> & { renamedAt: User["usernameRenamedAt"] })[]>`
         SELECT username, username_renamed_at AS "renamedAt" FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
       if (!current) throw new Error(`no user ${userId}`);
       if (current.username === username) return { outcome: "unchanged" };

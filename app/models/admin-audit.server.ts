@@ -1,4 +1,4 @@
-import { Prisma } from "~/generated/prisma/client";
+import { Prisma, type AuditEvent } from "~/generated/prisma/client";
 import { db } from "./db.server";
 
 /** The audit log's filters, as the back office sends them (admins only). */
@@ -37,7 +37,7 @@ export async function auditRows(query: AuditQuery) {
   if (query.before !== undefined) where.push(Prisma.sql`a.id < ${query.before}`);
   if (query.after !== undefined) where.push(Prisma.sql`a.id > ${query.after}`);
   const order = query.after !== undefined ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-  return db().$queryRaw<{ id: bigint; actor: string; action: string; target: string | null; details: Prisma.JsonValue; createdAt: Date }[]>`
+  return db().$queryRaw<Pick<AuditEvent, "id" | "actor" | "action" | "target" | "details" | "createdAt">[]>`
     SELECT a.id, a.actor, a.action, a.target, a.details, a.created_at AS "createdAt"
     FROM audit_events a
     WHERE ${Prisma.join(where, " AND ")}

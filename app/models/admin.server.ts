@@ -1,4 +1,4 @@
-import type { Prisma } from "~/generated/prisma/client";
+import type { Prisma, User } from "~/generated/prisma/client";
 import type { Places } from "~/shared/jurisdictions";
 import { db } from "./db.server";
 import { CHARGED_STATUSES } from "./payment.server";
@@ -62,7 +62,7 @@ export function searchUsers(query: string, usernameQueryKey: string, page: numbe
 
 /** Of these players, the ones whose home is still a place served (may_play_from, the one statement of that rule). */
 export async function playersWhoMayPlay(userIds: string[], places: Places): Promise<Set<string>> {
-  const rows = await db().$queryRaw<{ id: string }[]>`
+  const rows = await db().$queryRaw<Pick<User, "id">[]>`
     SELECT id::text AS id FROM users
     WHERE id = ANY(${userIds}::uuid[]) AND may_play_from(country, region, ${places.countries}::text[], ${places.regions}::text[])`;
   return new Set(rows.map((row) => row.id));

@@ -1,4 +1,4 @@
-import type { RaffleKind, VipTier } from "~/generated/prisma/client";
+import type { Entry, LedgerAccount, Raffle, User } from "~/generated/prisma/client";
 import type { Tx } from "./ledger.server";
 
 /**
@@ -6,7 +6,7 @@ import type { Tx } from "./ledger.server";
  * rather than a dozen per raffle (docs/decisions/009-entries-and-draws-in-bulk.md).
  * The ledger's triggers still keep balances and check that each transaction balances.
  */
-export type RaffleToDraw = { id: string; kind: RaffleKind; entryPrice: bigint; seed: string; endsAt?: Date };
+export type RaffleToDraw = Pick<Raffle, "id" | "kind" | "entryPrice" | "seed"> & Partial<Pick<Raffle, "endsAt">>;
 
 /**
  * Locks up to `limit` active raffles whose end has passed, oldest first, skipping ones
@@ -25,7 +25,7 @@ export function claimDueRaffles(tx: Tx, now: Date, limit: number, round?: { chai
         ORDER BY ends_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
 }
 
-export type DrawTicket = { id: string; position: number; userId: string; cash: bigint; bonus: bigint };
+export type DrawTicket = Pick<Entry, "id" | "position" | "userId" | "cash" | "bonus">;
 
 /**
  * Every ticket of the raffles in position order, by raffle. One row per raffle, its
@@ -33,7 +33,7 @@ export type DrawTicket = { id: string; position: number; userId: string; cash: b
  * PostgreSQL array literal, and a draw of 1,000 raffles reads 20,000 tickets.
  */
 export async function ticketsOfRaffles(tx: Tx, raffleIds: string[]): Promise<Map<string, DrawTicket[]>> {
-  const rows = await tx.$queryRaw<{ raffleId: string; ids: string; positions: string; users: string; cash: string; bonus: string }[]>`
+  const rows = await tx.$queryRaw<(Pick<Entry, "raffleId"> & { ids: string; positions: string; users: string; cash: string; bonus: string })[]>`
     SELECT raffle_id::text AS "raffleId", string_agg(id::text, ',' ORDER BY position) AS ids,
            string_agg(position::text, ',' ORDER BY position) AS positions, string_agg(user_id::text, ',' ORDER BY position) AS users,
            string_agg(cash::text, ',' ORDER BY position) AS cash, string_agg(bonus::text, ',' ORDER BY position) AS bonus
@@ -52,15 +52,10 @@ export async function ticketsOfRaffles(tx: Tx, raffleIds: string[]): Promise<Map
   return tickets;
 }
 
-export type DrawPlayer = {
-  id: string;
-  vipTier: VipTier | null;
-  vipExpiry: Date | null;
-  username: string | null;
-  firstName: string | null;
+export type DrawPlayer = Pick<User, "id" | "vipTier" | "vipExpiry" | "username" | "firstName"> & {
   /** Their cash ("user") and bonus ledger accounts. */
-  account: string;
-  bonusAccount: string;
+  account: LedgerAccount["id"];
+  bonusAccount: LedgerAccount["id"];
 };
 
 /** The players (their VIP state, names, and cash and bonus ledger accounts, created on first use). */
@@ -79,14 +74,14 @@ export async function playersForDraw(tx: Tx, userIds: string[]): Promise<DrawPla
     WHERE u.id = ANY(${userIds}::uuid[])`;
 }
 
-export type Pot = { id: string; balance: bigint };
+export type Pot = Pick<LedgerAccount, "id" | "balance">;
 
 /**
  * Locks the batch's pots (no one else touches them: their raffles are locked) and
  * returns their cash and bonus pots by raffle.
  */
 export async function lockPots(tx: Tx, raffleIds: string[]): Promise<Map<string, { cash: Pot; bonus: Pot }>> {
-  const rows = await tx.$queryRaw<{ id: string; raffleId: string; kind: string; balance: bigint }[]>`
+  const rows = await tx.$queryRaw<(Pick<LedgerAccount, "id" | "kind" | "balance"> & { raffleId: NonNullable<LedgerAccount["raffleId"]> })[]>`
     SELECT id::text AS id, raffle_id::text AS "raffleId", kind::text AS kind, balance FROM ledger_accounts
     WHERE raffle_id = ANY(${raffleIds}::uuid[]) ORDER BY id FOR UPDATE`;
   const byKind = new Map(rows.map((r) => [`${r.raffleId}:${r.kind}`, { id: r.id, balance: r.balance }]));

@@ -1,4 +1,4 @@
-import type { Prisma } from "~/generated/prisma/client";
+import type { EmailOutbox, Prisma } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
@@ -55,7 +55,8 @@ export async function insertWinMails(tx: Tx, wins: { raffleId: string; winnerId:
     ON CONFLICT (idempotency_key) DO NOTHING`;
 }
 
-export type ClaimedMail = { id: string; kind: string; toAddress: string; data: Record<string, unknown>; attempts: number; createdAt: Date };
+/** `data` is always a JSON object (insertMail writes one), narrower than the column's JSON type. */
+export type ClaimedMail = Pick<EmailOutbox, "id" | "kind" | "toAddress" | "attempts" | "createdAt"> & { data: Record<string, unknown> };
 
 /**
  * Claims up to `limit` due messages for `leaseMs`: pending, due, and not leased to a

@@ -1,3 +1,4 @@
+import type { EmailToken, User } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
@@ -31,7 +32,7 @@ export function findLiveToken(tokenHash: string, purpose: TokenPurpose, now: Dat
 
 /** Uses the token: the user and address it was for, or undefined when unknown, used or expired. */
 export async function useToken(tx: Tx, tokenHash: string, purpose: TokenPurpose, now: Date) {
-  const [row] = await tx.$queryRaw<{ userId: string; email: string }[]>`
+  const [row] = await tx.$queryRaw<Pick<EmailToken, "userId" | "email">[]>`
     UPDATE email_tokens SET used_at = ${now}
     WHERE token_hash = ${tokenHash} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > ${now}
     RETURNING user_id::text AS "userId", email`;
@@ -40,7 +41,7 @@ export async function useToken(tx: Tx, tokenHash: string, purpose: TokenPurpose,
 
 /** Uses the player's live verification (or change of address) token whose code matches; the address it was for. */
 export async function useVerificationCode(tx: Tx, userId: string, code: string, now: Date, purpose: TokenPurpose = "verify_email") {
-  const [row] = await tx.$queryRaw<{ email: string }[]>`
+  const [row] = await tx.$queryRaw<Pick<EmailToken, "email">[]>`
     UPDATE email_tokens SET used_at = ${now}
     WHERE user_id = ${userId}::uuid AND purpose = ${purpose} AND used_at IS NULL AND expires_at > ${now}
       AND code_hash = encode(sha256(convert_to(id::text || ':' || ${code}, 'UTF8')), 'hex')
@@ -90,7 +91,7 @@ export async function pendingEmailChange(userId: string, now: Date): Promise<str
  * undefined when the account is closed or another account uses the address by now.
  */
 export async function moveToAddress(tx: Tx, userId: string, email: string, now: Date): Promise<string | undefined> {
-  const [row] = await tx.$queryRaw<{ old: string }[]>`
+  const [row] = await tx.$queryRaw<{ old: User["email"] }[]>`
     UPDATE users u SET email = ${email}, email_verified_at = ${now}
     FROM (SELECT email AS old FROM users WHERE id = ${userId}::uuid FOR UPDATE) before
     WHERE u.id = ${userId}::uuid AND u.closed_at IS NULL

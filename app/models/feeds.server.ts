@@ -1,23 +1,13 @@
-import type { RaffleKind } from "~/generated/prisma/client";
+import type { Entry, Raffle, RaffleKind, User } from "~/generated/prisma/client";
 import { db } from "./db.server";
 
 /** Active raffles with their pots (the pot is the pot account's balance), including those not started yet. */
 export async function listActiveRaffles(kind: RaffleKind) {
   return db().$queryRaw<
-    {
-      id: string;
-      tier: string;
-      entryPrice: bigint;
-      pot: bigint;
-      playerCount: number;
-      ticketCount: number;
-      startsAt: Date;
-      endsAt: Date;
-      status: "active" | "completed" | "cancelled";
-      vipOnly: boolean;
-      maxTicketsPerPlayer: number;
-      seedHash: string;
-    }[]
+    (Pick<
+      Raffle,
+      "id" | "tier" | "entryPrice" | "playerCount" | "ticketCount" | "startsAt" | "endsAt" | "status" | "vipOnly" | "maxTicketsPerPlayer" | "seedHash"
+    > & { pot: bigint })[]
   >`
     SELECT r.id::text AS id, r.tier, r.entry_price AS "entryPrice", a.balance + b.balance AS pot,
            r.player_count AS "playerCount", r.ticket_count AS "ticketCount", r.starts_at AS "startsAt",
@@ -32,7 +22,7 @@ export async function listActiveRaffles(kind: RaffleKind) {
 
 /** The player's ticket count per active raffle of the kind (raffles without their tickets are left out). */
 export async function ticketCounts(userId: string, kind: RaffleKind): Promise<Map<string, number>> {
-  const rows = await db().$queryRaw<{ raffleId: string; tickets: number }[]>`
+  const rows = await db().$queryRaw<(Pick<Entry, "raffleId"> & { tickets: number })[]>`
     SELECT e.raffle_id::text AS "raffleId", count(*)::int AS tickets
     FROM entries e JOIN raffles r ON r.id = e.raffle_id
     WHERE e.user_id = ${userId}::uuid AND r.kind = ${kind}::"RaffleKind" AND r.status = 'active'
@@ -67,7 +57,7 @@ export async function stats(now: Date, dayStart: Date) {
 }
 
 export async function leaderboard(since: Date, limit: number) {
-  return db().$queryRaw<{ username: string | null; firstName: string | null; wins: bigint; winnings: bigint }[]>`
+  return db().$queryRaw<(Pick<User, "username" | "firstName"> & { wins: bigint; winnings: bigint })[]>`
     SELECT u.username, u.first_name AS "firstName", count(*) AS wins, sum(r.prize)::bigint AS winnings
     FROM raffles r JOIN users u ON u.id = r.winner_id
     WHERE r.status = 'completed' AND r.drawn_at >= ${since}
@@ -96,23 +86,12 @@ export async function recentDraws(limit: number, before?: { drawnAt: Date; id: s
 /** Raffles of the kind drawn since `since` (completed or cancelled), newest first, with the winner's name. */
 export async function recentlyDrawn(kind: RaffleKind, since: Date) {
   return db().$queryRaw<
-    {
-      id: string;
-      tier: string;
-      entryPrice: bigint;
-      finalPot: bigint;
-      playerCount: number;
-      ticketCount: number;
-      startsAt: Date;
-      endsAt: Date;
-      drawnAt: Date;
-      status: "completed" | "cancelled";
-      vipOnly: boolean;
-      prize: bigint | null;
-      winnerId: string | null;
-      username: string | null;
-      firstName: string | null;
-    }[]
+    (Pick<Raffle, "id" | "tier" | "entryPrice" | "playerCount" | "ticketCount" | "startsAt" | "endsAt" | "vipOnly" | "prize" | "winnerId"> &
+      Pick<User, "username" | "firstName"> & {
+        finalPot: bigint;
+        drawnAt: NonNullable<Raffle["drawnAt"]>;
+        status: Exclude<Raffle["status"], "active">;
+      })[]
   >`
     SELECT r.id::text AS id, r.tier, r.entry_price AS "entryPrice", coalesce(r.final_pot, 0) AS "finalPot",
            r.player_count AS "playerCount", r.ticket_count AS "ticketCount", r.starts_at AS "startsAt",

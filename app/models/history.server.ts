@@ -1,4 +1,4 @@
-import type { LedgerTransactionKind } from "~/generated/prisma/client";
+import type { LedgerTransaction, LedgerTransactionKind, Payment, PayoutLeg, Withdrawal } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import { CHARGED_STATUSES } from "./payment.server";
 
@@ -16,24 +16,21 @@ export async function playerMovements(
   userId: string,
   { kinds, from, to, limit }: { kinds?: LedgerTransactionKind[]; from: Date; to: Date; limit: number },
 ) {
+  // The payment and the withdrawal come as JSON objects: their int and text columns keep
+  // their types, but a leg's bigint amount arrives as a JSON number.
   return db().$queryRaw<
-    {
-      id: string;
-      kind: LedgerTransactionKind;
+    (Pick<LedgerTransaction, "id" | "kind" | "raffleId" | "memo" | "createdAt"> & {
       amount: bigint;
       cash: bigint;
       bonus: bigint;
-      raffleId: string | null;
-      memo: string | null;
-      createdAt: Date;
-      payment: { amountCents: number; refundedCents: number; disputedCents: number } | null;
-      withdrawal: {
-        status: string;
-        destination: string;
-        failureReason: string | null;
-        legs: { kind: "card_refund" | "transfer"; amount: number; status: string }[];
-      } | null;
-    }[]
+      payment: Pick<Payment, "amountCents" | "refundedCents" | "disputedCents"> | null;
+      withdrawal:
+        | (Pick<Withdrawal, "status" | "failureReason"> & {
+            destination: Withdrawal["destinationMasked"];
+            legs: (Pick<PayoutLeg, "kind" | "status"> & { amount: number })[];
+          })
+        | null;
+    })[]
   >`
     WITH moves AS (
       SELECT t.id, t.kind, t.reference, t.raffle_id, t.memo, t.created_at, sum(p.amount)::bigint AS amount,

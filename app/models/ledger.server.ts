@@ -1,4 +1,4 @@
-import type { LedgerAccountKind, LedgerTransactionKind, Prisma } from "~/generated/prisma/client";
+import type { LedgerAccount, LedgerAccountKind, LedgerTransaction, LedgerTransactionKind, Prisma } from "~/generated/prisma/client";
 import { db } from "./db.server";
 
 /**
@@ -39,7 +39,7 @@ export class InsufficientBalance extends Error {
   }
 }
 
-type LockedAccount = { id: string; kind: LedgerAccountKind; balance: bigint };
+type LockedAccount = Pick<LedgerAccount, "id" | "kind" | "balance">;
 
 /**
  * Locks the accounts in one fixed order (sorted ids), so that concurrent transfers
@@ -67,7 +67,7 @@ export async function postTransaction(tx: Tx, entry: NewLedgerTransaction): Prom
     tx,
     entry.postings.map((p) => p.accountId),
   );
-  const inserted = await tx.$queryRaw<{ id: string }[]>`
+  const inserted = await tx.$queryRaw<Pick<LedgerTransaction, "id">[]>`
     INSERT INTO ledger_transactions (kind, reference, user_id, raffle_id, memo)
     VALUES (${entry.kind}::"LedgerTransactionKind", ${entry.reference}, ${entry.userId ?? null}::uuid,
             ${entry.raffleId ?? null}::uuid, ${entry.memo ?? null})
@@ -94,7 +94,7 @@ export async function postTransaction(tx: Tx, entry: NewLedgerTransaction): Prom
 
 /** The id of a player's account of `kind`, created on first use. */
 export async function userAccountId(tx: Tx, userId: string, kind: PlayerAccountKind = "user"): Promise<string> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+  const rows = await tx.$queryRaw<Pick<LedgerAccount, "id">[]>`
     WITH created AS (
       INSERT INTO ledger_accounts (kind, user_id) VALUES (${kind}::"LedgerAccountKind", ${userId}::uuid)
       ON CONFLICT (user_id, kind) DO NOTHING RETURNING id

@@ -1,3 +1,4 @@
+import type { OutcomeNotice, Raffle } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
@@ -5,7 +6,8 @@ import type { Tx } from "./ledger.server";
  * Outcomes a player has not been told about yet (docs/decisions/028-telling-players-what-happened.md):
  * written by the draw in the transaction that pays, taken once by the player's next page.
  */
-export type OutcomeNoticeRow = { userId: string; raffleId: string; outcome: "won" | "refunded"; amount: bigint; tickets: number };
+/** The outcome column is text; these two are the values the draw writes. */
+export type OutcomeNoticeRow = Pick<OutcomeNotice, "userId" | "raffleId" | "amount" | "tickets"> & { outcome: "won" | "refunded" };
 
 /** Records a draw batch's notices in one statement (a player's rows only reference it: no lock on their row is waited for). */
 export async function insertOutcomeNotices(tx: Tx, rows: OutcomeNoticeRow[]): Promise<void> {
@@ -18,7 +20,9 @@ export async function insertOutcomeNotices(tx: Tx, rows: OutcomeNoticeRow[]): Pr
     ON CONFLICT (user_id, raffle_id) DO NOTHING`;
 }
 
-export type TakenOutcome = { outcome: "won" | "refunded"; amount: bigint; tickets: number; tier: string; kind: "regular" | "quick"; drawnAt: Date };
+/** A drawn raffle's notice: its raffle's drawn_at is set by the draw that wrote it. */
+export type TakenOutcome = Pick<OutcomeNoticeRow, "outcome" | "amount" | "tickets"> &
+  Pick<Raffle, "tier" | "kind"> & { drawnAt: NonNullable<Raffle["drawnAt"]> };
 
 /** Takes the player's notices, once: a page or tab that asks at the same time gets none of them. */
 export function takeOutcomeNotices(userId: string): Promise<TakenOutcome[]> {

@@ -1,3 +1,4 @@
+import type { Passkey, WebauthnChallenge } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
@@ -20,7 +21,7 @@ export async function createChallenge(row: { purpose: ChallengePurpose; userId?:
  * Undefined when unknown, used, expired, or for another purpose or user.
  */
 export async function takeChallenge(id: string, purpose: ChallengePurpose, userId: string | null, now: Date): Promise<string | undefined> {
-  const [row] = await db().$queryRaw<{ challenge: string }[]>`
+  const [row] = await db().$queryRaw<Pick<WebauthnChallenge, "challenge">[]>`
     DELETE FROM webauthn_challenges
     WHERE id = ${id}::uuid AND purpose = ${purpose} AND expires_at > ${now}
       AND user_id IS NOT DISTINCT FROM ${userId}::uuid
@@ -75,7 +76,7 @@ export async function recordUse(id: string, seenCounter: bigint, next: { counter
 
 /** Deletes the player's own passkey; its name, or undefined when it is not theirs. */
 export async function deletePasskey(tx: Tx, userId: string, id: string): Promise<string | undefined> {
-  const [row] = await tx.$queryRaw<{ name: string }[]>`DELETE FROM passkeys WHERE id = ${id}::uuid AND user_id = ${userId}::uuid RETURNING name`;
+  const [row] = await tx.$queryRaw<Pick<Passkey, "name">[]>`DELETE FROM passkeys WHERE id = ${id}::uuid AND user_id = ${userId}::uuid RETURNING name`;
   return row?.name;
 }
 

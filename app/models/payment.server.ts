@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { PaymentPurpose, PaymentStatus, VipTier } from "~/generated/prisma/client";
+import type { Payment, PaymentPurpose, PaymentStatus, VipTier } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
@@ -104,19 +104,10 @@ export function findPaymentBySession(checkoutSessionId: string) {
   return db().payment.findUnique({ where: { checkoutSessionId }, select: { providerPaymentId: true, userId: true } });
 }
 
-export type LockedPayment = {
-  id: string;
-  userId: string;
-  providerPaymentId: string;
-  purpose: PaymentPurpose;
-  product: string;
-  amountCents: number;
-  currency: string;
-  status: PaymentStatus;
-  coinsCredited: bigint | null;
-  refundedCents: number;
-  disputedCents: number;
-};
+export type LockedPayment = Pick<
+  Payment,
+  "id" | "userId" | "providerPaymentId" | "purpose" | "product" | "amountCents" | "currency" | "status" | "coinsCredited" | "refundedCents" | "disputedCents"
+>;
 
 export async function lockPayment(tx: Tx, providerPaymentId: string): Promise<LockedPayment | undefined> {
   const rows = await tx.$queryRaw<LockedPayment[]>`

@@ -1,10 +1,10 @@
-import type { PayoutLegKind, PayoutLegStatus } from "~/generated/prisma/client";
+import type { Payment, PayoutLeg, PayoutLegKind, PayoutLegStatus } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
 /** Payout legs: the parts of a withdrawal (docs/decisions/018-payouts-that-move-money.md). */
 
-export type RefundablePayment = { id: string; providerPaymentId: string; provider: string; createdAt: Date; amountCents: number; refundableCents: number };
+export type RefundablePayment = Pick<Payment, "id" | "providerPaymentId" | "provider" | "createdAt" | "amountCents"> & { refundableCents: number };
 
 /**
  * The player's card payments for coins since `since` that can still be refunded, newest
@@ -34,17 +34,12 @@ export async function insertLegs(tx: Tx, withdrawalId: string, legs: NewLeg[]): 
   });
 }
 
-export type Leg = {
-  id: string;
-  withdrawalId: string;
-  kind: PayoutLegKind;
-  amount: bigint;
-  status: PayoutLegStatus;
-  providerReference: string | null;
-  failureReason: string | null;
-  paymentId: string | null;
-  providerPaymentId: string | null;
-  bonusTaken: bigint;
+export type Leg = Pick<
+  PayoutLeg,
+  "id" | "withdrawalId" | "kind" | "amount" | "status" | "providerReference" | "failureReason" | "paymentId" | "bonusTaken"
+> & {
+  /** The refunded payment's provider id (card_refund legs; null for the transfer). */
+  providerPaymentId: Payment["providerPaymentId"] | null;
 };
 
 /** The withdrawal's legs in order, locked (the caller holds the withdrawal's lock). */
@@ -74,8 +69,8 @@ export function addRefundedCents(tx: Tx, paymentId: string, cents: number) {
 export async function lockPaymentById(
   tx: Tx,
   paymentId: string,
-): Promise<{ amountCents: number; coinsCredited: bigint | null; takenBackCents: number } | undefined> {
-  const rows = await tx.$queryRaw<{ amountCents: number; coinsCredited: bigint | null; takenBackCents: number }[]>`
+): Promise<(Pick<Payment, "amountCents" | "coinsCredited"> & { takenBackCents: number }) | undefined> {
+  const rows = await tx.$queryRaw<(Pick<Payment, "amountCents" | "coinsCredited"> & { takenBackCents: number })[]>`
     SELECT amount_cents AS "amountCents", coins_credited AS "coinsCredited", refunded_cents + disputed_cents AS "takenBackCents"
     FROM payments WHERE id = ${paymentId}::uuid FOR UPDATE`;
   return rows[0];

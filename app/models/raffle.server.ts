@@ -1,4 +1,4 @@
-import type { RaffleKind } from "~/generated/prisma/client";
+import type { Raffle, RaffleKind } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
@@ -23,7 +23,7 @@ export async function insertRaffle(
   raffle: NewRaffle,
   commitment: { seedHash: string; seed: string; beacon: { chain: string; round: number } | null },
 ): Promise<string | undefined> {
-  const rows = await tx.$queryRaw<{ id: string }[]>`
+  const rows = await tx.$queryRaw<Pick<Raffle, "id">[]>`
     INSERT INTO raffles (schedule_id, slot, kind, tier, entry_price, starts_at, ends_at, vip_only,
                          max_tickets_per_player, seed_hash, seed, beacon_chain, beacon_round)
     VALUES (${raffle.scheduleId ?? null}::uuid, ${raffle.slot ?? 0}, ${raffle.kind}::"RaffleKind", ${raffle.tier},
@@ -36,20 +36,11 @@ export async function insertRaffle(
 }
 
 /** Raffle rows as the rules need them. The seed is selected only where a draw needs it. */
-export type LockedRaffle = {
-  id: string;
-  kind: RaffleKind;
-  tier: string;
-  entryPrice: bigint;
-  startsAt: Date;
-  endsAt: Date;
-  status: "active" | "completed" | "cancelled";
-  vipOnly: boolean;
-  maxTicketsPerPlayer: number;
-  ticketCount: number;
-  playerCount: number;
-  seed: string;
-  /** The beacon round the commitment names (ADR 033), or null: drawn without a beacon. */
+export type LockedRaffle = Pick<
+  Raffle,
+  "id" | "kind" | "tier" | "entryPrice" | "startsAt" | "endsAt" | "status" | "vipOnly" | "maxTicketsPerPlayer" | "ticketCount" | "playerCount" | "seed"
+> & {
+  /** The beacon round the commitment names (ADR 033), or null: drawn without a beacon. Read as float8: a number. */
   beaconRound: number | null;
 };
 

@@ -1,3 +1,4 @@
+import type { RateLimitBucket } from "~/generated/prisma/client";
 import { db } from "./db.server";
 
 /**
@@ -12,7 +13,7 @@ export async function admit(
   window: { start: Date; previous: Date; overlap: number },
   max: number,
 ): Promise<number | null> {
-  const rows = await db().$queryRaw<{ count: number }[]>`
+  const rows = await db().$queryRaw<Pick<RateLimitBucket, "count">[]>`
     WITH earlier AS (
       SELECT coalesce((SELECT count FROM rate_limit_buckets WHERE key = ${key} AND window_start = ${window.previous}), 0) AS count
     )

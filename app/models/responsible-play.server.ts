@@ -1,3 +1,4 @@
+import type { User } from "~/generated/prisma/client";
 import type { Places } from "~/shared/jurisdictions";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
@@ -60,7 +61,7 @@ export function exclusionOf(userId: string, client: Tx = db()) {
  * the place they live is still served (may_play_from, the one statement of that rule).
  */
 export async function playGateOf(userId: string, places: Places, client: Tx = db()) {
-  const [row] = await client.$queryRaw<{ excludedUntil: Date | null; exclusionKind: string | null; mayPlay: boolean }[]>`
+  const [row] = await client.$queryRaw<(Pick<User, "excludedUntil" | "exclusionKind"> & { mayPlay: boolean })[]>`
     SELECT excluded_until AS "excludedUntil", exclusion_kind AS "exclusionKind",
            may_play_from(country, region, ${places.countries}::text[], ${places.regions}::text[]) AS "mayPlay"
     FROM users WHERE id = ${userId}::uuid`;

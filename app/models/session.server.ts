@@ -1,4 +1,4 @@
-import type { User } from "~/generated/prisma/client";
+import type { Session, User } from "~/generated/prisma/client";
 import type { Places } from "~/shared/jurisdictions";
 import { db } from "./db.server";
 import { publicUserSelect } from "./user.server";
@@ -12,13 +12,7 @@ export type SessionUserRow = Pick<User, keyof typeof sessionUserSelect> & {
   /** Whether the place the player lives is still served (may_play_from, ADR 041). */
   mayPlay: boolean;
 };
-export type SessionRow = {
-  id: string;
-  adminGatePassedAt: Date | null;
-  expiresAt: Date;
-  playStartedAt: Date;
-  playSeenAt: Date;
-  realityCheckAt: Date | null;
+export type SessionRow = Pick<Session, "id" | "adminGatePassedAt" | "expiresAt" | "playStartedAt" | "playSeenAt" | "realityCheckAt"> & {
   user: SessionUserRow;
 };
 
@@ -65,7 +59,7 @@ export async function findSession(tokenHash: string, now: Date, places: Places):
  */
 export async function touchPlay(sessionId: string, now: Date, idleGapMs: number) {
   const idleSince = new Date(now.getTime() - idleGapMs);
-  const [row] = await db().$queryRaw<{ playStartedAt: Date; realityCheckAt: Date | null }[]>`
+  const [row] = await db().$queryRaw<Pick<Session, "playStartedAt" | "realityCheckAt">[]>`
     UPDATE sessions SET
       play_started_at = CASE WHEN play_seen_at < ${idleSince} THEN ${now} ELSE play_started_at END,
       reality_check_at = CASE WHEN play_seen_at < ${idleSince} THEN NULL ELSE reality_check_at END,

@@ -1,4 +1,4 @@
-import type { VipTier } from "~/generated/prisma/client";
+import type { User } from "~/generated/prisma/client";
 import type { Tx } from "./ledger.server";
 import { db } from "./db.server";
 
@@ -52,7 +52,7 @@ export function getUserByEmail(email: string) {
  * the account, deadlocked with the player's own entries (docs/decisions/012-hot-paths.md).
  */
 export async function lockUser(tx: Tx, id: string) {
-  const rows = await tx.$queryRaw<{ id: string; vipTier: VipTier | null; vipExpiry: Date | null }[]>`
+  const rows = await tx.$queryRaw<Pick<User, "id" | "vipTier" | "vipExpiry">[]>`
     SELECT id::text AS id, vip_tier AS "vipTier", vip_expiry AS "vipExpiry" FROM users WHERE id = ${id}::uuid FOR NO KEY UPDATE`;
   return rows[0];
 }

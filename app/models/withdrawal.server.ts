@@ -1,4 +1,4 @@
-import type { WithdrawalMethod, WithdrawalStatus } from "~/generated/prisma/client";
+import type { Withdrawal, WithdrawalMethod, WithdrawalStatus } from "~/generated/prisma/client";
 import { db } from "./db.server";
 import type { Tx } from "./ledger.server";
 
@@ -43,14 +43,7 @@ export function listUserWithdrawals(userId: string) {
   });
 }
 
-export type LockedWithdrawal = {
-  id: string;
-  userId: string;
-  amount: bigint;
-  status: WithdrawalStatus;
-  requiresVerification: boolean;
-  firstApproverId: string | null;
-};
+export type LockedWithdrawal = Pick<Withdrawal, "id" | "userId" | "amount" | "status" | "requiresVerification" | "firstApproverId">;
 
 export async function lockWithdrawal(tx: Tx, id: string): Promise<LockedWithdrawal | undefined> {
   const rows = await tx.$queryRaw<LockedWithdrawal[]>`
