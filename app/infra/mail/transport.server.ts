@@ -1,6 +1,6 @@
 import { remember } from "@epic-web/remember";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { dataPath } from "~/infra/data-dir.server";
@@ -58,10 +58,11 @@ export async function deliver(mail: OutgoingMail): Promise<void> {
   });
   if (getEnv().SMTP_URL) return;
   // Named by the Message-ID: a message written again after a crash replaces its first copy.
+  // Written without blocking: the process sending mail also answers requests and streams.
   const folder = mailFolder();
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  await mkdir(folder, { recursive: true, mode: 0o700 });
   const name = `${mail.date.getTime()}-${mail.messageId.replace(/[<>]/g, "").split("@")[0]}.eml`;
   const draft = path.join(folder, `.${name}.${randomBytes(4).toString("hex")}`);
-  writeFileSync(draft, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
-  renameSync(draft, path.join(folder, name));
+  await writeFile(draft, (info as unknown as { message: Buffer }).message, { mode: 0o600 });
+  await rename(draft, path.join(folder, name));
 }
