@@ -224,10 +224,9 @@ try {
         pass: ratio >= 0.8 && api.failed === 0 && apiReference.failed === 0,
       });
       log(`  ${rows.at(-1)!.figure}: ${rows.at(-1)!.measured} → ratio ${rows.at(-1)!.ratio}`);
-      // Each page is kept in the bench's data folder, to see what its bytes are.
       const htmlBytes = async (port: number, name: string) => {
         const html = await (await fetch(`http://127.0.0.1:${port}/`, { headers: { Cookie: player.cookie } })).text();
-        writeFileSync(path.join(dataDir, name), html);
+        writeFileSync(path.join(dataDir, name), html); // kept in the bench's data folder, to see what the page's bytes are
         return Buffer.byteLength(html);
       };
       const [appHtml, referenceHtml] = [await htmlBytes(app.port, "home.html"), await htmlBytes(remixReference.port, "reference-home.html")];
