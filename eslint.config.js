@@ -24,15 +24,13 @@ export default tseslint.config(
     files: ["server.ts", "server/**/*.ts", "app/**/*.ts", "app/**/*.tsx", "scripts/**/*.ts", "scripts/**/*.mjs"],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
     rules: {
-      "no-restricted-properties": [
-        "error",
-        { object: "Math", property: "random", message: "Use node:crypto (randomInt, randomBytes) for anything random." },
-      ],
+      "no-restricted-properties": ["error", { object: "Math", property: "random", message: "Use node:crypto (randomInt, randomBytes) for anything random." }],
       "no-restricted-syntax": [
         "error",
         {
           // globalThis.Math.random, window.Math["random"]: the rule above sees only a bare Math.
-          selector: "MemberExpression[object.type='MemberExpression'][object.property.name='Math'][property.name='random'], MemberExpression[object.type='MemberExpression'][object.property.name='Math'][property.value='random']",
+          selector:
+            "MemberExpression[object.type='MemberExpression'][object.property.name='Math'][property.name='random'], MemberExpression[object.type='MemberExpression'][object.property.name='Math'][property.value='random']",
           message: "Use node:crypto (randomInt, randomBytes) for anything random.",
         },
       ],

@@ -116,7 +116,10 @@ async function runServer(env: Env) {
       return;
     }
     try {
-      res.set("Content-Type", METRICS_CONTENT_TYPE).set("Cache-Control", "no-store").send(await scrapeMetrics());
+      res
+        .set("Content-Type", METRICS_CONTENT_TYPE)
+        .set("Cache-Control", "no-store")
+        .send(await scrapeMetrics());
     } catch (error) {
       logger.error({ err: error }, "could not gather the metrics");
       res.status(503).json({ message: "Metrics unavailable" });

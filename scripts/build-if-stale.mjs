@@ -15,9 +15,7 @@ const OUTPUTS = ["build/server/index.js", "build/server.js", "build/scripts/db.j
  * source (app/, public/, prisma/, scripts/, server.ts, server/, configs, package.json, the
  * lockfile), so a new input is never missed; a folder's own time covers a deleted file.
  */
-const NOT_SOURCES = new Set([
-  ".git", ".data", ".ci", "node_modules", "build", "tests", "docs", "bench", "test-results", "playwright-report",
-]);
+const NOT_SOURCES = new Set([".git", ".data", ".ci", "node_modules", "build", "tests", "docs", "bench", "test-results", "playwright-report"]);
 
 const mtime = (file) => {
   try {

@@ -42,7 +42,10 @@ const SCREENS = [
 
 async function waitForServer(deadline: number) {
   while (Date.now() < deadline) {
-    const ready = await fetch(`${BASE}/readyz`).then((r) => r.ok, () => false);
+    const ready = await fetch(`${BASE}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ready) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -58,7 +61,13 @@ async function post(request: APIRequestContext, path: string, options: Parameter
 /** A signed-in browser context; the admin also unlocks the back office. */
 async function signedIn(browser: Browser, who: "player" | "admin", width: number) {
   const phone = width < 640;
-  const context = await browser.newContext({ baseURL: BASE, viewport: { width, height: phone ? 844 : 800 }, isMobile: phone, hasTouch: phone, deviceScaleFactor: 1 });
+  const context = await browser.newContext({
+    baseURL: BASE,
+    viewport: { width, height: phone ? 844 : 800 },
+    isMobile: phone,
+    hasTouch: phone,
+    deviceScaleFactor: 1,
+  });
   const account = who === "admin" ? ADMIN : PLAYER;
   await post(context.request, "/api/login", { form: { intent: "signin", email: account.email, password: account.password } });
   if (who === "admin") await post(context.request, "/admin-access", { form: { code: await adminCode() } });
@@ -73,7 +82,10 @@ async function stage(browser: Browser) {
   await context.close();
 }
 
-const server = spawn(process.execPath, ["--import", "tsx", "tests/support/e2e-server.ts"], { env: { ...process.env, E2E_SERVER_PORT: String(PORT), E2E_DATA_DIR: ".data/screens" }, stdio: ["ignore", "ignore", "inherit"] });
+const server = spawn(process.execPath, ["--import", "tsx", "tests/support/e2e-server.ts"], {
+  env: { ...process.env, E2E_SERVER_PORT: String(PORT), E2E_DATA_DIR: ".data/screens" },
+  stdio: ["ignore", "ignore", "inherit"],
+});
 try {
   await waitForServer(Date.now() + 120_000);
   mkdirSync(OUT, { recursive: true });

@@ -36,8 +36,7 @@ export function httpTimeouts(env: Env): ServerOptions {
  * Stripe.js and Stripe Checkout (the nonce is the request's, from res.locals).
  */
 export function contentSecurityPolicy(env: Env) {
-  const nonce = (_req: IncomingMessage, res: ServerResponse) =>
-    `'nonce-${(res as unknown as { locals: Locals }).locals.cspNonce}'`;
+  const nonce = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${(res as unknown as { locals: Locals }).locals.cspNonce}'`;
   const dev = env.NODE_ENV === "development";
   return helmet({
     contentSecurityPolicy: {

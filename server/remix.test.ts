@@ -47,10 +47,12 @@ describe("flushOncePerBurst, with compression and the stock handler's way of wri
     app.use(compression());
     app.use(flushOncePerBurst);
     // As `@remix-run/express` sends a page: the status and headers, then each chunk written and flushed.
-    const send = (response: Response): express.RequestHandler => (_req, res, next) => {
-      res.status(response.status).set(Object.fromEntries(response.headers));
-      writeReadableStreamToWritable(response.body!, res).catch(next);
-    };
+    const send =
+      (response: Response): express.RequestHandler =>
+      (_req, res, next) => {
+        res.status(response.status).set(Object.fromEntries(response.headers));
+        writeReadableStreamToWritable(response.body!, res).catch(next);
+      };
     app.get("/page", (req, res, next) => send(page())(req, res, next));
     app.get("/slow-page", (req, res, next) => send(slowPage())(req, res, next));
     server = app.listen(0, "127.0.0.1");
@@ -151,7 +153,9 @@ describe("withAfterWrite", () => {
     ]);
     // What the action answered or threw is unchanged; routes without an action are left alone.
     const request = new Request("http://localhost/redirected", { method: "POST" });
-    await expect(Promise.resolve(wrapped.routes.redirected!.module.action!({ request, params: {}, context: {} } as ActionFunctionArgs))).rejects.toMatchObject({ status: 302 });
+    await expect(Promise.resolve(wrapped.routes.redirected!.module.action!({ request, params: {}, context: {} } as ActionFunctionArgs))).rejects.toMatchObject({
+      status: 302,
+    });
     expect(wrapped.routes.page).toBe(build.routes.page);
   });
 });

@@ -13,7 +13,14 @@ function routes(): AgnosticRouteObject[] {
       path: "",
       children: [
         { id: "home", index: true },
-        { id: "admin", path: "admin", children: [{ id: "admin.index", index: true }, { id: "admin.users", path: "users" }] },
+        {
+          id: "admin",
+          path: "admin",
+          children: [
+            { id: "admin.index", index: true },
+            { id: "admin.users", path: "users" },
+          ],
+        },
         { id: "raffle.enter", path: "raffles/:id/enter" },
         { id: "api.raffles", path: "api/raffles" },
         { id: "Rules", path: "rules", caseSensitive: true },

@@ -46,10 +46,18 @@ export function AuditLog({ view }: { view: AuditView }) {
           To
           <input type="date" name="to" defaultValue={filter.to} className={field} />
         </label>
-        <button type="submit" className="min-h-11 rounded border px-3">Filter</button>
-        <Link to="/admin/audit" className="flex min-h-11 items-center underline">Clear</Link>
+        <button type="submit" className="min-h-11 rounded border px-3">
+          Filter
+        </button>
+        <Link to="/admin/audit" className="flex min-h-11 items-center underline">
+          Clear
+        </Link>
       </form>
-      {view.problem ? <p role="alert" className="font-semibold text-red-700 dark:text-red-400">{view.problem}</p> : null}
+      {view.problem ? (
+        <p role="alert" className="font-semibold text-red-700 dark:text-red-400">
+          {view.problem}
+        </p>
+      ) : null}
       <Table label="Audit log" head={["When (UTC)", "Who", "What", "Target", "Details"]}>
         {view.rows.map((e) => (
           <tr key={e.id} data-testid="audit-event">
@@ -58,16 +66,32 @@ export function AuditLog({ view }: { view: AuditView }) {
               {e.actor} <span className="text-xs text-slate-600 dark:text-slate-400">({e.actorKind})</span>
             </Cell>
             <Cell label="What">{e.action}</Cell>
-            <Cell label="Target"><span title={e.target ?? undefined}>{e.targetName}</span></Cell>
-            <Cell label="Details"><code className="text-xs break-all">{JSON.stringify(e.details)}</code></Cell>
+            <Cell label="Target">
+              <span title={e.target ?? undefined}>{e.targetName}</span>
+            </Cell>
+            <Cell label="Details">
+              <code className="text-xs break-all">{JSON.stringify(e.details)}</code>
+            </Cell>
           </tr>
         ))}
       </Table>
       {view.rows.length === 0 ? <p>No audit events match.</p> : null}
       <nav aria-label="Audit log pages" className="flex gap-4 text-sm">
-        {view.newer ? <Link to={pageHref(filter, { after: view.newer })} className="underline" rel="prev">Newer</Link> : null}
-        {view.newer ? <Link to={pageHref(filter, {})} className="underline">Newest</Link> : null}
-        {view.older ? <Link to={pageHref(filter, { before: view.older })} className="underline" rel="next">Older</Link> : null}
+        {view.newer ? (
+          <Link to={pageHref(filter, { after: view.newer })} className="underline" rel="prev">
+            Newer
+          </Link>
+        ) : null}
+        {view.newer ? (
+          <Link to={pageHref(filter, {})} className="underline">
+            Newest
+          </Link>
+        ) : null}
+        {view.older ? (
+          <Link to={pageHref(filter, { before: view.older })} className="underline" rel="next">
+            Older
+          </Link>
+        ) : null}
       </nav>
     </section>
   );

@@ -33,11 +33,17 @@ export function RaffleList({ raffles, showEmpty }: { raffles: AdminRaffle[]; sho
         {raffles.map((r) => (
           <tr key={r.id} data-testid="admin-raffle">
             <Cell label="Raffle">
-              <a href={`/fair/${r.id}`} className="font-mono text-xs underline" title={r.id}>{r.id.slice(0, 8)}</a>
-              <span className="block">{r.kind} {formatDecimalDollars(r.entryPrice)}</span>
+              <a href={`/fair/${r.id}`} className="font-mono text-xs underline" title={r.id}>
+                {r.id.slice(0, 8)}
+              </a>
+              <span className="block">
+                {r.kind} {formatDecimalDollars(r.entryPrice)}
+              </span>
             </Cell>
             <Cell label="Tier">{r.tier}</Cell>
-            <Cell label="Times">{time(r.startTime)} – {time(r.endTime).slice(6)}</Cell>
+            <Cell label="Times">
+              {time(r.startTime)} – {time(r.endTime).slice(6)}
+            </Cell>
             <Cell label="Drawn">{r.drawnAt ? time(r.drawnAt) : "—"}</Cell>
             <Cell label="Pot">{formatDecimalDollars(r.currentPot)}</Cell>
             <Cell label="Tickets">{r.tickets}</Cell>

@@ -19,7 +19,13 @@ export function Table({ head, children, label }: { head: string[]; children: Rea
     <div className="overflow-x-auto" role="region" aria-label={label} tabIndex={0}>
       <table className="w-full text-sm max-sm:block max-sm:[&_tbody]:block max-sm:[&_td]:block max-sm:[&_tr]:block max-sm:[&_tr]:py-2">
         <thead className="max-sm:sr-only">
-          <tr>{head.map((h) => <th key={h} className={th}>{h}</th>)}</tr>
+          <tr>
+            {head.map((h) => (
+              <th key={h} className={th}>
+                {h}
+              </th>
+            ))}
+          </tr>
         </thead>
         <tbody className="divide-y divide-slate-200 dark:divide-slate-800">{children}</tbody>
       </table>
@@ -44,20 +50,42 @@ export function TextAction({ action, name, label, button, danger = false }: { ac
     <fetcher.Form method="post" action={action} preventScrollReset className="flex flex-wrap items-center gap-1">
       <label className="flex items-center gap-1 text-xs">
         {label}
-        <input name={name} required minLength={3} maxLength={200} className="w-36 max-w-full rounded border bg-white px-2 py-1 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100" />
+        <input
+          name={name}
+          required
+          minLength={3}
+          maxLength={200}
+          className="w-36 max-w-full rounded border bg-white px-2 py-1 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+        />
       </label>
-      <button type="submit" disabled={fetcher.state !== "idle"} className={`${small} min-h-6 ${danger ? "text-red-800 dark:text-red-300" : ""}`}>{button}</button>
+      <button type="submit" disabled={fetcher.state !== "idle"} className={`${small} min-h-6 ${danger ? "text-red-800 dark:text-red-300" : ""}`}>
+        {button}
+      </button>
     </fetcher.Form>
   );
 }
 
 /** A one-button form posting to a back-office action (ADR 040): a fetcher, or a plain post without JavaScript. */
-export function ActionButton({ action, label, fields = {}, danger = false }: { action: string; label: string; fields?: Record<string, string>; danger?: boolean }) {
+export function ActionButton({
+  action,
+  label,
+  fields = {},
+  danger = false,
+}: {
+  action: string;
+  label: string;
+  fields?: Record<string, string>;
+  danger?: boolean;
+}) {
   const fetcher = useFetcher();
   return (
     <fetcher.Form method="post" action={action} preventScrollReset className="inline">
-      {Object.entries(fields).map(([name, value]) => <input key={name} type="hidden" name={name} value={value} />)}
-      <button type="submit" disabled={fetcher.state !== "idle"} className={`${small} ${danger ? "text-red-800 dark:text-red-300" : ""}`}>{label}</button>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" disabled={fetcher.state !== "idle"} className={`${small} ${danger ? "text-red-800 dark:text-red-300" : ""}`}>
+        {label}
+      </button>
     </fetcher.Form>
   );
 }
@@ -83,11 +111,19 @@ export function SelectAction({
   const fetcher = useFetcher();
   return (
     <fetcher.Form method="post" action={action} preventScrollReset className="flex gap-1">
-      <label className="sr-only" htmlFor={id}>{label}</label>
+      <label className="sr-only" htmlFor={id}>
+        {label}
+      </label>
       <select id={id} name={name} defaultValue={defaultValue} className="rounded border bg-white px-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
-        {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
       </select>
-      <button type="submit" disabled={fetcher.state !== "idle"} className="rounded border px-2">{button}</button>
+      <button type="submit" disabled={fetcher.state !== "idle"} className="rounded border px-2">
+        {button}
+      </button>
     </fetcher.Form>
   );
 }

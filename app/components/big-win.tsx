@@ -29,13 +29,23 @@ export function BigWinBanner({ winners }: { winners: Winner[] }) {
 
   if (!shown) return null;
   return (
-    <div role="status" className="fixed inset-x-0 top-4 z-50 mx-auto w-fit max-w-[90vw] overflow-hidden rounded-xl bg-amber-300 px-6 py-4 text-center text-amber-950 shadow-2xl">
+    <div
+      role="status"
+      className="fixed inset-x-0 top-4 z-50 mx-auto w-fit max-w-[90vw] overflow-hidden rounded-xl bg-amber-300 px-6 py-4 text-center text-amber-950 shadow-2xl"
+    >
       <div aria-hidden="true" className="pointer-events-none absolute inset-0">
         {Array.from({ length: CONFETTI_PIECES }, (_, i) => (
-          <span key={i} data-testid="confetti" className="absolute h-2 w-1 animate-bounce bg-brand-700" style={{ left: `${(i * 5) % 100}%`, top: `${(i * 37) % 100}%` }} />
+          <span
+            key={i}
+            data-testid="confetti"
+            className="absolute h-2 w-1 animate-bounce bg-brand-700"
+            style={{ left: `${(i * 5) % 100}%`, top: `${(i * 37) % 100}%` }}
+          />
         ))}
       </div>
-      <p className="relative text-lg font-black">BIG WIN! {shown.username} won {shown.amount}!</p>
+      <p className="relative text-lg font-black">
+        BIG WIN! {shown.username} won {shown.amount}!
+      </p>
       <button type="button" onClick={() => setShown(null)} className="relative mt-1 text-sm underline" aria-label="Close">
         Close
       </button>
@@ -48,7 +58,13 @@ export function BigWinBanner({ winners }: { winners: Winner[] }) {
  * You won {n} coins!", for BIG_WIN_MS or until closed; 20 confetti pieces that fall only
  * when motion is welcome (prefers-reduced-motion keeps them still).
  */
-export function WinCelebration({ win, onClose }: { win: { title: string; description?: string }; /** Stable (useCallback), or the timer restarts. */ onClose: () => void }) {
+export function WinCelebration({
+  win,
+  onClose,
+}: {
+  win: { title: string; description?: string };
+  /** Stable (useCallback), or the timer restarts. */ onClose: () => void;
+}) {
   useEffect(() => {
     const timer = setTimeout(onClose, BIG_WIN_MS);
     return () => clearTimeout(timer);
@@ -70,7 +86,9 @@ export function WinCelebration({ win, onClose }: { win: { title: string; descrip
             />
           ))}
         </div>
-        <p aria-hidden="true" className="relative text-5xl">🏆</p>
+        <p aria-hidden="true" className="relative text-5xl">
+          🏆
+        </p>
         <p className="relative mt-2 text-2xl font-black">{win.title}</p>
         {win.description ? <p className="relative mt-2 text-sm font-semibold">{win.description}</p> : null}
         <button type="button" onClick={onClose} className="relative mt-4 min-h-11 rounded-lg bg-amber-950 px-5 py-2 font-bold text-amber-50">

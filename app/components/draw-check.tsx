@@ -30,12 +30,21 @@ export function DrawCheck({ raffleId }: { raffleId: string }) {
 
   return (
     <section aria-labelledby="check-title" className="mt-8 flex flex-col gap-3">
-      <h2 id="check-title" className="text-xl font-bold">Check this draw yourself</h2>
+      <h2 id="check-title" className="text-xl font-bold">
+        Check this draw yourself
+      </h2>
       <div role="status" aria-live="polite" data-testid="verification-result">
         {!hydrated ? (
           <p>
-            Your browser has not checked this draw (JavaScript is off). Download the <a className="underline" href={`/api/fair/${raffleId}`}>public JSON</a>{" "}
-            and the <a className="underline" href="/fair/draw-verifier.mjs" download>verifier</a>, then run the check below with Node.js 20 or newer (after <code>npm install @noble/curves@2 @noble/hashes@2</code>).
+            Your browser has not checked this draw (JavaScript is off). Download the{" "}
+            <a className="underline" href={`/api/fair/${raffleId}`}>
+              public JSON
+            </a>{" "}
+            and the{" "}
+            <a className="underline" href="/fair/draw-verifier.mjs" download>
+              verifier
+            </a>
+            , then run the check below with Node.js 20 or newer (after <code>npm install @noble/curves@2 @noble/hashes@2</code>).
           </p>
         ) : state.kind === "checking" ? (
           <p>Checking the draw in your browser…</p>
@@ -64,7 +73,11 @@ function Outcome({ verdict }: { verdict: Verdict }) {
         {verdict.checks.map((check) => (
           <li key={check.name}>
             {check.ok ? "✓" : "✗"} {check.label}
-            {check.ok ? null : <span className="block font-mono break-all">published {check.expected}, recomputed {check.actual}</span>}
+            {check.ok ? null : (
+              <span className="block font-mono break-all">
+                published {check.expected}, recomputed {check.actual}
+              </span>
+            )}
           </li>
         ))}
       </ul>
@@ -86,9 +99,15 @@ function Verifier({ raffleId }: { raffleId: string }) {
     <details className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
       <summary className="cursor-pointer font-semibold">The verifier’s code (the same file this page runs)</summary>
       <p className="mt-2 text-sm">
-        Save it as <code>draw-verifier.mjs</code> (or <a className="underline" href="/fair/draw-verifier.mjs" download>download it</a>), then run:
+        Save it as <code>draw-verifier.mjs</code> (or{" "}
+        <a className="underline" href="/fair/draw-verifier.mjs" download>
+          download it
+        </a>
+        ), then run:
       </p>
-      <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800"><code>{usage}</code></pre>
+      <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
+        <code>{usage}</code>
+      </pre>
       {hydrated ? (
         <button
           type="button"
@@ -98,7 +117,9 @@ function Verifier({ raffleId }: { raffleId: string }) {
           {copied ? "Copied" : "Copy the verifier"}
         </button>
       ) : null}
-      <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800" data-testid="verifier-source"><code>{verifierSource}</code></pre>
+      <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800" data-testid="verifier-source">
+        <code>{verifierSource}</code>
+      </pre>
     </details>
   );
 }

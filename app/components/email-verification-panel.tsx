@@ -46,7 +46,14 @@ export function EmailVerificationPanel({ email, lastResult }: { email: string; l
         <FormErrors errors={codeForm.errors} />
         <div className="flex flex-wrap items-end gap-2">
           <Field label="Code" id={fields.code.id} errors={fields.code.errors}>
-            <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" maxLength={6} required className={inputClass} />
+            <input
+              {...getInputProps(fields.code, { type: "text" })}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              required
+              className={inputClass}
+            />
           </Field>
           <button type="submit" className={buttonClass} disabled={code.state !== "idle"}>
             Verify

@@ -1,19 +1,7 @@
 import type { ReactNode } from "react";
 
 /** A labelled input with its errors announced to assistive technology. */
-export function Field({
-  label,
-  id,
-  errors,
-  hint,
-  children,
-}: {
-  label: string;
-  id: string;
-  errors?: string[];
-  hint?: string;
-  children: ReactNode;
-}) {
+export function Field({ label, id, errors, hint, children }: { label: string; id: string; errors?: string[]; hint?: string; children: ReactNode }) {
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-sm font-semibold">

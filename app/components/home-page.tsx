@@ -32,26 +32,46 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
       <section aria-labelledby="hero-title" className="rounded-2xl bg-linear-to-br from-slate-900 via-indigo-950 to-slate-900 p-6 text-white shadow-lg">
         {promote ? (
           <>
-            <h1 id="hero-title" className="text-3xl font-black">Win half the pot</h1>
+            <h1 id="hero-title" className="text-3xl font-black">
+              Win half the pot
+            </h1>
             <p className="mt-1 text-slate-300">Raffles from $0.05, drawn provably fair.</p>
           </>
         ) : (
           <>
-            <h1 id="hero-title" className="text-3xl font-black">Your account</h1>
+            <h1 id="hero-title" className="text-3xl font-black">
+              Your account
+            </h1>
             <p className="mt-1 text-slate-300">Your balance, your history and withdrawals stay open to you.</p>
           </>
         )}
         <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
-          <a href="#featured" className={`${heroLink} bg-brand-700`}>View Raffles</a>
-          {promote ? <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>Join VIP</a> : null}
-          {promote ? <a href="#coin-store" className={`${heroLink} bg-white text-slate-900`}>Buy Coins</a> : null}
-          <a href="/withdraw" className={`${heroLink} border border-white`}>Withdraw</a>
-          <a href="/quick" className={`${heroLink} border border-white`}>Quick Raffles</a>
+          <a href="#featured" className={`${heroLink} bg-brand-700`}>
+            View Raffles
+          </a>
+          {promote ? (
+            <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>
+              Join VIP
+            </a>
+          ) : null}
+          {promote ? (
+            <a href="#coin-store" className={`${heroLink} bg-white text-slate-900`}>
+              Buy Coins
+            </a>
+          ) : null}
+          <a href="/withdraw" className={`${heroLink} border border-white`}>
+            Withdraw
+          </a>
+          <a href="/quick" className={`${heroLink} border border-white`}>
+            Quick Raffles
+          </a>
         </div>
       </section>
       <StatsTiles stats={data.stats} />
       <section id="featured" aria-labelledby="featured-title">
-        <h2 id="featured-title" className="text-2xl font-bold">Biggest Pots</h2>
+        <h2 id="featured-title" className="text-2xl font-bold">
+          Biggest Pots
+        </h2>
         {data.featured.length === 0 ? (
           <p className="mt-2">No raffles are open right now. New ones open every few minutes.</p>
         ) : (
@@ -66,7 +86,9 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         )}
       </section>
       <section aria-labelledby="all-title" className="flex flex-col gap-6">
-        <h2 id="all-title" className="text-2xl font-bold">All Raffles</h2>
+        <h2 id="all-title" className="text-2xl font-bold">
+          All Raffles
+        </h2>
         {REGULAR_TIERS.map((tier) => {
           const inTier = raffles.filter((r) => r.tier === tier);
           if (inTier.length === 0) return null;

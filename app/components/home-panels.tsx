@@ -27,7 +27,9 @@ export type Winner = { raffleId: string; username: string; amount: string; amoun
 export function RecentWinners({ winners }: { winners: Winner[] }) {
   return (
     <section id="winners" aria-labelledby="winners-title" className={panel}>
-      <h2 id="winners-title" className="text-xl font-bold">Recent Winners</h2>
+      <h2 id="winners-title" className="text-xl font-bold">
+        Recent Winners
+      </h2>
       {winners.length === 0 ? (
         <p className="mt-3 text-slate-600 dark:text-slate-400">No recent winners yet</p>
       ) : (
@@ -37,9 +39,15 @@ export function RecentWinners({ winners }: { winners: Winner[] }) {
             return (
               <li key={w.raffleId} className="flex items-center justify-between gap-2 py-2" data-testid="recent-winner">
                 <span>
-                  <span role="img" aria-label={icon}>{WINNER_ICON_GLYPH[icon]}</span> <strong>{w.username}</strong>
+                  <span role="img" aria-label={icon}>
+                    {WINNER_ICON_GLYPH[icon]}
+                  </span>{" "}
+                  <strong>{w.username}</strong>
                   <span className="block text-xs text-slate-600 dark:text-slate-400">
-                    {w.timeAgo} · {w.entryAmount} entry · <a className="underline" href={`/fair/${w.raffleId}`}>verify</a>
+                    {w.timeAgo} · {w.entryAmount} entry ·{" "}
+                    <a className="underline" href={`/fair/${w.raffleId}`}>
+                      verify
+                    </a>
                   </span>
                 </span>
                 <span className="font-bold text-emerald-700 dark:text-emerald-400">{w.amount}</span>
@@ -55,7 +63,9 @@ export function RecentWinners({ winners }: { winners: Winner[] }) {
 export function Leaderboard({ entries }: { entries: { username: string; totalWins: number; totalWinnings: string }[] }) {
   return (
     <section aria-labelledby="leaderboard-title" className={panel}>
-      <h2 id="leaderboard-title" className="text-xl font-bold">Top Players This Week</h2>
+      <h2 id="leaderboard-title" className="text-xl font-bold">
+        Top Players This Week
+      </h2>
       {entries.length === 0 ? (
         <p className="mt-3 text-slate-600 dark:text-slate-400">No players on leaderboard yet</p>
       ) : (
@@ -79,7 +89,9 @@ export function Leaderboard({ entries }: { entries: { username: string; totalWin
 export function CoinStore() {
   return (
     <section id="coin-store" aria-labelledby="store-title" className={panel}>
-      <h2 id="store-title" className="text-xl font-bold">Coin Store</h2>
+      <h2 id="store-title" className="text-xl font-bold">
+        Coin Store
+      </h2>
       <ul className="mt-3 grid grid-cols-2 gap-3 lg:grid-cols-4">
         {COIN_PACKAGES.map((p) => (
           <li key={p.id} className="flex flex-col items-center gap-2 rounded-lg border border-slate-200 p-3 text-center dark:border-slate-700">

@@ -25,9 +25,7 @@ export function Landing({ live }: { live: { totalPlayers: number; totalPots: str
       <main className="flex-1">
         <section className="mx-auto max-w-3xl px-4 py-16 text-center">
           <h1 className="text-4xl font-black sm:text-5xl">Micro-stakes raffles. Real winners.</h1>
-          <p className="mt-4 text-lg text-slate-700 dark:text-slate-300">
-            Buy a ticket, watch the pot grow, and win half of it. For adults 18 and over.
-          </p>
+          <p className="mt-4 text-lg text-slate-700 dark:text-slate-300">Buy a ticket, watch the pot grow, and win half of it. For adults 18 and over.</p>
           <a href="/api/login" className={`${loginButton} mt-8`}>
             Get Started
           </a>
@@ -41,11 +39,22 @@ export function Landing({ live }: { live: { totalPlayers: number; totalPots: str
           ))}
         </section>
         <section aria-labelledby="live-title" className="mx-auto max-w-5xl px-4 pb-16">
-          <h2 id="live-title" className="text-center text-2xl font-bold">Live Right Now</h2>
+          <h2 id="live-title" className="text-center text-2xl font-bold">
+            Live Right Now
+          </h2>
           <dl className="mt-4 grid grid-cols-3 gap-4 text-center" data-testid="live-strip">
-            <div><dt className="text-sm">Active players</dt><dd className="text-2xl font-black">{live.totalPlayers.toLocaleString("en-US")}</dd></div>
-            <div><dt className="text-sm">Total live pots</dt><dd className="text-2xl font-black">${live.totalPots}</dd></div>
-            <div><dt className="text-sm">Winners today</dt><dd className="text-2xl font-black">{live.winnersToday.toLocaleString("en-US")}</dd></div>
+            <div>
+              <dt className="text-sm">Active players</dt>
+              <dd className="text-2xl font-black">{live.totalPlayers.toLocaleString("en-US")}</dd>
+            </div>
+            <div>
+              <dt className="text-sm">Total live pots</dt>
+              <dd className="text-2xl font-black">${live.totalPots}</dd>
+            </div>
+            <div>
+              <dt className="text-sm">Winners today</dt>
+              <dd className="text-2xl font-black">{live.winnersToday.toLocaleString("en-US")}</dd>
+            </div>
           </dl>
         </section>
         <section className="bg-slate-900 px-4 py-12 text-center text-white">

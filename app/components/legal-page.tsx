@@ -4,18 +4,24 @@ import type { ReactNode } from "react";
 export function LegalPage({ title, updated, sections }: { title: string; updated: string; sections: { heading: string; body: ReactNode }[] }) {
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
-      <Link to="/" className="underline">← Back to Raffle Rush</Link>
+      <Link to="/" className="underline">
+        ← Back to Raffle Rush
+      </Link>
       <h1 className="mt-4 text-3xl font-black">{title}</h1>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Last updated {updated}</p>
       <ol className="mt-6 flex flex-col gap-6">
         {sections.map((section, i) => (
           <li key={section.heading}>
-            <h2 className="text-xl font-bold">{i + 1}. {section.heading}</h2>
+            <h2 className="text-xl font-bold">
+              {i + 1}. {section.heading}
+            </h2>
             <div className="mt-2 flex flex-col gap-2 leading-relaxed">{section.body}</div>
           </li>
         ))}
       </ol>
-      <Link to="/" className="mt-10 inline-block underline">← Back to Raffle Rush</Link>
+      <Link to="/" className="mt-10 inline-block underline">
+        ← Back to Raffle Rush
+      </Link>
     </main>
   );
 }

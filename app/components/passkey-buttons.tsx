@@ -28,7 +28,11 @@ function problemOf(error: unknown): string {
 }
 
 function Problem({ text }: { text: string | null }) {
-  return text ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{text}</p> : null;
+  return text ? (
+    <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+      {text}
+    </p>
+  ) : null;
 }
 
 /** "Sign in with a passkey" on the sign-in page: no email or password asked. */
@@ -42,7 +46,10 @@ export function PasskeySignIn({ returnTo }: { returnTo: string }) {
     setBusy(true);
     setProblem(null);
     try {
-      const { challengeId, options } = await postJson<{ challengeId: string; options: Parameters<typeof startAuthentication>[0]["optionsJSON"] }>("/passkeys/sign-in", { intent: "options" });
+      const { challengeId, options } = await postJson<{ challengeId: string; options: Parameters<typeof startAuthentication>[0]["optionsJSON"] }>(
+        "/passkeys/sign-in",
+        { intent: "options" },
+      );
       const response = await startAuthentication({ optionsJSON: options });
       const { redirectTo } = await postJson<{ redirectTo: string }>("/passkeys/sign-in", { intent: "verify", challengeId, response, returnTo });
       window.location.assign(redirectTo);
@@ -76,7 +83,10 @@ export function AddPasskey() {
     setBusy(true);
     setProblem(null);
     try {
-      const { challengeId, options } = await postJson<{ challengeId: string; options: Parameters<typeof startRegistration>[0]["optionsJSON"] }>("/passkeys/register", { intent: "options" });
+      const { challengeId, options } = await postJson<{ challengeId: string; options: Parameters<typeof startRegistration>[0]["optionsJSON"] }>(
+        "/passkeys/register",
+        { intent: "options" },
+      );
       const response = await startRegistration({ optionsJSON: options });
       const { passkey } = await postJson<{ passkey: { name: string } }>("/passkeys/register", { intent: "register", challengeId, name, response });
       setName("");
@@ -95,9 +105,13 @@ export function AddPasskey() {
         void add();
       }}
     >
-      <label htmlFor={`${id}-name`} className="text-sm font-semibold">Passkey name</label>
+      <label htmlFor={`${id}-name`} className="text-sm font-semibold">
+        Passkey name
+      </label>
       <input id={`${id}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={60} placeholder="My phone" className={inputClass} />
-      <button type="submit" disabled={busy} className={buttonClass}>{busy ? "Waiting for your device…" : "Add a passkey"}</button>
+      <button type="submit" disabled={busy} className={buttonClass}>
+        {busy ? "Waiting for your device…" : "Add a passkey"}
+      </button>
       <Problem text={problem} />
     </form>
   );

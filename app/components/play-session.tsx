@@ -16,16 +16,20 @@ export function PausedNotice() {
   const paused = usePaused();
   if (!paused) return null;
   return (
-    <p role="status" className="border-b border-amber-500 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50" data-testid="paused-notice">
+    <p
+      role="status"
+      className="border-b border-amber-500 bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:bg-amber-950 dark:text-amber-50"
+      data-testid="paused-notice"
+    >
       {paused.kind === "jurisdiction" ? (
         <>
-          Raffle Rush is no longer available where you live. Playing and buying are closed and we show you no offers; you can
-          still see your balance and withdraw.
+          Raffle Rush is no longer available where you live. Playing and buying are closed and we show you no offers; you can still see your balance and
+          withdraw.
         </>
       ) : (
         <>
-          {paused.kind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until {utcMinute(paused.until)}.
-          Playing and buying are paused and we show you no offers; you can still see your balance and withdraw.
+          {paused.kind === "self_exclusion" ? "You have excluded yourself" : "You are taking a break"} until {utcMinute(paused.until)}. Playing and buying are
+          paused and we show you no offers; you can still see your balance and withdraw.
         </>
       )}
     </p>
@@ -74,7 +78,9 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
   return (
     <>
       <span className="tabular-nums text-slate-600 dark:text-slate-300" data-testid="session-clock" title="Time playing this session">
-        <span className="sr-only">Playing for </span><span aria-hidden="true">Session </span>{clock(elapsed)}
+        <span className="sr-only">Playing for </span>
+        <span aria-hidden="true">Session </span>
+        {clock(elapsed)}
       </span>
       {/* Hidden once "Keep playing" is sent: the page's data comes back with the next reminder. */}
       {due && reality && keepPlaying.state === "idle" ? (
@@ -87,14 +93,24 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
             className="flex w-full max-w-md flex-col gap-4 rounded-xl bg-white p-6 text-slate-900 shadow-xl dark:bg-slate-900 dark:text-slate-100"
             data-testid="reality-check"
           >
-            <h2 id="reality-check-title" className="text-xl font-black">Reality check</h2>
+            <h2 id="reality-check-title" className="text-xl font-black">
+              Reality check
+            </h2>
             <div id="reality-check-body" className="flex flex-col gap-1">
-              <p>You have been playing for <strong>{formatDuration(elapsed)}</strong>.</p>
-              <p>Net result this session: <strong data-testid="reality-net">{signed(reality.netCoins)}</strong>.</p>
+              <p>
+                You have been playing for <strong>{formatDuration(elapsed)}</strong>.
+              </p>
+              <p>
+                Net result this session: <strong data-testid="reality-net">{signed(reality.netCoins)}</strong>.
+              </p>
             </div>
             <div className="flex flex-wrap gap-3">
-              <a href="/history" className="rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">View history</a>
-              <a href="/api/logout" className="rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">Stop playing</a>
+              <a href="/history" className="rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">
+                View history
+              </a>
+              <a href="/api/logout" className="rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">
+                Stop playing
+              </a>
               {/* One answer with or without JavaScript (ADR 040): back to the page. */}
               <keepPlaying.Form
                 method="post"
@@ -106,10 +122,18 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
               >
                 {/* The reminder interrupts play on purpose: focus lands on it. */}
                 {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
-                <button type="submit" autoFocus className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white">Keep playing</button>
+                <button type="submit" autoFocus className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white">
+                  Keep playing
+                </button>
               </keepPlaying.Form>
             </div>
-            <p className="text-sm">Change or turn off these reminders on the <a href="/responsible-play" className="underline">Responsible play</a> page.</p>
+            <p className="text-sm">
+              Change or turn off these reminders on the{" "}
+              <a href="/responsible-play" className="underline">
+                Responsible play
+              </a>{" "}
+              page.
+            </p>
           </section>
         </div>
       ) : null}

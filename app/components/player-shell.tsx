@@ -26,7 +26,9 @@ export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gam
     <div className="min-h-screen">
       {/* Two rows on a phone (brand and coins; then the session, name, Settings and Logout), one from sm up: sticky only there, where it costs little height. */}
       <header className="z-20 flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 bg-white/95 px-4 py-2 sm:sticky sm:top-0 sm:py-3 dark:border-slate-800 dark:bg-slate-950/95">
-        <Link to="/" className="mr-auto text-lg font-black">Raffle Rush</Link>
+        <Link to="/" className="mr-auto text-lg font-black">
+          Raffle Rush
+        </Link>
         {/* Every coin the player can play with; the cash/bonus split is one step away, on /history. */}
         <Link
           to="/history"
@@ -55,7 +57,9 @@ export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gam
             Settings
           </a>
           <form method="post" action="/api/logout">
-            <button type="submit" className="rounded-md border border-slate-300 px-3 dark:border-slate-700">Logout</button>
+            <button type="submit" className="rounded-md border border-slate-300 px-3 dark:border-slate-700">
+              Logout
+            </button>
           </form>
         </div>
       </header>

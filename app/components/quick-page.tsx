@@ -36,14 +36,20 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
           // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
           <ul className="flex gap-6 overflow-x-auto whitespace-nowrap" tabIndex={0} aria-label="Recent quick winners">
             {data.winners.map((w) => (
-              <li key={w.raffleId}>⚡ {w.username} won {w.amount} · {w.timeAgo}</li>
+              <li key={w.raffleId}>
+                ⚡ {w.username} won {w.amount} · {w.timeAgo}
+              </li>
             ))}
           </ul>
         )}
       </section>
       <nav aria-label="Entry prices" className="flex flex-wrap gap-2">
         {chips.map((chip) => (
-          <a key={chip.price} href={`#price-${chip.price}`} className="rounded-full border border-slate-300 px-3 py-1 text-sm font-semibold dark:border-slate-700">
+          <a
+            key={chip.price}
+            href={`#price-${chip.price}`}
+            className="rounded-full border border-slate-300 px-3 py-1 text-sm font-semibold dark:border-slate-700"
+          >
             ${chip.price} <span className="text-slate-600 dark:text-slate-400">({chip.count})</span>
           </a>
         ))}
@@ -63,7 +69,9 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
         ))}
       </div>
       <section aria-labelledby="rules-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
-        <h2 id="rules-title" className="text-lg font-bold">How quick raffles work</h2>
+        <h2 id="rules-title" className="text-lg font-bold">
+          How quick raffles work
+        </h2>
         <ul className="mt-2 list-disc pl-5 text-sm">
           <li>Every round lasts 30 seconds; a new one starts as soon as one ends.</li>
           <li>Entries close in the last second. The winner takes half the pot (more with VIP).</li>
@@ -72,9 +80,17 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
         </ul>
       </section>
       <nav aria-label="More" className="flex flex-wrap gap-4 text-sm">
-        <a href="/" className="underline">All raffles</a>
-        {paused ? null : <a href="/checkout?package=package_2" className="underline">Buy coins</a>}
-        <a href="/withdraw" className="underline">Withdraw</a>
+        <a href="/" className="underline">
+          All raffles
+        </a>
+        {paused ? null : (
+          <a href="/checkout?package=package_2" className="underline">
+            Buy coins
+          </a>
+        )}
+        <a href="/withdraw" className="underline">
+          Withdraw
+        </a>
       </nav>
     </main>
   );

@@ -5,15 +5,7 @@ import { useCountUp } from "./use-count-up";
 import { useHydrated } from "./use-hydrated";
 import { useOptionalUser } from "./use-root-data";
 import { coinsToDecimal, parseDollars } from "~/shared/money";
-import {
-  cardPhase,
-  elapsedShare,
-  formatCountdown,
-  secondsLeft,
-  ticketsOutlook,
-  tierClass,
-  TIER_LABELS,
-} from "~/shared/raffle-display";
+import { cardPhase, elapsedShare, formatCountdown, secondsLeft, ticketsOutlook, tierClass, TIER_LABELS } from "~/shared/raffle-display";
 
 /**
  * The fields of the API's raffle view that a card shows; a raffle drawn moments ago also
@@ -67,17 +59,7 @@ function Result({ raffle, phase }: { raffle: RaffleCardData; phase: "won" | "can
  * and its winner, while the next round opens beside it. The button is a form: a plain post
  * without JavaScript, a fetcher with it (no page load); both come back with the toast.
  */
-export function RaffleCard({
-  raffle,
-  kind,
-  balance,
-  now,
-}: {
-  raffle: RaffleCardData;
-  kind: "regular" | "quick";
-  balance: number;
-  now: number;
-}) {
+export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardData; kind: "regular" | "quick"; balance: number; now: number }) {
   const hydrated = useHydrated();
   // During a break, an exclusion or in a place no longer served, no card invites play (PRODUCT.md).
   const paused = usePaused() !== null;
@@ -133,10 +115,7 @@ export function RaffleCard({
         <Pot dollars={raffle.currentPot} />
       </div>
       <div className="rc-track" aria-hidden="true" data-testid="progress">
-        <div
-          className={urgent ? "rc-bar bg-red-600" : "rc-bar"}
-          style={{ width: `${(share * 100).toFixed(1)}%` }}
-        />
+        <div className={urgent ? "rc-bar bg-red-600" : "rc-bar"} style={{ width: `${(share * 100).toFixed(1)}%` }} />
       </div>
       <dl className="rc-facts">
         <dt>Entry</dt>
@@ -156,16 +135,17 @@ export function RaffleCard({
         {raffle.myTickets !== undefined && !drawn ? (
           <>
             <dt>Your tickets</dt>
-            <dd data-testid="my-tickets">
-              {`${raffle.myTickets} · ${ticketsOutlook(raffle.myTickets, raffle.ticketCount, raffle.participantCount)}`}
-            </dd>
+            <dd data-testid="my-tickets">{`${raffle.myTickets} · ${ticketsOutlook(raffle.myTickets, raffle.ticketCount, raffle.participantCount)}`}</dd>
           </>
         ) : null}
       </dl>
       {hydrated || drawn ? null : (
         <p className="rc-note">
-          Ends at <time dateTime={raffle.endTime}>{`${new Date(raffle.endTime).toISOString().slice(11, 19)} UTC`}</time>{" · "}
-          <a href={`${location.pathname}${location.search}`} className="underline">Refresh</a>
+          Ends at <time dateTime={raffle.endTime}>{`${new Date(raffle.endTime).toISOString().slice(11, 19)} UTC`}</time>
+          {" · "}
+          <a href={`${location.pathname}${location.search}`} className="underline">
+            Refresh
+          </a>
         </p>
       )}
       {drawn ? (
@@ -173,14 +153,24 @@ export function RaffleCard({
           <Result raffle={raffle} phase={phase} />
         </div>
       ) : paused ? (
-        <p className="text-center text-sm text-slate-600 dark:text-slate-400" data-testid="entry-paused">Entries are paused for your account.</p>
+        <p className="text-center text-sm text-slate-600 dark:text-slate-400" data-testid="entry-paused">
+          Entries are paused for your account.
+        </p>
       ) : membersOnly ? (
         <div className="flex flex-col gap-1 text-center text-sm">
-          <button type="button" disabled aria-describedby={`vip-only-${raffle.id}`} className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white opacity-60">
+          <button
+            type="button"
+            disabled
+            aria-describedby={`vip-only-${raffle.id}`}
+            className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white opacity-60"
+          >
             VIP members only
           </button>
           <p id={`vip-only-${raffle.id}`} data-testid="vip-only">
-            This raffle is for active VIP members. <a className="underline" href="/vip">See VIP tiers</a>
+            This raffle is for active VIP members.{" "}
+            <a className="underline" href="/vip">
+              See VIP tiers
+            </a>
           </p>
         </div>
       ) : (
@@ -195,7 +185,9 @@ export function RaffleCard({
           </button>
         </entry.Form>
       )}
-      <a href={`/fair/${raffle.id}`} className="rc-fair">How this draw is checked</a>
+      <a href={`/fair/${raffle.id}`} className="rc-fair">
+        How this draw is checked
+      </a>
     </article>
   );
 }

@@ -38,7 +38,11 @@ export function ResidenceFields({ choices, country, region }: { choices: Residen
           className={inputClass}
         >
           <option value="">Choose your country</option>
-          {choices.countries.map((c) => <option key={c.code} value={c.code}>{c.name}</option>)}
+          {choices.countries.map((c) => (
+            <option key={c.code} value={c.code}>
+              {c.name}
+            </option>
+          ))}
         </select>
       </Field>
       {choices.regions.length > 0 ? (
@@ -55,7 +59,11 @@ export function ResidenceFields({ choices, country, region }: { choices: Residen
               <option value="">Choose your state or province</option>
               {choices.regions.map((group) => (
                 <optgroup key={group.country} label={group.name}>
-                  {group.regions.map((r) => <option key={r.code} value={r.code}>{r.name}</option>)}
+                  {group.regions.map((r) => (
+                    <option key={r.code} value={r.code}>
+                      {r.name}
+                    </option>
+                  ))}
                   <option value={`${group.country}-OTHER`}>Somewhere else in {group.name}</option>
                 </optgroup>
               ))}

@@ -3,14 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData } from "@remix-run/react";
 import type { z } from "zod";
 import { coinsToDecimal } from "~/shared/money";
-import {
-  BREAKS,
-  EXCLUSIONS,
-  exclusionFormSchema,
-  limitFormSchema,
-  REALITY_CHECK_CHOICES,
-  realityCheckFormSchema,
-} from "~/shared/responsible-play-options";
+import { BREAKS, EXCLUSIONS, exclusionFormSchema, limitFormSchema, REALITY_CHECK_CHOICES, realityCheckFormSchema } from "~/shared/responsible-play-options";
 import { utcMinute } from "~/shared/dates";
 import { buttonClass, FormErrors, inputClass } from "./form-fields";
 
@@ -37,7 +30,13 @@ function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   ) : null;
 }
 
-type Limit = { period: "day" | "week" | "month"; label: string; limitCents: number | null; usedCents: number; pending: { amountCents: number | null; from: Date | string } | null };
+type Limit = {
+  period: "day" | "week" | "month";
+  label: string;
+  limitCents: number | null;
+  usedCents: number;
+  pending: { amountCents: number | null; from: Date | string } | null;
+};
 
 /** One period's deposit limit: blank removes it; a bad amount is refused beside the field. */
 export function LimitForm({ limit }: { limit: Limit }) {
@@ -58,10 +57,14 @@ export function LimitForm({ limit }: { limit: Limit }) {
         {limit.label} limit ($)
         <input {...getInputProps(fields.amount, { type: "text" })} inputMode="decimal" className={inputClass} />
       </label>
-      <button type="submit" className={buttonClass}>Save</button>
+      <button type="submit" className={buttonClass}>
+        Save
+      </button>
       <span className="text-sm">
         Used, payments in progress included: ${coinsToDecimal(BigInt(limit.usedCents))}
-        {limit.pending ? ` · pending: ${limit.pending.amountCents === null ? "no limit" : `$${coinsToDecimal(BigInt(limit.pending.amountCents))}`} from ${utcMinute(limit.pending.from)}` : ""}
+        {limit.pending
+          ? ` · pending: ${limit.pending.amountCents === null ? "no limit" : `$${coinsToDecimal(BigInt(limit.pending.amountCents))}`} from ${utcMinute(limit.pending.from)}`
+          : ""}
       </span>
       <FieldErrors id={fields.amount.errorId} errors={fields.amount.errors} />
     </Form>
@@ -84,10 +87,16 @@ export function RealityCheckForm({ minutes }: { minutes: number | null }) {
         Remind me every
         <select {...selectProps(fields.minutes)} className={inputClass} data-testid="reality-minutes">
           <option value="off">Off</option>
-          {REALITY_CHECK_CHOICES.map((m) => <option key={m} value={m}>{m} minutes</option>)}
+          {REALITY_CHECK_CHOICES.map((m) => (
+            <option key={m} value={m}>
+              {m} minutes
+            </option>
+          ))}
         </select>
       </label>
-      <button type="submit" className={buttonClass}>Save</button>
+      <button type="submit" className={buttonClass}>
+        Save
+      </button>
       <FieldErrors id={fields.minutes.errorId} errors={fields.minutes.errors} />
     </Form>
   );
@@ -109,14 +118,24 @@ export function ExclusionForm() {
       <label className="flex flex-col text-sm font-semibold">
         Period
         <select {...selectProps(fields.choice)} className={inputClass}>
-          {Object.keys(BREAKS).map((k) => <option key={k} value={k}>Break: {k}</option>)}
-          {Object.keys(EXCLUSIONS).map((k) => <option key={k} value={k}>Self-exclusion: {k}</option>)}
+          {Object.keys(BREAKS).map((k) => (
+            <option key={k} value={k}>
+              Break: {k}
+            </option>
+          ))}
+          {Object.keys(EXCLUSIONS).map((k) => (
+            <option key={k} value={k}>
+              Self-exclusion: {k}
+            </option>
+          ))}
         </select>
       </label>
       <label className="flex items-center gap-2 text-sm">
         <input {...getInputProps(fields.confirm, { type: "checkbox" })} /> I understand this cannot be undone early
       </label>
-      <button type="submit" className={buttonClass}>Start</button>
+      <button type="submit" className={buttonClass}>
+        Start
+      </button>
       <FieldErrors id={fields.confirm.errorId} errors={fields.confirm.errors} />
     </Form>
   );

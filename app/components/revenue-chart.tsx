@@ -10,7 +10,10 @@ const BOTTOM = 24;
 const LEFT = 8;
 
 const label = (period: Period, start: string) =>
-  new Intl.DateTimeFormat("en-US", period === "monthly" ? { month: "short", year: "2-digit", timeZone: "UTC" } : { month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(start));
+  new Intl.DateTimeFormat(
+    "en-US",
+    period === "monthly" ? { month: "short", year: "2-digit", timeZone: "UTC" } : { month: "short", day: "numeric", timeZone: "UTC" },
+  ).format(new Date(start));
 
 /**
  * Revenue over time as bars, drawn on the server as SVG (works without JavaScript): one bar
@@ -28,9 +31,15 @@ export function RevenueChart({ period, points }: { period: Period; points: Point
   return (
     <figure className="flex flex-col gap-2" data-testid="revenue-chart">
       <figcaption className="text-sm">
-        Revenue {period === "daily" ? "per day, last 30 days" : period === "weekly" ? "per week, last 12 weeks" : "per month, last 12 months"}: {formatDollars(BigInt(total))} in all
+        Revenue {period === "daily" ? "per day, last 30 days" : period === "weekly" ? "per week, last 12 weeks" : "per month, last 12 months"}:{" "}
+        {formatDollars(BigInt(total))} in all
       </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full max-w-2xl text-brand-700 dark:text-brand-400" role="img" aria-labelledby="revenue-chart-title">
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        className="h-auto w-full max-w-2xl text-brand-700 dark:text-brand-400"
+        role="img"
+        aria-labelledby="revenue-chart-title"
+      >
         <title id="revenue-chart-title">{`Revenue ${period}: highest ${formatDollars(BigInt(max))}, total ${formatDollars(BigInt(total))}`}</title>
         <line x1={LEFT} x2={WIDTH} y1={y(0)} y2={y(0)} className="stroke-slate-400" strokeWidth={1} />
         {points.map((p, i) => {

@@ -46,15 +46,7 @@ export function useErrorStatus(): number {
  * throws on purpose (a 404 for an unknown draw), and `back` the way back from that page.
  * Anything else is our fault (5xx): the player is told their coins are safe.
  */
-export function PageError({
-  title,
-  back,
-  statuses = {},
-}: {
-  title: string;
-  back?: WayBack;
-  statuses?: Partial<Record<number, StatusMessage>>;
-}) {
+export function PageError({ title, back, statuses = {} }: { title: string; back?: WayBack; statuses?: Partial<Record<number, StatusMessage>> }) {
   const status = useErrorStatus();
   const own = statuses[status];
   if (own) {
@@ -92,7 +84,12 @@ export function SectionError({ title, back, statuses = {} }: { title: string; ba
   const way = own?.back ?? back;
   const message = own ? own.message : generalMessage(status);
   return (
-    <section role="alert" aria-label={own?.title ?? title} data-testid="section-error" className="flex flex-col gap-2 rounded-lg border border-red-300 p-4 dark:border-red-800">
+    <section
+      role="alert"
+      aria-label={own?.title ?? title}
+      data-testid="section-error"
+      className="flex flex-col gap-2 rounded-lg border border-red-300 p-4 dark:border-red-800"
+    >
       <h2 className="text-xl font-bold">{own?.title ?? title}</h2>
       {typeof message === "string" ? <p>{message}</p> : message}
       {way ? (

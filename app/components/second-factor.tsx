@@ -9,7 +9,15 @@ import { buttonClass, Field, FormErrors, inputClass } from "./form-fields";
  * code's form (ADR 036). `lastResult` is the action's answer to this form, if any: a wrong
  * code shows beside the field.
  */
-export function TotpEnrolment({ enrolment, busy, lastResult }: { enrolment: { secret: string; qrCode: string }; busy: boolean; lastResult?: SubmissionResult<string[]> }) {
+export function TotpEnrolment({
+  enrolment,
+  busy,
+  lastResult,
+}: {
+  enrolment: { secret: string; qrCode: string };
+  busy: boolean;
+  lastResult?: SubmissionResult<string[]>;
+}) {
   const [form, fields] = useForm({
     id: "totp-confirm",
     lastResult,
@@ -23,14 +31,19 @@ export function TotpEnrolment({ enrolment, busy, lastResult }: { enrolment: { se
       <p>Scan this QR code with your authenticator app, then type the 6-digit code it shows.</p>
       <img src={enrolment.qrCode} alt="QR code for your authenticator app" width={200} height={200} className="self-center bg-white p-2" />
       <p className="text-sm">
-        Or type this key into the app: <code data-testid="totp-secret" className="break-all font-mono">{enrolment.secret}</code>
+        Or type this key into the app:{" "}
+        <code data-testid="totp-secret" className="break-all font-mono">
+          {enrolment.secret}
+        </code>
       </p>
       <input type="hidden" name="intent" value="confirm" />
       <FormErrors errors={form.errors} />
       <Field label="Code from the app" id={fields.code.id} errors={fields.code.errors}>
         <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
       </Field>
-      <button type="submit" className={buttonClass} disabled={busy}>{busy ? "Checking..." : "Turn on two-factor authentication"}</button>
+      <button type="submit" className={buttonClass} disabled={busy}>
+        {busy ? "Checking..." : "Turn on two-factor authentication"}
+      </button>
     </Form>
   );
 }
@@ -39,10 +52,14 @@ export function TotpEnrolment({ enrolment, busy, lastResult }: { enrolment: { se
 export function RecoveryCodeList({ codes }: { codes: string[] }) {
   return (
     <section aria-labelledby="recovery-title" className="flex flex-col gap-2">
-      <h2 id="recovery-title" className="text-xl font-bold">Your recovery codes</h2>
+      <h2 id="recovery-title" className="text-xl font-bold">
+        Your recovery codes
+      </h2>
       <p>Each works once, in place of a code from the app. Keep them somewhere safe: they are not shown again.</p>
       <ul data-testid="recovery-codes" className="grid grid-cols-2 gap-2 font-mono">
-        {codes.map((code) => <li key={code}>{code}</li>)}
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
       </ul>
     </section>
   );

@@ -18,8 +18,7 @@ export function accountInformation(account: Pick<Account, "id" | "createdAt">): 
 }
 
 /** Why there is no auto-enter (PRODUCT.md, "Telling players what happened"). */
-export const NO_AUTO_ENTER =
-  "Auto-enter is not offered: automatic play takes control away from you, and UK rules ban autoplay. Every entry is one you choose.";
+export const NO_AUTO_ENTER = "Auto-enter is not offered: automatic play takes control away from you, and UK rules ban autoplay. Every entry is one you choose.";
 
 const NOTIFICATIONS_BLOCKED = "Your browser blocks notifications from this site. Allow them in the browser's site settings, then turn this on again.";
 
@@ -81,12 +80,18 @@ function SettingSwitches({ settings }: { settings: PlayerSettings }) {
               />
             </label>
           ))}
-          {group === "Notifications" && problem ? <p role="alert" className="text-sm text-red-700 dark:text-red-400">{problem}</p> : null}
+          {group === "Notifications" && problem ? (
+            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+              {problem}
+            </p>
+          ) : null}
         </section>
       ))}
       {hydrated ? null : (
         <p className="text-sm">
-          <button type="submit" className={button}>Save settings</button>
+          <button type="submit" className={button}>
+            Save settings
+          </button>
           <span className="ml-2 text-slate-600 dark:text-slate-400">Sounds and browser notifications need JavaScript in this browser.</span>
         </p>
       )}
@@ -106,10 +111,7 @@ export function SettingsContent({ account, theme, supportEmail, settings }: Sett
   const setTheme = (next: "light" | "dark") => {
     document.documentElement.classList.toggle("dark", next === "dark");
     setCurrentTheme(next);
-    themeFetcher.submit(
-      { theme: next, redirectTo: `${location.pathname}${location.search}` },
-      { method: "post", action: "/theme", preventScrollReset: true },
-    );
+    themeFetcher.submit({ theme: next, redirectTo: `${location.pathname}${location.search}` }, { method: "post", action: "/theme", preventScrollReset: true });
   };
   const supportTexts = {
     "Contact Support": `Our ticket system is coming soon. Meanwhile, email us at ${supportEmail}.`,
@@ -121,45 +123,79 @@ export function SettingsContent({ account, theme, supportEmail, settings }: Sett
     <div className="flex flex-col gap-3">
       <section aria-label="Account">
         <p className="font-semibold">{account.username ?? account.email}</p>
-        <p className="text-sm text-slate-600 dark:text-slate-400">{account.email} · VIP {account.vipActive ? account.vipTier : "bronze"}</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {account.email} · VIP {account.vipActive ? account.vipTier : "bronze"}
+        </p>
       </section>
       <section aria-labelledby={`${ids}-appearance`} className={section}>
-        <h3 id={`${ids}-appearance`} className="font-semibold">Appearance</h3>
+        <h3 id={`${ids}-appearance`} className="font-semibold">
+          Appearance
+        </h3>
         {hydrated ? (
           <label className="mt-1 flex min-h-11 items-center justify-between">
             Dark mode
-            <input type="checkbox" role="switch" className="size-6" checked={currentTheme === "dark"} onChange={(e) => setTheme(e.target.checked ? "dark" : "light")} />
+            <input
+              type="checkbox"
+              role="switch"
+              className="size-6"
+              checked={currentTheme === "dark"}
+              onChange={(e) => setTheme(e.target.checked ? "dark" : "light")}
+            />
           </label>
         ) : (
           <form method="post" action="/theme" className="mt-1 flex items-center justify-between">
             <input type="hidden" name="theme" value={theme === "dark" ? "light" : "dark"} />
             <input type="hidden" name="redirectTo" value="/settings" />
             <span>Dark mode: {theme === "dark" ? "on" : "off"}</span>
-            <button type="submit" className={button}>Turn {theme === "dark" ? "off" : "on"}</button>
+            <button type="submit" className={button}>
+              Turn {theme === "dark" ? "off" : "on"}
+            </button>
           </form>
         )}
       </section>
       <section aria-labelledby={`${ids}-security`} className={section}>
-        <h3 id={`${ids}-security`} className="font-semibold">Sign-in &amp; security</h3>
+        <h3 id={`${ids}-security`} className="font-semibold">
+          Sign-in &amp; security
+        </h3>
         <div className="mt-1 flex flex-wrap gap-3 text-sm">
-          <a href="/account/passkeys" className="inline-flex min-h-6 items-center underline">Passkeys</a>
-          <a href="/account/email" className="inline-flex min-h-6 items-center underline">Change email</a>
+          <a href="/account/passkeys" className="inline-flex min-h-6 items-center underline">
+            Passkeys
+          </a>
+          <a href="/account/email" className="inline-flex min-h-6 items-center underline">
+            Change email
+          </a>
         </div>
       </section>
       <SettingSwitches settings={settings} />
       <section aria-label="Gameplay" className={section}>
         <h3 className="font-semibold">Gameplay</h3>
-        <p className="mt-1 text-sm" data-testid="no-auto-enter">{NO_AUTO_ENTER}</p>
+        <p className="mt-1 text-sm" data-testid="no-auto-enter">
+          {NO_AUTO_ENTER}
+        </p>
       </section>
       <section aria-labelledby={`${ids}-support`} className={section}>
-        <h3 id={`${ids}-support`} className="font-semibold">Support &amp; Help</h3>
+        <h3 id={`${ids}-support`} className="font-semibold">
+          Support &amp; Help
+        </h3>
         <div className="mt-1 flex flex-wrap gap-3 text-sm">
-          <a href="/terms" target="_blank" rel="noreferrer" className="inline-flex min-h-6 items-center underline">Terms of Service</a>
-          <a href="/privacy" target="_blank" rel="noreferrer" className="inline-flex min-h-6 items-center underline">Privacy Policy</a>
-          <a href="/responsible-play" className="inline-flex min-h-6 items-center underline">Responsible play</a>
-          <a href="/settings/two-factor" className="inline-flex min-h-6 items-center underline">Two-factor authentication</a>
-          <a href="/account/export" className="inline-flex min-h-6 items-center underline">Download my data</a>
-          <a href="/account/close" className="inline-flex min-h-6 items-center underline">Close account</a>
+          <a href="/terms" target="_blank" rel="noreferrer" className="inline-flex min-h-6 items-center underline">
+            Terms of Service
+          </a>
+          <a href="/privacy" target="_blank" rel="noreferrer" className="inline-flex min-h-6 items-center underline">
+            Privacy Policy
+          </a>
+          <a href="/responsible-play" className="inline-flex min-h-6 items-center underline">
+            Responsible play
+          </a>
+          <a href="/settings/two-factor" className="inline-flex min-h-6 items-center underline">
+            Two-factor authentication
+          </a>
+          <a href="/account/export" className="inline-flex min-h-6 items-center underline">
+            Download my data
+          </a>
+          <a href="/account/close" className="inline-flex min-h-6 items-center underline">
+            Close account
+          </a>
         </div>
         {hydrated ? (
           <div className="mt-2 flex flex-wrap gap-2">
@@ -204,9 +240,13 @@ export function SettingsDialog({ open, onClose, ...props }: SettingsProps & { op
       aria-labelledby="settings-title"
       className="m-auto max-h-[90vh] w-full max-w-md overflow-y-auto rounded-xl bg-white p-6 text-slate-900 backdrop:bg-slate-950/70 dark:bg-slate-900 dark:text-slate-100"
     >
-      <h2 id="settings-title" className="text-xl font-bold">Settings</h2>
+      <h2 id="settings-title" className="text-xl font-bold">
+        Settings
+      </h2>
       <div className="mt-4">{open ? <SettingsContent {...props} /> : null}</div>
-      <button type="button" onClick={onClose} className="mt-6 min-h-11 w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white">Done</button>
+      <button type="button" onClick={onClose} className="mt-6 min-h-11 w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white">
+        Done
+      </button>
     </dialog>
   );
 }

@@ -8,14 +8,34 @@ export function SiteFooter({ isAdmin = false, signedIn = true }: { isAdmin?: boo
   // 44 px tall: a row of small links is easy to miss with a finger (ADR 029).
   const link = "inline-flex min-h-11 items-center underline";
   return (
-    <footer className={`mt-10 flex flex-wrap justify-center gap-x-6 gap-y-1 border-t border-slate-200 px-4 py-6 text-sm dark:border-slate-800 ${signedIn ? "pb-24 sm:pb-6" : ""}`}>
-      <Link to="/terms" className={link}>Terms of Service</Link>
-      <Link to="/privacy" className={link}>Privacy Policy</Link>
-      <Link to="/rules" className={link}>Rules &amp; odds</Link>
-      <Link to="/fair" className={link}>Fair draws</Link>
-      {signedIn ? <Link to="/history" className={link}>History</Link> : null}
-      <Link to="/responsible-play" className={link}>Responsible play</Link>
-      {isAdmin ? <Link to="/admin" className={link}>Support</Link> : null}
+    <footer
+      className={`mt-10 flex flex-wrap justify-center gap-x-6 gap-y-1 border-t border-slate-200 px-4 py-6 text-sm dark:border-slate-800 ${signedIn ? "pb-24 sm:pb-6" : ""}`}
+    >
+      <Link to="/terms" className={link}>
+        Terms of Service
+      </Link>
+      <Link to="/privacy" className={link}>
+        Privacy Policy
+      </Link>
+      <Link to="/rules" className={link}>
+        Rules &amp; odds
+      </Link>
+      <Link to="/fair" className={link}>
+        Fair draws
+      </Link>
+      {signedIn ? (
+        <Link to="/history" className={link}>
+          History
+        </Link>
+      ) : null}
+      <Link to="/responsible-play" className={link}>
+        Responsible play
+      </Link>
+      {isAdmin ? (
+        <Link to="/admin" className={link}>
+          Support
+        </Link>
+      ) : null}
     </footer>
   );
 }
@@ -24,12 +44,23 @@ export function SiteFooter({ isAdmin = false, signedIn = true }: { isAdmin?: boo
 export function BottomNav() {
   const item = "flex min-h-12 flex-1 flex-col items-center justify-center text-xs font-semibold";
   return (
-    <nav aria-label="Mobile" className="fixed inset-x-0 bottom-0 z-30 flex border-t border-slate-200 bg-white sm:hidden dark:border-slate-800 dark:bg-slate-900">
-      <Link to="/" className={item}>Home</Link>
-      <a href="/#featured" className={item}>Raffles</a>
-      <a href="/#winners" className={item}>Winners</a>
+    <nav
+      aria-label="Mobile"
+      className="fixed inset-x-0 bottom-0 z-30 flex border-t border-slate-200 bg-white sm:hidden dark:border-slate-800 dark:bg-slate-900"
+    >
+      <Link to="/" className={item}>
+        Home
+      </Link>
+      <a href="/#featured" className={item}>
+        Raffles
+      </a>
+      <a href="/#winners" className={item}>
+        Winners
+      </a>
       <form method="post" action="/api/logout" className="flex flex-1">
-        <button type="submit" className={item}>Profile</button>
+        <button type="submit" className={item}>
+          Profile
+        </button>
       </form>
     </nav>
   );

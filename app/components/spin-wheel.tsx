@@ -58,7 +58,9 @@ export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; ne
 
   return (
     <section aria-labelledby="spin-title" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-      <h2 id="spin-title" className="text-xl font-bold">Daily Spin Wheel</h2>
+      <h2 id="spin-title" className="text-xl font-bold">
+        Daily Spin Wheel
+      </h2>
       <div className="relative mx-auto my-4 h-32 w-32" aria-hidden="true">
         {/* The pointer: the prize under it when the wheel stops is the one won. */}
         <span
@@ -75,7 +77,9 @@ export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; ne
           ))}
         </div>
       </div>
-      <p className="sr-only" aria-live="polite">{state === "spinning" ? "The wheel is spinning" : ""}</p>
+      <p className="sr-only" aria-live="polite">
+        {state === "spinning" ? "The wheel is spinning" : ""}
+      </p>
       {/* One answer with or without JavaScript (ADR 040): back to this page with the spec's toast. */}
       <spin.Form
         ref={form}
@@ -101,9 +105,7 @@ export function SpinWheel({ canSpin, nextSpinTime, now }: { canSpin: boolean; ne
           {wheelLabel(state, secondsToNext)}
         </button>
       </spin.Form>
-      {state === "waiting" && !hydrated ? (
-        <p className="mt-2 text-xs">Next spin at {utcMinute(nextSpinTime)}</p>
-      ) : null}
+      {state === "waiting" && !hydrated ? <p className="mt-2 text-xs">Next spin at {utcMinute(nextSpinTime)}</p> : null}
     </section>
   );
 }

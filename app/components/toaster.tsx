@@ -40,10 +40,7 @@ export function Toaster({ flash, children }: { flash: ToastMessage | null; child
     setCurrent(flash);
   }
   const dismiss = useCallback(() => setCurrent(null), []);
-  const show = useCallback(
-    (toast: Omit<ToastMessage, "id">) => setCurrent({ ...toast, id: crypto.randomUUID() }),
-    [],
-  );
+  const show = useCallback((toast: Omit<ToastMessage, "id">) => setCurrent({ ...toast, id: crypto.randomUUID() }), []);
 
   return (
     <ShowToastContext.Provider value={show}>
@@ -62,9 +59,7 @@ export function Toaster({ flash, children }: { flash: ToastMessage | null; child
               data-testid="toast"
             >
               <ToastPrimitive.Title className="font-semibold">{current.title}</ToastPrimitive.Title>
-              {current.description ? (
-                <ToastPrimitive.Description className="mt-1 text-sm">{current.description}</ToastPrimitive.Description>
-              ) : null}
+              {current.description ? <ToastPrimitive.Description className="mt-1 text-sm">{current.description}</ToastPrimitive.Description> : null}
               <ToastPrimitive.Close className="absolute top-0 right-0 inline-flex min-h-11 min-w-11 items-center justify-center text-lg" aria-label="Close">
                 ×
               </ToastPrimitive.Close>

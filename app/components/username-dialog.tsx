@@ -36,7 +36,9 @@ export function UsernameDialog() {
       onCancel={(event) => event.preventDefault()}
       className="fixed inset-0 z-40 m-auto w-full max-w-sm rounded-xl bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-950/70 dark:bg-slate-900 dark:text-slate-100"
     >
-      <h2 id="username-title" className="text-xl font-bold">Choose your username</h2>
+      <h2 id="username-title" className="text-xl font-bold">
+        Choose your username
+      </h2>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">Other players see it when you win.</p>
       {/* One answer with or without JavaScript (ADR 040): the page again, with the spec's toast. */}
       <create.Form
@@ -53,7 +55,9 @@ export function UsernameDialog() {
           }
         }}
       >
-        <label htmlFor="username" className="text-sm font-semibold">Username</label>
+        <label htmlFor="username" className="text-sm font-semibold">
+          Username
+        </label>
         <input
           ref={input}
           id="username"
@@ -65,7 +69,9 @@ export function UsernameDialog() {
           onChange={(event) => setValue(event.target.value)}
           className={inputClass}
         />
-        <p id="username-hint" className="text-xs text-slate-600 dark:text-slate-400">{USERNAME_HINT}</p>
+        <p id="username-hint" className="text-xs text-slate-600 dark:text-slate-400">
+          {USERNAME_HINT}
+        </p>
         {/* Without JavaScript the button stays enabled: the server checks the same rules. */}
         <button type="submit" className={buttonClass} disabled={pending || (hydrated && value.trim() === "")}>
           {pending ? "Creating..." : "Create Username"}

@@ -16,8 +16,14 @@ export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: b
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
       <h1 className="text-3xl font-black">VIP</h1>
-      <section aria-labelledby="status-title" className="rounded-xl border border-amber-400 bg-amber-50 p-4 text-amber-950 dark:bg-amber-950 dark:text-amber-50" data-testid="vip-status">
-        <h2 id="status-title" className="text-xl font-bold">Your status</h2>
+      <section
+        aria-labelledby="status-title"
+        className="rounded-xl border border-amber-400 bg-amber-50 p-4 text-amber-950 dark:bg-amber-950 dark:text-amber-50"
+        data-testid="vip-status"
+      >
+        <h2 id="status-title" className="text-xl font-bold">
+          Your status
+        </h2>
         {/* The API shows bronze when no membership is active (spec); the page says what that means. */}
         <p className="mt-1" data-testid="vip-tier">
           {user.vipActive && user.vipExpiry ? (
@@ -49,7 +55,10 @@ export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: b
         {tiers.map(([tier, t], index) => (
           <li key={tier} className="flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
             <h2 className="text-lg font-black uppercase">{tier}</h2>
-            <p className="text-2xl font-bold">${coinsToDecimal(BigInt(t.priceCents))}<span className="text-sm font-normal">/month</span></p>
+            <p className="text-2xl font-bold">
+              ${coinsToDecimal(BigInt(t.priceCents))}
+              <span className="text-sm font-normal">/month</span>
+            </p>
             <ul className="text-sm">
               <li>{t.multiplierTenths / 10}x win multiplier</li>
               <li>{t.dailyCoins} free coins daily</li>

@@ -84,7 +84,9 @@ function WithdrawForm({ balance, backToCards }: { balance: number; backToCards: 
         >
           <option value="">Choose a method</option>
           {WITHDRAWAL_METHODS.map((m) => (
-            <option key={m} value={m}>{METHOD_LABELS[m]}</option>
+            <option key={m} value={m}>
+              {METHOD_LABELS[m]}
+            </option>
           ))}
         </select>
       </label>
@@ -131,16 +133,19 @@ export function WithdrawPage({ balance, bonus, backToCards, history }: { balance
       <h1 className="text-3xl font-black">Withdraw</h1>
       <p>
         Withdrawable cash: <strong data-testid="withdrawable">${balanceDollars}</strong>
-        {bonus > 0 ? ` (your ${bonus.toLocaleString("en-US")} bonus coins are for play only and cannot be withdrawn)` : ""}. Withdrawals from ${coinsToDecimal(BigInt(POLICY.minimumWithdrawalCoins))} are processed within{" "}
-        {POLICY.withdrawalProcessingHours} hours, with no fees. Amounts over ${coinsToDecimal(BigInt(POLICY.identityCheckAboveCoins))} need your identity verified first.
+        {bonus > 0 ? ` (your ${bonus.toLocaleString("en-US")} bonus coins are for play only and cannot be withdrawn)` : ""}. Withdrawals from $
+        {coinsToDecimal(BigInt(POLICY.minimumWithdrawalCoins))} are processed within {POLICY.withdrawalProcessingHours} hours, with no fees. Amounts over $
+        {coinsToDecimal(BigInt(POLICY.identityCheckAboveCoins))} need your identity verified first.
       </p>
       <p data-testid="withdraw-split-rule">
-        Money goes back the way it came: the first <strong>${backToCards}</strong> of a withdrawal is refunded to the
-        cards you paid with in the last 180 days (newest payment first); only the rest goes to the method you choose.
+        Money goes back the way it came: the first <strong>${backToCards}</strong> of a withdrawal is refunded to the cards you paid with in the last 180 days
+        (newest payment first); only the rest goes to the method you choose.
       </p>
       <WithdrawForm key={history[0]?.id ?? "none"} balance={balance} backToCards={backToCards} />
       <section aria-labelledby="history-title">
-        <h2 id="history-title" className="text-xl font-bold">Withdrawal history</h2>
+        <h2 id="history-title" className="text-xl font-bold">
+          Withdrawal history
+        </h2>
         {history.length === 0 ? (
           <p className="mt-2 text-slate-600 dark:text-slate-400">No withdrawals yet</p>
         ) : (
@@ -154,7 +159,11 @@ export function WithdrawPage({ balance, bonus, backToCards, history }: { balance
                   </span>
                   <span className={`rounded px-2 py-0.5 text-xs font-bold ${STATUS_STYLE[w.status] ?? STATUS_STYLE.pending}`}>{w.status}</span>
                 </span>
-                {w.reason ? <span className="text-sm text-red-800 dark:text-red-300" data-testid="withdrawal-reason">Why: {w.reason}</span> : null}
+                {w.reason ? (
+                  <span className="text-sm text-red-800 dark:text-red-300" data-testid="withdrawal-reason">
+                    Why: {w.reason}
+                  </span>
+                ) : null}
                 {w.legs.length > 1 || w.legs[0]?.kind === "card_refund" ? (
                   <ul className="ml-3 text-xs text-slate-700 dark:text-slate-300">
                     {w.legs.map((leg, i) => (

@@ -12,9 +12,7 @@ import { countBeaconFetch } from "./metrics.server";
  * round, shared by every raffle that waits for it. Nothing here touches the database
  * while it waits.
  */
-export type BeaconRound =
-  | { ok: true; round: number; signature: string; randomness: string }
-  | { ok: false; round: number; reason: string };
+export type BeaconRound = { ok: true; round: number; signature: string; randomness: string } | { ok: false; round: number; reason: string };
 
 export type BeaconConfig = {
   /** The relays, tried in order; none: raffles are committed without a beacon. */
@@ -170,7 +168,8 @@ export class BeaconSource {
       const body = (await response.json()) as { round?: unknown; signature?: unknown; randomness?: unknown };
       if (body.round !== round) return { ok: false, result: "wrong_round", problem: `sent round ${String(body.round)} for round ${round}` };
       const signature = typeof body.signature === "string" ? body.signature.toLowerCase() : "";
-      if (!verifyBeaconSignature(chain.publicKey, round, signature)) return { ok: false, result: "bad_signature", problem: "its signature does not verify against the chain's key" };
+      if (!verifyBeaconSignature(chain.publicKey, round, signature))
+        return { ok: false, result: "bad_signature", problem: "its signature does not verify against the chain's key" };
       const randomness = beaconRandomness(signature);
       if (body.randomness !== undefined && body.randomness !== randomness) {
         return { ok: false, result: "bad_signature", problem: "its randomness is not the hash of its signature" };

@@ -52,9 +52,7 @@ async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
     });
   });
 }
@@ -82,9 +80,7 @@ function runOrExplain(file: string, args: string[], user: PostgresUser | undefin
     execFileSync(file, args, { uid: user?.uid, gid: user?.gid, stdio: "pipe" });
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim().split("\n").at(-1);
-    throw new EmbeddedPostgresError(
-      `${path.basename(file)} failed as user ${user?.name ?? currentUserName()}: ${stderr || (error as Error).message}`,
-    );
+    throw new EmbeddedPostgresError(`${path.basename(file)} failed as user ${user?.name ?? currentUserName()}: ${stderr || (error as Error).message}`);
   }
 }
 
@@ -143,14 +139,7 @@ export async function startEmbeddedPostgres({ dir, log = () => {} }: Options): P
     chownTree(home, user);
     runOrExplain(
       initdb,
-      [
-        "--pgdata", dataDir,
-        "--username", SUPERUSER,
-        "--pwfile", initPasswordFile,
-        "--auth", "scram-sha-256",
-        "--encoding", "UTF8",
-        "--no-locale",
-      ],
+      ["--pgdata", dataDir, "--username", SUPERUSER, "--pwfile", initPasswordFile, "--auth", "scram-sha-256", "--encoding", "UTF8", "--no-locale"],
       user,
     );
     rmSync(initPasswordFile);
@@ -163,8 +152,7 @@ export async function startEmbeddedPostgres({ dir, log = () => {} }: Options): P
     );
   }
   const password = readFileSync(passwordFile, "utf8").trim();
-  const url = (port: number) => (database: string) =>
-    `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  const url = (port: number) => (database: string) => `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
   const existing = runningPort(dataDir);
   if (existing !== undefined) {

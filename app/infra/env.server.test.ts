@@ -20,14 +20,8 @@ describe("parseEnv", () => {
     [{ LOG_LEVEL: "loud" }, /^Invalid configuration: LOG_LEVEL expected one of/],
     [{ SESSION_SECRET: "short" }, /^Invalid configuration: SESSION_SECRET expected at least 32 characters/],
     [{ STRIPE_SECRET_KEY: "sk_test_abc" }, /STRIPE_PUBLISHABLE_KEY is required/],
-    [
-      { STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc" },
-      /SESSION_SECRET is required when STRIPE_SECRET_KEY is set/,
-    ],
-    [
-      { STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc", SESSION_SECRET: "x".repeat(32) },
-      /PAYOUT_ENCRYPTION_KEY is required/,
-    ],
+    [{ STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc" }, /SESSION_SECRET is required when STRIPE_SECRET_KEY is set/],
+    [{ STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc", SESSION_SECRET: "x".repeat(32) }, /PAYOUT_ENCRYPTION_KEY is required/],
     [
       {
         STRIPE_SECRET_KEY: "sk_test_abc",

@@ -6,9 +6,7 @@ import { parseJurisdictions, type Jurisdictions } from "~/shared/jurisdictions";
  * The process configuration, parsed once from the environment at start-up.
  * Every variable is documented in the README; keep the two in step.
  */
-const booleanFlag = z
-  .enum(["true", "false", "1", "0"], { message: "expected true or false" })
-  .transform((value) => value === "true" || value === "1");
+const booleanFlag = z.enum(["true", "false", "1", "0"], { message: "expected true or false" }).transform((value) => value === "true" || value === "1");
 
 /** "reward:weight,…" in coins, e.g. the default "5:50,10:30,25:15,50:5". */
 const spinWeights = z
@@ -31,7 +29,12 @@ const jurisdictions = z.string().transform((text, ctx) => {
 /** "https://relay-a,https://relay-b": the drand HTTP relays a draw's beacon round is fetched from (ADR 033). */
 const beaconUrls = z
   .string()
-  .transform((text) => text.split(",").map((url) => url.trim().replace(/\/+$/, "")).filter(Boolean))
+  .transform((text) =>
+    text
+      .split(",")
+      .map((url) => url.trim().replace(/\/+$/, ""))
+      .filter(Boolean),
+  )
   .refine((urls) => urls.length > 0 && urls.every((url) => /^https?:\/\/[^\s/]+/.test(url)), "expected http(s) URLs, comma-separated");
 
 /** The beacon chain as its relays publish it at /{hash}/info (drand's JSON); unset: quicknet. */
@@ -45,13 +48,15 @@ const beaconChainInfo = z.string().transform((text, ctx) => {
       schemeID: z.literal("bls-unchained-g1-rfc9380"),
       metadata: z.object({ beaconID: z.string() }).optional(),
     })
-    .safeParse((() => {
-      try {
-        return JSON.parse(text);
-      } catch {
-        return undefined;
-      }
-    })());
+    .safeParse(
+      (() => {
+        try {
+          return JSON.parse(text);
+        } catch {
+          return undefined;
+        }
+      })(),
+    );
   if (!parsed.success) {
     ctx.addIssue({ code: "custom", message: "expected drand chain info JSON (public_key, period, genesis_time, hash, schemeID bls-unchained-g1-rfc9380)" });
     return z.NEVER;
@@ -103,10 +108,7 @@ const schema = z.object({
       message: "expected one of fatal, error, warn, info, debug, trace, silent",
     })
     .default("info"),
-  SESSION_SECRET: z
-    .string()
-    .min(32, "expected at least 32 characters")
-    .optional(),
+  SESSION_SECRET: z.string().min(32, "expected at least 32 characters").optional(),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_\w+$/, "expected a Stripe secret key (sk_test_… or sk_live_…)")
@@ -115,7 +117,10 @@ const schema = z.object({
     .string()
     .regex(/^pk_(test|live)_\w+$/, "expected a Stripe publishable key (pk_test_… or pk_live_…)")
     .optional(),
-  STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_\w+$/, "expected a Stripe webhook signing secret (whsec_…)").optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, "expected a Stripe webhook signing secret (whsec_…)")
+    .optional(),
   /** Only for tests: where the Stripe SDK sends its requests (a local server that speaks Stripe's API). */
   STRIPE_API_URL: z.url("expected a URL like http://127.0.0.1:12111").optional(),
   /** 32 bytes, base64: encrypts stored payout details (AES-256-GCM). */
@@ -131,7 +136,10 @@ const schema = z.object({
   ENTRY_LIMIT_PER_SECOND: z.coerce.number({ message: "expected a whole number" }).int().positive().default(10),
   SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
   /** Where mail goes (smtp:// or smtps://, user and password in the URL); unset, it is written as .eml files under DATA_DIR/mail (ADR 032). */
-  SMTP_URL: z.string().regex(/^smtps?:\/\/[^\s]+$/, "expected an smtp:// or smtps:// URL").optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, "expected an smtp:// or smtps:// URL")
+    .optional(),
   /** The sender of every message, like "Raffle Rush <no-reply@raffle.example>". */
   MAIL_FROM: z.string().min(3, "expected an address like Raffle Rush <no-reply@raffle.example>").default("Raffle Rush <no-reply@raffle-rush.invalid>"),
   /**
@@ -159,21 +167,33 @@ const schema = z.object({
   /** Live event streams one process serves at once; more are 429 (ADR 025). */
   EVENT_STREAMS_MAX: z.coerce.number({ message: "expected a whole number" }).int().positive().default(2000),
   /** The longest a live event stream lives before the server ends it and the browser opens another (ADR 025). */
-  EVENT_STREAM_MAX_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").max(86_400, "expected at most 86400 seconds").default(900),
+  EVENT_STREAM_MAX_SECONDS: z.coerce
+    .number({ message: "expected a number of seconds" })
+    .positive("expected a number of seconds")
+    .max(86_400, "expected at most 86400 seconds")
+    .default(900),
   /**
    * Cookies marked Secure, the session's named `__Host-session` (ADR 027). Default: on in
    * production. `false` only for a demo served over plain HTTP to another host than localhost.
    */
   SECURE_COOKIES: booleanFlag.optional(),
   /** How long a client has to send a whole request, headers and body (ADR 023); tests shorten it. */
-  REQUEST_TIMEOUT_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").max(300, "expected at most 300 seconds").default(30),
+  REQUEST_TIMEOUT_SECONDS: z.coerce
+    .number({ message: "expected a number of seconds" })
+    .positive("expected a number of seconds")
+    .max(300, "expected at most 300 seconds")
+    .default(30),
   /** Tests only: how many seconds one "minute" of the reality check's interval lasts. */
   REALITY_CHECK_MINUTE_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").default(60),
   /** The drand relays (ADR 033). Unset: raffles are committed and drawn without a beacon. */
   BEACON_URLS: beaconUrls.optional(),
   BEACON_CHAIN_INFO: beaconChainInfo.optional(),
   /** How long after its round's time a beacon round may take before the raffle is cancelled and refunded. */
-  BEACON_DEADLINE_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").max(600, "expected at most 600 seconds").default(60),
+  BEACON_DEADLINE_SECONDS: z.coerce
+    .number({ message: "expected a number of seconds" })
+    .positive("expected a number of seconds")
+    .max(600, "expected at most 600 seconds")
+    .default(60),
   SPIN_WHEEL_WEIGHTS: spinWeights.default(spinWeights.parse("5:50,10:30,25:15,50:5")),
 });
 
@@ -198,9 +218,7 @@ export class ConfigError extends Error {
 
 /** Parses `source`; throws a ConfigError whose message is one line naming the variable. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const cleaned = Object.fromEntries(
-    Object.entries(source).filter(([, value]) => value !== undefined && value !== ""),
-  );
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
   const result = schema.safeParse(cleaned);
   if (!result.success) {
     const issue = result.error.issues[0]!;
@@ -218,40 +236,26 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new ConfigError(`Invalid configuration: DEMO_MODE=false needs real payments, but ${unsetNames}`);
   }
   if (demoMode && env.DEMO_MODE === undefined && env.DATABASE_URL !== undefined) {
-    throw new ConfigError(
-      `Invalid configuration: ${unsetNames} while DATABASE_URL is set: set them for real payments, or DEMO_MODE=true for a demo`,
-    );
+    throw new ConfigError(`Invalid configuration: ${unsetNames} while DATABASE_URL is set: set them for real payments, or DEMO_MODE=true for a demo`);
   }
   if (!demoMode && env.STRIPE_PUBLISHABLE_KEY === undefined) {
-    throw new ConfigError(
-      "Invalid configuration: STRIPE_PUBLISHABLE_KEY is required when STRIPE_SECRET_KEY is set",
-    );
+    throw new ConfigError("Invalid configuration: STRIPE_PUBLISHABLE_KEY is required when STRIPE_SECRET_KEY is set");
   }
   if (!demoMode && env.SESSION_SECRET === undefined) {
-    throw new ConfigError(
-      "Invalid configuration: SESSION_SECRET is required when STRIPE_SECRET_KEY is set (at least 32 characters)",
-    );
+    throw new ConfigError("Invalid configuration: SESSION_SECRET is required when STRIPE_SECRET_KEY is set (at least 32 characters)");
   }
   const oauth = [env.OAUTH_ISSUER, env.OAUTH_CLIENT_ID, env.OAUTH_CLIENT_SECRET];
   if (oauth.some((v) => v !== undefined) && oauth.some((v) => v === undefined)) {
-    throw new ConfigError(
-      "Invalid configuration: OAUTH_ISSUER, OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET must be set together",
-    );
+    throw new ConfigError("Invalid configuration: OAUTH_ISSUER, OAUTH_CLIENT_ID and OAUTH_CLIENT_SECRET must be set together");
   }
   if (!demoMode && env.PAYOUT_ENCRYPTION_KEY === undefined) {
-    throw new ConfigError(
-      "Invalid configuration: PAYOUT_ENCRYPTION_KEY is required when STRIPE_SECRET_KEY is set (32 bytes, base64)",
-    );
+    throw new ConfigError("Invalid configuration: PAYOUT_ENCRYPTION_KEY is required when STRIPE_SECRET_KEY is set (32 bytes, base64)");
   }
   if (!demoMode && env.ADMIN_ACCESS_KEY === undefined) {
-    throw new ConfigError(
-      "Invalid configuration: ADMIN_ACCESS_KEY is required when STRIPE_SECRET_KEY is set (at least 12 characters)",
-    );
+    throw new ConfigError("Invalid configuration: ADMIN_ACCESS_KEY is required when STRIPE_SECRET_KEY is set (at least 12 characters)");
   }
   if (!demoMode && env.ALLOWED_COUNTRIES === undefined) {
-    throw new ConfigError(
-      "Invalid configuration: ALLOWED_COUNTRIES is required when STRIPE_SECRET_KEY is set (where you are licensed, like GB,US-NJ)",
-    );
+    throw new ConfigError("Invalid configuration: ALLOWED_COUNTRIES is required when STRIPE_SECRET_KEY is set (where you are licensed, like GB,US-NJ)");
   }
   if (!demoMode && env.NODE_ENV === "production" && env.SECURE_COOKIES === false) {
     throw new ConfigError("Invalid configuration: SECURE_COOKIES=false is for demos only, not with STRIPE_SECRET_KEY set");

@@ -29,7 +29,10 @@ export function routeLabeller(build: ServerBuild | undefined): (path: string) =>
     if (!tree) return "(development)";
     const matches = matchRoutes(tree, path);
     if (!matches) return "(unmatched)";
-    const pattern = matches.map((match) => match.route.path ?? "").filter(Boolean).join("/");
+    const pattern = matches
+      .map((match) => match.route.path ?? "")
+      .filter(Boolean)
+      .join("/");
     return `/${pattern}`;
   };
 }

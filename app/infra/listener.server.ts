@@ -141,7 +141,9 @@ export async function stopListening(): Promise<void> {
   if (h.retry) clearTimeout(h.retry);
   h.retry = undefined;
   await h.connecting?.catch(() => {});
-  await detach(h)?.end().catch(() => {});
+  await detach(h)
+    ?.end()
+    .catch(() => {});
 }
 
 export function isListening(): boolean {

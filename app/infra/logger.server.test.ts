@@ -13,7 +13,9 @@ describe("loggableUrl", () => {
     expect(loggableUrl("/withdraw?card=4000056655665556&cvv=8642")).toBe("/withdraw?card=[redacted]&cvv=[redacted]");
     expect(loggableUrl("/x?note=4242+4242+4242+4242&n=4242%204242%204242%204242")).toBe("/x?note=[number]&n=[number]");
     expect(loggableUrl("/pay/4000-0566-5566-5556/now")).toBe("/pay/[number]/now");
-    expect(loggableUrl("/w?debit_card.cardNumber=1&routingNumber=021000021&x%43vc=1")).toBe("/w?debit_card.cardNumber=[redacted]&routingNumber=[redacted]&x%43vc=[redacted]");
+    expect(loggableUrl("/w?debit_card.cardNumber=1&routingNumber=021000021&x%43vc=1")).toBe(
+      "/w?debit_card.cardNumber=[redacted]&routingNumber=[redacted]&x%43vc=[redacted]",
+    );
   });
 
   it("hides them whatever separates or encodes the digits (issue 19)", () => {

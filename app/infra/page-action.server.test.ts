@@ -23,9 +23,13 @@ describe("the page the form was on", () => {
 
 describe("an in-page action's one answer", () => {
   it("goes back to the page with the success toast, replacing the history entry", async () => {
-    const response = await pageAction(post({ Referer: "http://localhost/quick", Accept: "application/json" }), async () => ({ type: "success", title: "Quick Entry!" }), {
-      failureTitle: "Entry Failed",
-    });
+    const response = await pageAction(
+      post({ Referer: "http://localhost/quick", Accept: "application/json" }),
+      async () => ({ type: "success", title: "Quick Entry!" }),
+      {
+        failureTitle: "Entry Failed",
+      },
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/quick");
     expect(response.headers.get("X-Remix-Replace")).toBe("true");

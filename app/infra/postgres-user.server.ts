@@ -147,7 +147,10 @@ function makeSharedHome() {
  * owned by `user`. Empties what a former cluster of the same path left there.
  */
 export function sharedClusterHome(root: string, user: PostgresUser): string {
-  const readable = root.replace(/[^A-Za-z0-9._-]+/g, "-").slice(-48).replace(/^-+/, "");
+  const readable = root
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .slice(-48)
+    .replace(/^-+/, "");
   const home = path.join(SHARED_HOME, "clusters", `${readable}-${createHash("sha256").update(root).digest("hex").slice(0, 10)}`);
   try {
     makeSharedHome();

@@ -99,7 +99,14 @@ function gameView(m: Pick<Model, "generation" | "gameEntries">): Cache {
 function model(): Model {
   return remember("raffle:read-model", (): Model => {
     const tokensOfUser = new Map<string, Set<string>>();
-    const m = { enabled: false, version: 0, sessions: newSessions(tokensOfUser), tokensOfUser, gameEntries: new LRUCache<string, GameEntry>({ max: MAX_GAME_ENTRIES }), generation: 0 };
+    const m = {
+      enabled: false,
+      version: 0,
+      sessions: newSessions(tokensOfUser),
+      tokensOfUser,
+      gameEntries: new LRUCache<string, GameEntry>({ max: MAX_GAME_ENTRIES }),
+      generation: 0,
+    };
     return Object.assign(m, { game: gameView(m) });
   });
 }
@@ -184,11 +191,7 @@ export function forgetPlayer(userId: string): void {
 }
 
 /** The session for this token hash, from memory or else from `load` (stored when nothing changed meanwhile). */
-export async function session(
-  tokenHash: string,
-  now: Date,
-  load: () => Promise<SessionRow | undefined>,
-): Promise<SessionRow | undefined> {
+export async function session(tokenHash: string, now: Date, load: () => Promise<SessionRow | undefined>): Promise<SessionRow | undefined> {
   const m = model();
   if (!m.enabled) return load();
   const cached = m.sessions.get(tokenHash);

@@ -37,7 +37,10 @@ export async function playerData(userId: string) {
         select: { createdAt: true, expiresAt: true, playSeenAt: true, userAgent: true, ip: true },
         orderBy: { createdAt: "asc" },
       }),
-      client.depositLimit.findMany({ where: { userId }, select: { period: true, amountCents: true, pendingAmountCents: true, pendingRemoval: true, pendingFrom: true } }),
+      client.depositLimit.findMany({
+        where: { userId },
+        select: { period: true, amountCents: true, pendingAmountCents: true, pendingRemoval: true, pendingFrom: true },
+      }),
       client.ledgerTransaction.findMany({
         where: { userId },
         select: {
@@ -50,10 +53,26 @@ export async function playerData(userId: string) {
         },
         orderBy: { createdAt: "asc" },
       }),
-      client.entry.findMany({ where: { userId }, select: { raffleId: true, position: true, cash: true, bonus: true, createdAt: true }, orderBy: { createdAt: "asc" } }),
+      client.entry.findMany({
+        where: { userId },
+        select: { raffleId: true, position: true, cash: true, bonus: true, createdAt: true },
+        orderBy: { createdAt: "asc" },
+      }),
       client.payment.findMany({
         where: { userId },
-        select: { createdAt: true, settledAt: true, provider: true, purpose: true, product: true, amountCents: true, currency: true, coinsCredited: true, refundedCents: true, disputedCents: true, status: true },
+        select: {
+          createdAt: true,
+          settledAt: true,
+          provider: true,
+          purpose: true,
+          product: true,
+          amountCents: true,
+          currency: true,
+          coinsCredited: true,
+          refundedCents: true,
+          disputedCents: true,
+          status: true,
+        },
         orderBy: { createdAt: "asc" },
       }),
       client.withdrawal.findMany({
@@ -76,7 +95,11 @@ export async function playerData(userId: string) {
       client.vipSubscription.findMany({ where: { userId }, select: { tier: true, startsAt: true, endsAt: true }, orderBy: { startsAt: "asc" } }),
       client.ledgerAccount.findMany({ where: { userId }, select: { kind: true, balance: true } }),
       // Passkeys by name and dates (ADR 037); their credential ids and public keys stay out.
-      client.passkey.findMany({ where: { userId }, select: { name: true, deviceType: true, backedUp: true, createdAt: true, lastUsedAt: true }, orderBy: { createdAt: "asc" } }),
+      client.passkey.findMany({
+        where: { userId },
+        select: { name: true, deviceType: true, backedUp: true, createdAt: true, lastUsedAt: true },
+        orderBy: { createdAt: "asc" },
+      }),
     ]);
   return { profile, identities, sessions, depositLimits, transactions, entries, payments, withdrawals, spins, vipClaims, vipSubscriptions, accounts, passkeys };
 }

@@ -25,9 +25,7 @@ export function pendingWithdrawals() {
 
 /** `query` matches emails; `usernameQueryKey` (the query's username key) matches usernames and their look-alikes. */
 export function searchUsers(query: string, usernameQueryKey: string, page: number, pageSize: number) {
-  const where: Prisma.UserWhereInput = query
-    ? { OR: [{ email: { contains: query.toLowerCase() } }, { usernameKey: { contains: usernameQueryKey } }] }
-    : {};
+  const where: Prisma.UserWhereInput = query ? { OR: [{ email: { contains: query.toLowerCase() } }, { usernameKey: { contains: usernameQueryKey } }] } : {};
   return db().$transaction([
     db().user.findMany({
       where,

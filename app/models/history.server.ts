@@ -12,10 +12,7 @@ import { CHARGED_STATUSES } from "./payment.server";
  * A withdrawal's hold (`withdrawal-hold:<withdrawal id>`) comes with the withdrawal's state,
  * failure reason and legs (docs/decisions/021-payouts-that-move-money.md).
  */
-export async function playerMovements(
-  userId: string,
-  { kinds, from, to, limit }: { kinds?: LedgerTransactionKind[]; from: Date; to: Date; limit: number },
-) {
+export async function playerMovements(userId: string, { kinds, from, to, limit }: { kinds?: LedgerTransactionKind[]; from: Date; to: Date; limit: number }) {
   // The payment and the withdrawal come as JSON objects: their int and text columns keep
   // their types, but a leg's bigint amount arrives as a JSON number.
   return db().$queryRaw<

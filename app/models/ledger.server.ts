@@ -128,7 +128,12 @@ export async function houseAccountId(kind: HouseKind, client: Tx = db()): Promis
 
 /** A raffle's two pots: its cash and its bonus coins. */
 export async function createRafflePots(tx: Tx, raffleId: string): Promise<void> {
-  await tx.ledgerAccount.createMany({ data: [{ kind: "raffle_pot", raffleId }, { kind: "raffle_pot_bonus", raffleId }] });
+  await tx.ledgerAccount.createMany({
+    data: [
+      { kind: "raffle_pot", raffleId },
+      { kind: "raffle_pot_bonus", raffleId },
+    ],
+  });
 }
 
 /** A player's coins: cash (withdrawable) and bonus (play only); 0 before their first movement. */

@@ -93,10 +93,7 @@ async function applyFunction(client: pg.Client, source: Migration): Promise<void
     );
     for (const row of rows) await client.query(`DROP FUNCTION ${row.signature}`);
     await client.query(source.sql);
-    const defined = await client.query(
-      `SELECT 1 FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname = $1`,
-      [source.name],
-    );
+    const defined = await client.query(`SELECT 1 FROM pg_proc WHERE pronamespace = current_schema()::regnamespace AND proname = $1`, [source.name]);
     if (defined.rowCount === 0) throw new Error(`the file does not define a function named ${source.name}`);
     await client.query(
       `INSERT INTO "_database_functions" (name, checksum) VALUES ($1, $2)
@@ -124,9 +121,7 @@ export async function migrate(databaseUrl: string, migrations = readMigrations()
     const applied = new Map((await appliedRows(client)).map((row) => [row.migration_name, row]));
     for (const row of applied.values()) {
       if (row.finished_at === null) {
-        throw new MigrationError(
-          `Migration ${row.migration_name} failed earlier and was not rolled back; resolve it by hand before starting`,
-        );
+        throw new MigrationError(`Migration ${row.migration_name} failed earlier and was not rolled back; resolve it by hand before starting`);
       }
     }
     const done: string[] = [];
@@ -141,15 +136,13 @@ export async function migrate(databaseUrl: string, migrations = readMigrations()
       const id = randomUUID();
       await client.query("BEGIN");
       try {
-        await client.query(
-          `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`,
-          [id, migration.checksum, migration.name],
-        );
+        await client.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`, [
+          id,
+          migration.checksum,
+          migration.name,
+        ]);
         await client.query(migration.sql);
-        await client.query(
-          `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-          [id],
-        );
+        await client.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
         await client.query("COMMIT");
       } catch (error) {
         await client.query("ROLLBACK");
@@ -159,9 +152,7 @@ export async function migrate(databaseUrl: string, migrations = readMigrations()
     }
     await client.query(CREATE_FUNCTIONS_TABLE);
     const appliedFunctions = new Map(
-      (await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM "_database_functions"`)).rows.map(
-        (row) => [row.name, row.checksum],
-      ),
+      (await client.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM "_database_functions"`)).rows.map((row) => [row.name, row.checksum]),
     );
     for (const source of functions) {
       if (done.length > 0 || appliedFunctions.get(source.name) !== source.checksum) await applyFunction(client, source);
@@ -182,9 +173,7 @@ export async function pendingMigrations(
   migrations = readMigrations(),
   functions = readFunctions(),
 ): Promise<string[]> {
-  const rows = await query(
-    `SELECT migration_name AS name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-  );
+  const rows = await query(`SELECT migration_name AS name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`);
   const applied = new Set(rows.map((row) => row.name));
   const functionRows = await query(`SELECT name, checksum FROM "_database_functions"`);
   const appliedFunctions = new Map(functionRows.map((row) => [row.name, row.checksum]));

@@ -41,7 +41,16 @@ export function credentialsOf(userId: string) {
 
 export function insertPasskey(
   tx: Tx,
-  row: { userId: string; credentialId: string; publicKey: Uint8Array<ArrayBuffer>; counter: bigint; transports: string[]; deviceType: string; backedUp: boolean; name: string },
+  row: {
+    userId: string;
+    credentialId: string;
+    publicKey: Uint8Array<ArrayBuffer>;
+    counter: bigint;
+    transports: string[];
+    deviceType: string;
+    backedUp: boolean;
+    name: string;
+  },
 ) {
   return tx.passkey.create({ data: row, select: listed });
 }
@@ -66,7 +75,12 @@ export function passkeyForSignIn(credentialId: string) {
  * Records a use: the new counter and backup state, if the counter is still the one the
  * check read (two uses of one assertion at once cannot both pass).
  */
-export async function recordUse(id: string, seenCounter: bigint, next: { counter: bigint; backedUp: boolean; deviceType: string }, now: Date): Promise<boolean> {
+export async function recordUse(
+  id: string,
+  seenCounter: bigint,
+  next: { counter: bigint; backedUp: boolean; deviceType: string },
+  now: Date,
+): Promise<boolean> {
   const updated = await db().passkey.updateMany({
     where: { id, counter: seenCounter },
     data: { counter: next.counter, backedUp: next.backedUp, deviceType: next.deviceType, lastUsedAt: now },

@@ -34,10 +34,7 @@ export async function insertLegs(tx: Tx, withdrawalId: string, legs: NewLeg[]): 
   });
 }
 
-export type Leg = Pick<
-  PayoutLeg,
-  "id" | "withdrawalId" | "kind" | "amount" | "status" | "providerReference" | "failureReason" | "paymentId" | "bonusTaken"
-> & {
+export type Leg = Pick<PayoutLeg, "id" | "withdrawalId" | "kind" | "amount" | "status" | "providerReference" | "failureReason" | "paymentId" | "bonusTaken"> & {
   /** The refunded payment's provider id (card_refund legs; null for the transfer). */
   providerPaymentId: Payment["providerPaymentId"] | null;
 };

@@ -8,11 +8,7 @@ import { db } from "./db.server";
  * judged one after another on the bucket's row lock. A refused hit is not counted.
  * Returns the window's count with this hit, or null when refused.
  */
-export async function admit(
-  key: string,
-  window: { start: Date; previous: Date; overlap: number },
-  max: number,
-): Promise<number | null> {
+export async function admit(key: string, window: { start: Date; previous: Date; overlap: number }, max: number): Promise<number | null> {
   const rows = await db().$queryRaw<Pick<RateLimitBucket, "count">[]>`
     WITH earlier AS (
       SELECT coalesce((SELECT count FROM rate_limit_buckets WHERE key = ${key} AND window_start = ${window.previous}), 0) AS count

@@ -68,10 +68,7 @@ export function unusedRecoveryCodes(userId: string) {
 
 /** Turns the factor off (a player's choice, after a code): the secret and the codes go. */
 export async function removeTotpFactor(userId: string): Promise<void> {
-  await db().$transaction([
-    db().recoveryCode.deleteMany({ where: { userId } }),
-    db().totpFactor.deleteMany({ where: { userId } }),
-  ]);
+  await db().$transaction([db().recoveryCode.deleteMany({ where: { userId } }), db().totpFactor.deleteMany({ where: { userId } })]);
 }
 
 /** The demo admin's factor, seeded confirmed with the README's secret, unless one exists. */

@@ -4,7 +4,21 @@ import { db } from "./db.server";
 import { publicUserSelect } from "./user.server";
 
 /** What the guards need to know about the signed-in user: the public fields and the account's state. */
-export const sessionUserSelect = { ...publicUserSelect, dateOfBirth: true, termsAcceptedAt: true, country: true, region: true, suspendedAt: true, realityCheckMinutes: true, excludedUntil: true, exclusionKind: true, payoutNoticeId: true, emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } as const;
+export const sessionUserSelect = {
+  ...publicUserSelect,
+  dateOfBirth: true,
+  termsAcceptedAt: true,
+  country: true,
+  region: true,
+  suspendedAt: true,
+  realityCheckMinutes: true,
+  excludedUntil: true,
+  exclusionKind: true,
+  payoutNoticeId: true,
+  emailNotifications: true,
+  soundEffects: true,
+  quickRaffleNotifications: true,
+} as const;
 
 /** The user's columns, whether outcomes they have not been told about are waiting (ADR 028), and whether they may play from where they live. */
 export type SessionUserRow = Pick<User, keyof typeof sessionUserSelect> & {

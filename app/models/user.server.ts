@@ -44,7 +44,6 @@ export function getUserByEmail(email: string) {
   return db().user.findUnique({ where: { email: email.toLowerCase() }, select: publicUserSelect });
 }
 
-
 /**
  * Locks the player's row: serialises their once-a-day rewards. `NO KEY UPDATE`, not
  * `UPDATE`: inserts that reference the player (their entries' tickets) take a key-share

@@ -38,7 +38,10 @@ export function listUserWithdrawals(userId: string) {
       destinationMasked: true,
       failureReason: true,
       createdAt: true,
-      legs: { orderBy: { position: "asc" }, select: { kind: true, amount: true, status: true, failureReason: true, payment: { select: { createdAt: true, amountCents: true } } } },
+      legs: {
+        orderBy: { position: "asc" },
+        select: { kind: true, amount: true, status: true, failureReason: true, payment: { select: { createdAt: true, amountCents: true } } },
+      },
     },
   });
 }

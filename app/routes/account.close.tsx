@@ -61,28 +61,44 @@ export default function CloseAccount() {
   });
   return (
     <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-10">
-      <Link to="/" className="underline">← Back to Raffle Rush</Link>
+      <Link to="/" className="underline">
+        ← Back to Raffle Rush
+      </Link>
       <h1 className="text-3xl font-black">Close your account</h1>
       <section aria-labelledby="export-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
-        <h2 id="export-title" className="text-xl font-bold">Your data</h2>
+        <h2 id="export-title" className="text-xl font-bold">
+          Your data
+        </h2>
         <p className="mt-1 text-sm">Your profile, settings, history, sessions and consents as one JSON file, made when you ask.</p>
-        <a href="/account/export" download className="mt-2 inline-block underline" data-testid="export-link">Download my data</a>
+        <a href="/account/export" download className="mt-2 inline-block underline" data-testid="export-link">
+          Download my data
+        </a>
       </section>
       <section aria-labelledby="pause-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
-        <h2 id="pause-title" className="text-xl font-bold">Want a pause from play instead?</h2>
+        <h2 id="pause-title" className="text-xl font-bold">
+          Want a pause from play instead?
+        </h2>
         <p className="mt-1 text-sm">
-          Closing is not self-exclusion. A closed account is gone for good, and the same email can sign up again at any time. To keep yourself from playing, take a
-          break or exclude yourself on the <Link to="/responsible-play" className="underline">Responsible play</Link> page instead: it cannot be undone early.
+          Closing is not self-exclusion. A closed account is gone for good, and the same email can sign up again at any time. To keep yourself from playing,
+          take a break or exclude yourself on the{" "}
+          <Link to="/responsible-play" className="underline">
+            Responsible play
+          </Link>{" "}
+          page instead: it cannot be undone early.
         </p>
       </section>
       <section aria-labelledby="close-title" className="rounded-xl border border-red-300 p-4 dark:border-red-900">
-        <h2 id="close-title" className="text-xl font-bold">What closing does</h2>
+        <h2 id="close-title" className="text-xl font-bold">
+          What closing does
+        </h2>
         <ul className="mt-2 flex list-disc flex-col gap-1 pl-5 text-sm">
           <li>Tickets in raffles that are still open are refunded.</li>
-          <li>Cash must be withdrawn first. You have <strong data-testid="close-cash">{data.cash}</strong> in cash.</li>
           <li>
-            Bonus coins cannot be withdrawn: your <strong data-testid="close-bonus">{data.bonus}</strong> bonus coins (and those refunded from tickets) are forfeited.
-            A VIP membership ends without a refund.
+            Cash must be withdrawn first. You have <strong data-testid="close-cash">{data.cash}</strong> in cash.
+          </li>
+          <li>
+            Bonus coins cannot be withdrawn: your <strong data-testid="close-bonus">{data.bonus}</strong> bonus coins (and those refunded from tickets) are
+            forfeited. A VIP membership ends without a refund.
           </li>
           <li>You are signed out everywhere and cannot sign in to this account again.</li>
           <li>
@@ -92,12 +108,19 @@ export default function CloseAccount() {
         </ul>
         {data.hasCash ? (
           <p className="mt-3 font-semibold" role="status">
-            Withdraw your {data.cash} in cash first: <Link to="/withdraw" className="underline">go to Withdraw</Link>.
+            Withdraw your {data.cash} in cash first:{" "}
+            <Link to="/withdraw" className="underline">
+              go to Withdraw
+            </Link>
+            .
           </p>
         ) : null}
         {form.errors?.length ? (
           <p className="mt-3 font-semibold text-red-700 dark:text-red-400" role="alert" data-testid="close-error">
-            {form.errors.join(" ")} <Link to="/withdraw" className="underline">Go to Withdraw</Link>
+            {form.errors.join(" ")}{" "}
+            <Link to="/withdraw" className="underline">
+              Go to Withdraw
+            </Link>
           </p>
         ) : null}
         <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-3">
@@ -110,7 +133,9 @@ export default function CloseAccount() {
               <input {...getInputProps(fields.typed, { type: "text" })} autoComplete="off" className={inputClass} />
             </Field>
           )}
-          <button type="submit" disabled={busy} className={`${buttonClass} bg-red-700`}>{busy ? "Closing…" : "Close my account"}</button>
+          <button type="submit" disabled={busy} className={`${buttonClass} bg-red-700`}>
+            {busy ? "Closing…" : "Close my account"}
+          </button>
         </Form>
       </section>
     </main>

@@ -45,12 +45,20 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     if (input.intent === "link") {
       await confirmEmailChangeByToken(input.token);
-      return redirectWithToast("/settings", { type: "success", title: "Email changed", description: "Your account uses its new, verified address from now on." });
+      return redirectWithToast("/settings", {
+        type: "success",
+        title: "Email changed",
+        description: "Your account uses its new, verified address from now on.",
+      });
     }
     const user = await requireUser(request);
     if (input.intent === "code") {
       await confirmEmailChangeByCode(user.id, input.code);
-      return redirectWithToast("/settings", { type: "success", title: "Email changed", description: "Your account uses its new, verified address from now on." });
+      return redirectWithToast("/settings", {
+        type: "success",
+        title: "Email changed",
+        description: "Your account uses its new, verified address from now on.",
+      });
     }
     const address = await requestEmailChange(user.id, input);
     return redirectWithToast("/account/email", { type: "success", title: "Check your new inbox", description: `We sent a link and a code to ${address}.` });
@@ -80,7 +88,9 @@ function ConfirmLink({ token, lastResult }: { token: string; lastResult?: Reply 
         <FormErrors errors={Object.values(form.allErrors).flat()} />
         <input type="hidden" name="intent" value="link" />
         <input type="hidden" name="token" value={token} />
-        <button type="submit" className={buttonClass}>Use this address</button>
+        <button type="submit" className={buttonClass}>
+          Use this address
+        </button>
       </Form>
     </AccountCard>
   );
@@ -97,13 +107,17 @@ function CodeForm({ pending, busy, lastResult }: { pending: string; busy: boolea
   });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3" aria-labelledby="code-title">
-      <h2 id="code-title" className="font-semibold">Waiting for <span data-testid="pending-email">{pending}</span></h2>
+      <h2 id="code-title" className="font-semibold">
+        Waiting for <span data-testid="pending-email">{pending}</span>
+      </h2>
       <input type="hidden" name="intent" value="code" />
       <FormErrors errors={form.errors} />
       <Field label="6-digit code from the message" id={fields.code.id} errors={fields.code.errors}>
         <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
       </Field>
-      <button type="submit" disabled={busy} className={buttonClass}>Confirm new email</button>
+      <button type="submit" disabled={busy} className={buttonClass}>
+        Confirm new email
+      </button>
     </Form>
   );
 }
@@ -119,7 +133,9 @@ function RequestForm({ pending, busy, lastResult }: { pending: boolean; busy: bo
   });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3" aria-labelledby="request-title">
-      <h2 id="request-title" className="font-semibold">{pending ? "Use another address" : "New address"}</h2>
+      <h2 id="request-title" className="font-semibold">
+        {pending ? "Use another address" : "New address"}
+      </h2>
       <input type="hidden" name="intent" value="request" />
       <FormErrors errors={form.errors} />
       <Field label="New email" id={fields.newEmail.id} errors={fields.newEmail.errors}>
@@ -128,7 +144,9 @@ function RequestForm({ pending, busy, lastResult }: { pending: boolean; busy: bo
       <Field label="Your password" id={fields.password.id} errors={fields.password.errors}>
         <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className={inputClass} />
       </Field>
-      <button type="submit" disabled={busy} className={buttonClass}>Send confirmation</button>
+      <button type="submit" disabled={busy} className={buttonClass}>
+        Send confirmation
+      </button>
     </Form>
   );
 }
@@ -148,7 +166,9 @@ export default function ChangeEmail() {
       <FormErrors errors={unshownErrors(lastResult, data.pending ? ["code", "request"] : ["request"])} />
       {data.pending ? <CodeForm pending={data.pending} busy={busy} lastResult={replyTo("code")} /> : null}
       <RequestForm pending={data.pending !== null} busy={busy} lastResult={replyTo("request")} />
-      <Link to="/settings" className="inline-flex min-h-11 items-center underline">Back to settings</Link>
+      <Link to="/settings" className="inline-flex min-h-11 items-center underline">
+        Back to settings
+      </Link>
     </AccountCard>
   );
 }

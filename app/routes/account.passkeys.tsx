@@ -49,16 +49,22 @@ export default function Passkeys() {
   return (
     <AccountCard title="Passkeys">
       <p className="text-sm">
-        A passkey signs you in with your device&apos;s screen lock (fingerprint, face or PIN) instead of your password. It stays on your device or in
-        your password manager; we keep only its public key.
+        A passkey signs you in with your device&apos;s screen lock (fingerprint, face or PIN) instead of your password. It stays on your device or in your
+        password manager; we keep only its public key.
       </p>
       <FormErrors errors={Object.values(form.allErrors).flat()} />
       {passkeys.length === 0 ? (
-        <p className="text-sm" data-testid="no-passkeys">You have no passkeys yet.</p>
+        <p className="text-sm" data-testid="no-passkeys">
+          You have no passkeys yet.
+        </p>
       ) : (
         <ul className="flex flex-col gap-3" aria-label="Your passkeys">
           {passkeys.map((p) => (
-            <li key={p.id} className="flex items-center justify-between gap-3 rounded-md border border-slate-200 p-3 dark:border-slate-700" data-testid="passkey">
+            <li
+              key={p.id}
+              className="flex items-center justify-between gap-3 rounded-md border border-slate-200 p-3 dark:border-slate-700"
+              data-testid="passkey"
+            >
               <span className="min-w-0 break-words">
                 <span className="font-semibold">{p.name}</span>
                 <span className="block text-xs text-slate-600 dark:text-slate-400">
@@ -78,7 +84,9 @@ export default function Passkeys() {
         </ul>
       )}
       {enabled ? <AddPasskey /> : <p className="text-sm">Passkeys are not set up on this site yet.</p>}
-      <Link to="/settings" className="inline-flex min-h-11 items-center underline">Back to settings</Link>
+      <Link to="/settings" className="inline-flex min-h-11 items-center underline">
+        Back to settings
+      </Link>
     </AccountCard>
   );
 }

@@ -72,7 +72,9 @@ function PasskeyGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }
       <input type="hidden" name="intent" value="passkey" />
       <p>You signed in with a passkey: it counts as your second factor.</p>
       <FormErrors errors={form.errors} />
-      <button type="submit" className={buttonClass} disabled={busy}>Continue with your passkey</button>
+      <button type="submit" className={buttonClass} disabled={busy}>
+        Continue with your passkey
+      </button>
     </Form>
   );
 }
@@ -90,7 +92,12 @@ function CodeGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
     <Form method="post" reloadDocument {...getFormProps(form)} className="flex flex-col gap-4 text-left">
       <input type="hidden" name="intent" value="code" />
       <FormErrors errors={form.errors} />
-      <Field label="Authentication code" id={fields.code.id} errors={fields.code.errors} hint="The 6-digit code from your authenticator app, or one of your recovery codes.">
+      <Field
+        label="Authentication code"
+        id={fields.code.id}
+        errors={fields.code.errors}
+        hint="The 6-digit code from your authenticator app, or one of your recovery codes."
+      >
         <input
           {...getInputProps(fields.code, { type: "text", ariaDescribedBy: `${fields.code.id}-hint` })}
           inputMode="numeric"
@@ -99,7 +106,9 @@ function CodeGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
           className={inputClass}
         />
       </Field>
-      <button type="submit" className={buttonClass} disabled={busy}>{busy ? "Checking..." : "Access Dashboard"}</button>
+      <button type="submit" className={buttonClass} disabled={busy}>
+        {busy ? "Checking..." : "Access Dashboard"}
+      </button>
     </Form>
   );
 }
@@ -121,7 +130,9 @@ function KeyGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
       <Field label="Security Key" id={fields.key.id} errors={fields.key.errors}>
         <input {...getInputProps(fields.key, { type: "password" })} placeholder="Enter administrative key" autoComplete="off" required className={inputClass} />
       </Field>
-      <button type="submit" className={buttonClass} disabled={busy}>{busy ? "Checking..." : "Set up two-factor authentication"}</button>
+      <button type="submit" className={buttonClass} disabled={busy}>
+        {busy ? "Checking..." : "Set up two-factor authentication"}
+      </button>
     </Form>
   );
 }
@@ -136,8 +147,12 @@ export default function AdminAccess() {
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4 text-center">
         <h1 className="text-3xl font-bold">Authentication Required</h1>
         <p>Please login first to access this area.</p>
-        <Link to="/" className={buttonClass}>Go to Homepage</Link>
-        <Link to="/api/login?returnTo=%2Fadmin-access" className="underline">Sign in</Link>
+        <Link to="/" className={buttonClass}>
+          Go to Homepage
+        </Link>
+        <Link to="/api/login?returnTo=%2Fadmin-access" className="underline">
+          Sign in
+        </Link>
       </main>
     );
   }
@@ -146,7 +161,9 @@ export default function AdminAccess() {
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4 text-center">
         <h1 className="text-3xl font-bold">Access Restricted</h1>
         <p>This area is restricted to authorized personnel only.</p>
-        <Link to="/" className={buttonClass}>Return Home</Link>
+        <Link to="/" className={buttonClass}>
+          Return Home
+        </Link>
       </main>
     );
   }
@@ -155,7 +172,9 @@ export default function AdminAccess() {
       <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
         <h1 className="text-3xl font-bold">Two-factor authentication is on</h1>
         <RecoveryCodeList codes={result.recoveryCodes} />
-        <Link to="/admin" className={buttonClass} reloadDocument>Continue to the dashboard</Link>
+        <Link to="/admin" className={buttonClass} reloadDocument>
+          Continue to the dashboard
+        </Link>
       </main>
     );
   }
@@ -173,7 +192,9 @@ export default function AdminAccess() {
       ) : (
         <KeyGate busy={busy} lastResult={replyTo("key")} />
       )}
-      <Link to="/" className="underline">Back to Site</Link>
+      <Link to="/" className="underline">
+        Back to Site
+      </Link>
     </main>
   );
 }

@@ -19,10 +19,16 @@ export default function AdminLedger() {
     <section aria-label="Ledger reconciliation">
       <Table label="Account totals" head={["Account", "Total"]}>
         {Object.entries(ledger.totals).map(([kind, total]) => (
-          <tr key={kind}><Cell label="Account">{kind}</Cell><Cell label="Total">{money(total)}</Cell></tr>
+          <tr key={kind}>
+            <Cell label="Account">{kind}</Cell>
+            <Cell label="Total">{money(total)}</Cell>
+          </tr>
         ))}
       </Table>
-      <p className={`mt-3 font-bold ${ledger.balanced ? "text-emerald-700 dark:text-emerald-400" : "rounded bg-red-700 p-2 text-white"}`} data-testid="ledger-sum">
+      <p
+        className={`mt-3 font-bold ${ledger.balanced ? "text-emerald-700 dark:text-emerald-400" : "rounded bg-red-700 p-2 text-white"}`}
+        data-testid="ledger-sum"
+      >
         Sum of all accounts: {money(ledger.sum)} {ledger.balanced ? "(balanced)" : "— MISMATCH"}
       </p>
     </section>

@@ -17,7 +17,9 @@ export default function AdminPayouts() {
   const { pending, pendingAmount, transfers } = useLoaderData<typeof loader>();
   return (
     <section aria-label="Payouts" className="flex flex-col gap-3">
-      <p>Pending: {pending.length} · {money(pendingAmount)}</p>
+      <p>
+        Pending: {pending.length} · {money(pendingAmount)}
+      </p>
       <div className="flex flex-wrap gap-2">
         <ActionButton action="/admin/payouts/bulk-approve" label="Auto-approve up to $50" fields={{ maxAmount: "50" }} />
         <ActionButton action="/admin/payouts/bulk-approve" label="Auto-approve up to $100" fields={{ maxAmount: "100" }} />
@@ -30,7 +32,11 @@ export default function AdminPayouts() {
             <Cell label="Method">{p.destination}</Cell>
             <Cell label="Age">{p.ageMinutes} min</Cell>
             <Cell>
-              {p.blocked ? <strong className="text-red-700 dark:text-red-400" data-testid="payout-blocked">{p.blocked}: not payable. </strong> : null}
+              {p.blocked ? (
+                <strong className="text-red-700 dark:text-red-400" data-testid="payout-blocked">
+                  {p.blocked}: not payable.{" "}
+                </strong>
+              ) : null}
               {p.requiresVerification ? "Identity verification required. " : ""}
               {p.awaitingSecondApproval ? "Awaiting a second approval." : ""}
             </Cell>
@@ -45,9 +51,8 @@ export default function AdminPayouts() {
       </Table>
       <h2 className="text-xl font-bold">Transfers waiting for their reference</h2>
       <p className="text-sm">
-        Approved payouts whose remainder (beyond refunds to the player&apos;s cards) goes to the method they chose. Send it, then record
-        the bank or wallet reference: only then is it completed. If it cannot be sent, record why: the amount goes back to the
-        player&apos;s cash and they are told the reason.
+        Approved payouts whose remainder (beyond refunds to the player&apos;s cards) goes to the method they chose. Send it, then record the bank or wallet
+        reference: only then is it completed. If it cannot be sent, record why: the amount goes back to the player&apos;s cash and they are told the reason.
       </p>
       <Table label="Transfers waiting for their reference" head={["Player", "Amount", "To", "Age", "Notes", ""]}>
         {transfers.map((t) => (

@@ -39,7 +39,12 @@ function Revenue({ chart }: { chart: Awaited<ReturnType<typeof revenueOverTime>>
     <section aria-label="Revenue over time" className="flex flex-col gap-2">
       <nav aria-label="Revenue period" className="flex gap-3 text-sm">
         {PERIODS.map((p) => (
-          <Link key={p} to={withPeriod(location, p)} aria-current={p === chart.period ? "page" : undefined} className={`capitalize underline ${p === chart.period ? "font-bold" : ""}`}>
+          <Link
+            key={p}
+            to={withPeriod(location, p)}
+            aria-current={p === chart.period ? "page" : undefined}
+            className={`capitalize underline ${p === chart.period ? "font-bold" : ""}`}
+          >
             {p}
           </Link>
         ))}
@@ -63,8 +68,12 @@ export default function Admin() {
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-3xl font-bold">Admin dashboard</h1>
         <div className="flex gap-4 text-sm">
-          <Link to={`${location.pathname}${location.search}`} className="underline">Refresh</Link>
-          <Link to="/" className="underline">Back to Site</Link>
+          <Link to={`${location.pathname}${location.search}`} className="underline">
+            Refresh
+          </Link>
+          <Link to="/" className="underline">
+            Back to Site
+          </Link>
         </div>
       </div>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="overview">
@@ -81,7 +90,9 @@ export default function Admin() {
         ].map(([label, value]) => (
           <div key={label} className="min-w-0 rounded-lg border border-slate-200 p-3 dark:border-slate-800">
             <dt className="text-xs">{label}</dt>
-            <dd className="text-xl font-bold break-words" data-testid="overview-value">{value}</dd>
+            <dd className="text-xl font-bold break-words" data-testid="overview-value">
+              {value}
+            </dd>
           </div>
         ))}
       </dl>
@@ -89,7 +100,11 @@ export default function Admin() {
       <nav aria-label="Admin sections" className="flex flex-wrap gap-2 border-b border-slate-200 pb-2 dark:border-slate-800">
         {ADMIN_TABS.map((t) => (
           // NavLink marks the open tab with aria-current="page", on the server too (no JavaScript needed).
-          <NavLink key={t} to={`/admin/${t}`} className={({ isActive }) => `rounded px-3 py-1 capitalize ${isActive ? "bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900" : ""}`}>
+          <NavLink
+            key={t}
+            to={`/admin/${t}`}
+            className={({ isActive }) => `rounded px-3 py-1 capitalize ${isActive ? "bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900" : ""}`}
+          >
             {t}
           </NavLink>
         ))}

@@ -30,21 +30,45 @@ export default function AdminUsers() {
   return (
     <section aria-label="Users" className="flex flex-col gap-3">
       <form method="get" action="/admin/users" className="flex flex-wrap gap-2">
-        <label className="flex min-w-0 items-center gap-2">Search <input name="q" defaultValue={data.q} className="w-full min-w-0 rounded border bg-white px-2 py-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100" /></label>
-        <button type="submit" className="rounded border px-3">Search</button>
+        <label className="flex min-w-0 items-center gap-2">
+          Search{" "}
+          <input
+            name="q"
+            defaultValue={data.q}
+            className="w-full min-w-0 rounded border bg-white px-2 py-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+          />
+        </label>
+        <button type="submit" className="rounded border px-3">
+          Search
+        </button>
       </form>
       <Table label="Players" head={["Player", "Balance", "Winnings", "VIP", "Status", "Protections (set by the player)", ""]}>
         {data.users.map((u) => (
           <tr key={u.id}>
-            <Cell label="Player">{u.username ?? "—"}<span className="block text-xs break-all">{u.email}</span></Cell>
+            <Cell label="Player">
+              {u.username ?? "—"}
+              <span className="block text-xs break-all">{u.email}</span>
+            </Cell>
             <Cell label="Balance">{u.coinBalance.toLocaleString("en-US")}</Cell>
             <Cell label="Winnings">{u.totalWinnings.toLocaleString("en-US")}</Cell>
             <Cell label="VIP">{u.vipTier ?? "—"}</Cell>
-            <Cell label="Status">{[u.suspended ? "suspended" : "active", u.identityVerified ? "verified" : "unverified", u.flagged ? `flagged: ${u.flagged}` : "", u.residence ?? "", u.playClosed ? "place not served: play and buying closed" : ""].filter(Boolean).join(" · ")}</Cell>
+            <Cell label="Status">
+              {[
+                u.suspended ? "suspended" : "active",
+                u.identityVerified ? "verified" : "unverified",
+                u.flagged ? `flagged: ${u.flagged}` : "",
+                u.residence ?? "",
+                u.playClosed ? "place not served: play and buying closed" : "",
+              ]
+                .filter(Boolean)
+                .join(" · ")}
+            </Cell>
             <Cell label="Protections">
               <span className="flex flex-col gap-1 text-xs" data-testid="player-protections">
                 {u.exclusion ? (
-                  <strong>{u.exclusion.kind === "self_exclusion" ? "Self-excluded" : "On a break"} until {utcMinute(u.exclusion.until)}</strong>
+                  <strong>
+                    {u.exclusion.kind === "self_exclusion" ? "Self-excluded" : "On a break"} until {utcMinute(u.exclusion.until)}
+                  </strong>
                 ) : null}
                 {u.limits.map((l) => (
                   <span key={l.period}>
@@ -55,14 +79,27 @@ export default function AdminUsers() {
                 {u.realityCheckMinutes ? <span>Reality check every {u.realityCheckMinutes} min</span> : null}
                 {!u.exclusion && u.limits.length === 0 && !u.realityCheckMinutes ? <span>—</span> : null}
                 {u.exclusion ? (
-                  <SelectAction action={`/admin/users/${u.id}/exclusion`} id={`extend-${u.id}`} name="choice" label="Extend to" defaultValue="6m" options={EXTEND_CHOICES} button="Extend" />
+                  <SelectAction
+                    action={`/admin/users/${u.id}/exclusion`}
+                    id={`extend-${u.id}`}
+                    name="choice"
+                    label="Extend to"
+                    defaultValue="6m"
+                    options={EXTEND_CHOICES}
+                    button="Extend"
+                  />
                 ) : null}
               </span>
             </Cell>
             <Cell>
               <span className="flex flex-wrap gap-1">
                 {u.identityVerified ? null : <ActionButton action={`/admin/users/${u.id}/verify`} label="Verify identity" />}
-                <ActionButton action={`/admin/users/${u.id}/suspend`} label={u.suspended ? "Unsuspend" : "Suspend"} fields={{ suspended: String(!u.suspended) }} danger={!u.suspended} />
+                <ActionButton
+                  action={`/admin/users/${u.id}/suspend`}
+                  label={u.suspended ? "Unsuspend" : "Suspend"}
+                  fields={{ suspended: String(!u.suspended) }}
+                  danger={!u.suspended}
+                />
               </span>
             </Cell>
           </tr>

@@ -38,10 +38,7 @@ const signInSchema = z.object({
 const signUpSchema = z.object({
   intent: z.literal("signup"),
   email,
-  password: z
-    .string({ message: "Password is required" })
-    .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters.`)
-    .max(PASSWORD_MAX),
+  password: z.string({ message: "Password is required" }).min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters.`).max(PASSWORD_MAX),
   dateOfBirth: isoDayField("Enter your date of birth"),
   ...residenceFields,
   ...depositLimitFields,
@@ -115,7 +112,9 @@ function SignInForm({ returnTo }: { returnTo: string }) {
   });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4" aria-labelledby="signin-title">
-      <h2 id="signin-title" className="text-xl font-bold">Sign in</h2>
+      <h2 id="signin-title" className="text-xl font-bold">
+        Sign in
+      </h2>
       <input type="hidden" name="intent" value="signin" />
       <input type="hidden" name="returnTo" value={returnTo} />
       <FormErrors errors={form.errors} />
@@ -148,7 +147,9 @@ function SignUpForm({ returnTo, residence }: { returnTo: string; residence: Resi
   });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4" aria-labelledby="signup-title">
-      <h2 id="signup-title" className="text-xl font-bold">Create an account</h2>
+      <h2 id="signup-title" className="text-xl font-bold">
+        Create an account
+      </h2>
       <p className="text-sm text-slate-700 dark:text-slate-300">Adults 18 and over only. One account per person.</p>
       <input type="hidden" name="intent" value="signup" />
       <input type="hidden" name="returnTo" value={returnTo} />
@@ -162,11 +163,7 @@ function SignUpForm({ returnTo, residence }: { returnTo: string; residence: Resi
       <Field label="Date of birth" id={fields.dateOfBirth.id} errors={fields.dateOfBirth.errors}>
         <input {...getInputProps(fields.dateOfBirth, { type: "date" })} autoComplete="bday" className={inputClass} />
       </Field>
-      <ResidenceFields
-        choices={residence}
-        country={fields.country}
-        region={fields.region}
-      />
+      <ResidenceFields choices={residence} country={fields.country} region={fields.region} />
       <DepositLimitFields
         idPrefix="signup"
         errors={{ limitDay: fields.limitDay.errors, limitWeek: fields.limitWeek.errors, limitMonth: fields.limitMonth.errors }}

@@ -27,9 +27,18 @@ import { PageError } from "~/components/route-error";
 const schema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("demo-pay"),
-    cardNumber: z.string({ error: "Enter the card number" }).trim().regex(/^[\d\s-]{12,23}$/, "Enter the card number"),
-    expiry: z.string({ error: "Enter the expiry as MM/YY" }).trim().regex(/^\d{2}\/\d{2}$/, "Enter the expiry as MM/YY"),
-    cvc: z.string({ error: "Enter the 3 or 4 digit code" }).trim().regex(/^\d{3,4}$/, "Enter the 3 or 4 digit code"),
+    cardNumber: z
+      .string({ error: "Enter the card number" })
+      .trim()
+      .regex(/^[\d\s-]{12,23}$/, "Enter the card number"),
+    expiry: z
+      .string({ error: "Enter the expiry as MM/YY" })
+      .trim()
+      .regex(/^\d{2}\/\d{2}$/, "Enter the expiry as MM/YY"),
+    cvc: z
+      .string({ error: "Enter the 3 or 4 digit code" })
+      .trim()
+      .regex(/^\d{3,4}$/, "Enter the 3 or 4 digit code"),
   }),
   z.object({ intent: z.literal("hosted") }),
 ]);
@@ -97,32 +106,56 @@ export default function Checkout() {
       <main className="mx-auto flex max-w-lg flex-col gap-6 px-4 py-8">
         <h1 className="text-3xl font-black">Checkout</h1>
         <section aria-labelledby="summary-title" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-          <h2 id="summary-title" className="font-bold">Order summary</h2>
+          <h2 id="summary-title" className="font-bold">
+            Order summary
+          </h2>
           <dl className="mt-2 grid grid-cols-2 gap-1">
             <dt>Item</dt>
-            <dd className="text-right font-semibold" data-testid="order-item">{product.description}</dd>
+            <dd className="text-right font-semibold" data-testid="order-item">
+              {product.description}
+            </dd>
             <dt>Total</dt>
-            <dd className="text-right font-semibold" data-testid="order-total">${product.amount}</dd>
+            <dd className="text-right font-semibold" data-testid="order-total">
+              ${product.amount}
+            </dd>
           </dl>
         </section>
         {offerLimits ? (
-          <section aria-labelledby="limits-offer-title" className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900" data-testid="limits-offer">
-            <h2 id="limits-offer-title" className="font-bold">Before your first purchase: set a deposit limit?</h2>
+          <section
+            aria-labelledby="limits-offer-title"
+            className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+            data-testid="limits-offer"
+          >
+            <h2 id="limits-offer-title" className="font-bold">
+              Before your first purchase: set a deposit limit?
+            </h2>
             <Form method="post" action="/responsible-play" className="flex flex-col gap-3">
               <input type="hidden" name="intent" value="limits" />
               <input type="hidden" name="returnTo" value={returnTo} />
               <DepositLimitFields idPrefix="checkout" />
-              <button type="submit" className={buttonClass}>Save limits</button>
+              <button type="submit" className={buttonClass}>
+                Save limits
+              </button>
             </Form>
-            <p className="text-sm">Or go ahead without one below. <Link to="/responsible-play" className="underline">More about responsible play</Link></p>
+            <p className="text-sm">
+              Or go ahead without one below.{" "}
+              <Link to="/responsible-play" className="underline">
+                More about responsible play
+              </Link>
+            </p>
           </section>
         ) : null}
         {demoMode ? (
           <section aria-labelledby="card-title" className="flex flex-col gap-3">
-            <p className="rounded-md border-2 border-dashed border-amber-500 bg-amber-50 p-3 font-bold text-amber-900 dark:bg-amber-950 dark:text-amber-100" role="note">
+            <p
+              className="rounded-md border-2 border-dashed border-amber-500 bg-amber-50 p-3 font-bold text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+              role="note"
+            >
               Demo mode — no real money. Use card 4242 4242 4242 4242 (succeeds) or 4000 0000 0000 0002 (declined).
             </p>
-            <h2 id="card-title" className="font-bold">Card details</h2>
+            <h2 id="card-title" className="font-bold">
+              Card details
+            </h2>
             <Form method="post" className="flex flex-col gap-3">
               <input type="hidden" name="intent" value="demo-pay" />
               <label className="flex flex-col gap-1 text-sm font-semibold">
@@ -140,8 +173,12 @@ export default function Checkout() {
                 </label>
               </div>
               <div className="flex gap-3">
-                <Link to="/" className="flex-1 rounded-md border border-slate-300 px-4 py-2 text-center font-semibold dark:border-slate-700">Cancel</Link>
-                <button type="submit" disabled={pending} className={`${buttonClass} flex-1`}>{pending ? "Processing..." : payLabel}</button>
+                <Link to="/" className="flex-1 rounded-md border border-slate-300 px-4 py-2 text-center font-semibold dark:border-slate-700">
+                  Cancel
+                </Link>
+                <button type="submit" disabled={pending} className={`${buttonClass} flex-1`}>
+                  {pending ? "Processing..." : payLabel}
+                </button>
               </div>
             </Form>
           </section>
@@ -154,8 +191,12 @@ export default function Checkout() {
         ) : (
           <Form method="post" className="flex gap-3">
             <input type="hidden" name="intent" value="hosted" />
-            <Link to="/" className="flex-1 rounded-md border border-slate-300 px-4 py-2 text-center font-semibold dark:border-slate-700">Cancel</Link>
-            <button type="submit" className={`${buttonClass} flex-1`}>{payLabel} with Stripe</button>
+            <Link to="/" className="flex-1 rounded-md border border-slate-300 px-4 py-2 text-center font-semibold dark:border-slate-700">
+              Cancel
+            </Link>
+            <button type="submit" className={`${buttonClass} flex-1`}>
+              {payLabel} with Stripe
+            </button>
           </Form>
         )}
       </main>

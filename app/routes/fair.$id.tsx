@@ -39,12 +39,25 @@ export default function FairDrawPage() {
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
       <nav aria-label="Breadcrumb" className="flex gap-2">
-        <Link to="/" className="underline">Raffle Rush</Link> › <Link to="/fair" className="underline">Fair draws</Link>
+        <Link to="/" className="underline">
+          Raffle Rush
+        </Link>{" "}
+        ›{" "}
+        <Link to="/fair" className="underline">
+          Fair draws
+        </Link>
       </nav>
       <h1 className="mt-4 text-3xl font-bold">Fair draw: {draw.tier} raffle</h1>
       <p className="mt-2">
-        Every draw is committed before the raffle opens and can be recomputed by anyone (<Link className="underline" to="/fair">how</Link>). Download the{" "}
-        <a className="underline" href={`/api/fair/${draw.raffleId}`}>public JSON</a> and check it with the published algorithm, or let this page check it below.
+        Every draw is committed before the raffle opens and can be recomputed by anyone (
+        <Link className="underline" to="/fair">
+          how
+        </Link>
+        ). Download the{" "}
+        <a className="underline" href={`/api/fair/${draw.raffleId}`}>
+          public JSON
+        </a>{" "}
+        and check it with the published algorithm, or let this page check it below.
       </p>
       <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">Times are in your time zone once the page has loaded; hover for UTC.</p>
       <dl className="mt-6">
@@ -95,7 +108,9 @@ export function ErrorBoundary() {
     <PageError
       title="This draw could not be shown"
       back={{ to: "/fair", label: "Back to fair draws" }}
-      statuses={{ 404: { title: "Draw not found", message: "No raffle has that id. Check the id in the link, or find the draw from the list of recent draws." } }}
+      statuses={{
+        404: { title: "Draw not found", message: "No raffle has that id. Check the id in the link, or find the draw from the list of recent draws." },
+      }}
     />
   );
 }

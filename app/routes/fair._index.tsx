@@ -36,13 +36,17 @@ export default function FairIndex() {
   return (
     <main className="mx-auto flex max-w-4xl flex-col gap-8 px-4 py-10">
       <div>
-        <Link to="/" className="underline">Raffle Rush</Link>
+        <Link to="/" className="underline">
+          Raffle Rush
+        </Link>
         <h1 className="mt-4 text-3xl font-bold">Fair draws</h1>
         <p className="mt-2">Every raffle is drawn by commit and reveal: check any draw below, in your browser or with your own code.</p>
       </div>
       <FairAlgorithm />
       <section aria-labelledby="search-title" className="flex flex-col gap-3">
-        <h2 id="search-title" className="text-2xl font-bold">Find a draw</h2>
+        <h2 id="search-title" className="text-2xl font-bold">
+          Find a draw
+        </h2>
         <form method="get" action="/fair" className="flex flex-wrap items-end gap-2">
           <label className="flex grow flex-col text-sm font-semibold">
             Raffle id
@@ -56,15 +60,24 @@ export default function FairIndex() {
               aria-describedby={data.problem ? "search-problem" : undefined}
             />
           </label>
-          <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 font-bold text-white">Find</button>
+          <button type="submit" className="rounded-md bg-brand-700 px-4 py-2 font-bold text-white">
+            Find
+          </button>
         </form>
         {data.problem ? (
-          <p id="search-problem" role="alert" className="rounded border border-red-700 px-3 py-2 text-red-800 dark:text-red-300">{data.problem}</p>
+          <p id="search-problem" role="alert" className="rounded border border-red-700 px-3 py-2 text-red-800 dark:text-red-300">
+            {data.problem}
+          </p>
         ) : null}
       </section>
       <section aria-labelledby="recent-title" className="flex flex-col gap-3">
-        <h2 id="recent-title" className="text-2xl font-bold">Recent draws</h2>
-        <p className="text-sm text-slate-600 dark:text-slate-400">Times are in your time zone once the page has loaded; hover for UTC. Rounds cancelled for want of a second player were refunded, not drawn, and can be found by id.</p>
+        <h2 id="recent-title" className="text-2xl font-bold">
+          Recent draws
+        </h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Times are in your time zone once the page has loaded; hover for UTC. Rounds cancelled for want of a second player were refunded, not drawn, and can be
+          found by id.
+        </p>
         {data.draws.length === 0 ? (
           <p>No raffle has been drawn yet.</p>
         ) : (
@@ -72,10 +85,18 @@ export default function FairIndex() {
             <table className="w-full text-left text-sm">
               <thead>
                 <tr className="border-b border-slate-300 dark:border-slate-700">
-                  <th scope="col" className="py-2 pr-3">Raffle</th>
-                  <th scope="col" className="py-2 pr-3">Drawn</th>
-                  <th scope="col" className="py-2 pr-3 text-right">Tickets</th>
-                  <th scope="col" className="py-2 text-right">Pot</th>
+                  <th scope="col" className="py-2 pr-3">
+                    Raffle
+                  </th>
+                  <th scope="col" className="py-2 pr-3">
+                    Drawn
+                  </th>
+                  <th scope="col" className="py-2 pr-3 text-right">
+                    Tickets
+                  </th>
+                  <th scope="col" className="py-2 text-right">
+                    Pot
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -100,7 +121,9 @@ export default function FairIndex() {
           </div>
         )}
         {data.nextCursor ? (
-          <a className="self-start underline" href={`/fair?before=${encodeURIComponent(data.nextCursor)}`}>Older draws</a>
+          <a className="self-start underline" href={`/fair?before=${encodeURIComponent(data.nextCursor)}`}>
+            Older draws
+          </a>
         ) : null}
       </section>
     </main>

@@ -53,8 +53,8 @@ export default function ForgotPassword() {
     return (
       <AccountCard title="Check your email">
         <p role="status">
-          If an account uses <strong>{result.sent}</strong>, we have sent it a link to choose a new password. The link works once, for{" "}
-          {RESET_TOKEN_MINUTES} minutes. Nothing arrived? Check your spam folder, or ask again in a few minutes.
+          If an account uses <strong>{result.sent}</strong>, we have sent it a link to choose a new password. The link works once, for {RESET_TOKEN_MINUTES}{" "}
+          minutes. Nothing arrived? Check your spam folder, or ask again in a few minutes.
         </p>
         <Link to="/api/login" className="underline">
           Back to sign in

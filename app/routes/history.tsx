@@ -25,19 +25,26 @@ export default function History() {
         <h1 className="text-3xl font-black">History</h1>
         <p data-testid="balance-split">
           Your coins: <strong>{user.cashBalance.toLocaleString("en-US")} cash</strong> (money you paid in or won; withdrawable) and{" "}
-          <strong>{user.bonusBalance.toLocaleString("en-US")} bonus</strong> (given by us; for play only, never withdrawn). Entries
-          spend bonus coins first.
+          <strong>{user.bonusBalance.toLocaleString("en-US")} bonus</strong> (given by us; for play only, never withdrawn). Entries spend bonus coins first.
         </p>
         <dl className="grid grid-cols-3 gap-3 text-center" data-testid="history-totals">
           <div>
             <dt className="text-xs">Bought (charged, less refunds)</dt>
             <dd className="text-xl font-bold">${data.totals.bought}</dd>
             {data.totals.bought !== data.totals.charged ? (
-              <dd className="text-xs">${data.totals.charged} charged · ${data.totals.refunded} refunded · ${data.totals.disputed} disputed</dd>
+              <dd className="text-xs">
+                ${data.totals.charged} charged · ${data.totals.refunded} refunded · ${data.totals.disputed} disputed
+              </dd>
             ) : null}
           </div>
-          <div><dt className="text-xs">Withdrawn (paid out)</dt><dd className="text-xl font-bold">${data.totals.withdrawn}</dd></div>
-          <div><dt className="text-xs">Net deposits</dt><dd className="text-xl font-bold">${data.totals.netDeposits}</dd></div>
+          <div>
+            <dt className="text-xs">Withdrawn (paid out)</dt>
+            <dd className="text-xl font-bold">${data.totals.withdrawn}</dd>
+          </div>
+          <div>
+            <dt className="text-xs">Net deposits</dt>
+            <dd className="text-xl font-bold">${data.totals.netDeposits}</dd>
+          </div>
         </dl>
         {data.problem ? (
           <p role="alert" className="rounded border border-red-700 px-3 py-2 text-red-800 dark:text-red-300">
@@ -49,20 +56,40 @@ export default function History() {
             Type
             <select name="type" defaultValue={data.filter.type} className={`${inputClass} font-normal`}>
               <option value="">All</option>
-              {data.types.map((t) => <option key={t} value={t} className="capitalize">{t}</option>)}
+              {data.types.map((t) => (
+                <option key={t} value={t} className="capitalize">
+                  {t}
+                </option>
+              ))}
             </select>
           </label>
-          <label className="flex flex-col gap-1 text-sm font-semibold">From<input type="date" name="from" defaultValue={data.filter.from} className={`${inputClass} font-normal`} /></label>
-          <label className="flex flex-col gap-1 text-sm font-semibold">To<input type="date" name="to" defaultValue={data.filter.to} className={`${inputClass} font-normal`} /></label>
-          <button type="submit" className="rounded-md border border-slate-300 px-4 dark:border-slate-700">Show</button>
-          <a href={csv} className="inline-flex min-h-11 items-center underline">Download CSV</a>
+          <label className="flex flex-col gap-1 text-sm font-semibold">
+            From
+            <input type="date" name="from" defaultValue={data.filter.from} className={`${inputClass} font-normal`} />
+          </label>
+          <label className="flex flex-col gap-1 text-sm font-semibold">
+            To
+            <input type="date" name="to" defaultValue={data.filter.to} className={`${inputClass} font-normal`} />
+          </label>
+          <button type="submit" className="rounded-md border border-slate-300 px-4 dark:border-slate-700">
+            Show
+          </button>
+          <a href={csv} className="inline-flex min-h-11 items-center underline">
+            Download CSV
+          </a>
         </form>
         {data.rows.length === 0 ? (
           <p>No movements in this period.</p>
         ) : (
           <table className="w-full text-sm">
             <thead>
-              <tr className="text-left"><th className="py-1">Date (UTC)</th><th>Type</th><th className="text-right">Money</th><th className="text-right">Coins</th><th /></tr>
+              <tr className="text-left">
+                <th className="py-1">Date (UTC)</th>
+                <th>Type</th>
+                <th className="text-right">Money</th>
+                <th className="text-right">Coins</th>
+                <th />
+              </tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
               {data.rows.map((r) => (
@@ -70,13 +97,28 @@ export default function History() {
                   <td className="py-1">{r.date.slice(0, 16).replace("T", " ")}</td>
                   <td>
                     {r.type}
-                    {r.withdrawal ? <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="history-withdrawal">{r.withdrawal}</span> : null}
+                    {r.withdrawal ? (
+                      <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="history-withdrawal">
+                        {r.withdrawal}
+                      </span>
+                    ) : null}
                   </td>
-                  <td className="text-right" data-testid="history-money">{money(r)}</td>
-                  <td className={`text-right font-mono text-xs ${r.coins < 0 ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`} data-testid="history-coins">
+                  <td className="text-right" data-testid="history-money">
+                    {money(r)}
+                  </td>
+                  <td
+                    className={`text-right font-mono text-xs ${r.coins < 0 ? "text-red-700 dark:text-red-400" : "text-emerald-700 dark:text-emerald-400"}`}
+                    data-testid="history-coins"
+                  >
                     {coins(r)}
                   </td>
-                  <td className="text-right">{r.raffleId ? <Link to={`/fair/${r.raffleId}`} className="inline-flex min-h-6 items-center underline">fair draw</Link> : null}</td>
+                  <td className="text-right">
+                    {r.raffleId ? (
+                      <Link to={`/fair/${r.raffleId}`} className="inline-flex min-h-6 items-center underline">
+                        fair draw
+                      </Link>
+                    ) : null}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -96,10 +138,7 @@ function money(r: HistoryRow): string {
 
 /** Coins, never as dollars: "+2,499 cash · +2,501 bonus coins". */
 function coins(r: HistoryRow): string {
-  const parts = [
-    r.cash !== 0 ? `${signed(r.cash)} cash` : "",
-    r.bonus !== 0 ? `${signed(r.bonus)} bonus` : "",
-  ].filter(Boolean);
+  const parts = [r.cash !== 0 ? `${signed(r.cash)} cash` : "", r.bonus !== 0 ? `${signed(r.bonus)} bonus` : ""].filter(Boolean);
   return parts.length === 0 ? "no coins" : `${parts.join(" · ")} coins`;
 }
 

@@ -72,9 +72,13 @@ export default function TwoFactorSignIn() {
             className={inputClass}
           />
         </Field>
-        <button type="submit" className={buttonClass} disabled={busy}>{busy ? "Checking..." : "Sign in"}</button>
+        <button type="submit" className={buttonClass} disabled={busy}>
+          {busy ? "Checking..." : "Sign in"}
+        </button>
       </Form>
-      <Link to="/api/login" className="underline">Start again</Link>
+      <Link to="/api/login" className="underline">
+        Start again
+      </Link>
     </main>
   );
 }

@@ -67,19 +67,25 @@ export default function Onboarding() {
         <Field label="Date of birth" id={fields.dateOfBirth.id} errors={fields.dateOfBirth.errors}>
           <input {...getInputProps(fields.dateOfBirth, { type: "date" })} className={inputClass} />
         </Field>
-        <ResidenceFields
-          choices={residence}
-          country={fields.country}
-          region={fields.region}
-        />
+        <ResidenceFields choices={residence} country={fields.country} region={fields.region} />
         <div className="flex items-start gap-3">
           <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="h-6 w-6 shrink-0" />
           <label htmlFor={fields.acceptTerms.id} className="text-sm">
-            I am 18 or older and accept the <Link to="/terms" className="underline">Terms of Service</Link>.
+            I am 18 or older and accept the{" "}
+            <Link to="/terms" className="underline">
+              Terms of Service
+            </Link>
+            .
           </label>
         </div>
-        {fields.acceptTerms.errors?.length ? <p role="alert" className="text-sm text-red-700">{fields.acceptTerms.errors.join(" ")}</p> : null}
-        <button type="submit" className={buttonClass}>Continue</button>
+        {fields.acceptTerms.errors?.length ? (
+          <p role="alert" className="text-sm text-red-700">
+            {fields.acceptTerms.errors.join(" ")}
+          </p>
+        ) : null}
+        <button type="submit" className={buttonClass}>
+          Continue
+        </button>
       </Form>
     </main>
   );

@@ -23,7 +23,11 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const input = await readJson(request, schema);
     if (input.intent === "options") return Response.json(await registrationOptions(request, user));
-    const passkey = await registerPasskey(request, user.id, { challengeId: input.challengeId, name: input.name, response: input.response as RegistrationResponseJSON });
+    const passkey = await registerPasskey(request, user.id, {
+      challengeId: input.challengeId,
+      name: input.name,
+      response: input.response as RegistrationResponseJSON,
+    });
     return Response.json({ passkey: { id: passkey.id, name: passkey.name } });
   });
 }

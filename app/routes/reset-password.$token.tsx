@@ -15,10 +15,7 @@ import { PageError } from "~/components/route-error";
 
 const schema = z
   .object({
-    password: z
-      .string({ message: "Password is required" })
-      .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters.`)
-      .max(PASSWORD_MAX),
+    password: z.string({ message: "Password is required" }).min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters.`).max(PASSWORD_MAX),
     confirm: z.string({ message: "Type the new password again" }).max(PASSWORD_MAX),
   })
   .refine((value) => value.password === value.confirm, { path: ["confirm"], message: "The two passwords are not the same." });
@@ -34,7 +31,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   try {
     await resetPassword(params.token ?? "", submission.value.password);
   } catch (error) {
-    if (error instanceof TokenRefused) return Response.json(submission.reply({ formErrors: [error.message], hideFields: ["password", "confirm"] }), { status: 400 });
+    if (error instanceof TokenRefused)
+      return Response.json(submission.reply({ formErrors: [error.message], hideFields: ["password", "confirm"] }), { status: 400 });
     if (error instanceof DomainError) {
       return Response.json(submission.reply({ fieldErrors: { password: [error.message] }, hideFields: ["password", "confirm"] }), { status: 400 });
     }

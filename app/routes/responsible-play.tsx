@@ -50,7 +50,11 @@ async function save(userId: string, input: z.output<typeof responsiblePlaySchema
   if (input.intent === "reality") {
     const minutes = input.minutes === "off" ? null : (Number(input.minutes) as RealityCheckMinutes);
     await setRealityCheck(userId, minutes);
-    return { type: "success", title: "Reality check saved", description: minutes ? `We will remind you every ${minutes} minutes of play.` : "Reality check reminders are off." };
+    return {
+      type: "success",
+      title: "Reality check saved",
+      description: minutes ? `We will remind you every ${minutes} minutes of play.` : "Reality check reminders are off.",
+    };
   }
   if (input.intent === "limit") {
     // Blank removes the limit; the schema refused anything else that is not an amount.
@@ -59,7 +63,9 @@ async function save(userId: string, input: z.output<typeof responsiblePlaySchema
     return {
       type: "success",
       title: "Deposit limit saved",
-      description: result.immediate ? "Your new limit applies now." : `Raising or removing a limit takes effect after 24 hours, at ${utcMinute(result.effectiveFrom)}.`,
+      description: result.immediate
+        ? "Your new limit applies now."
+        : `Raising or removing a limit takes effect after 24 hours, at ${utcMinute(result.effectiveFrom)}.`,
     };
   }
   if (input.intent === "exclude") {
@@ -96,54 +102,110 @@ export default function ResponsiblePlay() {
   const data = useLoaderData<typeof loader>();
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
-      <Link to="/" className="underline">← Back to Raffle Rush</Link>
+      <Link to="/" className="underline">
+        ← Back to Raffle Rush
+      </Link>
       <h1 className="text-3xl font-black">Responsible play</h1>
-      <p>Raffles are entertainment, not a way to make money. Set limits before you play, take a break when you need one, and talk to someone if play stops being fun.</p>
+      <p>
+        Raffles are entertainment, not a way to make money. Set limits before you play, take a break when you need one, and talk to someone if play stops being
+        fun.
+      </p>
       <section aria-labelledby="help-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800" data-testid="help">
-        <h2 id="help-title" className="text-xl font-bold">Free, confidential help</h2>
+        <h2 id="help-title" className="text-xl font-bold">
+          Free, confidential help
+        </h2>
         <ul className="mt-2 flex list-disc flex-col gap-1 pl-5 text-sm">
           <li>
-            UK: <a href="https://www.gamcare.org.uk/" className="underline" rel="noopener noreferrer">GamCare</a>, National Gambling Helpline{" "}
-            <a href="tel:08088020133" className="underline">0808 8020 133</a>, and{" "}
-            <a href="https://www.begambleaware.org/" className="underline" rel="noopener noreferrer">BeGambleAware</a>
+            UK:{" "}
+            <a href="https://www.gamcare.org.uk/" className="underline" rel="noopener noreferrer">
+              GamCare
+            </a>
+            , National Gambling Helpline{" "}
+            <a href="tel:08088020133" className="underline">
+              0808 8020 133
+            </a>
+            , and{" "}
+            <a href="https://www.begambleaware.org/" className="underline" rel="noopener noreferrer">
+              BeGambleAware
+            </a>
           </li>
           <li>
-            US: <a href="https://www.ncpgambling.org/" className="underline" rel="noopener noreferrer">National Council on Problem Gambling</a>,{" "}
-            <a href="tel:18004264537" className="underline">1-800-GAMBLER</a> (call or text, 24/7)
+            US:{" "}
+            <a href="https://www.ncpgambling.org/" className="underline" rel="noopener noreferrer">
+              National Council on Problem Gambling
+            </a>
+            ,{" "}
+            <a href="tel:18004264537" className="underline">
+              1-800-GAMBLER
+            </a>{" "}
+            (call or text, 24/7)
           </li>
           <li>
-            Ireland: <a href="https://www.gamblingcare.ie/" className="underline" rel="noopener noreferrer">GamblingCare.ie</a>; Malta:{" "}
-            <a href="https://www.rgf.org.mt/" className="underline" rel="noopener noreferrer">Responsible Gaming Foundation</a>; Ontario:{" "}
-            <a href="https://www.connexontario.ca/" className="underline" rel="noopener noreferrer">ConnexOntario</a>
+            Ireland:{" "}
+            <a href="https://www.gamblingcare.ie/" className="underline" rel="noopener noreferrer">
+              GamblingCare.ie
+            </a>
+            ; Malta:{" "}
+            <a href="https://www.rgf.org.mt/" className="underline" rel="noopener noreferrer">
+              Responsible Gaming Foundation
+            </a>
+            ; Ontario:{" "}
+            <a href="https://www.connexontario.ca/" className="underline" rel="noopener noreferrer">
+              ConnexOntario
+            </a>
           </li>
         </ul>
       </section>
       {!data.signedIn ? (
-        <p><Link to="/api/login?returnTo=%2Fresponsible-play" className="underline">Sign in</Link> to set deposit limits or take a break.</p>
+        <p>
+          <Link to="/api/login?returnTo=%2Fresponsible-play" className="underline">
+            Sign in
+          </Link>{" "}
+          to set deposit limits or take a break.
+        </p>
       ) : (
         <>
           {data.exclusion ? (
             <p role="status" className="rounded border-2 border-amber-500 p-3" data-testid="exclusion-status">
-              {data.exclusion.kind === "self_exclusion" ? "Self-excluded" : "On a break"} until {utcMinute(data.exclusion.until)}. You can still see your balance and withdraw.
+              {data.exclusion.kind === "self_exclusion" ? "Self-excluded" : "On a break"} until {utcMinute(data.exclusion.until)}. You can still see your
+              balance and withdraw.
             </p>
           ) : null}
           <section aria-labelledby="limits-title" className="flex flex-col gap-3">
-            <h2 id="limits-title" className="text-xl font-bold">Deposit limits</h2>
+            <h2 id="limits-title" className="text-xl font-bold">
+              Deposit limits
+            </h2>
             <p className="text-sm">Lowering a limit applies at once; raising or removing one takes effect after 24 hours.</p>
             {/* Keyed by the limit in force, so a saved one shows as stored. */}
-            {data.limits.map((l) => <LimitForm key={`${l.period}:${l.limitCents}`} limit={l} />)}
+            {data.limits.map((l) => (
+              <LimitForm key={`${l.period}:${l.limitCents}`} limit={l} />
+            ))}
           </section>
           <section aria-labelledby="reality-title" className="flex flex-col gap-3">
-            <h2 id="reality-title" className="text-xl font-bold">Reality check</h2>
-            <p className="text-sm">A reminder every so often while you play, with how long you have played and your net result. The time you have been playing is always shown in the top bar.</p>
+            <h2 id="reality-title" className="text-xl font-bold">
+              Reality check
+            </h2>
+            <p className="text-sm">
+              A reminder every so often while you play, with how long you have played and your net result. The time you have been playing is always shown in the
+              top bar.
+            </p>
             <RealityCheckForm minutes={data.realityCheckMinutes} />
           </section>
           <section aria-labelledby="break-title" className="flex flex-col gap-3">
-            <h2 id="break-title" className="text-xl font-bold">Take a break or exclude yourself</h2>
-            <p className="text-sm">During a break or exclusion you cannot enter raffles, spin, claim bonuses or buy coins or VIP; open tickets are refunded at once. It cannot be shortened.</p>
+            <h2 id="break-title" className="text-xl font-bold">
+              Take a break or exclude yourself
+            </h2>
+            <p className="text-sm">
+              During a break or exclusion you cannot enter raffles, spin, claim bonuses or buy coins or VIP; open tickets are refunded at once. It cannot be
+              shortened.
+            </p>
             <ExclusionForm />
           </section>
-          <p className="text-sm"><Link to="/history" className="inline-flex min-h-6 items-center underline">See your full history</Link></p>
+          <p className="text-sm">
+            <Link to="/history" className="inline-flex min-h-6 items-center underline">
+              See your full history
+            </Link>
+          </p>
         </>
       )}
     </main>

@@ -26,19 +26,28 @@ export default function Rules() {
   const { wheels } = useLoaderData<typeof loader>();
   return (
     <main className="mx-auto max-w-3xl px-4 py-10 leading-relaxed">
-      <Link to="/" className="underline">← Back to Raffle Rush</Link>
+      <Link to="/" className="underline">
+        ← Back to Raffle Rush
+      </Link>
       <h1 className="mt-4 text-3xl font-black">Rules and odds</h1>
       <section className="mt-6">
         <h2 className="text-xl font-bold">Raffles</h2>
         <ul className="mt-2 list-disc pl-5">
-          <li>Every ticket in a raffle has exactly the same chance: your chance of winning is your tickets divided by all tickets. Each raffle card shows it.</li>
-          <li>You may hold up to {POLICY.perRaffleTicketCap} tickets in one raffle unless it says otherwise. Entries close at the raffle's end time on our server.</li>
           <li>
-            Prize rule: the winner receives {POLICY.winnerSharePercent}% of the pot, rounded down to a whole coin ($0.01), multiplied by the winner's VIP win multiplier
-            (rounded down again), never more than the whole pot. The house keeps the rest.
+            Every ticket in a raffle has exactly the same chance: your chance of winning is your tickets divided by all tickets. Each raffle card shows it.
+          </li>
+          <li>
+            You may hold up to {POLICY.perRaffleTicketCap} tickets in one raffle unless it says otherwise. Entries close at the raffle's end time on our server.
+          </li>
+          <li>
+            Prize rule: the winner receives {POLICY.winnerSharePercent}% of the pot, rounded down to a whole coin ($0.01), multiplied by the winner's VIP win
+            multiplier (rounded down again), never more than the whole pot. The house keeps the rest.
           </li>
           <li>A raffle that ends with fewer than two different players is cancelled and every ticket refunded in full.</li>
-          <li>Every draw is committed before the raffle opens and can be checked by anyone: each raffle card links to its fair-draw page, which shows the commitment, the revealed seed and the recomputed winner.</li>
+          <li>
+            Every draw is committed before the raffle opens and can be checked by anyone: each raffle card links to its fair-draw page, which shows the
+            commitment, the revealed seed and the recomputed winner.
+          </li>
         </ul>
       </section>
       <section className="mt-8">
@@ -49,10 +58,18 @@ export default function Rules() {
             <caption className="text-left font-semibold">
               {wheel.chances === 1 ? "Standard" : `VIP with ${wheel.chances}x jackpot chances`} — expected value {wheel.expected} coins per spin
             </caption>
-            <thead><tr><th className="text-left">Reward</th><th className="text-right">Chance</th></tr></thead>
+            <thead>
+              <tr>
+                <th className="text-left">Reward</th>
+                <th className="text-right">Chance</th>
+              </tr>
+            </thead>
             <tbody>
               {wheel.slices.map((s) => (
-                <tr key={s.reward}><td>{s.reward} coins</td><td className="text-right">{s.percent}%</td></tr>
+                <tr key={s.reward}>
+                  <td>{s.reward} coins</td>
+                  <td className="text-right">{s.percent}%</td>
+                </tr>
               ))}
             </tbody>
           </table>

@@ -44,7 +44,9 @@ export default function Settings() {
       <main className="mx-auto flex max-w-md flex-col gap-4 px-4 py-8">
         <h1 className="text-3xl font-bold">Settings</h1>
         <SettingsContent account={user} theme={root.theme} supportEmail={root.supportEmail} settings={user.settings} />
-        <Link to="/" className="min-h-11 rounded-md bg-brand-700 px-4 py-2 text-center font-bold text-white">Done</Link>
+        <Link to="/" className="min-h-11 rounded-md bg-brand-700 px-4 py-2 text-center font-bold text-white">
+          Done
+        </Link>
       </main>
     </PlayerShell>
   );

@@ -50,11 +50,16 @@ export async function action({ request }: ActionFunctionArgs) {
     if (input.intent === "confirm") {
       const codes = (await enrolmentBelongsTo(request, session.id)) ? await turnOnTwoFactor(session.user.id, input.code) : null;
       if (codes) return Response.json({ recoveryCodes: codes }, { headers: { "Set-Cookie": await clearEnrolmentCookie(), "Cache-Control": "no-store" } });
-      return Response.json(submission.reply({ fieldErrors: { code: ["That code is not right. Type the code the app shows now."] }, hideFields: ["code"] }), { status: 400 });
+      return Response.json(submission.reply({ fieldErrors: { code: ["That code is not right. Type the code the app shows now."] }, hideFields: ["code"] }), {
+        status: 400,
+      });
     }
     const check = await turnOffTwoFactor(session.user, input.code);
     if (check.ok) return redirectWithToast("/settings/two-factor", { type: "success", title: "Two-factor authentication is off" });
-    const error = check.reason === "admin" ? "An admin's second factor guards the back office: it cannot be turned off here." : "That code is not right. Type the code the app shows now, or a recovery code.";
+    const error =
+      check.reason === "admin"
+        ? "An admin's second factor guards the back office: it cannot be turned off here."
+        : "That code is not right. Type the code the app shows now, or a recovery code.";
     return Response.json(submission.reply({ fieldErrors: { code: [error] }, hideFields: ["code"] }), { status: 400 });
   } catch (error) {
     if (!(error instanceof RateLimited)) throw error;
@@ -74,7 +79,9 @@ function BeginForm({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) 
       <p>Off. With it on, signing in also asks for a code from an authenticator app on your phone.</p>
       <input type="hidden" name="intent" value="begin" />
       <FormErrors errors={form.errors} />
-      <button type="submit" className={buttonClass} disabled={busy}>Set up two-factor authentication</button>
+      <button type="submit" className={buttonClass} disabled={busy}>
+        Set up two-factor authentication
+      </button>
     </Form>
   );
 }
@@ -95,7 +102,9 @@ function TurnOffForm({ busy, lastResult }: { busy: boolean; lastResult?: Reply }
       <Field label="Code to turn it off" id={fields.code.id} errors={fields.code.errors}>
         <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
       </Field>
-      <button type="submit" className={buttonClass} disabled={busy}>Turn off two-factor authentication</button>
+      <button type="submit" className={buttonClass} disabled={busy}>
+        Turn off two-factor authentication
+      </button>
     </Form>
   );
 }
@@ -128,7 +137,9 @@ export default function TwoFactorSettings() {
         ) : (
           <BeginForm busy={busy} lastResult={replyTo("begin")} />
         )}
-        <Link to="/settings" className="underline">Back to settings</Link>
+        <Link to="/settings" className="underline">
+          Back to settings
+        </Link>
       </main>
     </PlayerShell>
   );

@@ -53,7 +53,10 @@ export async function action({ request }: ActionFunctionArgs) {
     const message = expectedErrorMessage(error);
     if (!message) throw error;
     const limited = error instanceof RateLimited ? { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } } : { status: 400 };
-    const reply = input.intent === "code" && !(error instanceof RateLimited) ? submission.reply({ fieldErrors: { code: [message] } }) : submission.reply({ formErrors: [message] });
+    const reply =
+      input.intent === "code" && !(error instanceof RateLimited)
+        ? submission.reply({ fieldErrors: { code: [message] } })
+        : submission.reply({ formErrors: [message] });
     return Response.json(reply, limited);
   }
 }
@@ -83,7 +86,9 @@ export default function VerifyEmail() {
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-4 px-4 py-10">
       <EmailVerificationPanel email={data.email} lastResult={lastResult} />
-      <Link to="/withdraw" className="underline">Back to withdrawals</Link>
+      <Link to="/withdraw" className="underline">
+        Back to withdrawals
+      </Link>
     </main>
   );
 }

@@ -47,7 +47,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const submission = parseWithZod(await readForm(request), { schema });
   if (submission.status !== "success") {
-    return backWithToast("/withdraw", { type: "error", title: "Withdrawal Failed", description: "The form could not be read: send the amount, the method and its fields as text" });
+    return backWithToast("/withdraw", {
+      type: "error",
+      title: "Withdrawal Failed",
+      description: "The form could not be read: send the amount, the method and its fields as text",
+    });
   }
   const { amount = "", method = "" } = submission.value;
   const known = WITHDRAWAL_METHODS.find((m) => m === method);
@@ -64,7 +68,11 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof WithdrawalRefused) return backWithToast("/withdraw", { type: "error", ...error.problem });
     if (!errorResponse(error)) throw error;
-    return backWithToast("/withdraw", { type: "error", title: "Withdrawal Failed", description: expectedErrorMessage(error) || "Failed to process withdrawal" });
+    return backWithToast("/withdraw", {
+      type: "error",
+      title: "Withdrawal Failed",
+      description: expectedErrorMessage(error) || "Failed to process withdrawal",
+    });
   }
 }
 

@@ -29,11 +29,7 @@ export class AccountError extends Error {
 export const MINIMUM_AGE = 18;
 
 export function isAdult(dateOfBirth: Date, now = new Date()): boolean {
-  const eighteenth = Date.UTC(
-    dateOfBirth.getUTCFullYear() + MINIMUM_AGE,
-    dateOfBirth.getUTCMonth(),
-    dateOfBirth.getUTCDate(),
-  );
+  const eighteenth = Date.UTC(dateOfBirth.getUTCFullYear() + MINIMUM_AGE, dateOfBirth.getUTCMonth(), dateOfBirth.getUTCDate());
   return eighteenth <= now.getTime();
 }
 
@@ -73,7 +69,9 @@ export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: stri
     region: residence.region,
   });
   if (!userId) throw new AccountError("email", "An account with this email already exists. Please sign in.");
-  await db().$transaction((tx) => recordAudit(tx, { actor: userId, action: "account.sign_up", target: `user:${userId}`, details: { country: residence.country, region: residence.region } }));
+  await db().$transaction((tx) =>
+    recordAudit(tx, { actor: userId, action: "account.sign_up", target: `user:${userId}`, details: { country: residence.country, region: residence.region } }),
+  );
   for (const [period, cents] of Object.entries(input.depositLimits ?? {})) {
     if (cents !== undefined) await setDepositLimit(userId, period as LimitPeriod, cents, now);
   }
@@ -147,11 +145,7 @@ export async function createUsername(userId: string, raw: string, now = new Date
   return result.username;
 }
 
-export async function completeOnboarding(
-  userId: string,
-  input: Residence & { dateOfBirth: Date; acceptTerms: boolean },
-  now = new Date(),
-): Promise<void> {
+export async function completeOnboarding(userId: string, input: Residence & { dateOfBirth: Date; acceptTerms: boolean }, now = new Date()): Promise<void> {
   if (!isAdult(input.dateOfBirth, now)) {
     throw new AccountError("dateOfBirth", "You must be 18 or older to play. This site is for adults only.");
   }
@@ -203,7 +197,5 @@ export async function userForOidcSignIn(claims: {
 export async function setSuspension(actorId: string, userId: string, suspended: boolean, now = new Date()) {
   await accounts.setSuspended(userId, suspended ? now : null);
   if (suspended) await endAllSessions(userId);
-  await db().$transaction((tx) =>
-    recordAudit(tx, { actor: actorId, action: suspended ? "user.suspend" : "user.unsuspend", target: `user:${userId}` }),
-  );
+  await db().$transaction((tx) => recordAudit(tx, { actor: actorId, action: suspended ? "user.suspend" : "user.unsuspend", target: `user:${userId}` }));
 }

@@ -27,21 +27,38 @@ const rejectSchema = z.object({ reason: z.string().trim().min(1).max(200).defaul
  * reference); {failure} records that it failed, with the reason the player is told.
  */
 const transferSchema = z.union([
-  z.object({ reference: z.string().trim().min(3).max(100).regex(/^[\w .:#/-]+$/, "letters, digits and . : # / - only") }).strict(),
+  z
+    .object({
+      reference: z
+        .string()
+        .trim()
+        .min(3)
+        .max(100)
+        .regex(/^[\w .:#/-]+$/, "letters, digits and . : # / - only"),
+    })
+    .strict(),
   z.object({ failure: z.string().trim().min(3).max(200) }).strict(),
 ]);
 
 /** {maxAmount}: the spec's thresholds, $50 or $100. */
 const bulkSchema = z.object({ maxAmount: z.coerce.number().refine((v) => v === 50 || v === 100, "maxAmount must be 50 or 100") });
 
-const suspendSchema = z.object({ suspended: z.enum(["true", "false"]).or(z.boolean()).transform((v) => v === true || v === "true") });
+const suspendSchema = z.object({
+  suspended: z
+    .enum(["true", "false"])
+    .or(z.boolean())
+    .transform((v) => v === true || v === "true"),
+});
 
 const exclusionSchema = z.object({ choice: z.enum(["24h", "7d", "30d", "6m", "1y", "5y"], { message: "Choose a period: 24h, 7d, 30d, 6m, 1y or 5y" }) });
 
 export const approvePayoutAction: AdminRun = async (session, _input, id) => {
   const decision = await approvePayout(session.user.id, uuidParam(id));
   const awaiting = decision.status === "awaiting_second_approval";
-  return { json: decision, toast: awaiting ? { type: "info", title: "First approval recorded", description: "A second admin must approve this payout." } : PAYOUT_UPDATED };
+  return {
+    json: decision,
+    toast: awaiting ? { type: "info", title: "First approval recorded", description: "A second admin must approve this payout." } : PAYOUT_UPDATED,
+  };
 };
 
 export const rejectPayoutAction: AdminRun = async (session, input, id) => {

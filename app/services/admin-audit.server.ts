@@ -20,7 +20,15 @@ const ACTION = /^[a-z0-9_.]{1,64}$/;
 /** The filters read for the page, with what the admin typed (to show it back), or the problem with them. */
 export function readAuditFilter(params: URLSearchParams): AuditFilterInput {
   const text = (name: string) => (params.get(name) ?? "").trim().slice(0, 200);
-  return { actor: text("actor"), action: text("action").toLowerCase(), target: text("target"), from: text("from"), to: text("to"), before: text("before"), after: text("after") };
+  return {
+    actor: text("actor"),
+    action: text("action").toLowerCase(),
+    target: text("target"),
+    from: text("from"),
+    to: text("to"),
+    before: text("before"),
+    after: text("after"),
+  };
 }
 
 /** Which targets the admin means: "kind:id" as written, a bare id of any kind, or a player's email or username. */
@@ -66,9 +74,14 @@ export async function auditView(input: AuditFilterInput = {}) {
   const rows = fetched.slice(0, AUDIT_PAGE_SIZE);
   if (query.after !== undefined) rows.reverse();
 
-  const targetIds = (kind: string) => rows.flatMap((r) => (r.target?.startsWith(`${kind}:`) ? [r.target.slice(kind.length + 1)] : [])).filter((id) => UUID.test(id));
+  const targetIds = (kind: string) =>
+    rows.flatMap((r) => (r.target?.startsWith(`${kind}:`) ? [r.target.slice(kind.length + 1)] : [])).filter((id) => UUID.test(id));
   const userIds = [...new Set([...rows.map((r) => r.actor).filter((a) => UUID.test(a)), ...targetIds("user")])];
-  const [users, withdrawals, raffles] = await Promise.all([audit.usersNamed(userIds), audit.withdrawalsNamed(targetIds("withdrawal")), audit.rafflesNamed(targetIds("raffle"))]);
+  const [users, withdrawals, raffles] = await Promise.all([
+    audit.usersNamed(userIds),
+    audit.withdrawalsNamed(targetIds("withdrawal")),
+    audit.rafflesNamed(targetIds("raffle")),
+  ]);
   const userById = new Map(users.map((u) => [u.id, u]));
   const withdrawalById = new Map(withdrawals.map((w) => [w.id, w]));
   const raffleById = new Map(raffles.map((r) => [r.id, r]));

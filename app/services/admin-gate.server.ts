@@ -31,7 +31,12 @@ async function settle(session: CurrentSession, hit: Hit, ok: boolean, details: R
   const userId = session.user.id;
   if (ok) await giveBack(hit);
   await db().$transaction((tx) =>
-    recordAudit(tx, { actor: userId, action: ok ? "admin.gate_passed" : "admin.gate_refused", target: `user:${userId}`, details: { isAdmin: session.user.isAdmin, ...details } }),
+    recordAudit(tx, {
+      actor: userId,
+      action: ok ? "admin.gate_passed" : "admin.gate_refused",
+      target: `user:${userId}`,
+      details: { isAdmin: session.user.isAdmin, ...details },
+    }),
   );
   if (ok) await markAdminGatePassed(session.id, now);
   else getLogger().warn({ event: "admin_gate_refused", userId, ...details }, "admin gate refused");
@@ -89,6 +94,12 @@ export async function mayPassWithPasskey(session: CurrentSession): Promise<boole
 export async function passAdminGateWithPasskey(session: CurrentSession, now = new Date()): Promise<boolean> {
   const hit = await consume(LIMITS.adminGatePerAccount, session.user.id, now);
   const ok = await mayPassWithPasskey(session);
-  await settle(session, hit, ok, ok ? { method: "passkey" } : { step: "passkey", reason: session.user.isAdmin ? "not_signed_in_with_a_passkey" : "not_admin" }, now);
+  await settle(
+    session,
+    hit,
+    ok,
+    ok ? { method: "passkey" } : { step: "passkey", reason: session.user.isAdmin ? "not_signed_in_with_a_passkey" : "not_admin" },
+    now,
+  );
   return ok;
 }

@@ -320,7 +320,13 @@ export async function listRafflesForAdmin({ showEmpty = false }: { showEmpty?: b
 }
 
 /** What became of a raffle, in words: still open, who won what, or why it was cancelled. */
-function raffleOutcome(r: { status: string; ticketCount: number; playerCount: number; prize: bigint | null; winner: { username: string | null; email: string } | null }): string {
+function raffleOutcome(r: {
+  status: string;
+  ticketCount: number;
+  playerCount: number;
+  prize: bigint | null;
+  winner: { username: string | null; email: string } | null;
+}): string {
   if (r.status === "active") return "open";
   if (r.status === "completed") return `${r.winner ? (r.winner.username ?? r.winner.email) : "a player"} won $${dollars(r.prize ?? 0n)}`;
   if (r.ticketCount === 0) return "cancelled: no entries";

@@ -23,7 +23,11 @@ export function productFrom(url: URL): Product | undefined {
  * page before any payment form is shown; the purchase itself checks again under the
  * player's lock (reserveDeposit).
  */
-export async function purchaseRefusal(user: { id: string; vipTier: VipTierName | null; vipExpiry: Date | null }, product: Product, now = new Date()): Promise<NewToast | undefined> {
+export async function purchaseRefusal(
+  user: { id: string; vipTier: VipTierName | null; vipExpiry: Date | null },
+  product: Product,
+  now = new Date(),
+): Promise<NewToast | undefined> {
   const unavailable = (description: string): NewToast => ({ type: "error", title: "Checkout unavailable", description });
   try {
     await assertMayPlay(user.id, now);

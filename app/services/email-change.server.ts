@@ -50,7 +50,13 @@ export async function requestEmailChange(userId: string, input: { newEmail: stri
       email: address,
       expiresAt: new Date(now.getTime() + VERIFY_TOKEN_HOURS * 3_600_000),
     });
-    await queueMail(tx, { key: `confirm-email-change:${id}`, kind: "confirm_email_change", userId, to: address, data: { token, code, hours: VERIFY_TOKEN_HOURS } });
+    await queueMail(tx, {
+      key: `confirm-email-change:${id}`,
+      kind: "confirm_email_change",
+      userId,
+      to: address,
+      data: { token, code, hours: VERIFY_TOKEN_HOURS },
+    });
     await recordAudit(tx, { actor: userId, action: "account.email_change_requested", target: `user:${userId}` });
   });
   return address;
@@ -76,7 +82,13 @@ async function applyChange(use: (tx: Tx) => Promise<{ userId: string; email: str
       const old = await tokens.moveToAddress(tx, used.userId, used.email, now);
       if (!old) throw new DomainError("invalid_input", TAKEN);
       for (const purpose of ["password_reset", "verify_email", "change_email"] as const) await tokens.retireTokens(tx, used.userId, purpose, now);
-      await queueMail(tx, { key: `email-changed:${used.userId}:${now.getTime()}`, kind: "email_changed", userId: used.userId, to: old, data: { newEmail: used.email, support: getEnv().SUPPORT_EMAIL } });
+      await queueMail(tx, {
+        key: `email-changed:${used.userId}:${now.getTime()}`,
+        kind: "email_changed",
+        userId: used.userId,
+        to: old,
+        data: { newEmail: used.email, support: getEnv().SUPPORT_EMAIL },
+      });
       await recordAudit(tx, { actor: used.userId, action: "account.email_changed", target: `user:${used.userId}`, details: { by } });
       return used.userId;
     })

@@ -66,7 +66,6 @@ export class TokenRefused extends DomainError {
   }
 }
 
-
 /**
  * Sets a new password with a reset link: the token is used (once), every other reset
  * link ends, every session of the account ends, and "password changed" is written to

@@ -34,7 +34,9 @@ describe("outcomeToast", () => {
       { outcome: "refunded", amount: 5n, tickets: 1, tier: "lightning", kind: "quick", drawnAt: at },
     ]);
     expect(toast?.title).toBe("Congratulations! You won 11 coins!");
-    expect(toast?.description).toBe("You won 2 raffles. The prize is in your balance. Fewer than two players joined the LIGHTNING quick round: your 1 ticket was refunded (5 coins).");
+    expect(toast?.description).toBe(
+      "You won 2 raffles. The prize is in your balance. Fewer than two players joined the LIGHTNING quick round: your 1 ticket was refunded (5 coins).",
+    );
     expect(outcomeToast([])).toBeNull();
   });
 });

@@ -68,7 +68,10 @@ export async function registrationOptions(request: Request, user: { id: string; 
     authenticatorSelection: { residentKey: "required", userVerification: "required" },
     timeout: CHALLENGE_TTL_MS,
   });
-  const challengeId = await passkeys.createChallenge({ purpose: "register", userId: user.id, challenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) }, now);
+  const challengeId = await passkeys.createChallenge(
+    { purpose: "register", userId: user.id, challenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) },
+    now,
+  );
   return { challengeId, options };
 }
 
@@ -89,7 +92,10 @@ export async function registerPasskey(
     expectedRPID: rp.rpID,
     requireUserVerification: true,
   }).catch((error: unknown) => {
-    getLogger().warn({ event: "passkey_registration_refused", userId, error: error instanceof Error ? error.message : String(error) }, "passkey registration refused");
+    getLogger().warn(
+      { event: "passkey_registration_refused", userId, error: error instanceof Error ? error.message : String(error) },
+      "passkey registration refused",
+    );
     return undefined;
   });
   if (!verification?.verified) throw new DomainError("invalid_input", "The passkey could not be added. Please try again.");
@@ -107,12 +113,18 @@ export async function registerPasskey(
         backedUp: credentialBackedUp,
         name,
       });
-      await recordAudit(tx, { actor: userId, action: "account.passkey_added", target: `user:${userId}`, details: { passkeyId: added.id, name, deviceType: credentialDeviceType, backedUp: credentialBackedUp } });
+      await recordAudit(tx, {
+        actor: userId,
+        action: "account.passkey_added",
+        target: `user:${userId}`,
+        details: { passkeyId: added.id, name, deviceType: credentialDeviceType, backedUp: credentialBackedUp },
+      });
       return added;
     })
     .catch((error: unknown) => {
       // The credential is registered already (excludeCredentials asks authenticators not to repeat one).
-      if (error instanceof Error && /Unique constraint|23505/.test(error.message)) throw new DomainError("invalid_input", "This passkey is registered already.");
+      if (error instanceof Error && /Unique constraint|23505/.test(error.message))
+        throw new DomainError("invalid_input", "This passkey is registered already.");
       throw error;
     });
 }
@@ -122,7 +134,10 @@ export async function signInOptions(request: Request, ip: string, now = new Date
   const rp = requireRelyingParty(request);
   await consume(LIMITS.passkeySignInPerIp, ip, now);
   const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: "required", timeout: CHALLENGE_TTL_MS });
-  const challengeId = await passkeys.createChallenge({ purpose: "sign_in", challenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) }, now);
+  const challengeId = await passkeys.createChallenge(
+    { purpose: "sign_in", challenge: options.challenge, expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS) },
+    now,
+  );
   return { challengeId, options };
 }
 
@@ -132,7 +147,11 @@ export async function signInOptions(request: Request, ip: string, now = new Date
  * verification hold, and the counter moved on. Records the counter and backup state;
  * returns the account to sign in.
  */
-export async function verifyPasskeySignIn(request: Request, input: { challengeId: string; response: AuthenticationResponseJSON }, now = new Date()): Promise<string> {
+export async function verifyPasskeySignIn(
+  request: Request,
+  input: { challengeId: string; response: AuthenticationResponseJSON },
+  now = new Date(),
+): Promise<string> {
   const rp = requireRelyingParty(request);
   const challenge = await passkeys.takeChallenge(input.challengeId, "sign_in", null, now);
   if (!challenge) throw new DomainError("invalid_input", "This sign-in request has expired. Please try again.");
@@ -151,13 +170,21 @@ export async function verifyPasskeySignIn(request: Request, input: { challengeId
       transports: passkey.transports as AuthenticatorTransportFuture[],
     },
   }).catch((error: unknown) => {
-    getLogger().warn({ event: "passkey_sign_in_refused", userId: passkey.userId, error: error instanceof Error ? error.message : String(error) }, "passkey sign-in refused");
+    getLogger().warn(
+      { event: "passkey_sign_in_refused", userId: passkey.userId, error: error instanceof Error ? error.message : String(error) },
+      "passkey sign-in refused",
+    );
     return undefined;
   });
   const info = verification?.verified ? verification.authenticationInfo : undefined;
   const recorded =
     info?.userVerified &&
-    (await passkeys.recordUse(passkey.id, passkey.counter, { counter: BigInt(info.newCounter), backedUp: info.credentialBackedUp, deviceType: info.credentialDeviceType }, now));
+    (await passkeys.recordUse(
+      passkey.id,
+      passkey.counter,
+      { counter: BigInt(info.newCounter), backedUp: info.credentialBackedUp, deviceType: info.credentialDeviceType },
+      now,
+    ));
   if (!recorded) {
     await db().$transaction((tx) =>
       recordAudit(tx, { actor: passkey.userId, action: "account.sign_in_failed", target: `user:${passkey.userId}`, details: { passkeyId: passkey.id } }),
@@ -172,7 +199,8 @@ export async function verifyPasskeySignIn(request: Request, input: { challengeId
 export async function removePasskey(userId: string, passkeyId: string): Promise<string> {
   const name = await db().$transaction(async (tx) => {
     const removed = await passkeys.deletePasskey(tx, userId, passkeyId);
-    if (removed !== undefined) await recordAudit(tx, { actor: userId, action: "account.passkey_removed", target: `user:${userId}`, details: { passkeyId, name: removed } });
+    if (removed !== undefined)
+      await recordAudit(tx, { actor: userId, action: "account.passkey_removed", target: `user:${userId}`, details: { passkeyId, name: removed } });
     return removed;
   });
   if (name === undefined) throw new DomainError("invalid_input", "That passkey is not one of yours, or was removed already.");

@@ -171,7 +171,12 @@ async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, 
           await moveBonus(tx, w.userId, leg.bonusTaken, { reference: `payout-leg-bonus-return:${leg.id}`, memo: "refund to the card failed" });
         }
       }
-      await legs.updateLeg(tx, leg.id, { status: "failed", failureReason: outcome.reason, settledAt: now, ...(outcome.by ? { completedById: outcome.by } : {}) });
+      await legs.updateLeg(tx, leg.id, {
+        status: "failed",
+        failureReason: outcome.reason,
+        settledAt: now,
+        ...(outcome.by ? { completedById: outcome.by } : {}),
+      });
       leg.status = "failed";
       leg.failureReason = outcome.reason;
     }
@@ -219,7 +224,11 @@ export async function sendPayout(withdrawalId: string, now = new Date()): Promis
         await legs.addRefundedCents(tx, leg.paymentId!, Number(leg.amount));
         // A refund takes back the bonus that came with that much of the purchase (as a
         // refund by the provider does, ADR 017), as far as the player still has it.
-        const bonus = bonusCoveredBy({ amountCents: payment.amountCents, coinsCredited: payment.coinsCredited ?? 0n }, payment.takenBackCents, Number(leg.amount));
+        const bonus = bonusCoveredBy(
+          { amountCents: payment.amountCents, coinsCredited: payment.coinsCredited ?? 0n },
+          payment.takenBackCents,
+          Number(leg.amount),
+        );
         const taken = smaller(bonus, (await userBalances(w.userId, tx)).bonus);
         if (taken > 0n) {
           await moveBonus(tx, w.userId, -taken, { reference: `payout-leg-bonus:${leg.id}`, memo: "bonus of a purchase refunded to the card" });
@@ -268,7 +277,12 @@ async function applyRefund(withdrawalId: string, legId: string, refund: Provider
   if (refund.status === "succeeded") return settleLeg(withdrawalId, legId, { status: "completed", reference: refund.id }, now);
   if (refund.status === "refused") return settleLeg(withdrawalId, legId, { status: "review", reason: refund.failureReason ?? "refused by the provider" }, now);
   if (refund.status === "failed") {
-    return settleLeg(withdrawalId, legId, { status: "failed", reason: `The refund to your card failed (${refund.failureReason ?? "declined by the bank"})` }, now);
+    return settleLeg(
+      withdrawalId,
+      legId,
+      { status: "failed", reason: `The refund to your card failed (${refund.failureReason ?? "declined by the bank"})` },
+      now,
+    );
   }
   // Pending at the bank: remember the refund, and wait for its event or the sweep.
   await db().$transaction(async (tx) => {

@@ -14,7 +14,11 @@ export async function turnOnTwoFactor(userId: string, code: string, now = new Da
 }
 
 /** An admin's factor is the back office's gate: it is not turned off from settings. */
-export async function turnOffTwoFactor(user: { id: string; isAdmin: boolean }, code: string, now = new Date()): Promise<SecondFactorCheck | { ok: false; reason: "admin" }> {
+export async function turnOffTwoFactor(
+  user: { id: string; isAdmin: boolean },
+  code: string,
+  now = new Date(),
+): Promise<SecondFactorCheck | { ok: false; reason: "admin" }> {
   if (user.isAdmin) return { ok: false, reason: "admin" };
   const hit = await consume(LIMITS.secondFactorPerAccount, user.id, now);
   const check = await removeSecondFactor(user.id, code, now);

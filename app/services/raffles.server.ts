@@ -154,7 +154,10 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
     const tickets = ticketsByRaffle.get(raffle.id)!;
     const players = new Set(tickets.map((t) => t.userId));
     if (players.size < 2 || round?.ok === false) return { raffle, tickets, players };
-    const root = merkleRoot(raffle.id, tickets.map((t) => ({ position: t.position, ticketId: t.id })));
+    const root = merkleRoot(
+      raffle.id,
+      tickets.map((t) => ({ position: t.position, ticketId: t.id })),
+    );
     const ticket = winningTicket(raffle.seed, raffle.id, root, tickets.length, round?.ok ? round.randomness : null);
     return { raffle, tickets, players, winner: { userId: tickets[ticket]!.userId, ticket, root } };
   });
@@ -214,7 +217,12 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
         },
       });
       events.push({ type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled" });
-      outcomes.push({ raffleId: raffle.id, outcome: "cancelled", reason: round?.ok === false ? "beacon_unavailable" : "too_few_players", refunded: tickets.length });
+      outcomes.push({
+        raffleId: raffle.id,
+        outcome: "cancelled",
+        reason: round?.ok === false ? "beacon_unavailable" : "too_few_players",
+        refunded: tickets.length,
+      });
       continue;
     }
     const person = people.get(winner.userId)!;
@@ -231,7 +239,13 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
       { accountId: promotionsAccount, amount: split.rake.bonus },
     ]);
     transactions.push({ kind: "prize", reference: `draw:${raffle.id}`, userId: winner.userId, raffleId: raffle.id, postings });
-    notices.push({ userId: winner.userId, raffleId: raffle.id, outcome: "won", amount: prize, tickets: tickets.filter((t) => t.userId === winner.userId).length });
+    notices.push({
+      userId: winner.userId,
+      raffleId: raffle.id,
+      outcome: "won",
+      amount: prize,
+      tickets: tickets.filter((t) => t.userId === winner.userId).length,
+    });
     completed.push({ id: raffle.id, merkleRoot: winner.root, winningTicket: winner.ticket, winnerId: winner.userId, finalPot: potTotal, prize, rake });
     audits.push({
       actor,
@@ -266,7 +280,11 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   await markCompleted(tx, completed, now, round?.ok ? round.signature : null);
   await markCancelled(tx, cancelled, now);
   events.push(...noticeEvents(notices.map((n) => n.userId)));
-  await recordDraws(tx, audits, events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })));
+  await recordDraws(
+    tx,
+    audits,
+    events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })),
+  );
   await lockPayoutRows(
     tx,
     completed.map((c) => c.winnerId),
@@ -276,7 +294,10 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   await addWinnings(tx, completed);
   await insertOutcomeNotices(tx, notices);
   // The winners' messages in the draw's transaction: one statement per batch (ADR 032).
-  await insertWinMails(tx, completed.map((c) => ({ raffleId: c.id, winnerId: c.winnerId, coins: c.prize.toString() })));
+  await insertWinMails(
+    tx,
+    completed.map((c) => ({ raffleId: c.id, winnerId: c.winnerId, coins: c.prize.toString() })),
+  );
   return outcomes;
 }
 
@@ -335,7 +356,12 @@ export async function drawNextDueRaffle(now = new Date(), hooks: { afterLock?: (
  */
 export async function drawDueRaffles(
   now = new Date(),
-  { batchSize = 100, workers = 3, waitForBeacons = false, source = beacon() }: { batchSize?: number; workers?: number; waitForBeacons?: boolean; source?: BeaconSource } = {},
+  {
+    batchSize = 100,
+    workers = 3,
+    waitForBeacons = false,
+    source = beacon(),
+  }: { batchSize?: number; workers?: number; waitForBeacons?: boolean; source?: BeaconSource } = {},
 ): Promise<DrawOutcome[]> {
   const outcomes = await drawBatches(now, batchSize, workers);
   for (const due of await dueBeaconRounds(now)) {

@@ -33,7 +33,10 @@ describe("the lint rule against Math.random", () => {
     for (const file of ["app/services/sample.server.ts", "app/routes/sample.tsx", "server.ts", "scripts/sample.ts", "scripts/sample.mjs"]) {
       for (const code of ways) {
         const rules = await lint(code, file);
-        expect(rules.some((r) => r === "no-restricted-properties" || r === "no-restricted-syntax"), `${file}: ${code}`).toBe(true);
+        expect(
+          rules.some((r) => r === "no-restricted-properties" || r === "no-restricted-syntax"),
+          `${file}: ${code}`,
+        ).toBe(true);
       }
     }
   });

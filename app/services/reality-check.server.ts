@@ -31,8 +31,7 @@ const minuteMs = () => getEnv().REALITY_CHECK_MINUTE_SECONDS * 1000;
 export async function playState(session: CurrentSession, now = new Date()): Promise<PlayState> {
   const startedAt = session.playStartedAt.toISOString();
   const { user } = session;
-  const paused =
-    runningExclusion(user, now) ?? (user.mayPlay ? null : { kind: "jurisdiction" as const, until: null });
+  const paused = runningExclusion(user, now) ?? (user.mayPlay ? null : { kind: "jurisdiction" as const, until: null });
   const minutes = session.user.realityCheckMinutes;
   if (!minutes) return { startedAt, paused, reality: null };
   const from = session.realityCheckAt && session.realityCheckAt > session.playStartedAt ? session.realityCheckAt : session.playStartedAt;

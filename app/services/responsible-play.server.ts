@@ -25,7 +25,6 @@ export type LimitPeriod = keyof typeof LIMIT_PERIODS;
 export const PERIOD_LABELS: Record<LimitPeriod, string> = { day: "24-hour", week: "7-day", month: "30-day" };
 export const INCREASE_DELAY_MS = 24 * 60 * 60 * 1000;
 
-
 const hours = (period: LimitPeriod) => LIMIT_PERIODS[period] * 3_600_000;
 /** Unfinished payments older than the horizon are left to support and hold nothing. */
 const unfinishedSince = (now: Date) => new Date(now.getTime() - PENDING_PAYMENT_HORIZON_MS);
@@ -60,9 +59,19 @@ export async function setDepositLimit(userId: string, period: LimitPeriod, amoun
     const tighter = amountCents !== null && (current === null || amountCents <= current);
     const data = tighter
       ? { amountCents, pendingAmountCents: null, pendingRemoval: false, pendingFrom: null }
-      : { amountCents: current, pendingAmountCents: amountCents, pendingRemoval: amountCents === null, pendingFrom: new Date(now.getTime() + INCREASE_DELAY_MS) };
+      : {
+          amountCents: current,
+          pendingAmountCents: amountCents,
+          pendingRemoval: amountCents === null,
+          pendingFrom: new Date(now.getTime() + INCREASE_DELAY_MS),
+        };
     await rp.saveLimit(tx, userId, period, data);
-    await recordAudit(tx, { actor: userId, action: "limits.deposit", target: `user:${userId}`, details: { period, before: current, requested: amountCents, immediate: tighter } });
+    await recordAudit(tx, {
+      actor: userId,
+      action: "limits.deposit",
+      target: `user:${userId}`,
+      details: { period, before: current, requested: amountCents, immediate: tighter },
+    });
     await queueLimitMail(tx, userId, { period: PERIOD_LABELS[period], cents: amountCents, from: tighter ? now : data.pendingFrom! });
     return { immediate: tighter, effectiveFrom: tighter ? now : data.pendingFrom! };
   });
@@ -118,9 +127,15 @@ export async function checkDeposit(userId: string, amountCents: number, now = ne
   await assertMayPlay(userId, now, client);
   const rows = await rp.limitsOf(userId, client);
   for (const period of Object.keys(LIMIT_PERIODS) as LimitPeriod[]) {
-    const limit = effectiveLimit(rows.find((r) => r.period === period), now);
+    const limit = effectiveLimit(
+      rows.find((r) => r.period === period),
+      now,
+    );
     if (limit === null) continue;
-    const { total, unfinished, oldest } = await rp.depositsSince(userId, new Date(now.getTime() - hours(period)), { unfinishedSince: countUnfinished ? unfinishedSince(now) : undefined, client });
+    const { total, unfinished, oldest } = await rp.depositsSince(userId, new Date(now.getTime() - hours(period)), {
+      unfinishedSince: countUnfinished ? unfinishedSince(now) : undefined,
+      client,
+    });
     if (total + amountCents > limit) {
       const inFlight = unfinished > 0 ? `, $${coinsToDecimal(BigInt(unfinished))} of it in payments not yet finished` : "";
       const resets = oldest
@@ -134,8 +149,7 @@ export async function checkDeposit(userId: string, amountCents: number, now = ne
   }
 }
 
-const exclusionOption = (choice: ExclusionChoice) =>
-  choice in BREAKS ? BREAKS[choice as keyof typeof BREAKS] : EXCLUSIONS[choice as keyof typeof EXCLUSIONS];
+const exclusionOption = (choice: ExclusionChoice) => (choice in BREAKS ? BREAKS[choice as keyof typeof BREAKS] : EXCLUSIONS[choice as keyof typeof EXCLUSIONS]);
 
 /**
  * The one thing an admin may do to a player's protections: lengthen a break or
@@ -155,7 +169,7 @@ export async function extendExclusionByAdmin(adminId: string, userId: string, ch
     if (until <= current.excludedUntil) {
       throw new DomainError("invalid_input", `That would not extend it: it already runs until ${utcMinute(current.excludedUntil)}.`);
     }
-    const kind = option.kind === "self_exclusion" ? "self_exclusion" : current.exclusionKind ?? "break";
+    const kind = option.kind === "self_exclusion" ? "self_exclusion" : (current.exclusionKind ?? "break");
     await rp.setExclusion(tx, userId, until, kind);
     await recordAudit(tx, {
       actor: adminId,
@@ -174,12 +188,20 @@ export async function excludeSelf(userId: string, choice: ExclusionChoice, now =
   const until = new Date(now.getTime() + option.days * 86_400_000);
   const current = await rp.exclusionOf(userId);
   if (current?.excludedUntil && current.excludedUntil > until) {
-    throw new DomainError("excluded", `Your current ${current.exclusionKind === "self_exclusion" ? "exclusion" : "break"} runs until ${utcMinute(current.excludedUntil)} and cannot be shortened.`);
+    throw new DomainError(
+      "excluded",
+      `Your current ${current.exclusionKind === "self_exclusion" ? "exclusion" : "break"} runs until ${utcMinute(current.excludedUntil)} and cannot be shortened.`,
+    );
   }
   await db().$transaction(async (tx) => {
     await rp.setExclusion(tx, userId, until, current?.exclusionKind === "self_exclusion" ? "self_exclusion" : option.kind);
     await recordAudit(tx, { actor: userId, action: `responsible.${option.kind}`, target: `user:${userId}`, details: { until: until.toISOString() } });
-    await queueMail(tx, { key: `exclusion:${userId}:${now.getTime()}`, kind: "exclusion_confirmed", userId, data: { kind: option.kind, until: utcMinute(until) } });
+    await queueMail(tx, {
+      key: `exclusion:${userId}:${now.getTime()}`,
+      kind: "exclusion_confirmed",
+      userId,
+      data: { kind: option.kind, until: utcMinute(until) },
+    });
   });
   let refunded = 0;
   for (const { raffleId } of await rp.openEntriesOf(userId)) refunded += await refundOpenEntries(raffleId, userId, now);

@@ -33,9 +33,7 @@ async function givePromotion(
 export const DEMO_WELCOME_COINS = 1000n;
 
 export async function grantDemoWelcome(userId: string): Promise<void> {
-  await db().$transaction((tx) =>
-    givePromotion(tx, { userId, amount: DEMO_WELCOME_COINS, kind: "bonus", reference: `demo-welcome:${userId}` }),
-  );
+  await db().$transaction((tx) => givePromotion(tx, { userId, amount: DEMO_WELCOME_COINS, kind: "bonus", reference: `demo-welcome:${userId}` }));
 }
 
 export async function spinStatus(userId: string, now = new Date()): Promise<{ canSpin: boolean; nextSpinTime: Date }> {

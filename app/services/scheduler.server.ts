@@ -25,9 +25,7 @@ export function windowStart(series: Pick<Series, "durationSeconds" | "concurrent
 export async function openScheduledRaffles(now: Date): Promise<number> {
   const series = (await listRaffleSeries()).filter((s) => s.enabled);
   const longest = Math.max(0, ...series.map((s) => s.durationSeconds * 1000));
-  const open = new Set(
-    (await listOpenSlots(new Date(now.getTime() - longest))).map((r) => `${r.scheduleId}/${r.slot}/${r.startsAt.getTime()}`),
-  );
+  const open = new Set((await listOpenSlots(new Date(now.getTime() - longest))).map((r) => `${r.scheduleId}/${r.slot}/${r.startsAt.getTime()}`));
   let opened = 0;
   for (const s of series) {
     const length = s.durationSeconds * 1000;

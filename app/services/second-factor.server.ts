@@ -70,9 +70,7 @@ export async function confirmEnrolment(userId: string, typed: string, now = new 
   return codes;
 }
 
-export type SecondFactorCheck =
-  | { ok: true; method: "totp" | "recovery_code" }
-  | { ok: false; reason: "no_factor" | "wrong_code" | "replayed" };
+export type SecondFactorCheck = { ok: true; method: "totp" | "recovery_code" } | { ok: false; reason: "no_factor" | "wrong_code" | "replayed" };
 
 /**
  * Checks a TOTP code or a recovery code against the user's confirmed factor and spends

@@ -14,7 +14,14 @@ import { longUtcDate } from "~/shared/dates";
 import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 import { planLegs, refundableNow } from "./payouts.server";
 import { POLICY } from "~/shared/policy";
-import { insufficientCash, METHOD_LABELS, validateWithdrawal, type ValidWithdrawal, type WithdrawalInput, type WithdrawalProblem } from "~/shared/withdrawal-rules";
+import {
+  insufficientCash,
+  METHOD_LABELS,
+  validateWithdrawal,
+  type ValidWithdrawal,
+  type WithdrawalInput,
+  type WithdrawalProblem,
+} from "~/shared/withdrawal-rules";
 
 /**
  * Cashing out. The amount is held (player → withdrawal hold) in the same transaction
@@ -107,7 +114,12 @@ export async function requestWithdrawal(userId: string, input: WithdrawalInput, 
       target: `withdrawal:${id}`,
       details: { amount: amount.toString(), method: checked.value.method, destination: destination.destinationMasked, requiresVerification, legs },
     });
-    await queueMail(tx, { key: `withdrawal-requested:${id}`, kind: "withdrawal_requested", userId, data: { amount: coinsToDecimal(amount), destination: destination.destinationMasked } });
+    await queueMail(tx, {
+      key: `withdrawal-requested:${id}`,
+      kind: "withdrawal_requested",
+      userId,
+      data: { amount: coinsToDecimal(amount), destination: destination.destinationMasked },
+    });
     return { id, amount: coinsToDecimal(amount), requiresVerification, legs };
   });
 }
@@ -131,7 +143,14 @@ export async function withdrawalPreview(userId: string, now = new Date()) {
 }
 
 /** The spec's four statuses: approved shows as processing, rejected as failed. */
-const PLAYER_STATUS = { pending: "pending", approved: "processing", processing: "processing", completed: "completed", rejected: "failed", failed: "failed" } as const;
+const PLAYER_STATUS = {
+  pending: "pending",
+  approved: "processing",
+  processing: "processing",
+  completed: "completed",
+  rejected: "failed",
+  failed: "failed",
+} as const;
 
 /** What the player sees: each request's state, the reason it failed, and its legs with theirs. */
 export async function listWithdrawals(userId: string) {

@@ -50,7 +50,10 @@ const publicDraw = (n: number, root: string, winner: number) => ({
 
 function runScript(draw: unknown): { status: number; out: Record<string, unknown> } {
   try {
-    return { status: 0, out: JSON.parse(execFileSync(process.execPath, ["scripts/verify-draw.mjs"], { input: JSON.stringify(draw), stdio: "pipe" }).toString()) };
+    return {
+      status: 0,
+      out: JSON.parse(execFileSync(process.execPath, ["scripts/verify-draw.mjs"], { input: JSON.stringify(draw), stdio: "pipe" }).toString()),
+    };
   } catch (error) {
     const failed = error as { status: number; stdout: Buffer };
     return { status: failed.status, out: JSON.parse(failed.stdout.toString()) };
@@ -82,7 +85,15 @@ describe("the draw verifier shared by the browser and scripts/verify-draw.mjs", 
       expect(verdict).toMatchObject({ verified: true, merkleRoot: root, winningTicket: winner });
       expect(runScript(draw)).toEqual({
         status: 0,
-        out: { verified: true, winningTicket: winner, merkleRoot: root, seedMatchesCommitment: true, ticketCountMatches: true, merkleRootMatches: true, winningTicketMatches: true },
+        out: {
+          verified: true,
+          winningTicket: winner,
+          merkleRoot: root,
+          seedMatchesCommitment: true,
+          ticketCountMatches: true,
+          merkleRootMatches: true,
+          winningTicketMatches: true,
+        },
       });
     }
   });
@@ -105,7 +116,10 @@ describe("the draw verifier shared by the browser and scripts/verify-draw.mjs", 
 
   it("says why a draw that is not revealed or was cancelled has nothing to verify", async () => {
     expect(await verifyDraw({ raffleId: RAFFLE, revealed: false })).toMatchObject({ verified: false, reason: "The seed is revealed after the draw." });
-    expect(await verifyDraw({ raffleId: RAFFLE, revealed: true, status: "cancelled" })).toMatchObject({ verified: false, reason: expect.stringMatching(/cancelled and refunded/) });
+    expect(await verifyDraw({ raffleId: RAFFLE, revealed: true, status: "cancelled" })).toMatchObject({
+      verified: false,
+      reason: expect.stringMatching(/cancelled and refunded/),
+    });
     expect(await verifyDraw(null)).toMatchObject({ verified: false });
   });
 
@@ -115,7 +129,13 @@ describe("the draw verifier shared by the browser and scripts/verify-draw.mjs", 
     expect(publicKey).toBe(QUICKNET.publicKey);
     expect(verifyBeaconSignature(publicKey, 123, signature)).toBe(true);
     expect(verifyBeaconSignature(publicKey, 124, signature)).toBe(false);
-    expect(verifyBeaconSignature(publicKey, 123, signature.replace(/.$/, (c) => (c === "0" ? "1" : "0")))).toBe(false);
+    expect(
+      verifyBeaconSignature(
+        publicKey,
+        123,
+        signature.replace(/.$/, (c) => (c === "0" ? "1" : "0")),
+      ),
+    ).toBe(false);
     expect(verifyBeaconSignature(publicKey, 123, "zz")).toBe(false);
     expect(beaconRandomness(signature)).toBe(field(beaconPart, "randomness"));
     expect(new Date(roundTime(QUICKNET, 123)).toISOString()).toBe("2023-08-23T15:15:33.000Z");
@@ -160,7 +180,10 @@ describe("the draw verifier shared by the browser and scripts/verify-draw.mjs", 
       myTickets: [{ ...all[3]!, proof: inclusionProof(RAFFLE, all, 3) }],
     };
     expect(await verifyDraw(draw)).toMatchObject({ verified: true, winningTicket: BEACON_WINNERS.at(-1)!.winner });
-    expect(runScript(draw)).toMatchObject({ status: 0, out: { verified: true, beaconSignatureValid: true, beaconRoundIsFirstAfterEnd: true, myTicketsIncluded: true } });
+    expect(runScript(draw)).toMatchObject({
+      status: 0,
+      out: { verified: true, beaconSignatureValid: true, beaconRoundIsFirstAfterEnd: true, myTicketsIncluded: true },
+    });
     const failing = async (changed: object) => (await verifyDraw({ ...draw, ...changed })).checks.filter((c) => !c.ok).map((c) => c.name);
     expect(await failing({ endTime: "2023-08-23T15:15:33.000Z" })).toEqual(["beaconRoundIsFirstAfterEnd"]);
     expect(await failing({ beacon: { ...draw.beacon, round: 124 } })).toContain("beaconSignatureValid");

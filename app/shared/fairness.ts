@@ -67,21 +67,16 @@ export function inclusionProof(raffleId: string, tickets: Ticket[], index: numbe
   const path = (leaves: Buffer[], m: number): Buffer[] => {
     if (leaves.length <= 1) return [];
     const k = split(leaves.length);
-    return m < k
-      ? [...path(leaves.slice(0, k), m), treeHash(leaves.slice(k))]
-      : [...path(leaves.slice(k), m - k), treeHash(leaves.slice(0, k))];
+    return m < k ? [...path(leaves.slice(0, k), m), treeHash(leaves.slice(k))] : [...path(leaves.slice(k), m - k), treeHash(leaves.slice(0, k))];
   };
-  return path(tickets.map((ticket) => leafHash(raffleId, ticket)), index).map((hash) => hash.toString("hex"));
+  return path(
+    tickets.map((ticket) => leafHash(raffleId, ticket)),
+    index,
+  ).map((hash) => hash.toString("hex"));
 }
 
 /** Checks an audit path (RFC 6962 §2.1.1) for the ticket at `index` of `size` tickets. */
-export function verifyInclusion(
-  raffleId: string,
-  ticket: Ticket,
-  size: number,
-  proof: string[],
-  rootHex: string,
-): boolean {
+export function verifyInclusion(raffleId: string, ticket: Ticket, size: number, proof: string[], rootHex: string): boolean {
   if (ticket.position < 0 || ticket.position >= size) return false;
   let fn = ticket.position;
   let sn = size - 1;
@@ -120,7 +115,9 @@ export function winningTicket(seedHex: string, raffleId: string, rootHex: string
   const limit = TWO_256 - (TWO_256 % n);
   const key = Buffer.from(seedHex, "hex");
   for (let counter = 0; ; counter++) {
-    const digest = createHmac("sha256", key).update(drawMessage(raffleId, rootHex, randomnessHex, counter), "utf8").digest("hex");
+    const digest = createHmac("sha256", key)
+      .update(drawMessage(raffleId, rootHex, randomnessHex, counter), "utf8")
+      .digest("hex");
     const x = BigInt(`0x${digest}`);
     if (x < limit) return Number(x % n);
   }

@@ -41,7 +41,14 @@ describe("jurisdictions", () => {
     expect(choices.countries.length).toBeGreaterThan(240);
     expect(choices.countries).toContainEqual({ code: "FR", name: "France" });
     expect(choices.regions).toEqual([
-      { country: "US", name: "United States", regions: [{ code: "US-NJ", name: "New Jersey" }, { code: "US-PA", name: "Pennsylvania" }] },
+      {
+        country: "US",
+        name: "United States",
+        regions: [
+          { code: "US-NJ", name: "New Jersey" },
+          { code: "US-PA", name: "Pennsylvania" },
+        ],
+      },
     ]);
   });
 });

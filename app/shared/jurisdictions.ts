@@ -28,21 +28,70 @@ VN VU WF WS XK YE YT ZA ZM ZW`
 
 /** Names of the regions operators most often license separately; others show their code. */
 const REGION_NAMES: Record<string, string> = {
-  "US-AL": "Alabama", "US-AK": "Alaska", "US-AZ": "Arizona", "US-AR": "Arkansas", "US-CA": "California",
-  "US-CO": "Colorado", "US-CT": "Connecticut", "US-DE": "Delaware", "US-DC": "District of Columbia",
-  "US-FL": "Florida", "US-GA": "Georgia", "US-HI": "Hawaii", "US-ID": "Idaho", "US-IL": "Illinois",
-  "US-IN": "Indiana", "US-IA": "Iowa", "US-KS": "Kansas", "US-KY": "Kentucky", "US-LA": "Louisiana",
-  "US-ME": "Maine", "US-MD": "Maryland", "US-MA": "Massachusetts", "US-MI": "Michigan", "US-MN": "Minnesota",
-  "US-MS": "Mississippi", "US-MO": "Missouri", "US-MT": "Montana", "US-NE": "Nebraska", "US-NV": "Nevada",
-  "US-NH": "New Hampshire", "US-NJ": "New Jersey", "US-NM": "New Mexico", "US-NY": "New York",
-  "US-NC": "North Carolina", "US-ND": "North Dakota", "US-OH": "Ohio", "US-OK": "Oklahoma", "US-OR": "Oregon",
-  "US-PA": "Pennsylvania", "US-RI": "Rhode Island", "US-SC": "South Carolina", "US-SD": "South Dakota",
-  "US-TN": "Tennessee", "US-TX": "Texas", "US-UT": "Utah", "US-VT": "Vermont", "US-VA": "Virginia",
-  "US-WA": "Washington", "US-WV": "West Virginia", "US-WI": "Wisconsin", "US-WY": "Wyoming",
-  "CA-AB": "Alberta", "CA-BC": "British Columbia", "CA-MB": "Manitoba", "CA-NB": "New Brunswick",
-  "CA-NL": "Newfoundland and Labrador", "CA-NS": "Nova Scotia", "CA-NT": "Northwest Territories",
-  "CA-NU": "Nunavut", "CA-ON": "Ontario", "CA-PE": "Prince Edward Island", "CA-QC": "Quebec",
-  "CA-SK": "Saskatchewan", "CA-YT": "Yukon",
+  "US-AL": "Alabama",
+  "US-AK": "Alaska",
+  "US-AZ": "Arizona",
+  "US-AR": "Arkansas",
+  "US-CA": "California",
+  "US-CO": "Colorado",
+  "US-CT": "Connecticut",
+  "US-DE": "Delaware",
+  "US-DC": "District of Columbia",
+  "US-FL": "Florida",
+  "US-GA": "Georgia",
+  "US-HI": "Hawaii",
+  "US-ID": "Idaho",
+  "US-IL": "Illinois",
+  "US-IN": "Indiana",
+  "US-IA": "Iowa",
+  "US-KS": "Kansas",
+  "US-KY": "Kentucky",
+  "US-LA": "Louisiana",
+  "US-ME": "Maine",
+  "US-MD": "Maryland",
+  "US-MA": "Massachusetts",
+  "US-MI": "Michigan",
+  "US-MN": "Minnesota",
+  "US-MS": "Mississippi",
+  "US-MO": "Missouri",
+  "US-MT": "Montana",
+  "US-NE": "Nebraska",
+  "US-NV": "Nevada",
+  "US-NH": "New Hampshire",
+  "US-NJ": "New Jersey",
+  "US-NM": "New Mexico",
+  "US-NY": "New York",
+  "US-NC": "North Carolina",
+  "US-ND": "North Dakota",
+  "US-OH": "Ohio",
+  "US-OK": "Oklahoma",
+  "US-OR": "Oregon",
+  "US-PA": "Pennsylvania",
+  "US-RI": "Rhode Island",
+  "US-SC": "South Carolina",
+  "US-SD": "South Dakota",
+  "US-TN": "Tennessee",
+  "US-TX": "Texas",
+  "US-UT": "Utah",
+  "US-VT": "Vermont",
+  "US-VA": "Virginia",
+  "US-WA": "Washington",
+  "US-WV": "West Virginia",
+  "US-WI": "Wisconsin",
+  "US-WY": "Wyoming",
+  "CA-AB": "Alberta",
+  "CA-BC": "British Columbia",
+  "CA-MB": "Manitoba",
+  "CA-NB": "New Brunswick",
+  "CA-NL": "Newfoundland and Labrador",
+  "CA-NS": "Nova Scotia",
+  "CA-NT": "Northwest Territories",
+  "CA-NU": "Nunavut",
+  "CA-ON": "Ontario",
+  "CA-PE": "Prince Edward Island",
+  "CA-QC": "Quebec",
+  "CA-SK": "Saskatchewan",
+  "CA-YT": "Yukon",
 };
 
 let names: Intl.DisplayNames | undefined;
@@ -92,9 +141,7 @@ export const allowedRegionCodes = (allowed: Jurisdictions): string[] => Object.v
 export const JURISDICTION_CLOSED_MESSAGE =
   "Raffle Rush is no longer available where you live. Playing and buying are closed; you can still see your balance and withdraw.";
 
-export type JurisdictionCheck =
-  | { ok: true; country: string; region: string | null }
-  | { ok: false; field: "country" | "region"; message: string };
+export type JurisdictionCheck = { ok: true; country: string; region: string | null } | { ok: false; field: "country" | "region"; message: string };
 
 const list = (items: string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 
@@ -104,7 +151,11 @@ export function checkJurisdiction(allowed: Jurisdictions, country: string, regio
   if (allowed.countries.includes(country)) return { ok: true, country, region: null };
   const regions = allowed.regions[country];
   if (!regions) {
-    return { ok: false, field: "country", message: `Sorry, Raffle Rush is not available in ${countryName(country)}. We can only accept players where we are licensed.` };
+    return {
+      ok: false,
+      field: "country",
+      message: `Sorry, Raffle Rush is not available in ${countryName(country)}. We can only accept players where we are licensed.`,
+    };
   }
   if (region && regions.includes(region)) return { ok: true, country, region };
   return {
@@ -129,5 +180,8 @@ export function jurisdictionChoices(allowed: Jurisdictions) {
 /** The sign-up and onboarding form fields (the check against the configuration is the server's). */
 export const residenceFields = {
   country: z.string({ message: "Choose the country where you live." }).regex(/^[A-Z]{2}$/, "Choose the country where you live."),
-  region: z.string().regex(/^[A-Z]{2}-[A-Z0-9]{1,5}$/, "Choose your state or province.").optional(),
+  region: z
+    .string()
+    .regex(/^[A-Z]{2}-[A-Z0-9]{1,5}$/, "Choose your state or province.")
+    .optional(),
 };

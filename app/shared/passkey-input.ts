@@ -4,7 +4,11 @@ import { z } from "zod";
  * The shape of a WebAuthn answer as @simplewebauthn/browser sends it (base64url fields);
  * @simplewebauthn/server checks everything inside. Bounded, so a hostile body stays small.
  */
-const b64url = (max: number) => z.string().max(max).regex(/^[\w-]*={0,2}$/, "expected base64url");
+const b64url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[\w-]*={0,2}$/, "expected base64url");
 
 export const registrationResponse = z.object({
   id: b64url(1400),

@@ -18,7 +18,10 @@ describe("what a player is told after paying in the page", () => {
       toast: { type: "info", title: "Payment Processing", description: "Your payment is being processed; your coins will appear shortly." },
       to: "/",
     });
-    expect(confirmationOutcome("vip", true, { status: "pending" }).toast).toMatchObject({ type: "info", description: "Your payment is being processed; your membership will start shortly." });
+    expect(confirmationOutcome("vip", true, { status: "pending" }).toast).toMatchObject({
+      type: "info",
+      description: "Your payment is being processed; your membership will start shortly.",
+    });
   });
 
   it("keeps the player on the page with the server's message when it failed", () => {

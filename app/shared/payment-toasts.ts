@@ -10,7 +10,11 @@ export const paymentToasts = {
     title: "Payment Successful!",
     description: `${coins} coins have been added to your account!`,
   }),
-  vipActive: (tier: string): Omit<ToastMessage, "id"> => ({ type: "success", title: `Welcome to ${tier.toUpperCase()} tier!`, description: "Your benefits are now active." }),
+  vipActive: (tier: string): Omit<ToastMessage, "id"> => ({
+    type: "success",
+    title: `Welcome to ${tier.toUpperCase()} tier!`,
+    description: "Your benefits are now active.",
+  }),
   processing: (kind: "coins" | "vip"): Omit<ToastMessage, "id"> => ({
     type: "info",
     title: "Payment Processing",
@@ -23,11 +27,7 @@ export const paymentToasts = {
  * and where they go next (they stay on the page when it failed). A payment still
  * processing (202) has credited nothing yet: it is never announced as paid.
  */
-export function confirmationOutcome(
-  kind: "coins" | "vip",
-  ok: boolean,
-  data: Confirmation,
-): { toast: Omit<ToastMessage, "id">; to?: string } {
+export function confirmationOutcome(kind: "coins" | "vip", ok: boolean, data: Confirmation): { toast: Omit<ToastMessage, "id">; to?: string } {
   if (!ok) {
     return { toast: { type: "error", title: "Payment Processing Error", description: data.message ?? "Please contact support if coins were not added." } };
   }

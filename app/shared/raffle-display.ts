@@ -117,11 +117,7 @@ export type CardPhase = RegularPhase | QuickPhase | "won" | "cancelled";
  * (completed or cancelled, `drawnAt` set) DRAWING... until DRAW_REVEAL_MS after its draw,
  * then its result.
  */
-export function cardPhase(
-  raffle: { endTime: string; status: string; drawnAt?: string },
-  kind: "regular" | "quick",
-  now: number,
-): CardPhase {
+export function cardPhase(raffle: { endTime: string; status: string; drawnAt?: string }, kind: "regular" | "quick", now: number): CardPhase {
   if (raffle.drawnAt !== undefined && raffle.status !== "active") {
     if (now < new Date(raffle.drawnAt).getTime() + DRAW_REVEAL_MS) return "drawing";
     return raffle.status === "completed" ? "won" : "cancelled";

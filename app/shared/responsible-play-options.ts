@@ -33,9 +33,9 @@ export const depositLimitFields = { limitDay: optionalLimit, limitWeek: optional
 /** The limits a form gave, by period, in cents. */
 export function limitsFromFields(values: { limitDay?: string; limitWeek?: string; limitMonth?: string }) {
   const periods = { day: values.limitDay, week: values.limitWeek, month: values.limitMonth };
-  return Object.fromEntries(
-    Object.entries(periods).flatMap(([period, text]) => (text ? [[period, limitCents(text)!]] : [])),
-  ) as Partial<Record<"day" | "week" | "month", number>>;
+  return Object.fromEntries(Object.entries(periods).flatMap(([period, text]) => (text ? [[period, limitCents(text)!]] : []))) as Partial<
+    Record<"day" | "week" | "month", number>
+  >;
 }
 
 /**
@@ -54,7 +54,10 @@ export const limitFormSchema = z.object({
     .optional(),
 });
 export const limitsOfferSchema = z.object({ intent: z.literal("limits"), returnTo: z.string().optional(), ...depositLimitFields });
-export const realityCheckFormSchema = z.object({ intent: z.literal("reality"), minutes: z.enum(["off", "15", "30", "60"], { message: "Choose off, 15, 30 or 60 minutes" }) });
+export const realityCheckFormSchema = z.object({
+  intent: z.literal("reality"),
+  minutes: z.enum(["off", "15", "30", "60"], { message: "Choose off, 15, 30 or 60 minutes" }),
+});
 export const exclusionFormSchema = z.object({
   intent: z.literal("exclude"),
   choice: z.enum(["24h", "7d", "30d", "6m", "1y", "5y"], { message: "Choose a period" }),

@@ -17,7 +17,9 @@ export const confirmEnrolmentSchema = z.object({ intent: z.literal("confirm"), c
 
 export const beginEnrolmentSchema = z.object({ intent: z.literal("begin") });
 export const turnOffSchema = z.object({ intent: z.literal("disable"), code });
-export const playerTwoFactorSchema = z.discriminatedUnion("intent", [beginEnrolmentSchema, confirmEnrolmentSchema, turnOffSchema], { message: "Choose what to do." });
+export const playerTwoFactorSchema = z.discriminatedUnion("intent", [beginEnrolmentSchema, confirmEnrolmentSchema, turnOffSchema], {
+  message: "Choose what to do.",
+});
 
 /** The admin gate: the bootstrap key, the first code, a code, or the passkey this session signed in with. */
 export const gateKeySchema = z.object({
@@ -29,4 +31,3 @@ export const gatePasskeySchema = z.object({ intent: z.literal("passkey") });
 export const adminGateSchema = z.discriminatedUnion("intent", [gateKeySchema, confirmEnrolmentSchema, gateCodeSchema, gatePasskeySchema], {
   message: "Choose what to do.",
 });
-

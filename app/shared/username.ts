@@ -34,7 +34,30 @@ export function usernameKey(username: string): string {
 }
 
 /** Names only the site may use: a player who takes one could pass for staff. */
-const RESERVED = ["admin", "administrator", "root", "system", "support", "help", "helpdesk", "staff", "moderator", "mod", "official", "security", "billing", "payments", "cashier", "owner", "operator", "rafflerush", "raffle_rush", "null", "undefined", "anonymous"];
+const RESERVED = [
+  "admin",
+  "administrator",
+  "root",
+  "system",
+  "support",
+  "help",
+  "helpdesk",
+  "staff",
+  "moderator",
+  "mod",
+  "official",
+  "security",
+  "billing",
+  "payments",
+  "cashier",
+  "owner",
+  "operator",
+  "rafflerush",
+  "raffle_rush",
+  "null",
+  "undefined",
+  "anonymous",
+];
 /** Words a name may not begin or end with, nor hold between underscores ("Real_Admin", "SupportTeam"). */
 const RESERVED_WORDS = ["admin", "support", "moderator", "official", "rafflerush", "staff"];
 const reservedKeys = new Set(RESERVED.map(usernameKey));

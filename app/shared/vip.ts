@@ -18,10 +18,7 @@ export const VIP_TIERS = {
 export type VipTierName = keyof typeof VIP_TIERS;
 
 /** The tier whose benefits hold now, or null: benefits need vipExpiry in the future. */
-export function activeVipTier(
-  user: { vipTier: VipTierName | null; vipExpiry: Date | null },
-  now: Date,
-): VipTierName | null {
+export function activeVipTier(user: { vipTier: VipTierName | null; vipExpiry: Date | null }, now: Date): VipTierName | null {
   return user.vipTier && user.vipExpiry && user.vipExpiry.getTime() > now.getTime() ? user.vipTier : null;
 }
 

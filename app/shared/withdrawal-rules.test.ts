@@ -36,23 +36,33 @@ describe("accountInfo", () => {
     expect(fieldsFromAccountInfo("bank", "Routing: 011000015 | Account: 123456789")).toEqual({ routingNumber: "011000015", accountNumber: "123456789" });
     const card = fieldsFromAccountInfo("debit_card", "Card: 4242424242424242 | Exp: 12/29 | CVV: 123");
     expect(card).toEqual({ cardNumber: "4242424242424242", expiry: "12/29" });
-    expect(JSON.stringify(card)).not.toContain("123\"");
+    expect(JSON.stringify(card)).not.toContain('123"');
     expect(fieldsFromAccountInfo("paypal", " me@example.com ")).toEqual({ username: "me@example.com" });
   });
 });
 
 describe("holdsCardData", () => {
-  it.each(["5555555555554444", "Card: 5555555555554444 | Exp: 11/29 | CVV: 654", "4242 4242 4242 4242", "4242_4242_4242_4242", "x378282246310005y", "CVV: 654", "cvc=1234", "my security code 123", "1234567890123456789012"])(
-    "finds card data in %s",
-    (text) => expect(holdsCardData(text)).toBe(true),
-  );
+  it.each([
+    "5555555555554444",
+    "Card: 5555555555554444 | Exp: 11/29 | CVV: 654",
+    "4242 4242 4242 4242",
+    "4242_4242_4242_4242",
+    "x378282246310005y",
+    "CVV: 654",
+    "cvc=1234",
+    "my security code 123",
+    "1234567890123456789012",
+  ])("finds card data in %s", (text) => expect(holdsCardData(text)).toBe(true));
   it.each(["lucky-lou", "me@example.com", "424242424242", "Routing: 021000021", "john-1234", "cvv-fan", "12345"])("finds none in %s", (text) =>
     expect(holdsCardData(text)).toBe(false),
   );
 
   it("is refused for PayPal and Venmo, before the format checks", () => {
     for (const method of ["venmo", "paypal"]) {
-      expect(validateWithdrawal({ amount: "10", method, fields: { username: "5555555555554444" } }, 5000n)).toMatchObject({ ok: false, problem: { title: "Card Details Not Accepted" } });
+      expect(validateWithdrawal({ amount: "10", method, fields: { username: "5555555555554444" } }, 5000n)).toMatchObject({
+        ok: false,
+        problem: { title: "Card Details Not Accepted" },
+      });
     }
   });
 });

@@ -44,7 +44,10 @@ export function insufficientCash(withdrawableCoins: bigint): WithdrawalProblem {
 }
 
 /** Checks a request against the player's withdrawable cash (`withdrawableCoins`). */
-export function validateWithdrawal(input: WithdrawalInput, withdrawableCoins: bigint): { ok: true; value: ValidWithdrawal } | { ok: false; problem: WithdrawalProblem } {
+export function validateWithdrawal(
+  input: WithdrawalInput,
+  withdrawableCoins: bigint,
+): { ok: true; value: ValidWithdrawal } | { ok: false; problem: WithdrawalProblem } {
   const minimum = BigInt(POLICY.minimumWithdrawalCoins);
   // Cents are the smallest unit: a third decimal is refused, never rounded away.
   if (/^\s*\d*\.\d{3,}\s*$/.test(input.amount ?? "")) {
@@ -52,7 +55,10 @@ export function validateWithdrawal(input: WithdrawalInput, withdrawableCoins: bi
   }
   const amountCoins = parseDollars(input.amount ?? "");
   if (amountCoins === undefined || amountCoins < minimum) {
-    return { ok: false, problem: { title: "Minimum Withdrawal", description: `Minimum withdrawal amount is $${coinsToDecimal(minimum).replace(/\.00$/, "")}` } };
+    return {
+      ok: false,
+      problem: { title: "Minimum Withdrawal", description: `Minimum withdrawal amount is $${coinsToDecimal(minimum).replace(/\.00$/, "")}` },
+    };
   }
   if (amountCoins > withdrawableCoins) return { ok: false, problem: insufficientCash(withdrawableCoins) };
   const method = WITHDRAWAL_METHODS.find((m) => m === input.method);
@@ -72,7 +78,10 @@ export function validateWithdrawal(input: WithdrawalInput, withdrawableCoins: bi
       return { ok: false, problem: { title: "Invalid PayPal Account", description: "Enter the email address of your PayPal account" } };
     }
     if (method === "venmo" && !VENMO_HANDLE.test(account)) {
-      return { ok: false, problem: { title: "Invalid Venmo Username", description: "Enter your Venmo username: 5 to 30 letters, digits, hyphens or underscores" } };
+      return {
+        ok: false,
+        problem: { title: "Invalid Venmo Username", description: "Enter your Venmo username: 5 to 30 letters, digits, hyphens or underscores" },
+      };
     }
   }
   return { ok: true, value: { amountCoins, method, fields } };

@@ -10,7 +10,10 @@ test.setTimeout(120_000);
 
 /** Opens the newest message to `email` with this subject, once the sender has written it. */
 async function openMail(page: Page, email: string, subject: string) {
-  const item = page.getByRole("listitem").filter({ hasText: `To ${email}` }).filter({ hasText: subject });
+  const item = page
+    .getByRole("listitem")
+    .filter({ hasText: `To ${email}` })
+    .filter({ hasText: subject });
   await expect(async () => {
     await page.goto("/dev/mail");
     await expect(item.first()).toBeVisible({ timeout: 1_000 });

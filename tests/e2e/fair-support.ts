@@ -16,7 +16,12 @@ export async function drawnEarly(browser: Browser, baseURL: string): Promise<str
   let raffleId = "";
   // A 30-second round may end between the list and the entries: then take the next one.
   await expect(async () => {
-    const rounds = (await (await player.request.get("/api/quick-raffles")).json()) as { id: string; timeRemaining: number; entryPrice: string; vipOnly: boolean }[];
+    const rounds = (await (await player.request.get("/api/quick-raffles")).json()) as {
+      id: string;
+      timeRemaining: number;
+      entryPrice: string;
+      vipOnly: boolean;
+    }[];
     const round = rounds.filter((r) => r.timeRemaining >= 8 && !r.vipOnly).sort((a, b) => Number(a.entryPrice) - Number(b.entryPrice))[0];
     expect(round).toBeDefined();
     for (const context of [player, admin]) {
@@ -32,4 +37,3 @@ export async function drawnEarly(browser: Browser, baseURL: string): Promise<str
   await backOffice.close();
   return raffleId;
 }
-

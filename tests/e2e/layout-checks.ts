@@ -10,7 +10,27 @@ export const PUBLIC_PAGES = ["/", "/api/login", "/terms", "/privacy", "/rules", 
 
 /** Pages of a signed-in player (the public ones then show the player's frame); FAIR_PAGE stands for a raffle's fair-draw page. */
 export const FAIR_PAGE = "/fair/{raffle}";
-export const PLAYER_PAGES = ["/", "/quick", "/vip", "/withdraw", "/history", "/responsible-play", "/rules", "/terms", "/privacy", "/settings", "/settings/two-factor", "/account/passkeys", "/account/email", "/fair", "/checkout?package=package_1", "/vip/checkout?tier=gold", "/admin-access", FAIR_PAGE, "/no-such-page"];
+export const PLAYER_PAGES = [
+  "/",
+  "/quick",
+  "/vip",
+  "/withdraw",
+  "/history",
+  "/responsible-play",
+  "/rules",
+  "/terms",
+  "/privacy",
+  "/settings",
+  "/settings/two-factor",
+  "/account/passkeys",
+  "/account/email",
+  "/fair",
+  "/checkout?package=package_1",
+  "/vip/checkout?tier=gold",
+  "/admin-access",
+  FAIR_PAGE,
+  "/no-such-page",
+];
 
 /**
  * A player with something on every page: a purchase and a raffle entry in the history, a
@@ -79,7 +99,8 @@ export async function layoutProblems(page: Page): Promise<string[]> {
         .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).split(" ").slice(0, 4).join(".")}`);
       problems.push(`${root.scrollWidth}px wide on a ${root.clientWidth}px screen (e.g. ${widest.join("")})`);
     }
-    const name = (el: Element) => `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute("aria-label") || el.getAttribute("name") || "").trim().slice(0, 40)}"`;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute("aria-label") || el.getAttribute("name") || "").trim().slice(0, 40)}"`;
     const inSentence = (el: Element) => {
       if (getComputedStyle(el).display !== "inline") return false;
       let block = el.parentElement;

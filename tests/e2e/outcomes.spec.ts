@@ -36,7 +36,10 @@ test("a player alone in a round is told it was cancelled and refunded", async ({
   const price = LONE_PRICE[test.info().project.name]!;
   const id = await openQuickRound(page.request, price, 6);
   await page.goto("/quick");
-  await page.locator(`[data-raffle-id="${id}"]`).getByRole("button", { name: `Enter $${price}` }).click();
+  await page
+    .locator(`[data-raffle-id="${id}"]`)
+    .getByRole("button", { name: `Enter $${price}` })
+    .click();
   await expect(page.getByTestId("toast")).toContainText("Quick Entry!");
   const paid = Math.round(Number(price) * 100);
   await expect(page.getByTestId("coin-balance")).toHaveText(`${1000 - paid} coins`);
@@ -44,7 +47,9 @@ test("a player alone in a round is told it was cancelled and refunded", async ({
   if (await hydrated(page)) await page.getByTestId("toast").getByRole("button", { name: "Close" }).click();
 
   await toastSays(page, /Raffle Cancelled/);
-  await expect(page.getByTestId("toast")).toContainText(new RegExp(`Fewer than two players joined the [A-Z]+ quick round: your 1 ticket was refunded \\(${paid} coins\\)\\.`));
+  await expect(page.getByTestId("toast")).toContainText(
+    new RegExp(`Fewer than two players joined the [A-Z]+ quick round: your 1 ticket was refunded \\(${paid} coins\\)\\.`),
+  );
   await expect(page.getByTestId("coin-balance")).toHaveText("1,000 coins");
   // Told once.
   await page.goto("/history");
@@ -72,7 +77,10 @@ test("each new state of a withdrawal reaches the player: processing, then comple
   await toastSays(page, "Withdrawal Processing");
   await expect(page.getByTestId("toast")).toContainText("Your $60.00 withdrawal was approved and is being sent.");
 
-  const sent = await admin.post(`/api/admin/payouts/${id}/transfer`, { data: { reference: `VENMO-${id.slice(0, 8)}` }, headers: { Accept: "application/json" } });
+  const sent = await admin.post(`/api/admin/payouts/${id}/transfer`, {
+    data: { reference: `VENMO-${id.slice(0, 8)}` },
+    headers: { Accept: "application/json" },
+  });
   expect(sent.status()).toBe(200);
   await admin.dispose();
   await toastSays(page, "Withdrawal Completed");

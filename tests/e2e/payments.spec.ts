@@ -39,7 +39,10 @@ test("a missing or unknown package goes back home", async ({ page }) => {
 test("buying VIP gold activates it for 30 days", async ({ page }) => {
   await signUpWithUsername(page);
   await page.goto("/vip");
-  await page.locator("li", { has: page.getByRole("heading", { name: "gold" }) }).getByRole("link", { name: "Subscribe" }).click();
+  await page
+    .locator("li", { has: page.getByRole("heading", { name: "gold" }) })
+    .getByRole("link", { name: "Subscribe" })
+    .click();
   await expect(page.getByTestId("order-total")).toHaveText("$39.99");
   await pay(page, "4242 4242 4242 4242");
   await expect(page.getByTestId("toast")).toContainText("Welcome to GOLD tier!");

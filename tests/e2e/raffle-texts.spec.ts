@@ -13,7 +13,12 @@ test("a player in a quick round with another player is told what they would win 
   const headers = { Origin: baseURL!, Accept: "application/json" };
   // A 30-second round may end while the player enters: then the next one.
   await expect(async () => {
-    const rounds = (await (await page.request.get("/api/quick-raffles")).json()) as { id: string; timeRemaining: number; entryPrice: string; participantCount: number }[];
+    const rounds = (await (await page.request.get("/api/quick-raffles")).json()) as {
+      id: string;
+      timeRemaining: number;
+      entryPrice: string;
+      participantCount: number;
+    }[];
     const round = rounds.find((r) => r.entryPrice === "0.05" && r.participantCount === 0 && r.timeRemaining >= 12);
     expect(round).toBeDefined();
     expect((await other.request.post(`/api/quick-raffles/${round!.id}/enter`, { headers })).status()).toBe(200);

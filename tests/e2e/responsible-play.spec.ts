@@ -52,7 +52,9 @@ test("the reality check comes after the chosen interval (shortened here), with t
   await expect(page).toHaveURL(/\/quick$/);
 });
 
-test("a limit that is not an amount, or a break not confirmed, is refused beside the field (by the server without JavaScript), and a good one is saved", async ({ page }) => {
+test("a limit that is not an amount, or a break not confirmed, is refused beside the field (by the server without JavaScript), and a good one is saved", async ({
+  page,
+}) => {
   await signUpWithUsername(page);
   await page.goto("/responsible-play");
   const week = page.getByTestId("limit-week");

@@ -126,7 +126,9 @@ export async function enrolledAdmin(request: APIRequestContext, baseURL: string)
   const { email } = await newAdmin();
   const headers = { Origin: baseURL };
   expect((await request.post("/api/login", { form: { intent: "signin", email, password: "demo-admin-pass" }, headers, maxRedirects: 0 })).status()).toBe(302);
-  expect((await request.post("/admin-access", { form: { intent: "key", key: DEMO_BOOTSTRAP_KEY }, headers, maxRedirects: 0 })).headers().location).toBe("/admin-access");
+  expect((await request.post("/admin-access", { form: { intent: "key", key: DEMO_BOOTSTRAP_KEY }, headers, maxRedirects: 0 })).headers().location).toBe(
+    "/admin-access",
+  );
   const secret = /data-testid="totp-secret"[^>]*>([A-Z2-7]+)</.exec(await (await request.get("/admin-access")).text())![1]!;
   const confirmed = await request.post("/admin-access", { form: { intent: "confirm", code: await unusedTotpCode(email, secret) }, headers, maxRedirects: 0 });
   expect(confirmed.status()).toBe(200);

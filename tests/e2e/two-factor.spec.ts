@@ -2,7 +2,12 @@ import { expect, test } from "@playwright/test";
 import { signUpWithUsername, unusedTotpCode } from "./support";
 
 /** A player turns on TOTP in settings and signs in with it (ADR 036); in every project, with and without JavaScript. */
-test("a player turns on two-factor authentication and signs in with a code, then with a recovery code", async ({ page, browser, baseURL, javaScriptEnabled }) => {
+test("a player turns on two-factor authentication and signs in with a code, then with a recovery code", async ({
+  page,
+  browser,
+  baseURL,
+  javaScriptEnabled,
+}) => {
   test.setTimeout(60_000);
   const { email } = await signUpWithUsername(page);
   await page.goto("/settings/two-factor");

@@ -71,7 +71,10 @@ test("a refused payout's reason reaches the player", async ({ page, baseURL, pla
   await expect(page.getByTestId("toast")).toContainText("Payment Successful!");
 
   const admin = await adminRequest(playwright, baseURL!);
-  const rejected = await admin.post(`/api/admin/payouts/${id}/reject`, { data: { reason: "Name does not match the account" }, headers: { Accept: "application/json" } });
+  const rejected = await admin.post(`/api/admin/payouts/${id}/reject`, {
+    data: { reason: "Name does not match the account" },
+    headers: { Accept: "application/json" },
+  });
   expect(rejected.status()).toBe(200);
   await admin.dispose();
 

@@ -119,7 +119,9 @@ describe("closing an account", () => {
     await db().user.update({ where: { id: p.id }, data: { emailVerifiedAt: null } });
     await sendVerification(p.id);
     await requestPasswordReset(p.email, { ip: "203.0.113.9" });
-    await db().emailOutbox.create({ data: { idempotencyKey: `sent:${p.id}`, kind: "password_changed", userId: p.id, toAddress: p.email, status: "sent", sentAt: new Date() } });
+    await db().emailOutbox.create({
+      data: { idempotencyKey: `sent:${p.id}`, kind: "password_changed", userId: p.id, toAddress: p.email, status: "sent", sentAt: new Date() },
+    });
     expect(await db().emailToken.count({ where: { userId: p.id } })).toBe(2);
 
     expect((await close(await sessionCookie(p.id))).status).toBe(302);
@@ -127,7 +129,8 @@ describe("closing an account", () => {
     expect(await db().emailToken.count({ where: { userId: p.id } })).toBe(0);
     const unsent = await db().emailOutbox.findMany({ where: { userId: p.id, status: { not: "sent" } } });
     expect(unsent).toHaveLength(2);
-    for (const row of unsent) expect(row).toMatchObject({ toAddress: `closed-${p.id}@closed.invalid`, data: {}, status: "failed", lastError: "account closed" });
+    for (const row of unsent)
+      expect(row).toMatchObject({ toAddress: `closed-${p.id}@closed.invalid`, data: {}, status: "failed", lastError: "account closed" });
     // What was sent stays as it was sent (the record of a message support may be asked about).
     expect(await db().emailOutbox.count({ where: { userId: p.id, status: "sent", toAddress: p.email } })).toBe(1);
   });
@@ -181,7 +184,18 @@ describe("downloading one's data", () => {
     const raffle = await createTestRaffle();
     const cookie = await sessionCookie(p.id);
     await enter(cookie, raffle.id);
-    await db().passkey.create({ data: { userId: p.id, credentialId: `cred-${p.id}`, publicKey: new Uint8Array([9, 9]), counter: 3n, transports: [], deviceType: "multiDevice", backedUp: true, name: "My phone" } });
+    await db().passkey.create({
+      data: {
+        userId: p.id,
+        credentialId: `cred-${p.id}`,
+        publicKey: new Uint8Array([9, 9]),
+        counter: 3n,
+        transports: [],
+        deviceType: "multiDevice",
+        backedUp: true,
+        name: "My phone",
+      },
+    });
     const response = await call("/account/export", { cookie });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/application\/json/);

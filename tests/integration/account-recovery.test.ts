@@ -125,12 +125,19 @@ describe("forgot password", () => {
     await askReset(player.email);
     await askReset(player.email);
     await drain();
-    const [first, second] = smtp.to(player.email).slice(-2).map((m) => resetLink(m)[1]!);
+    const [first, second] = smtp
+      .to(player.email)
+      .slice(-2)
+      .map((m) => resetLink(m)[1]!);
     // The first link expires.
-    await db().emailToken.updateMany({ where: { userId: player.id, tokenHash: sha256(first!.split("/").at(-1)!) }, data: { expiresAt: new Date(Date.now() - 1) } });
+    await db().emailToken.updateMany({
+      where: { userId: player.id, tokenHash: sha256(first!.split("/").at(-1)!) },
+      data: { expiresAt: new Date(Date.now() - 1) },
+    });
     expect((await call(first!, { method: "POST", form: { password: NEW, confirm: NEW } })).status).toBe(400);
     const issued = await db().emailToken.findMany({ where: { userId: player.id }, select: { createdAt: true, expiresAt: true } });
-    for (const t of issued.filter((t) => t.expiresAt.getTime() > Date.now())) expect(t.expiresAt.getTime() - t.createdAt.getTime()).toBeLessThanOrEqual(30 * 60_000 + 1000);
+    for (const t of issued.filter((t) => t.expiresAt.getTime() > Date.now()))
+      expect(t.expiresAt.getTime() - t.createdAt.getTime()).toBeLessThanOrEqual(30 * 60_000 + 1000);
     expect((await call(second!, { method: "POST", form: { password: NEW, confirm: NEW } })).status).toBe(302);
     expect(await db().emailToken.count({ where: { userId: player.id, usedAt: null } })).toBe(0);
   });
@@ -209,7 +216,9 @@ describe("email verification", () => {
     expect(wrongCode.status).toBe(400);
     const refusedPage = await pageText(wrongCode);
     expect(refusedPage).toContain("Verify your email before your first withdrawal");
-    expect(fieldError(refusedPage, "verify-email-code-code")).toBe("That code is not right, or it has expired. Check the latest message we sent, or send a new one.");
+    expect(fieldError(refusedPage, "verify-email-code-code")).toBe(
+      "That code is not right, or it has expired. Check the latest message we sent, or send a new one.",
+    );
     expect((await db().user.findUniqueOrThrow({ where: { id: player.id } })).emailVerifiedAt).toBeNull();
     const overlong = await call("/verify-email", { method: "POST", cookie, form: { intent: "code", code: "1".repeat(21) } });
     expect(overlong.status).toBe(400);
@@ -226,7 +235,9 @@ describe("email verification", () => {
   it("limits guesses at the code per account", async () => {
     const player = await playerWithPassword({ emailVerified: false });
     const cookie = await sessionCookie(player.id);
-    const codes = await Promise.all(Array.from({ length: 12 }, (_, i) => call("/verify-email", { method: "POST", cookie, form: { intent: "code", code: String(100000 + i) } })));
+    const codes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => call("/verify-email", { method: "POST", cookie, form: { intent: "code", code: String(100000 + i) } })),
+    );
     expect(codes.map((r) => r.status).sort()).toEqual([...Array<number>(10).fill(400), 429, 429]);
     const limited = codes.find((r) => r.status === 429)!;
     expect(limited.headers.get("Retry-After")).toBeTruthy();

@@ -34,7 +34,7 @@ describe("sign-up", () => {
     const me = await call("/api/auth/user", { cookie });
     expect(me.status).toBe(200);
     const record = (await me.json()) as Record<string, unknown>;
-        // Demo mode (no payment provider configured): new accounts get demo coins to play with.
+    // Demo mode (no payment provider configured): new accounts get demo coins to play with.
     expect(record).toMatchObject({ email: "new.player@example.com", coinBalance: 1000, vipTier: "bronze", isAdmin: false, username: null });
     expect(Object.keys(record)).not.toContain("passwordHash");
     expect(JSON.stringify(record)).not.toMatch(/scrypt/);
@@ -220,9 +220,7 @@ describe("usernames", () => {
     const players = await Promise.all(Array.from({ length: 10 }, () => createTestUser({ username: false })));
     const cookies = await Promise.all(players.map((p) => sessionCookie(p.id)));
     const responses = await Promise.all(
-      cookies.map((cookie, i) =>
-        call("/api/auth/create-username", { method: "POST", cookie, json: { username: i % 2 ? "HighRoller" : "highroller" } }),
-      ),
+      cookies.map((cookie, i) => call("/api/auth/create-username", { method: "POST", cookie, json: { username: i % 2 ? "HighRoller" : "highroller" } })),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);

@@ -16,7 +16,10 @@ const passkeySession = async (userId: string) => (await startSession(new Request
 const gate = (cookie: string, form: Record<string, string>) => call("/admin-access", { method: "POST", cookie, form });
 const gateOpen = async (cookie: string) => (await call("/admin/payouts", { cookie })).status === 200;
 const audited = async (userId: string) =>
-  (await db().auditEvent.findMany({ where: { actor: userId }, orderBy: { id: "asc" }, select: { action: true, details: true } })).map((a) => [a.action, (a.details as { method?: string; reason?: string }).method ?? (a.details as { reason?: string }).reason]);
+  (await db().auditEvent.findMany({ where: { actor: userId }, orderBy: { id: "asc" }, select: { action: true, details: true } })).map((a) => [
+    a.action,
+    (a.details as { method?: string; reason?: string }).method ?? (a.details as { reason?: string }).reason,
+  ]);
 
 describe("an admin's passkey at the admin gate", () => {
   it("opens the gate for a session signed in with a passkey, offered on the page and audited", async () => {

@@ -30,7 +30,9 @@ describe("the back office", () => {
     const a = await pendingPayout("20");
     const b = await pendingPayout("30");
     expect(await (await post(`/api/admin/payouts/${a.id}/approve`, admin.cookie)).json()).toEqual({ status: "processing" });
-    expect(await (await post(`/api/admin/payouts/${b.id}/reject`, admin.cookie, { reason: "Name does not match the account" })).json()).toEqual({ status: "rejected" });
+    expect(await (await post(`/api/admin/payouts/${b.id}/reject`, admin.cookie, { reason: "Name does not match the account" })).json()).toEqual({
+      status: "rejected",
+    });
     expect(await userBalance(a.player.id)).toBe(98_000n);
     expect(await userBalance(b.player.id)).toBe(100_000n);
     const list = (await (await call("/api/withdrawals", { cookie: await sessionCookie(b.player.id) })).json()) as { status: string; reason: string }[];
@@ -41,7 +43,11 @@ describe("the back office", () => {
 
     expect(await (await post(`/api/admin/payouts/${a.id}/transfer`, admin.cookie, { reference: "VENMO-4471" })).json()).toEqual({ status: "completed" });
     expect((await db().ledgerAccount.findFirstOrThrow({ where: { kind: "payouts" } })).balance - payoutsBefore).toBe(2000n);
-    expect(await db().payoutLeg.findFirstOrThrow({ where: { withdrawalId: a.id } })).toMatchObject({ status: "completed", providerReference: "transfer:VENMO-4471", completedById: admin.id });
+    expect(await db().payoutLeg.findFirstOrThrow({ where: { withdrawalId: a.id } })).toMatchObject({
+      status: "completed",
+      providerReference: "transfer:VENMO-4471",
+      completedById: admin.id,
+    });
     // Recorded once: a second record is refused and moves nothing.
     expect((await post(`/api/admin/payouts/${a.id}/transfer`, admin.cookie, { reference: "VENMO-4472" })).status).toBe(409);
   });
@@ -71,14 +77,23 @@ describe("the back office", () => {
       return (await readToast(new Request("http://localhost/", { headers: { Cookie: cookiesFrom(response) } }))).toast;
     };
 
-    expect(await toastOf(await form("/admin/payouts/bulk-approve", { maxAmount: "75" }))).toMatchObject({ type: "error", description: "maxAmount: maxAmount must be 50 or 100" });
+    expect(await toastOf(await form("/admin/payouts/bulk-approve", { maxAmount: "75" }))).toMatchObject({
+      type: "error",
+      description: "maxAmount: maxAmount must be 50 or 100",
+    });
     expect(await toastOf(await form(`/admin/users/${player.id}/suspend`, { suspended: "maybe" }))).toMatchObject({ type: "error" });
-    expect(await toastOf(await form(`/admin/users/${player.id}/exclusion`, { choice: "" }))).toMatchObject({ type: "error", description: "choice: Choose a period: 24h, 7d, 30d, 6m, 1y or 5y" });
+    expect(await toastOf(await form(`/admin/users/${player.id}/exclusion`, { choice: "" }))).toMatchObject({
+      type: "error",
+      description: "choice: Choose a period: 24h, 7d, 30d, 6m, 1y or 5y",
+    });
     const api = await post("/api/admin/payouts/bulk-approve", admin.cookie, { maxAmount: 75 });
     expect(api.status).toBe(400);
     expect(await api.json()).toEqual({ message: "maxAmount: maxAmount must be 50 or 100" });
     expect(await db().withdrawal.findUniqueOrThrow({ where: { id }, select: { status: true } })).toEqual({ status: "pending" });
-    expect(await db().user.findUniqueOrThrow({ where: { id: player.id }, select: { suspendedAt: true, excludedUntil: true } })).toEqual({ suspendedAt: null, excludedUntil: null });
+    expect(await db().user.findUniqueOrThrow({ where: { id: player.id }, select: { suspendedAt: true, excludedUntil: true } })).toEqual({
+      suspendedAt: null,
+      excludedUntil: null,
+    });
     expect(await db().auditEvent.count({ where: { actor: admin.id } })).toBe(0);
 
     // A form's blank field reads as not given: the reason's default.

@@ -16,12 +16,24 @@ type Row = { request: [string, Call?]; expect: Record<Role, Expect> };
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 const LOGIN = (returnTo: string) => `→/api/login?returnTo=${encodeURIComponent(returnTo)}` as const;
 const all = (expect: Expect): Record<Role, Expect> => ({ anonymous: expect, player: expect, admin: expect, gatedAdmin: expect, suspended: expect });
-const signedIn = (anon: Expect, signed: Expect): Record<Role, Expect> => ({ anonymous: anon, suspended: anon, player: signed, admin: signed, gatedAdmin: signed });
+const signedIn = (anon: Expect, signed: Expect): Record<Role, Expect> => ({
+  anonymous: anon,
+  suspended: anon,
+  player: signed,
+  admin: signed,
+  gatedAdmin: signed,
+});
 const api = (signed: Expect) => signedIn(401, signed);
 /** /api/admin/*: 401 signed out, 403 without the flag or the gate. */
 const adminApi = (gated: Expect): Record<Role, Expect> => ({ anonymous: 401, suspended: 401, player: 403, admin: 403, gatedAdmin: gated });
 /** The back office's forms (/admin/..., ADR 040): sign-in, or the gate, or back to /admin with a toast. */
-const adminPage: Record<Role, Expect> = { anonymous: LOGIN("/admin"), suspended: LOGIN("/admin"), player: "→/admin-access", admin: "→/admin-access", gatedAdmin: "→/admin" };
+const adminPage: Record<Role, Expect> = {
+  anonymous: LOGIN("/admin"),
+  suspended: LOGIN("/admin"),
+  player: "→/admin-access",
+  admin: "→/admin-access",
+  gatedAdmin: "→/admin",
+};
 /** A back-office tab: sign-in, or the gate, or the page. */
 const adminTab = (path: string): Row => ({
   request: [path],
@@ -104,24 +116,45 @@ const MATRIX: Record<string, Row> = {
   "routes/api.admin.ledger": { request: ["/api/admin/ledger"], expect: adminApi(200) },
   "routes/api.admin.payouts.bulk-approve": { request: ["/api/admin/payouts/bulk-approve", { method: "POST", json: { maxAmount: 75 } }], expect: adminApi(400) },
   "routes/api.admin.payouts.$id.approve": { request: [`/api/admin/payouts/${UNKNOWN}/approve`, { method: "POST", json: {} }], expect: adminApi(404) },
-  "routes/api.admin.payouts.$id.reject": { request: [`/api/admin/payouts/${UNKNOWN}/reject`, { method: "POST", json: { reason: "Admin review" } }], expect: adminApi(404) },
-  "routes/api.admin.payouts.$id.transfer": { request: [`/api/admin/payouts/${UNKNOWN}/transfer`, { method: "POST", json: { reference: "BANK-1" } }], expect: adminApi(404) },
+  "routes/api.admin.payouts.$id.reject": {
+    request: [`/api/admin/payouts/${UNKNOWN}/reject`, { method: "POST", json: { reason: "Admin review" } }],
+    expect: adminApi(404),
+  },
+  "routes/api.admin.payouts.$id.transfer": {
+    request: [`/api/admin/payouts/${UNKNOWN}/transfer`, { method: "POST", json: { reference: "BANK-1" } }],
+    expect: adminApi(404),
+  },
   "routes/api.admin.raffles.$id.complete": { request: [`/api/admin/raffles/${UNKNOWN}/complete`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.users.$id.verify": { request: [`/api/admin/users/${UNKNOWN}/verify`, { method: "POST", json: {} }], expect: adminApi(404) },
-  "routes/api.admin.users.$id.exclusion": { request: [`/api/admin/users/${UNKNOWN}/exclusion`, { method: "POST", json: { choice: "1y" } }], expect: adminApi(404) },
+  "routes/api.admin.users.$id.exclusion": {
+    request: [`/api/admin/users/${UNKNOWN}/exclusion`, { method: "POST", json: { choice: "1y" } }],
+    expect: adminApi(404),
+  },
   "routes/api.reality-check": { request: ["/api/reality-check"], expect: api(200) },
   // In-page actions (ADR 040): back to the page with a toast; signed out, to sign-in with the spec's toast.
   "routes/reality-check": { request: ["/reality-check", { method: "POST", form: {} }], expect: signedIn(LOGIN("/"), "→/") },
   "routes/raffles.$id.enter": { request: [`/raffles/${UNKNOWN}/enter`, { method: "POST", form: {} }], expect: signedIn(LOGIN("/"), "→/") },
-  "routes/quick-raffles.$id.enter": { request: [`/quick-raffles/${UNKNOWN}/enter`, { method: "POST", form: {} }], expect: signedIn(LOGIN("/quick"), "→/quick") },
+  "routes/quick-raffles.$id.enter": {
+    request: [`/quick-raffles/${UNKNOWN}/enter`, { method: "POST", form: {} }],
+    expect: signedIn(LOGIN("/quick"), "→/quick"),
+  },
   "routes/daily-spin": { request: ["/daily-spin", { method: "POST", form: {} }], expect: signedIn(LOGIN("/"), "→/") },
   "routes/vip.claim-daily-bonus": { request: ["/vip/claim-daily-bonus", { method: "POST", form: {} }], expect: signedIn(LOGIN("/vip"), "→/vip") },
   "routes/account.username": { request: ["/account/username", { method: "POST", form: { username: "x" } }], expect: signedIn(LOGIN("/"), "→/") },
-  "routes/api.admin.users.$id.suspend": { request: [`/api/admin/users/${UNKNOWN}/suspend`, { method: "POST", json: { suspended: true } }], expect: adminApi(404) },
+  "routes/api.admin.users.$id.suspend": {
+    request: [`/api/admin/users/${UNKNOWN}/suspend`, { method: "POST", json: { suspended: true } }],
+    expect: adminApi(404),
+  },
   "routes/admin_.payouts.bulk-approve": { request: ["/admin/payouts/bulk-approve", { method: "POST", form: { maxAmount: "75" } }], expect: adminPage },
   "routes/admin_.payouts.$id.approve": { request: [`/admin/payouts/${UNKNOWN}/approve`, { method: "POST", form: {} }], expect: adminPage },
-  "routes/admin_.payouts.$id.reject": { request: [`/admin/payouts/${UNKNOWN}/reject`, { method: "POST", form: { reason: "Admin review" } }], expect: adminPage },
-  "routes/admin_.payouts.$id.transfer": { request: [`/admin/payouts/${UNKNOWN}/transfer`, { method: "POST", form: { reference: "BANK-1" } }], expect: adminPage },
+  "routes/admin_.payouts.$id.reject": {
+    request: [`/admin/payouts/${UNKNOWN}/reject`, { method: "POST", form: { reason: "Admin review" } }],
+    expect: adminPage,
+  },
+  "routes/admin_.payouts.$id.transfer": {
+    request: [`/admin/payouts/${UNKNOWN}/transfer`, { method: "POST", form: { reference: "BANK-1" } }],
+    expect: adminPage,
+  },
   "routes/admin_.raffles.$id.complete": { request: [`/admin/raffles/${UNKNOWN}/complete`, { method: "POST", form: {} }], expect: adminPage },
   "routes/admin_.users.$id.verify": { request: [`/admin/users/${UNKNOWN}/verify`, { method: "POST", form: {} }], expect: adminPage },
   "routes/admin_.users.$id.exclusion": { request: [`/admin/users/${UNKNOWN}/exclusion`, { method: "POST", form: { choice: "1y" } }], expect: adminPage },

@@ -14,7 +14,11 @@ async function gatedAdmin() {
   return { ...admin, cookie };
 }
 
-type AuditPage = { rows: { id: string; actor: string; actorId: string; actorKind: string; action: string; targetName: string }[]; older: string | null; newer: string | null };
+type AuditPage = {
+  rows: { id: string; actor: string; actorId: string; actorKind: string; action: string; targetName: string }[];
+  older: string | null;
+  newer: string | null;
+};
 const auditPage = async (cookie: string, query = "") => {
   const response = await call(`/api/admin/audit${query}`, { cookie });
   expect(response.status).toBe(200);
@@ -53,7 +57,9 @@ describe("the audit log", () => {
     await call(`/api/admin/raffles/${raffle.id}/complete`, { method: "POST", cookie: admin.cookie, json: {} });
     await call(`/api/admin/users/${a.id}/suspend`, { method: "POST", cookie: admin.cookie, json: { suspended: true } });
     // The scheduler's cancellations, many of them, must not bury the admin's actions.
-    await db().auditEvent.createMany({ data: Array.from({ length: 120 }, () => ({ actor: "system", action: "raffle.cancel", target: `raffle:${raffle.id}` })) });
+    await db().auditEvent.createMany({
+      data: Array.from({ length: 120 }, () => ({ actor: "system", action: "raffle.cancel", target: `raffle:${raffle.id}` })),
+    });
 
     const admins = await auditPage(admin.cookie, "?actor=admin");
     const mine = admins.rows.filter((r) => r.actorId === admin.id);
@@ -106,7 +112,11 @@ describe("the raffles tab", () => {
     const list = async (query: string) => (await (await call(`/api/admin/raffles${query}`, { cookie: admin.cookie })).json()) as Row[];
     const shown = await list("");
     expect(shown.map((r) => r.id)).not.toContain(empty.id);
-    expect(shown.find((r) => r.id === lonely.id)).toMatchObject({ status: "cancelled", outcome: "cancelled: 1 player, 1 ticket refunded", drawnAt: expect.any(String) });
+    expect(shown.find((r) => r.id === lonely.id)).toMatchObject({
+      status: "cancelled",
+      outcome: "cancelled: 1 player, 1 ticket refunded",
+      drawnAt: expect.any(String),
+    });
     expect(shown.find((r) => r.id === played.id)!.outcome).toMatch(/^p_\w+ won \$0\.0\d$/);
     expect((await list("?empty=1")).find((r) => r.id === empty.id)).toMatchObject({ outcome: "cancelled: no entries", tier: "lightning" });
 

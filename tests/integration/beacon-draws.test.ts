@@ -51,13 +51,19 @@ async function endedRaffles(count: number) {
 
 async function expectedWinner(raffleId: string, randomness: string) {
   const tickets = await db().entry.findMany({ where: { raffleId }, orderBy: { position: "asc" }, select: { id: true, position: true } });
-  const root = merkleRoot(raffleId, tickets.map((t) => ({ position: t.position, ticketId: t.id })));
+  const root = merkleRoot(
+    raffleId,
+    tickets.map((t) => ({ position: t.position, ticketId: t.id })),
+  );
   return winningTicket((await db().raffle.findUniqueOrThrow({ where: { id: raffleId } })).seed, raffleId, root, tickets.length, randomness);
 }
 
 function runVerifier(draw: unknown): { status: number; out: Record<string, unknown> } {
   try {
-    return { status: 0, out: JSON.parse(execFileSync(process.execPath, ["scripts/verify-draw.mjs"], { input: JSON.stringify(draw), stdio: "pipe" }).toString()) };
+    return {
+      status: 0,
+      out: JSON.parse(execFileSync(process.execPath, ["scripts/verify-draw.mjs"], { input: JSON.stringify(draw), stdio: "pipe" }).toString()),
+    };
   } catch (error) {
     const failed = error as { status: number; stdout: Buffer };
     return { status: failed.status, out: JSON.parse(failed.stdout.toString()) };
@@ -129,7 +135,12 @@ describe("a draw with the beacon", () => {
     expect(await verifyDraw(json)).toMatchObject({ verified: true, winningTicket: published.winningTicket });
     const verified = runVerifier(json);
     expect(verified.status).toBe(0);
-    expect(verified.out).toMatchObject({ beaconSignatureValid: true, beaconRoundIsFirstAfterEnd: true, winningTicketMatches: true, seedMatchesCommitment: true });
+    expect(verified.out).toMatchObject({
+      beaconSignatureValid: true,
+      beaconRoundIsFirstAfterEnd: true,
+      winningTicketMatches: true,
+      seedMatchesCommitment: true,
+    });
 
     // A forged signature, or another round's, fails the verifier.
     const other = beacon.signature(round + 1);
@@ -190,7 +201,9 @@ describe("a draw with the beacon", () => {
     for (const player of players) expect(await userBalance(player.id)).toBe(1_000n);
     const draw = await revealed(raffles[0]!.id);
     expect(draw).toMatchObject({ status: "cancelled", winningTicket: null });
-    expect(draw.cancelReason).toMatch(/^beacon round \d+ could not be fetched and verified within 1 s of its time \(relay 1: answered 503; relay 2: no answer within 300 ms\)$/);
+    expect(draw.cancelReason).toMatch(
+      /^beacon round \d+ could not be fetched and verified within 1 s of its time \(relay 1: answered 503; relay 2: no answer within 300 ms\)$/,
+    );
     expect(await metric("raffle_raffles_cancelled_total", 'reason="beacon_unavailable"')).toBe(before + 2);
     expect(await raffleProblems(raffles.map((r) => r.id))).toEqual([]);
   });

@@ -8,7 +8,13 @@ describe("help", () => {
   it("links the responsible-play page to real help, for visitors and players alike", async () => {
     for (const cookie of [undefined, await sessionCookie((await createTestUser()).id)]) {
       const page = await pageText(await call("/responsible-play", { cookie }));
-      for (const help of ["https://www.gamcare.org.uk/", "https://www.begambleaware.org/", "https://www.ncpgambling.org/", "1-800-GAMBLER", "tel:18004264537"]) {
+      for (const help of [
+        "https://www.gamcare.org.uk/",
+        "https://www.begambleaware.org/",
+        "https://www.ncpgambling.org/",
+        "1-800-GAMBLER",
+        "tel:18004264537",
+      ]) {
         expect(page).toContain(help);
       }
     }

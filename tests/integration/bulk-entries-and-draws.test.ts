@@ -180,10 +180,14 @@ describe("entries arriving together", () => {
       [3, a.id],
       [4, c.id],
     ]);
-        expect(await potTotal(raffle.id)).toBe(25n);
+    expect(await potTotal(raffle.id)).toBe(25n);
     expect(await userBalance(a.id)).toBe(0n);
     const bucket = async (userId: string, at: Date) =>
-      (await db().rateLimitBucket.findUniqueOrThrow({ where: { key_windowStart: { key: `test-batch:${userId}`, windowStart: slidingWindow(limit, at).start } } })).count;
+      (
+        await db().rateLimitBucket.findUniqueOrThrow({
+          where: { key_windowStart: { key: `test-batch:${userId}`, windowStart: slidingWindow(limit, at).start } },
+        })
+      ).count;
     expect([await bucket(a.id, now), await bucket(d.id, now), await bucket(d.id, later)]).toEqual([5, 4, 1]);
     // One ledger transaction per accepted entry, named by its first ticket, and one audit row each.
     const transactions = await db().ledgerTransaction.findMany({ where: { raffleId: raffle.id, kind: "entry" } });
@@ -206,11 +210,7 @@ describe("entries arriving together", () => {
 
   it("charges an entry that takes the position a refunded break left free", async () => {
     const raffle = await createTestRaffle({ entryPrice: 10n, maxTicketsPerPlayer: 10 });
-    const [leaver, stayer, newcomer] = await Promise.all([
-      createTestUser({ coins: 100n }),
-      createTestUser({ coins: 100n }),
-      createTestUser({ coins: 100n }),
-    ]);
+    const [leaver, stayer, newcomer] = await Promise.all([createTestUser({ coins: 100n }), createTestUser({ coins: 100n }), createTestUser({ coins: 100n })]);
     await enterRaffle({ userId: stayer.id, raffleId: raffle.id });
     await enterRaffle({ userId: leaver.id, raffleId: raffle.id, tickets: 2 });
     await excludeSelf(leaver.id, "7d");
@@ -218,7 +218,7 @@ describe("entries arriving together", () => {
     const entry = await enterRaffle({ userId: newcomer.id, raffleId: raffle.id });
     expect(entry.positions).toEqual([1]);
     expect(await userBalance(newcomer.id)).toBe(90n);
-        expect(await potTotal(raffle.id)).toBe(20n);
+    expect(await potTotal(raffle.id)).toBe(20n);
     const drawn = (await drawDueRaffles(new Date(raffle.endsAt.getTime() + 1))).find((o) => o.raffleId === raffle.id);
     expect(drawn).toMatchObject({ outcome: "completed", prize: 10n, rake: 10n });
   });
@@ -253,8 +253,15 @@ describe("many raffles ending together", () => {
         expect(row.status).toBe("cancelled");
         continue;
       }
-      const tickets = await db().entry.findMany({ where: { raffleId: row.id }, orderBy: { position: "asc" }, select: { id: true, position: true, userId: true } });
-      const root = merkleRoot(row.id, tickets.map((t) => ({ position: t.position, ticketId: t.id })));
+      const tickets = await db().entry.findMany({
+        where: { raffleId: row.id },
+        orderBy: { position: "asc" },
+        select: { id: true, position: true, userId: true },
+      });
+      const root = merkleRoot(
+        row.id,
+        tickets.map((t) => ({ position: t.position, ticketId: t.id })),
+      );
       const ticket = winningTicket(row.seed, row.id, root, tickets.length);
       expect(row).toMatchObject({ status: "completed", merkleRoot: root, winningTicket: ticket, winnerId: tickets[ticket]!.userId, finalPot: 18n });
       expect(row.prize! + row.rake!).toBe(18n);
@@ -266,7 +273,9 @@ describe("many raffles ending together", () => {
     expect(await userBalance(players[0]!.id)).toBeGreaterThan(0n);
     const refunds = await db().ledgerTransaction.count({ where: { kind: "refund", raffleId: { in: [...lonely] } } });
     expect(refunds).toBe(lonely.size);
-    expect(await db().auditEvent.count({ where: { action: { in: ["raffle.draw", "raffle.cancel"] }, target: { in: [...ids].map((id) => `raffle:${id}`) } } })).toBe(230);
+    expect(
+      await db().auditEvent.count({ where: { action: { in: ["raffle.draw", "raffle.cancel"] }, target: { in: [...ids].map((id) => `raffle:${id}`) } } }),
+    ).toBe(230);
   });
 });
 
@@ -290,10 +299,14 @@ describe("draws racing the same players' entries and rewards", () => {
 
     const drawn = results.slice(0, 2).flatMap((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof drawDueRaffles>>>).value);
     const ids = new Set(ending.map((r) => r.id));
-    expect(drawn.filter((o) => ids.has(o.raffleId)).map((o) => o.raffleId).sort()).toEqual([...ids].sort());
+    expect(
+      drawn
+        .filter((o) => ids.has(o.raffleId))
+        .map((o) => o.raffleId)
+        .sort(),
+    ).toEqual([...ids].sort());
     expect(await db().entry.count({ where: { raffleId: open.id } })).toBe(60);
     expect(await raffleProblems([...ids, open.id])).toEqual([]);
     expect(await ledgerInvariants()).toEqual(BALANCED);
   });
 });
-

@@ -155,8 +155,13 @@ describe("cash and bonus coins", () => {
     expect(confirmed.status).toBe(402);
     expect(await confirmed.json()).toEqual({ message: "Please contact support if coins were not added." });
     expect(await userBalances(user.id)).toEqual({ cash: 0n, bonus: 0n });
-    expect(await db().payment.findFirstOrThrow({ where: { providerPaymentId: paymentIntentId } })).toMatchObject({ status: "failed", failureMessage: "Currency mismatch" });
-    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).flagReason).toBe(`payment ${paymentIntentId} was made in eur, not usd: not credited`);
+    expect(await db().payment.findFirstOrThrow({ where: { providerPaymentId: paymentIntentId } })).toMatchObject({
+      status: "failed",
+      failureMessage: "Currency mismatch",
+    });
+    expect((await db().user.findUniqueOrThrow({ where: { id: user.id } })).flagReason).toBe(
+      `payment ${paymentIntentId} was made in eur, not usd: not credited`,
+    );
   });
 
   it("refuses, in the database, any transaction that turns bonus coins into cash", async () => {

@@ -70,7 +70,10 @@ async function checkRecovered(acked: Acknowledged, where: string) {
   expect(await raffleProblems(), where).toEqual([]);
   const users = await db().user.findMany({ select: { id: true } });
   expect(await cashOutProblems(users.map((u) => u.id)), where).toEqual([]);
-  expect(acked.statuses.filter((s) => s >= 500), `${where}: server errors`).toEqual([]);
+  expect(
+    acked.statuses.filter((s) => s >= 500),
+    `${where}: server errors`,
+  ).toEqual([]);
 
   const entries = await db().entry.findMany({ select: { raffleId: true, userId: true, position: true } });
   const held = new Set(entries.map((e) => `${e.raffleId}/${e.userId}/${e.position}`));
@@ -144,14 +147,25 @@ describe("crash recovery", () => {
         for (let run = 0; run < RUNS; run++) {
           const where = `CRASH_SEED=${SEED}, run ${run + 1} of ${RUNS}, killed after ${killPoints[run]} answers`;
           const withdrawalIds = await Promise.all(
-            players.slice(0, 4).flatMap((player) =>
-              ["10", "25"].map(async (dollars) => (await requestWithdrawal(player.id, { amount: dollars, method: "venmo", fields: { username: "crash-test" } })).id),
-            ),
+            players
+              .slice(0, 4)
+              .flatMap((player) =>
+                ["10", "25"].map(
+                  async (dollars) => (await requestWithdrawal(player.id, { amount: dollars, method: "venmo", fields: { username: "crash-test" } })).id,
+                ),
+              ),
           );
           const startedAt = Date.now();
           const raffleIds = await Promise.all(
-            RAFFLE_ENDS_MS.map(async (endsIn) =>
-              (await openRaffle({ kind: "regular", tier: "micro", entryPrice: 10n, startsAt: new Date(startedAt - 1000), endsAt: new Date(startedAt + endsIn) }))!,
+            RAFFLE_ENDS_MS.map(
+              async (endsIn) =>
+                (await openRaffle({
+                  kind: "regular",
+                  tier: "micro",
+                  entryPrice: 10n,
+                  startsAt: new Date(startedAt - 1000),
+                  endsAt: new Date(startedAt + endsIn),
+                }))!,
             ),
           );
 

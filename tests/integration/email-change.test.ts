@@ -26,7 +26,8 @@ async function player() {
 }
 
 const newAddress = (id: string, n = 1) => `new-${n}-${id.slice(0, 8)}@test.local`;
-const ask = (cookie: string, newEmail: string, password = PASSWORD) => call("/account/email", { method: "POST", cookie, form: { intent: "request", newEmail, password } });
+const ask = (cookie: string, newEmail: string, password = PASSWORD) =>
+  call("/account/email", { method: "POST", cookie, form: { intent: "request", newEmail, password } });
 const emailOf = async (id: string) => db().user.findUniqueOrThrow({ where: { id }, select: { email: true, emailVerifiedAt: true } });
 
 function lastMailTo(email: string): ParsedMail {
@@ -71,7 +72,9 @@ describe("changing the email", () => {
     const notice = lastMailTo(p.email);
     expect(notice.subject).toBe("Your email address was changed");
     expect(notice.text).toContain(target);
-    expect(await db().auditEvent.count({ where: { target: `user:${p.id}`, action: { in: ["account.email_change_requested", "account.email_changed"] } } })).toBe(2);
+    expect(
+      await db().auditEvent.count({ where: { target: `user:${p.id}`, action: { in: ["account.email_change_requested", "account.email_changed"] } } }),
+    ).toBe(2);
   });
 
   it("confirms with the code once, and ends links sent to the old address", async () => {
@@ -128,6 +131,8 @@ describe("changing the email", () => {
   });
 
   it("is asked for with a signed-in session", async () => {
-    expect((await call("/account/email", { method: "POST", form: { intent: "request", newEmail: "x@test.local", password: PASSWORD } })).headers.get("Location")).toMatch(/^\/api\/login/);
+    expect(
+      (await call("/account/email", { method: "POST", form: { intent: "request", newEmail: "x@test.local", password: PASSWORD } })).headers.get("Location"),
+    ).toMatch(/^\/api\/login/);
   });
 });

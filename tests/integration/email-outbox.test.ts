@@ -15,7 +15,11 @@ import { setUpSmtp } from "../support/smtp";
 const smtp = setUpSmtp();
 
 const rowsOf = (userId: string) =>
-  db().emailOutbox.findMany({ where: { userId }, select: { id: true, kind: true, status: true, attempts: true, lastError: true, idempotencyKey: true }, orderBy: { createdAt: "asc" } });
+  db().emailOutbox.findMany({
+    where: { userId },
+    select: { id: true, kind: true, status: true, attempts: true, lastError: true, idempotencyKey: true },
+    orderBy: { createdAt: "asc" },
+  });
 
 /** Sends everything due at `now` (one worker, until nothing is left). */
 async function drain(now = new Date()) {
@@ -120,7 +124,7 @@ describe("email outbox", () => {
     const now = new Date();
     const worker = async () => {
       let sent = 0;
-      for (let n; (n = await deliverDueMail({ now, limit: 3 })) > 0; ) sent += n;
+      for (let n; (n = await deliverDueMail({ now, limit: 3 })) > 0;) sent += n;
       return sent;
     };
     const sent = await Promise.all([worker(), worker(), worker(), worker()]);
@@ -135,7 +139,10 @@ describe("email outbox", () => {
     const [told, quiet] = [await createTestRaffle({ endsAt }), await createTestRaffle({ endsAt })];
     const players = await Promise.all(Array.from({ length: 4 }, () => createTestUser({ coins: 1000n })));
     await db().user.updateMany({ where: { id: { in: [players[2]!.id, players[3]!.id] } }, data: { emailNotifications: false } });
-    for (const [raffle, entrants] of [[told, players.slice(0, 2)], [quiet, players.slice(2)]] as const) {
+    for (const [raffle, entrants] of [
+      [told, players.slice(0, 2)],
+      [quiet, players.slice(2)],
+    ] as const) {
       for (const p of entrants) await enterRaffle({ userId: p.id, raffleId: raffle.id });
     }
     await drawDueRaffles(new Date(endsAt.getTime() + 1000));

@@ -50,7 +50,15 @@ describe("live event stream caps", () => {
   });
 
   it("serves at most the process's cap of streams subscribed at once", async () => {
-    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => subscribe(() => {}, () => {}, { session: `s${i}`, maxStreams: 3 })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        subscribe(
+          () => {},
+          () => {},
+          { session: `s${i}`, maxStreams: 3 },
+        ),
+      ),
+    );
     const opened = results.filter((r) => r.status === "fulfilled");
     expect(opened).toHaveLength(3);
     for (const refused of results.filter((r) => r.status === "rejected")) {
@@ -58,7 +66,11 @@ describe("live event stream caps", () => {
       expect((refused.reason as TooManyStreams).scope).toBe("process");
     }
     for (const each of opened) each.value();
-    const again = await subscribe(() => {}, () => {}, { maxStreams: 3 });
+    const again = await subscribe(
+      () => {},
+      () => {},
+      { maxStreams: 3 },
+    );
     again();
   });
 });

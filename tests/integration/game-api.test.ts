@@ -11,8 +11,7 @@ async function player(coins = 1000n) {
   return { ...user, cookie: await sessionCookie(user.id) };
 }
 
-const enter = (raffleId: string, cookie: string, kind = "raffles") =>
-  call(`/api/${kind}/${raffleId}/enter`, { method: "POST", cookie, json: {} });
+const enter = (raffleId: string, cookie: string, kind = "raffles") => call(`/api/${kind}/${raffleId}/enter`, { method: "POST", cookie, json: {} });
 
 describe("the game API", () => {
   it("lists raffles in the spec's shape with the player's tickets", async () => {
@@ -242,9 +241,7 @@ describe("the game API", () => {
     const publicDraw = (await (await call(`/api/fair/${raffle.id}`)).json()) as Record<string, unknown>;
     expect(publicDraw).toMatchObject({ revealed: true, seedMatchesCommitment: true, status: "completed" });
     expect(publicDraw.recomputedWinningTicket).toBe(publicDraw.winningTicket);
-    const verifier = JSON.parse(
-      execFileSync(process.execPath, ["scripts/verify-draw.mjs"], { input: JSON.stringify(publicDraw) }).toString(),
-    );
+    const verifier = JSON.parse(execFileSync(process.execPath, ["scripts/verify-draw.mjs"], { input: JSON.stringify(publicDraw) }).toString());
     expect(verifier).toMatchObject({ winningTicket: publicDraw.winningTicket, merkleRootMatches: true, winningTicketMatches: true });
 
     const mine = (await (await call(`/api/fair/${raffle.id}`, { cookie: a.cookie })).json()) as { myTickets: { verified: boolean }[] };

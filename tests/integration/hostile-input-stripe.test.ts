@@ -32,9 +32,10 @@ describe("hostile input in Stripe mode", () => {
   for (const route of ROUTES) {
     it(`${route.method} ${route.path}: never a 5xx, and a refusal changes nothing`, async () => {
       const body = route.method === "POST" ? hostileFields(route.fields ?? [], route.plausible).chain(hostileBody) : fc.constant(undefined);
-      const examples = route.method === "POST"
-        ? nastyBodies(route.fields ?? [], route.plausible).map((b) => ["", {}, b] as [string, Record<string, string>, typeof b])
-        : nastyQueries(route.query ?? []).map((q) => [q, {}, undefined] as [string, Record<string, string>, undefined]);
+      const examples =
+        route.method === "POST"
+          ? nastyBodies(route.fields ?? [], route.plausible).map((b) => ["", {}, b] as [string, Record<string, string>, typeof b])
+          : nastyQueries(route.query ?? []).map((q) => [q, {}, undefined] as [string, Record<string, string>, undefined]);
       await fc.assert(
         fc.asyncProperty(hostileQuery(route.query ?? []), hostileHeaders, body, async (query, headers, payload) => {
           const before = await ledgerSnapshot();
@@ -56,9 +57,25 @@ describe("hostile input in Stripe mode", () => {
   }
 
   it("POST /api/stripe/webhook: signed or not, a hostile event is never a 5xx and moves no coin", async () => {
-    const types = ["payment_intent.succeeded", "payment_intent.payment_failed", "checkout.session.completed", "charge.refunded", "charge.dispute.created", "customer.created"];
-    const object = fc.dictionary(fc.constantFrom("id", "object", "payment_intent", "metadata", "amount", "amount_refunded", "status", "__proto__"), hostileValue, { maxKeys: 5 });
-    const event = fc.record({ id: hostileValue, object: fc.constant("event"), type: fc.constantFrom(...types), data: fc.oneof(fc.record({ object }), hostileValue) });
+    const types = [
+      "payment_intent.succeeded",
+      "payment_intent.payment_failed",
+      "checkout.session.completed",
+      "charge.refunded",
+      "charge.dispute.created",
+      "customer.created",
+    ];
+    const object = fc.dictionary(
+      fc.constantFrom("id", "object", "payment_intent", "metadata", "amount", "amount_refunded", "status", "__proto__"),
+      hostileValue,
+      { maxKeys: 5 },
+    );
+    const event = fc.record({
+      id: hostileValue,
+      object: fc.constant("event"),
+      type: fc.constantFrom(...types),
+      data: fc.oneof(fc.record({ object }), hostileValue),
+    });
     await fc.assert(
       fc.asyncProperty(event, fc.boolean(), async (e, signed) => {
         const payload = toJson(e);

@@ -5,7 +5,17 @@ import { requestWithdrawal } from "~/services/withdrawals.server";
 import { readToast } from "~/infra/toast.server";
 import { call, routeTable, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
-import { FUZZ_RUNS, hostileBody, hostileFields, hostileHeaders, hostileParam, hostileQuery, nastyBodies, nastyQueries, type HostileBody } from "../support/hostile";
+import {
+  FUZZ_RUNS,
+  hostileBody,
+  hostileFields,
+  hostileHeaders,
+  hostileParam,
+  hostileQuery,
+  nastyBodies,
+  nastyQueries,
+  type HostileBody,
+} from "../support/hostile";
 import { ledgerSnapshot } from "../support/ledger-snapshot";
 
 /**
@@ -61,7 +71,11 @@ const FUZZ: Record<string, Fuzz> = {
   },
   "routes/api.auth.user": { as: "player" },
   "routes/api.auth.create-username": { as: "newcomer", fields: ["username"], plausible: { username: ["fuzzer_1", "ab", "admin"] } },
-  "routes/admin-access": { as: "admin", fields: ["intent", "key", "code"], plausible: { intent: ["key", "confirm", "code"], key: ["wrong-key-1234"], code: ["123456", "ABCD-EFGH-JKMN-PQRS"] } },
+  "routes/admin-access": {
+    as: "admin",
+    fields: ["intent", "key", "code"],
+    plausible: { intent: ["key", "confirm", "code"], key: ["wrong-key-1234"], code: ["123456", "ABCD-EFGH-JKMN-PQRS"] },
+  },
   // The back office's layout and tabs (ADR 043). The audit log's filters are read by the same function as /api/admin/audit's, fuzzed there.
   "routes/admin": { as: "admin", query: ["revenue"], at: "/admin/ledger" },
   "routes/admin._index": { as: "admin", query: ["tab", "q", "page", "revenue", "empty", "actor"] },
@@ -109,12 +123,22 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/withdraw": {
     as: "player",
     fields: ["amount", "method", "venmo.username", "paypal.username", "bank.routingNumber", "bank.accountNumber", "debit_card.cardNumber", "debit_card.expiry"],
-    plausible: { amount: MONEY, method: ["venmo", "paypal", "bank", "debit_card"], "venmo.username": ["fuzzer"], "bank.routingNumber": ["021000021"], "bank.accountNumber": ["000123456789"] },
+    plausible: {
+      amount: MONEY,
+      method: ["venmo", "paypal", "bank", "debit_card"],
+      "venmo.username": ["fuzzer"],
+      "bank.routingNumber": ["021000021"],
+      "bank.accountNumber": ["000123456789"],
+    },
   },
   "routes/api.withdraw": {
     as: "player",
     fields: ["amount", "method", "accountInfo"],
-    plausible: { amount: MONEY, method: ["venmo", "paypal", "bank", "debit_card"], accountInfo: ["fuzzer", "Routing: 021000021 | Account: 000123456789", "Card: 4000056655665556 | Exp: 13/99 | CVV: 123"] },
+    plausible: {
+      amount: MONEY,
+      method: ["venmo", "paypal", "bank", "debit_card"],
+      accountInfo: ["fuzzer", "Routing: 021000021 | Account: 000123456789", "Card: 4000056655665556 | Exp: 13/99 | CVV: 123"],
+    },
   },
   "routes/api.withdrawals": { as: "player" },
   "routes/api.admin.dashboard": { as: "admin" },
@@ -126,7 +150,12 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/api.admin.payouts.bulk-approve": { as: "admin", fields: ["maxAmount"], plausible: { maxAmount: [50, 100, "100"] } },
   "routes/api.admin.payouts.$id.approve": { as: "admin", id: "payout" },
   "routes/api.admin.payouts.$id.reject": { as: "admin", id: "payout", fields: ["reason"], plausible: { reason: ["Admin review"] } },
-  "routes/api.admin.payouts.$id.transfer": { as: "admin", id: "payout", fields: ["reference", "failure"], plausible: { reference: ["BANK-1"], failure: ["Account closed"] } },
+  "routes/api.admin.payouts.$id.transfer": {
+    as: "admin",
+    id: "payout",
+    fields: ["reference", "failure"],
+    plausible: { reference: ["BANK-1"], failure: ["Account closed"] },
+  },
   "routes/api.admin.raffles.$id.complete": { as: "admin", id: "raffle" },
   "routes/api.admin.users.$id.verify": { as: "admin", id: "user" },
   "routes/api.admin.users.$id.exclusion": { as: "admin", id: "user", fields: ["choice"], plausible: { choice: ["1y", "24h"] } },
@@ -143,7 +172,14 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/responsible-play": {
     as: "player",
     fields: ["intent", "period", "amount", "limitDay", "limitWeek", "limitMonth", "returnTo", "minutes", "choice", "confirm"],
-    plausible: { intent: ["limit", "limits", "reality", "exclude"], period: ["day", "week", "month"], amount: MONEY, limitDay: MONEY, minutes: ["15", "off"], choice: ["24h"] },
+    plausible: {
+      intent: ["limit", "limits", "reality", "exclude"],
+      period: ["day", "week", "month"],
+      amount: MONEY,
+      limitDay: MONEY,
+      minutes: ["15", "off"],
+      choice: ["24h"],
+    },
   },
   "routes/history": { as: "player", query: ["type", "from", "to"] },
   "routes/settings": {
@@ -161,9 +197,21 @@ const FUZZ: Record<string, Fuzz> = {
     plausible: { intent: ["request", "code", "link"], newEmail: ["fuzz-new@example.com"], password: ["not the password"], code: ["123456"] },
     query: ["token"],
   },
-  "routes/account.passkeys": { as: "player", fields: ["intent", "passkeyId"], plausible: { intent: ["remove"], passkeyId: ["00000000-0000-4000-8000-000000000000"] } },
-  "routes/passkeys.register": { as: "player", fields: ["intent", "challengeId", "name", "response"], plausible: { intent: ["options", "register"], challengeId: ["00000000-0000-4000-8000-000000000000"], name: ["Phone"] } },
-  "routes/passkeys.sign-in": { as: "anonymous", fields: ["intent", "challengeId", "response", "returnTo"], plausible: { intent: ["options", "verify"], challengeId: ["00000000-0000-4000-8000-000000000000"] } },
+  "routes/account.passkeys": {
+    as: "player",
+    fields: ["intent", "passkeyId"],
+    plausible: { intent: ["remove"], passkeyId: ["00000000-0000-4000-8000-000000000000"] },
+  },
+  "routes/passkeys.register": {
+    as: "player",
+    fields: ["intent", "challengeId", "name", "response"],
+    plausible: { intent: ["options", "register"], challengeId: ["00000000-0000-4000-8000-000000000000"], name: ["Phone"] },
+  },
+  "routes/passkeys.sign-in": {
+    as: "anonymous",
+    fields: ["intent", "challengeId", "response", "returnTo"],
+    plausible: { intent: ["options", "verify"], challengeId: ["00000000-0000-4000-8000-000000000000"] },
+  },
   "routes/api.settings": {
     as: "player",
     fields: ["emailNotifications", "soundEffects", "quickRaffleNotifications"],
@@ -172,7 +220,12 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/admin_.payouts.bulk-approve": { as: "admin", fields: ["maxAmount"], plausible: { maxAmount: [50, 100, "100"] } },
   "routes/admin_.payouts.$id.approve": { as: "admin", id: "payout" },
   "routes/admin_.payouts.$id.reject": { as: "admin", id: "payout", fields: ["reason"], plausible: { reason: ["Admin review"] } },
-  "routes/admin_.payouts.$id.transfer": { as: "admin", id: "payout", fields: ["reference", "failure"], plausible: { reference: ["BANK-1"], failure: ["Account closed"] } },
+  "routes/admin_.payouts.$id.transfer": {
+    as: "admin",
+    id: "payout",
+    fields: ["reference", "failure"],
+    plausible: { reference: ["BANK-1"], failure: ["Account closed"] },
+  },
   "routes/admin_.raffles.$id.complete": { as: "admin", id: "raffle" },
   "routes/admin_.users.$id.verify": { as: "admin", id: "user" },
   "routes/admin_.users.$id.exclusion": { as: "admin", id: "user", fields: ["choice"], plausible: { choice: ["1y", "24h"] } },
@@ -182,8 +235,17 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/fair._index": { as: "anonymous", query: ["q", "before"] },
   "routes/fair.draw-verifier[.]mjs": { as: "anonymous" },
   "routes/forgot-password": { as: "anonymous", fields: ["email"], plausible: { email: ["fuzz@example.com"] } },
-  "routes/reset-password.$token": { as: "anonymous", fields: ["password", "confirm"], plausible: { password: ["a new password 1"], confirm: ["a new password 1"] } },
-  "routes/verify-email": { as: "player", fields: ["intent", "token", "code"], plausible: { intent: ["link", "code", "resend"], code: ["123456"] }, query: ["token"] },
+  "routes/reset-password.$token": {
+    as: "anonymous",
+    fields: ["password", "confirm"],
+    plausible: { password: ["a new password 1"], confirm: ["a new password 1"] },
+  },
+  "routes/verify-email": {
+    as: "player",
+    fields: ["intent", "token", "code"],
+    plausible: { intent: ["link", "code", "resend"], code: ["123456"] },
+    query: ["token"],
+  },
   "routes/dev.mail._index": { as: "anonymous" },
   "routes/dev.mail.$id": { as: "anonymous" },
 };

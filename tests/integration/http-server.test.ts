@@ -38,7 +38,8 @@ describe("the production server around Remix", () => {
   it("shows a player their own change on the next read even when no notification comes (forgotten before the answer leaves)", async () => {
     const user = await createTestUser({ username: false });
     const cookie = await cookieFor(user.id);
-    const me = async () => ((await (await fetch(`${production.origin}/api/auth/user`, { headers: { Cookie: cookie } })).json()) as { username: string | null }).username;
+    const me = async () =>
+      ((await (await fetch(`${production.origin}/api/auth/user`, { headers: { Cookie: cookie } })).json()) as { username: string | null }).username;
     expect(await me()).toBeNull(); // the session is now in the server's memory
     await db().$executeRawUnsafe(`ALTER TABLE users DISABLE TRIGGER users_read_model_update`);
     try {
@@ -68,7 +69,11 @@ describe("the production server around Remix", () => {
         body: form ? "" : "{}",
       });
       expect(entered.status).toBe(form ? 302 : 200);
-      const listed = (await (await fetch(`${production.origin}/api/raffles`, { headers: { Cookie: cookie } })).json()) as { id: string; myTickets: number; ticketCount: number }[];
+      const listed = (await (await fetch(`${production.origin}/api/raffles`, { headers: { Cookie: cookie } })).json()) as {
+        id: string;
+        myTickets: number;
+        ticketCount: number;
+      }[];
       expect(listed.find((r) => r.id === raffle.id)).toMatchObject({ myTickets: tickets, ticketCount: tickets });
     }
   });

@@ -60,7 +60,10 @@ const MONEY_MOVING: Record<string, () => Promise<{ path: string; init: Call }>> 
   },
   withdraw: async () => ({ path: "/api/withdraw", init: { cookie: (await player()).cookie, json: { amount: 10, method: "venmo", accountInfo: "winner" } } }),
   "payout approve": async () => ({ path: `/api/admin/payouts/${(await pendingPayout()).id}/approve`, init: { cookie: (await gatedAdmin()).cookie, json: {} } }),
-  "payout reject": async () => ({ path: `/api/admin/payouts/${(await pendingPayout()).id}/reject`, init: { cookie: (await gatedAdmin()).cookie, json: { reason: "Admin review" } } }),
+  "payout reject": async () => ({
+    path: `/api/admin/payouts/${(await pendingPayout()).id}/reject`,
+    init: { cookie: (await gatedAdmin()).cookie, json: { reason: "Admin review" } },
+  }),
   "payout bulk approve": async () => {
     await pendingPayout("30.00");
     return { path: "/api/admin/payouts/bulk-approve", init: { cookie: (await gatedAdmin()).cookie, json: { maxAmount: 50 } } };
@@ -218,7 +221,11 @@ describe("Idempotency-Key", () => {
   it("replays a form post's answer, which is JSON like any other (ADR 040)", async () => {
     const p = await player();
     const raffle = await createTestRaffle();
-    const post = () => call(`/api/raffles/${raffle.id}/enter`, keyed("form-key", { cookie: p.cookie, form: {}, headers: { Referer: "http://localhost/", Accept: "text/html" } }));
+    const post = () =>
+      call(
+        `/api/raffles/${raffle.id}/enter`,
+        keyed("form-key", { cookie: p.cookie, form: {}, headers: { Referer: "http://localhost/", Accept: "text/html" } }),
+      );
     const first = await post();
     expect(first.status).toBe(200);
     const repeat = await post();

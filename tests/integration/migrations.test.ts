@@ -279,7 +279,10 @@ describe("20261125090000_usernames_by_look", () => {
         ('c@x.test', 'Lucky_7', 'lucky_7', '2026-01-03', now()), ('d@x.test', NULL, NULL, '2026-01-04', now())`,
     );
     await migrate(url, all, readFunctions());
-    const rows = await query<{ email: string; username: string | null; username_key: string | null; id: string }>(url, `SELECT id::text, email, username, username_key FROM users ORDER BY email`);
+    const rows = await query<{ email: string; username: string | null; username_key: string | null; id: string }>(
+      url,
+      `SELECT id::text, email, username, username_key FROM users ORDER BY email`,
+    );
     expect(rows.map((r) => [r.username, r.username_key])).toEqual([
       ["DemoPlayer", "dernoplayer"],
       ["DemoPIayer", `dernoplayer#${rows[1]!.id}`],

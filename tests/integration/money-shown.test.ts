@@ -61,7 +61,9 @@ describe("deposit limits count the dollars charged", () => {
     expect(await codeOf(checkDeposit(player.id, 10_000 - charged, new Date()))).toBe("ok");
     expect(await codeOf(checkDeposit(player.id, 10_000 - charged + 1, new Date()))).toBe("deposit_limit");
     await expect(checkDeposit(player.id, 10_000, new Date())).rejects.toThrow(/\(\$34\.98 used\)\. It resets at /);
-    expect(await pageText(await call("/responsible-play", { cookie: await sessionCookie(player.id) }))).toContain("Used, payments in progress included: $34.98");
+    expect(await pageText(await call("/responsible-play", { cookie: await sessionCookie(player.id) }))).toContain(
+      "Used, payments in progress included: $34.98",
+    );
   });
 });
 
@@ -195,12 +197,19 @@ describe("the back office's money", () => {
     const json = (await (await call("/api/admin/dashboard", { cookie })).json()) as Awaited<ReturnType<typeof dashboard>>;
     const expected = await dashboard();
     expect(json.overview).toEqual({ ...expected.overview, totalUsers: json.overview.totalUsers });
-    expect(json.overview).toMatchObject({ totalRevenue: expect.any(String), totalProfits: expect.any(String), activeRaffles: expect.any(Number), totalUsers: expect.any(Number) });
+    expect(json.overview).toMatchObject({
+      totalRevenue: expect.any(String),
+      totalProfits: expect.any(String),
+      activeRaffles: expect.any(Number),
+      totalUsers: expect.any(Number),
+    });
     expect(json.revenue).toEqual(expected.revenue);
     expect(json.liabilities).toEqual(expected.liabilities);
     expect(json.payouts).toHaveProperty("pendingAmount");
     const page = await pageText(await call("/admin/payouts", { cookie }));
-    expect(page).toContain(`Profit (revenue − paid out)</dt><dd class="text-xl font-bold break-words" data-testid="overview-value">$${expected.overview.totalProfits}`);
+    expect(page).toContain(
+      `Profit (revenue − paid out)</dt><dd class="text-xl font-bold break-words" data-testid="overview-value">$${expected.overview.totalProfits}`,
+    );
     expect(page).toContain(`Paid out</dt><dd class="text-xl font-bold break-words" data-testid="overview-value">$${expected.overview.totalPayouts}`);
   });
 });

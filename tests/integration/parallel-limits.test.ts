@@ -28,13 +28,20 @@ const signIn = (email: string, password: string, { ip = freshIp(), cookie }: { i
   call("/api/login", { method: "POST", ip, cookie, form: { intent: "signin", email, password } });
 
 /** The device cookie alone (no session), as a browser that signed out would still send it. */
-const deviceOnly = (cookies: string) => cookies.split("; ").filter((c) => c.startsWith("__device=")).join("; ");
+const deviceOnly = (cookies: string) =>
+  cookies
+    .split("; ")
+    .filter((c) => c.startsWith("__device="))
+    .join("; ");
 
 const failedChecks = (userId: string) => db().auditEvent.count({ where: { action: "account.sign_in_failed", target: `user:${userId}` } });
 
 describe("sign-in under a parallel attack", () => {
   it("checks at most 10 of 45 wrong passwords fired at once, from one address or many", async () => {
-    for (const [email, ip] of [["target-one@example.com", "203.0.113.7"], ["target-many@example.com", undefined]] as const) {
+    for (const [email, ip] of [
+      ["target-one@example.com", "203.0.113.7"],
+      ["target-many@example.com", undefined],
+    ] as const) {
       const owner = await signUp(email);
       const responses = await Promise.all(Array.from({ length: 45 }, (_, i) => signIn(email, `wrong-guess-${i}`, { ip })));
       const statuses = responses.map((r) => r.status);
@@ -69,7 +76,9 @@ describe("sign-in under a parallel attack", () => {
   it("limits guesses from a known browser per device, without touching the account's limit", async () => {
     const owner = await signUp("stolen-cookie@example.com");
     const device = deviceOnly(owner.cookies);
-    const statuses = (await Promise.all(Array.from({ length: 30 }, (_, i) => signIn("stolen-cookie@example.com", `guess-${i}-xx`, { cookie: device })))).map((r) => r.status);
+    const statuses = (await Promise.all(Array.from({ length: 30 }, (_, i) => signIn("stolen-cookie@example.com", `guess-${i}-xx`, { cookie: device })))).map(
+      (r) => r.status,
+    );
     expect(statuses.filter((s) => s === 400)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);
     expect((await signIn("stolen-cookie@example.com", PASSWORD)).status).toBe(302);

@@ -22,7 +22,13 @@ const forgedAssertion = (credentialId: string) => ({
   response: { clientDataJSON: b64("{}"), authenticatorData: b64("x".repeat(37)), signature: b64("sig") },
   clientExtensionResults: {},
 });
-const forgedAttestation = { id: b64("cred"), rawId: b64("cred"), type: "public-key", response: { clientDataJSON: b64("{}"), attestationObject: b64("att") }, clientExtensionResults: {} };
+const forgedAttestation = {
+  id: b64("cred"),
+  rawId: b64("cred"),
+  type: "public-key",
+  response: { clientDataJSON: b64("{}"), attestationObject: b64("att") },
+  clientExtensionResults: {},
+};
 
 const signInCall = (json: unknown, ip = "203.0.113.50") => call("/passkeys/sign-in", { method: "POST", json, ip });
 
@@ -34,7 +40,16 @@ async function signInOptions(ip?: string) {
 
 async function passkeyOf(userId: string, name = "Laptop") {
   return db().passkey.create({
-    data: { userId, credentialId: b64(`cred-${userId}-${name}`), publicKey: new Uint8Array([1, 2, 3]), counter: 0n, transports: ["internal"], deviceType: "singleDevice", backedUp: false, name },
+    data: {
+      userId,
+      credentialId: b64(`cred-${userId}-${name}`),
+      publicKey: new Uint8Array([1, 2, 3]),
+      counter: 0n,
+      transports: ["internal"],
+      deviceType: "singleDevice",
+      backedUp: false,
+      name,
+    },
   });
 }
 
@@ -78,7 +93,11 @@ describe("passkey sign-in", () => {
     const unknown = await signInCall({ intent: "verify", challengeId, response: forgedAssertion(b64("nobody's")) });
     expect(unknown.status).toBe(400);
 
-    const malformed = await signInCall({ intent: "verify", challengeId: (await signInOptions()).challengeId, response: { id: "<script>", type: "public-key" } });
+    const malformed = await signInCall({
+      intent: "verify",
+      challengeId: (await signInOptions()).challengeId,
+      response: { id: "<script>", type: "public-key" },
+    });
     expect(malformed.status).toBe(400);
   });
 
@@ -98,14 +117,25 @@ describe("passkey registration", () => {
     const cookie = await sessionCookie(p.id);
     const response = await call("/passkeys/register", { method: "POST", cookie, json: { intent: "options" } });
     expect(response.status).toBe(200);
-    const { challengeId, options } = (await response.json()) as { challengeId: string; options: { rp: { id: string }; authenticatorSelection: { residentKey: string; userVerification: string } } };
+    const { challengeId, options } = (await response.json()) as {
+      challengeId: string;
+      options: { rp: { id: string }; authenticatorSelection: { residentKey: string; userVerification: string } };
+    };
     expect(options.rp.id).toBe("localhost");
     expect(options.authenticatorSelection).toMatchObject({ residentKey: "required", userVerification: "required" });
 
-    const stolen = await call("/passkeys/register", { method: "POST", cookie: await sessionCookie(other.id), json: { intent: "register", challengeId, name: "Mine", response: forgedAttestation } });
+    const stolen = await call("/passkeys/register", {
+      method: "POST",
+      cookie: await sessionCookie(other.id),
+      json: { intent: "register", challengeId, name: "Mine", response: forgedAttestation },
+    });
     expect(stolen.status).toBe(400);
     // Still the owner's, for one try.
-    const forged = await call("/passkeys/register", { method: "POST", cookie, json: { intent: "register", challengeId, name: "Mine", response: forgedAttestation } });
+    const forged = await call("/passkeys/register", {
+      method: "POST",
+      cookie,
+      json: { intent: "register", challengeId, name: "Mine", response: forgedAttestation },
+    });
     expect(forged.status).toBe(400);
     expect(((await forged.json()) as { message: string }).message).toMatch(/could not be added/);
     expect(await db().webauthnChallenge.count({ where: { id: challengeId } })).toBe(0);

@@ -56,7 +56,9 @@ describe("Stripe payments that did not finish", () => {
     const declinedCheckout = await db().payment.findFirstOrThrow({ where: { userId: p.id, purpose: "vip" }, select: { checkoutSessionId: true } });
     const declinedIntent = mode.stripe.declineOnSession(declinedCheckout.checkoutSessionId!);
     const status = async () =>
-      Object.fromEntries((await db().payment.findMany({ where: { userId: p.id }, select: { product: true, status: true } })).map((row) => [row.product, row.status]));
+      Object.fromEntries(
+        (await db().payment.findMany({ where: { userId: p.id }, select: { product: true, status: true } })).map((row) => [row.product, row.status]),
+      );
     // At 3 minutes the sweep learns the declined session's payment (still open: not failed).
     await settleStalePayments(later(3));
     expect(await db().payment.findFirstOrThrow({ where: { checkoutSessionId: declinedCheckout.checkoutSessionId } })).toMatchObject({
@@ -72,7 +74,11 @@ describe("Stripe payments that did not finish", () => {
     expect(cancellations()).toEqual([]);
 
     await settleStalePayments(later(31));
-    expect(cancellations().map((r) => r.path).sort()).toEqual(
+    expect(
+      cancellations()
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(
       [
         `/v1/payment_intents/${form.paymentIntentId}/cancel`,
         `/v1/checkout/sessions/${checkout.checkoutSessionId}/expire`,

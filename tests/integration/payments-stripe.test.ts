@@ -88,7 +88,12 @@ describe("Stripe payments", () => {
     const response = await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } });
     expect(response.status).toBe(402);
     expect(await response.json()).toEqual({ message: "Your card has insufficient funds." });
-    const failedEvent = JSON.stringify({ id: "evt_declined", object: "event", type: "payment_intent.payment_failed", data: { object: mode.stripe.intents.get(intent.paymentIntentId) } });
+    const failedEvent = JSON.stringify({
+      id: "evt_declined",
+      object: "event",
+      type: "payment_intent.payment_failed",
+      data: { object: mode.stripe.intents.get(intent.paymentIntentId) },
+    });
     expect((await rawPost(failedEvent, signed(failedEvent))).status).toBe(200);
     expect((await db().payment.findUniqueOrThrow({ where: { providerPaymentId: intent.paymentIntentId } })).status).toBe("pending");
     expect(await userBalance(p.id)).toBe(0n);
@@ -113,7 +118,12 @@ describe("Stripe payments", () => {
     const intent = await createIntent(keeper.cookie, "package_1");
     mode.stripe.succeed(intent.paymentIntentId);
     await call("/api/confirm-payment", { method: "POST", cookie: keeper.cookie, json: { paymentIntentId: intent.paymentIntentId } });
-    const refund = JSON.stringify({ id: "evt_refund", object: "event", type: "charge.refunded", data: { object: { id: "ch_1", object: "charge", payment_intent: intent.paymentIntentId, amount_refunded: 99 } } });
+    const refund = JSON.stringify({
+      id: "evt_refund",
+      object: "event",
+      type: "charge.refunded",
+      data: { object: { id: "ch_1", object: "charge", payment_intent: intent.paymentIntentId, amount_refunded: 99 } },
+    });
     expect((await rawPost(refund, signed(refund))).status).toBe(200);
     expect(await userBalance(keeper.id)).toBe(0n);
 
@@ -123,7 +133,12 @@ describe("Stripe payments", () => {
     await call("/api/confirm-payment", { method: "POST", cookie: spender.cookie, json: { paymentIntentId: second.paymentIntentId } });
     const raffle = await createTestRaffle({ entryPrice: 60n });
     await enterRaffle({ userId: spender.id, raffleId: raffle.id });
-    const dispute = JSON.stringify({ id: "evt_dispute", object: "event", type: "charge.dispute.created", data: { object: { id: "dp_1", object: "dispute", payment_intent: second.paymentIntentId, amount: 99 } } });
+    const dispute = JSON.stringify({
+      id: "evt_dispute",
+      object: "event",
+      type: "charge.dispute.created",
+      data: { object: { id: "dp_1", object: "dispute", payment_intent: second.paymentIntentId, amount: 99 } },
+    });
     expect((await rawPost(dispute, signed(dispute))).status).toBe(200);
     expect(await userBalance(spender.id)).toBe(0n);
     const flagged = await db().user.findUniqueOrThrow({ where: { id: spender.id } });
@@ -153,16 +168,25 @@ describe("Stripe payments", () => {
 
   it("buys VIP: 30 days, extended by a second purchase", async () => {
     const p = await buyer();
-    const first = (await (await call("/api/vip/subscribe", { method: "POST", cookie: p.cookie, json: { tier: "gold" } })).json()) as { paymentIntentId: string; tier: string };
+    const first = (await (await call("/api/vip/subscribe", { method: "POST", cookie: p.cookie, json: { tier: "gold" } })).json()) as {
+      paymentIntentId: string;
+      tier: string;
+    };
     expect(first.tier).toBe("gold");
     expect(mode.stripe.intents.get(first.paymentIntentId)!.amount).toBe(3999);
     mode.stripe.succeed(first.paymentIntentId);
-    const confirmed = (await (await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: first.paymentIntentId } })).json()) as { vipExpiry: string };
+    const confirmed = (await (
+      await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: first.paymentIntentId } })
+    ).json()) as { vipExpiry: string };
     const expiry = new Date(confirmed.vipExpiry).getTime();
     expect(Math.abs(expiry - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
-    const second = (await (await call("/api/vip/subscribe", { method: "POST", cookie: p.cookie, json: { tier: "gold" } })).json()) as { paymentIntentId: string };
+    const second = (await (await call("/api/vip/subscribe", { method: "POST", cookie: p.cookie, json: { tier: "gold" } })).json()) as {
+      paymentIntentId: string;
+    };
     mode.stripe.succeed(second.paymentIntentId);
-    const extended = (await (await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: second.paymentIntentId } })).json()) as { vipExpiry: string };
+    const extended = (await (
+      await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: second.paymentIntentId } })
+    ).json()) as { vipExpiry: string };
     expect(new Date(extended.vipExpiry).getTime() - expiry).toBe(30 * 86_400_000);
   });
 
@@ -177,7 +201,10 @@ describe("Stripe payments", () => {
     };
     const confirm = async (paymentIntentId: string) => {
       mode.stripe.succeed(paymentIntentId);
-      return (await (await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId } })).json()) as { tier: string; vipExpiry: string };
+      return (await (await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId } })).json()) as {
+        tier: string;
+        vipExpiry: string;
+      };
     };
     // A bronze started (another tab) before the gold below is bought.
     const lateBronze = await pay("bronze");
@@ -187,7 +214,9 @@ describe("Stripe payments", () => {
     // Lower than gold: refused before any payment starts, with when it becomes possible.
     const refused = await subscribe("silver");
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { message: string }).message).toMatch(/^Your GOLD membership runs until \d{4}-\d\d-\d\d \d\d:\d\d UTC\. You can extend it or move up to a higher tier; SILVER can be bought once it ends\.$/);
+    expect(((await refused.json()) as { message: string }).message).toMatch(
+      /^Your GOLD membership runs until \d{4}-\d\d-\d\d \d\d:\d\d UTC\. You can extend it or move up to a higher tier; SILVER can be bought once it ends\.$/,
+    );
     const page = await call("/vip/checkout?tier=bronze", { cookie: p.cookie });
     expect(page.status).toBe(302);
     expect(page.headers.get("Location")).toBe("/vip");
@@ -229,9 +258,7 @@ describe("Stripe payments", () => {
       expect(await deposits(inOrder.paymentId)).toBe(1);
 
       const together = await paidCheckout();
-      const burst = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => mode.deliver(i % 2 ? together.events.succeeded : together.events.completed)),
-      );
+      const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => mode.deliver(i % 2 ? together.events.succeeded : together.events.completed)));
       expect(burst.map((r) => r.status)).toEqual(Array(10).fill(200));
       // Whichever event type lost the race, a later delivery of it changes nothing.
       expect((await mode.deliver(together.events.succeeded)).status).toBe(200);

@@ -114,7 +114,9 @@ describe("payouts", () => {
     const player = (await (await call("/api/withdrawals", { cookie: p.cookie })).json()) as { status: string; legs: { status: string }[] }[];
     expect(player[0]).toMatchObject({ status: "processing", legs: [{ status: "completed" }, { status: "completed" }, { status: "processing" }] });
 
-    expect(await (await call(`/api/admin/payouts/${id}/transfer`, { method: "POST", cookie: admin.cookie, json: { reference: "VENMO-90210" } })).json()).toEqual({
+    expect(
+      await (await call(`/api/admin/payouts/${id}/transfer`, { method: "POST", cookie: admin.cookie, json: { reference: "VENMO-90210" } })).json(),
+    ).toEqual({
       status: "completed",
     });
     // The refunds undo that much of the purchases (back to card deposits); only the transfer is paid out.
@@ -212,7 +214,9 @@ describe("payouts", () => {
     await approvePayout(admin.id, id);
     const dispute = { id: "dp_overlap", object: "dispute", payment_intent: p.newer, amount: 2499 };
     expect((await deliverEvent("evt_dispute_overlap", "charge.dispute.created", dispute)).status).toBe(200);
-    expect((await db().user.findUniqueOrThrow({ where: { id: p.id } })).flagReason).toBe(`dispute of ${p.newer} covers 2499 cents already refunded or disputed`);
+    expect((await db().user.findUniqueOrThrow({ where: { id: p.id } })).flagReason).toBe(
+      `dispute of ${p.newer} covers 2499 cents already refunded or disputed`,
+    );
   });
 
   it("records no transfer for a flagged account, nor for the admin's own", async () => {
@@ -227,7 +231,9 @@ describe("payouts", () => {
     expect(await refused.json()).toEqual({ message: "The account is flagged for review: dispute of a payment: nothing is paid to it" });
     // Recording that it failed pays nothing and is allowed: the rest comes back as cash.
     const cashBefore = (await userBalances(p.id)).cash;
-    expect(await (await call(`/api/admin/payouts/${id}/transfer`, { method: "POST", cookie: admin.cookie, json: { failure: "Account under review" } })).json()).toEqual({
+    expect(
+      await (await call(`/api/admin/payouts/${id}/transfer`, { method: "POST", cookie: admin.cookie, json: { failure: "Account under review" } })).json(),
+    ).toEqual({
       status: "failed",
     });
     expect((await userBalances(p.id)).cash - cashBefore).toBe(1002n);

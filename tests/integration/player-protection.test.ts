@@ -58,7 +58,11 @@ describe("allowed jurisdictions at sign-up", () => {
     await db().user.update({ where: { id: user.id }, data: { country: null } });
     const cookie = await sessionCookie(user.id);
     expect((await call("/quick", { cookie })).headers.get("Location")).toBe("/onboarding?returnTo=%2Fquick");
-    const refused = await call("/onboarding", { method: "POST", cookie, form: { dateOfBirth: "1990-01-01", country: "US", region: "US-TX", acceptTerms: "on" } });
+    const refused = await call("/onboarding", {
+      method: "POST",
+      cookie,
+      form: { dateOfBirth: "1990-01-01", country: "US", region: "US-TX", acceptTerms: "on" },
+    });
     expect(refused.status).toBe(400);
     expect(await pageText(refused)).toContain("only available in New Jersey and Pennsylvania");
     const done = await call("/onboarding", { method: "POST", cookie, form: { dateOfBirth: "1990-01-01", country: "US", region: "US-PA", acceptTerms: "on" } });
@@ -94,12 +98,23 @@ describe("deposit limits offered at sign-up and before the first purchase", () =
     });
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe("/checkout?package=package_2");
-    expect(await db().depositLimit.findMany({ where: { userId: player.id }, select: { period: true, amountCents: true } })).toEqual([{ period: "week", amountCents: 2000 }]);
+    expect(await db().depositLimit.findMany({ where: { userId: player.id }, select: { period: true, amountCents: true } })).toEqual([
+      { period: "week", amountCents: 2000 },
+    ]);
     expect(await pageText(await call("/checkout?package=package_2", { cookie }))).not.toContain("Before your first purchase");
 
     const buyer = await createTestUser();
     await db().payment.create({
-      data: { userId: buyer.id, provider: "demo", providerPaymentId: `demo_${buyer.id}`, purpose: "coins", product: "package_2", amountCents: 499, status: "succeeded", settledAt: new Date() },
+      data: {
+        userId: buyer.id,
+        provider: "demo",
+        providerPaymentId: `demo_${buyer.id}`,
+        purpose: "coins",
+        product: "package_2",
+        amountCents: 499,
+        status: "succeeded",
+        settledAt: new Date(),
+      },
     });
     expect(await pageText(await call("/checkout?package=package_2", { cookie: await sessionCookie(buyer.id) }))).not.toContain("Before your first purchase");
   });
@@ -107,7 +122,12 @@ describe("deposit limits offered at sign-up and before the first purchase", () =
   it("refuses an empty or malformed offer form with a message, changing nothing", async () => {
     const player = await createTestUser();
     const cookie = await sessionCookie(player.id);
-    const forms: Record<string, string>[] = [{ intent: "limits" }, { intent: "limits", limitDay: "-5" }, { intent: "limits", limitDay: "0" }, { intent: "limits", limitDay: "99999999999" }];
+    const forms: Record<string, string>[] = [
+      { intent: "limits" },
+      { intent: "limits", limitDay: "-5" },
+      { intent: "limits", limitDay: "0" },
+      { intent: "limits", limitDay: "99999999999" },
+    ];
     for (const form of forms) {
       const response = await call("/responsible-play", { method: "POST", cookie, form });
       expect(response.status).toBe(302);
@@ -128,7 +148,10 @@ describe("the reality check", () => {
     return { player, cookie };
   }
   const state = async (cookie: string) =>
-    (await (await call("/api/reality-check", { cookie })).json()) as { startedAt: string; reality: { due: boolean; dueAt: string; netCoins: number; intervalMinutes: number } | null };
+    (await (await call("/api/reality-check", { cookie })).json()) as {
+      startedAt: string;
+      reality: { due: boolean; dueAt: string; netCoins: number; intervalMinutes: number } | null;
+    };
 
   it("is off until the player chooses an interval, and refuses other intervals", async () => {
     const { player, cookie } = await playing(90);
@@ -175,7 +198,10 @@ describe("the reality check", () => {
 
   it("starts a new stretch of play after 30 minutes without a request", async () => {
     const { player, cookie } = await playing(120);
-    await db().session.updateMany({ where: { userId: player.id }, data: { playSeenAt: new Date(Date.now() - 31 * 60_000), realityCheckAt: new Date(Date.now() - 40 * 60_000) } });
+    await db().session.updateMany({
+      where: { userId: player.id },
+      data: { playSeenAt: new Date(Date.now() - 31 * 60_000), realityCheckAt: new Date(Date.now() - 40 * 60_000) },
+    });
     const { startedAt } = await state(cookie);
     expect(Date.now() - Date.parse(startedAt)).toBeLessThan(60_000);
     const session = await db().session.findFirstOrThrow({ where: { userId: player.id } });
@@ -196,8 +222,7 @@ async function gatedAdmin() {
 }
 
 describe("the back office and a player's protections", () => {
-  const extend = (cookie: string, userId: string, choice: string) =>
-    call(`/api/admin/users/${userId}/exclusion`, { method: "POST", cookie, json: { choice } });
+  const extend = (cookie: string, userId: string, choice: string) => call(`/api/admin/users/${userId}/exclusion`, { method: "POST", cookie, json: { choice } });
 
   it("shows each player's limits, pending changes, breaks and reality check, read-only", async () => {
     const admin = await gatedAdmin();
@@ -236,22 +261,34 @@ describe("the back office and a player's protections", () => {
 
     expect((await extend(admin.cookie, player.id, "forever")).status).toBe(400);
     const player2 = await createTestUser();
-    expect((await extend((await sessionCookie(player2.id)), player.id, "5y")).status).toBe(403);
+    expect((await extend(await sessionCookie(player2.id), player.id, "5y")).status).toBe(403);
   });
 });
 
 describe("a place the site stops serving after players signed up there", () => {
   // As if the operator had taken the place out of ALLOWED_COUNTRIES: the player's recorded
   // home is no longer one the configuration allows (here demo mode's, see the top).
-  const moveTo = (userId: string, country: string | null, region: string | null = null) => db().user.update({ where: { id: userId }, data: { country, region } });
+  const moveTo = (userId: string, country: string | null, region: string | null = null) =>
+    db().user.update({ where: { id: userId }, data: { country, region } });
 
   it("refuses entries by country or by region within one batch, the others in it going through", async () => {
     const raffle = await createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 100 });
-    const homes = [["GB", null], ["FR", null], ["US", "US-NJ"], ["US", "US-TX"], ["US", null], ["FR", "US-NJ"], [null, "US-NJ"]] as const;
+    const homes = [
+      ["GB", null],
+      ["FR", null],
+      ["US", "US-NJ"],
+      ["US", "US-TX"],
+      ["US", null],
+      ["FR", "US-NJ"],
+      [null, "US-NJ"],
+    ] as const;
     const players = await Promise.all(homes.map(() => createTestUser({ coins: 100n })));
     await Promise.all(players.map((p, i) => moveTo(p.id, homes[i]![0], homes[i]![1])));
     const rules = { limitName: "test-jurisdiction", limitMax: 10, playIdleGapMs: 30 * 60_000, countries: ["GB", "MT"], regions: ["US-NJ", "US-PA"] };
-    const rows = await enterRaffles(players.map((p) => ({ userId: p.id, raffleId: raffle.id, tickets: 2, now: new Date() })), rules);
+    const rows = await enterRaffles(
+      players.map((p) => ({ userId: p.id, raffleId: raffle.id, tickets: 2, now: new Date() })),
+      rules,
+    );
     expect(rows.map((r) => r.outcome)).toEqual(["ok", "jurisdiction", "ok", "jurisdiction", "jurisdiction", "jurisdiction", "jurisdiction"]);
     expect(rows.map((r) => r.firstPosition)).toEqual([0, null, 2, null, null, null, null]);
     expect(await Promise.all(players.map((p) => userBalance(p.id)))).toEqual([90n, 100n, 90n, 100n, 100n, 100n, 100n]);

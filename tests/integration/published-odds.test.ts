@@ -19,7 +19,9 @@ async function publishedOdds(): Promise<Map<number, Map<number, number>>> {
   const wheels = new Map<number, Map<number, number>>();
   for (const [, table] of html.matchAll(/<table[^>]*data-testid="wheel-odds"[^>]*>([\s\S]*?)<\/table>/g)) {
     const chances = Number(/VIP with (\d+)x jackpot chances/.exec(table!)?.[1] ?? 1);
-    const slices = new Map([...table!.matchAll(/<td>(\d+) coins<\/td><td[^>]*>([\d.]+)%<\/td>/g)].map(([, reward, percent]) => [Number(reward), Number(percent)]));
+    const slices = new Map(
+      [...table!.matchAll(/<td>(\d+) coins<\/td><td[^>]*>([\d.]+)%<\/td>/g)].map(([, reward, percent]) => [Number(reward), Number(percent)]),
+    );
     wheels.set(chances, slices);
   }
   return wheels;
@@ -61,7 +63,10 @@ describe("the spin wheel against its published odds", () => {
     }
   });
 
-  for (const [label, tier, chances] of [["a player without VIP", undefined, 1], ["a diamond VIP (5x jackpot chances)", "diamond", 5]] as const) {
+  for (const [label, tier, chances] of [
+    ["a player without VIP", undefined, 1],
+    ["a diamond VIP (5x jackpot chances)", "diamond", 5],
+  ] as const) {
     it(`lands as published for ${label} (chi-square, p > 0.001)`, { timeout: 120_000 }, async () => {
       const published = (await publishedOdds()).get(chances)!;
       const counts = await spin(tier);

@@ -12,16 +12,14 @@ describe("enterRaffle", () => {
     const raffle = await createTestRaffle({ entryPrice: 25n });
     const result = await enterRaffle({ userId: player.id, raffleId: raffle.id, tickets: 2 });
     expect(result).toEqual({ raffleId: raffle.id, tier: "micro", positions: [0, 1], cost: 50n, balance: 50n });
-        expect(await potTotal(raffle.id)).toBe(50n);
+    expect(await potTotal(raffle.id)).toBe(50n);
     expect(await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).toMatchObject({ ticketCount: 2, playerCount: 1 });
   });
 
   it("200 concurrent entries from a balance that covers exactly 10: exactly 10 succeed", async () => {
     const player = await createTestUser({ coins: 50n });
     const raffle = await createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 1000 });
-    const results = await Promise.all(
-      Array.from({ length: 200 }, () => codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id }))),
-    );
+    const results = await Promise.all(Array.from({ length: 200 }, () => codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id }))));
     expect(results.filter((r) => r === "ok")).toHaveLength(10);
     expect(results.filter((r) => r !== "ok").every((r) => r === "insufficient_coins")).toBe(true);
     expect(await userBalance(player.id)).toBe(0n);
@@ -44,7 +42,7 @@ describe("enterRaffle", () => {
     for (const ack of acknowledged) {
       expect(entries[ack.positions[0]!]?.userId).toBe(ack.userId);
     }
-        expect(await potTotal(raffle.id)).toBe(7n * BigInt(acknowledged.length));
+    expect(await potTotal(raffle.id)).toBe(7n * BigInt(acknowledged.length));
     const raffleRow = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } });
     expect(raffleRow.ticketCount).toBe(acknowledged.length);
     for (const player of players) {
@@ -57,24 +55,16 @@ describe("enterRaffle", () => {
     const player = await createTestUser({ coins: 100n });
     const raffle = await createTestRaffle();
     expect(await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: raffle.endsAt }))).toBe("raffle_closed");
-    expect(
-      await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: new Date(raffle.endsAt.getTime() + 1) })),
-    ).toBe("raffle_closed");
-    expect(
-      await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: new Date(raffle.startsAt.getTime() - 1) })),
-    ).toBe("raffle_not_open");
-    expect(
-      await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: new Date(raffle.endsAt.getTime() - 1) })),
-    ).toBe("ok");
+    expect(await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: new Date(raffle.endsAt.getTime() + 1) }))).toBe("raffle_closed");
+    expect(await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: new Date(raffle.startsAt.getTime() - 1) }))).toBe("raffle_not_open");
+    expect(await codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id, now: new Date(raffle.endsAt.getTime() - 1) }))).toBe("ok");
     expect(await userBalance(player.id)).toBe(95n);
   });
 
   it("holds the per-raffle cap, also under concurrency", async () => {
     const player = await createTestUser({ coins: 1000n });
     const raffle = await createTestRaffle({ maxTicketsPerPlayer: 3 });
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id }))),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => codeOf(enterRaffle({ userId: player.id, raffleId: raffle.id }))));
     expect(results.filter((r) => r === "ok")).toHaveLength(3);
     expect(results.filter((r) => r !== "ok").every((r) => r === "over_ticket_cap")).toBe(true);
     expect(await codeOf(enterRaffle({ userId: player.id, raffleId: (await createTestRaffle({ maxTicketsPerPlayer: 3 })).id, tickets: 4 }))).toBe(
@@ -96,9 +86,7 @@ describe("enterRaffle", () => {
 
   it("answers an unknown raffle with raffle_not_found and changes nothing", async () => {
     const player = await createTestUser({ coins: 100n });
-    expect(await codeOf(enterRaffle({ userId: player.id, raffleId: "00000000-0000-4000-8000-000000000000" }))).toBe(
-      "raffle_not_found",
-    );
+    expect(await codeOf(enterRaffle({ userId: player.id, raffleId: "00000000-0000-4000-8000-000000000000" }))).toBe("raffle_not_found");
     expect(await userBalance(player.id)).toBe(100n);
   });
 });
@@ -112,7 +100,13 @@ describe("drawing", () => {
 
   it("pays the winner half the pot and the house the rest, and reveals the committed seed", async () => {
     const [a, b] = await Promise.all([createTestUser({ coins: 1000n }), createTestUser({ coins: 1000n })]);
-    const raffle = await endedRaffleWith([{ userId: a.id, tickets: 3 }, { userId: b.id, tickets: 2 }], 11n);
+    const raffle = await endedRaffleWith(
+      [
+        { userId: a.id, tickets: 3 },
+        { userId: b.id, tickets: 2 },
+      ],
+      11n,
+    );
     const outcome = (await drawDueRaffles(raffle.after)).find((o) => o.raffleId === raffle.id);
     expect(outcome).toMatchObject({ outcome: "completed", prize: 27n, rake: 28n });
     const drawn = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } });
@@ -143,7 +137,13 @@ describe("drawing", () => {
       createTestUser({ coins: 1000n, vipTier: "diamond", vipExpiry: future }),
       createTestUser({ coins: 1000n, vipTier: "diamond", vipExpiry: future }),
     ]);
-    const raffle = await endedRaffleWith([{ userId: a.id, tickets: 1 }, { userId: b.id, tickets: 2 }], 5n);
+    const raffle = await endedRaffleWith(
+      [
+        { userId: a.id, tickets: 1 },
+        { userId: b.id, tickets: 2 },
+      ],
+      5n,
+    );
     const outcome = (await drawDueRaffles(raffle.after)).find((o) => o.raffleId === raffle.id);
     // Pot 15: half is 7, doubled is 14, under the cap of 15.
     expect(outcome).toMatchObject({ outcome: "completed", prize: 14n, rake: 1n });
@@ -151,7 +151,10 @@ describe("drawing", () => {
 
   it("completes a draw interrupted after the lock exactly once on the next pass", async () => {
     const [a, b] = await Promise.all([createTestUser({ coins: 100n }), createTestUser({ coins: 100n })]);
-    const raffle = await endedRaffleWith([{ userId: a.id, tickets: 1 }, { userId: b.id, tickets: 1 }]);
+    const raffle = await endedRaffleWith([
+      { userId: a.id, tickets: 1 },
+      { userId: b.id, tickets: 1 },
+    ]);
     await expect(
       drawNextDueRaffle(raffle.after, {
         afterLock: () => {
@@ -173,7 +176,12 @@ describe("drawing", () => {
     const after = new Date(Math.max(...raffles.map((r) => r.after.getTime())));
     const ids = raffles.map((r) => r.id);
     const outcomes = (await Promise.all([drawDueRaffles(after), drawDueRaffles(after), drawDueRaffles(after)])).flat();
-    expect(outcomes.map((o) => o.raffleId).filter((id) => ids.includes(id)).sort()).toEqual([...ids].sort());
+    expect(
+      outcomes
+        .map((o) => o.raffleId)
+        .filter((id) => ids.includes(id))
+        .sort(),
+    ).toEqual([...ids].sort());
     expect(await db().ledgerTransaction.count({ where: { kind: "prize", raffleId: { in: ids } } })).toBe(12);
   });
 

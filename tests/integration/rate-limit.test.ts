@@ -13,14 +13,22 @@ const at = (ms: number) => new Date(1_800_000_000_000 + ms);
 async function outcomes(subject: string, times: number[]) {
   const results: string[] = [];
   for (const t of times) {
-    results.push(await consume(LIMIT, subject, at(t)).then(() => "ok", (e: unknown) => (e instanceof RateLimited ? "429" : "error")));
+    results.push(
+      await consume(LIMIT, subject, at(t)).then(
+        () => "ok",
+        (e: unknown) => (e instanceof RateLimited ? "429" : "error"),
+      ),
+    );
   }
   return results;
 }
 
 describe("rate limits", () => {
   it("allows the limit within a window and refuses the rest, with the seconds to wait", async () => {
-    const results = await outcomes("a", Array.from({ length: 12 }, (_, i) => i * 10));
+    const results = await outcomes(
+      "a",
+      Array.from({ length: 12 }, (_, i) => i * 10),
+    );
     expect(results).toEqual([...Array(10).fill("ok"), "429", "429"]);
     await expect(consume(LIMIT, "a", at(500))).rejects.toMatchObject({ retryAfterSeconds: 1 });
   });
@@ -44,7 +52,12 @@ describe("rate limits", () => {
 
   it("admits at most the limit of 50 hits fired at once, and does not count the refused ones", async () => {
     const results = await Promise.all(
-      Array.from({ length: 50 }, () => consume(LIMIT, "f", at(0)).then(() => "ok", (e: unknown) => (e instanceof RateLimited ? "429" : String(e)))),
+      Array.from({ length: 50 }, () =>
+        consume(LIMIT, "f", at(0)).then(
+          () => "ok",
+          (e: unknown) => (e instanceof RateLimited ? "429" : String(e)),
+        ),
+      ),
     );
     expect(results.filter((r) => r === "ok")).toHaveLength(10);
     expect(results.filter((r) => r === "429")).toHaveLength(40);
@@ -65,7 +78,12 @@ describe("the entry limit (10 per second per player)", () => {
   async function setUp() {
     const player = await createTestUser({ coins: 10_000n });
     const raffle = await createTestRaffle({ maxTicketsPerPlayer: 1000 });
-    return { player, raffle, cookie: await sessionCookie(player.id), enter: (cookie: string) => call(`/api/raffles/${raffle.id}/enter`, { method: "POST", cookie, json: {} }) };
+    return {
+      player,
+      raffle,
+      cookie: await sessionCookie(player.id),
+      enter: (cookie: string) => call(`/api/raffles/${raffle.id}/enter`, { method: "POST", cookie, json: {} }),
+    };
   }
 
   it("answers an entry over the limit with 429 and Retry-After, and moves no coin", async () => {

@@ -14,7 +14,16 @@ import { codeOf } from "../support/outcomes";
 
 async function paid(userId: string, cents: number, at: Date) {
   await db().payment.create({
-    data: { userId, provider: "demo", providerPaymentId: `demo_${Math.random()}`, purpose: "coins", product: "package_2", amountCents: cents, status: "succeeded", settledAt: at },
+    data: {
+      userId,
+      provider: "demo",
+      providerPaymentId: `demo_${Math.random()}`,
+      purpose: "coins",
+      product: "package_2",
+      amountCents: cents,
+      status: "succeeded",
+      settledAt: at,
+    },
   });
 }
 
@@ -54,9 +63,14 @@ describe("deposit limits", () => {
     expect(outcomes).toContain("ok");
     expect(outcomes.every((outcome) => outcome === "ok" || outcome === "deposit_limit")).toBe(true);
     // The newest purchase wins: an older one still unpaid was canceled at the provider.
-    const payable = await db().demoPayment.findMany({ where: { status: "requires_payment", metadata: { path: ["userId"], equals: p.id } }, select: { id: true } });
+    const payable = await db().demoPayment.findMany({
+      where: { status: "requires_payment", metadata: { path: ["userId"], equals: p.id } },
+      select: { id: true },
+    });
     expect(payable).toHaveLength(1);
-    expect(await db().payment.findMany({ where: { userId: p.id, status: "pending" }, select: { providerPaymentId: true } })).toEqual([{ providerPaymentId: payable[0]!.id }]);
+    expect(await db().payment.findMany({ where: { userId: p.id, status: "pending" }, select: { providerPaymentId: true } })).toEqual([
+      { providerPaymentId: payable[0]!.id },
+    ]);
   });
 
   it("makes room for a new purchase by canceling the player's unpaid one (the newest wins); one already paid counts, and the refusal says so", async () => {
@@ -113,7 +127,10 @@ describe("deposit limits", () => {
   it("flags for support, and does not credit by itself, a payment charged after it was marked failed", async () => {
     const p = await createTestUser();
     const { paymentId } = await startPayment(p.id, priceCoins("package_2")!);
-    await db().payment.updateMany({ where: { providerPaymentId: paymentId }, data: { status: "failed", failureMessage: "Your card was declined.", settledAt: new Date() } });
+    await db().payment.updateMany({
+      where: { providerPaymentId: paymentId },
+      data: { status: "failed", failureMessage: "Your card was declined.", settledAt: new Date() },
+    });
     await demoProvider.payWithTestCard(paymentId, DEMO_SUCCESS_CARD);
     expect(await settlePayment(paymentId)).toEqual({ status: "failed", message: "Please contact support if coins were not added." });
     expect(await db().user.findUniqueOrThrow({ where: { id: p.id }, select: { flagReason: true } })).toEqual({
@@ -138,7 +155,15 @@ describe("deposit limits", () => {
     const now = new Date();
     const reservation = (id: string, minutesAgo: number) =>
       db().payment.create({
-        data: { userId: p.id, provider: "demo", providerPaymentId: `reserved:${id}`, purpose: "coins", product: "package_2", amountCents: 499, createdAt: new Date(now.getTime() - minutesAgo * 60_000) },
+        data: {
+          userId: p.id,
+          provider: "demo",
+          providerPaymentId: `reserved:${id}`,
+          purpose: "coins",
+          product: "package_2",
+          amountCents: 499,
+          createdAt: new Date(now.getTime() - minutesAgo * 60_000),
+        },
       });
     await reservation(`${p.id}-old`, 11);
     await reservation(`${p.id}-recent`, 9);
@@ -165,7 +190,10 @@ describe("breaks and self-exclusion", () => {
     expect(refunded).toBe(3);
     expect(await userBalance(p.id)).toBe(5000n);
     const after = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id }, include: { entries: { orderBy: { position: "asc" } } } });
-    expect(after.entries.map((e) => [e.position, e.userId])).toEqual([[0, other.id], [1, other.id]]);
+    expect(after.entries.map((e) => [e.position, e.userId])).toEqual([
+      [0, other.id],
+      [1, other.id],
+    ]);
     expect(after).toMatchObject({ ticketCount: 2, playerCount: 1 });
     expect(await potTotal(raffle.id)).toBe(200n);
 
@@ -180,7 +208,11 @@ describe("breaks and self-exclusion", () => {
     await refusedWith("/api/vip/claim-daily-bonus");
     await refusedWith("/api/create-payment-intent", { packageId: "package_1" });
     await refusedWith("/api/vip/subscribe", { tier: "gold" });
-    const page = await call("/checkout?package=package_1", { method: "POST", cookie, form: { intent: "demo-pay", cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" } });
+    const page = await call("/checkout?package=package_1", {
+      method: "POST",
+      cookie,
+      form: { intent: "demo-pay", cardNumber: "4242424242424242", expiry: "12/34", cvc: "123" },
+    });
     expect(page.status).toBe(302);
     expect(await userBalance(p.id)).toBe(5000n);
 
@@ -200,7 +232,7 @@ describe("breaks and self-exclusion", () => {
     // The refund renumbered the tickets, so this one is at position 0 again.
     expect(await enterRaffle({ userId: next.id, raffleId: raffle.id })).toMatchObject({ positions: [0], cost: 50n, balance: 250n });
     expect(await userBalance(next.id)).toBe(250n);
-        expect(await potTotal(raffle.id)).toBe(50n);
+    expect(await potTotal(raffle.id)).toBe(50n);
   });
 
   it("cannot be shortened, only lengthened", async () => {
@@ -249,7 +281,9 @@ describe("the responsible-play page's forms (conform: a refusal is a 4xx with th
     const saved = await post(cookie, { intent: "limit", period: "week", amount: "25.50" });
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe("/responsible-play");
-    expect(await db().depositLimit.findMany({ where: { userId: p.id }, select: { period: true, amountCents: true } })).toEqual([{ period: "week", amountCents: 2550 }]);
+    expect(await db().depositLimit.findMany({ where: { userId: p.id }, select: { period: true, amountCents: true } })).toEqual([
+      { period: "week", amountCents: 2550 },
+    ]);
     // Blank removes it (after 24 hours, as any raise).
     expect((await post(cookie, { intent: "limit", period: "week", amount: "" })).status).toBe(302);
     expect(await db().depositLimit.findFirstOrThrow({ where: { userId: p.id } })).toMatchObject({ amountCents: 2550, pendingRemoval: true });
@@ -264,7 +298,10 @@ describe("the responsible-play page's forms (conform: a refusal is a 4xx with th
     const odd = await post(cookie, { intent: "reality", minutes: "5" });
     expect(odd.status).toBe(400);
     expectFieldError(await pageText(odd), "reality-check-minutes", "Choose off, 15, 30 or 60 minutes");
-    expect(await db().user.findUniqueOrThrow({ where: { id: p.id }, select: { excludedUntil: true, realityCheckMinutes: true } })).toEqual({ excludedUntil: null, realityCheckMinutes: null });
+    expect(await db().user.findUniqueOrThrow({ where: { id: p.id }, select: { excludedUntil: true, realityCheckMinutes: true } })).toEqual({
+      excludedUntil: null,
+      realityCheckMinutes: null,
+    });
   });
 
   it("shows the service's refusal atop the form with its status: a break cannot be shortened", async () => {

@@ -114,4 +114,3 @@ describe("rewards racing the same player's entries", () => {
     }
   });
 });
-

@@ -37,7 +37,11 @@ function sources(): { file: string; text: string }[] {
 }
 
 const mayPlayFrom = async (country: string | null, region: string | null, places: Places) =>
-  (await db().$queryRaw<{ ok: boolean }[]>`SELECT may_play_from(${country}::text, ${region}::text, ${places.countries}::text[], ${places.regions}::text[]) AS ok`)[0]!.ok;
+  (
+    await db().$queryRaw<
+      { ok: boolean }[]
+    >`SELECT may_play_from(${country}::text, ${region}::text, ${places.countries}::text[], ${places.regions}::text[]) AS ok`
+  )[0]!.ok;
 
 describe("the place a player may play from: may_play_from owns it", () => {
   it("allows a listed country anywhere, and a region only in its own country", async () => {
@@ -46,7 +50,14 @@ describe("the place a player may play from: may_play_from owns it", () => {
     expect(await mayPlayFrom("GB", "US-TX", places)).toBe(true);
     expect(await mayPlayFrom("US", "US-NJ", places)).toBe(true);
     // A region counts only in its own country, and a region-limited country needs one.
-    for (const [country, region] of [["FR", null], ["US", "US-TX"], ["US", null], ["FR", "US-NJ"], [null, "US-NJ"], [null, null]] as const) {
+    for (const [country, region] of [
+      ["FR", null],
+      ["US", "US-TX"],
+      ["US", null],
+      ["FR", "US-NJ"],
+      [null, "US-NJ"],
+      [null, null],
+    ] as const) {
       expect(await mayPlayFrom(country, region, places), `${country} ${region}`).toBe(false);
     }
   });
@@ -54,13 +65,24 @@ describe("the place a player may play from: may_play_from owns it", () => {
   it("is stated once: the entry function and the TypeScript call it rather than restate it", () => {
     const stating = sources().filter(({ text }) => /left\(\s*[\w."]*region/i.test(text) || /regions\[[^\]]+\]\?\.includes/.test(text));
     expect(stating.map(({ file }) => file)).toEqual([path.join("prisma", "sql", "functions", "may_play_from.sql")]);
-    const callers = sources().filter(({ text }) => text.includes("may_play_from(")).map(({ file }) => path.basename(file));
+    const callers = sources()
+      .filter(({ text }) => text.includes("may_play_from("))
+      .map(({ file }) => path.basename(file));
     expect(callers.sort()).toEqual(["admin.server.ts", "enter_raffles.sql", "responsible-play.server.ts", "session.server.ts"]);
   });
 
   it("gives sign-up, an entry, a purchase's gate, the player's pages and the back office the same answer for each home", async () => {
     const raffle = await createTestRaffle({ entryPrice: 5n, maxTicketsPerPlayer: 100 });
-    const homes = [["GB", null], ["FR", null], ["US", "US-NJ"], ["US", "US-TX"], ["US", null], ["FR", "US-NJ"], [null, "US-NJ"], ["CA", "CA-ON"]] as const;
+    const homes = [
+      ["GB", null],
+      ["FR", null],
+      ["US", "US-NJ"],
+      ["US", "US-TX"],
+      ["US", null],
+      ["FR", "US-NJ"],
+      [null, "US-NJ"],
+      ["CA", "CA-ON"],
+    ] as const;
     const answers: boolean[] = [];
     for (const [country, region] of homes) {
       const player = await createTestUser({ coins: 100n });
@@ -87,7 +109,9 @@ describe("the rate limit's sliding window: rate_limit_exceeds owns the compariso
   it("is stated once: the entry function and the other limits call it rather than restate it", () => {
     const weighing = sources().filter(({ text }) => /\*\s*[\w.${}[\]]*overlap|overlap[\w\]}]*\s*\*/i.test(text));
     expect(weighing.map(({ file }) => file)).toEqual([path.join("prisma", "sql", "functions", "rate_limit_exceeds.sql")]);
-    const callers = sources().filter(({ text }) => text.includes("rate_limit_exceeds(")).map(({ file }) => path.basename(file));
+    const callers = sources()
+      .filter(({ text }) => text.includes("rate_limit_exceeds("))
+      .map(({ file }) => path.basename(file));
     expect(callers.sort()).toEqual(["enter_raffles.sql", "rate-limit.server.ts"]);
   });
 

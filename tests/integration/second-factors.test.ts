@@ -65,8 +65,13 @@ describe("an admin's enrolment with the bootstrap key", () => {
     expect((await gate(other, { intent: "key", key: KEY })).status).toBe(400);
     expect(await pageText(await call("/admin-access", { cookie: other }))).toContain("Authentication code");
     expect(await actions(admin.id)).toEqual([
-      "admin.gate_refused", "admin.enrolment_started", "admin.gate_refused", "admin.gate_refused",
-      "second_factor.enrolled", "admin.gate_passed", "admin.gate_refused",
+      "admin.gate_refused",
+      "admin.enrolment_started",
+      "admin.gate_refused",
+      "admin.gate_refused",
+      "second_factor.enrolled",
+      "admin.gate_passed",
+      "admin.gate_refused",
     ]);
   });
 
@@ -149,7 +154,10 @@ describe("the admin gate with the admin's own code", () => {
     expect((await gate(second, { code: recovery })).status).toBe(400);
     expect(await gateOpen(second)).toBe(false);
     expect(await db().recoveryCode.count({ where: { userId: admin.id, usedAt: null } })).toBe(9);
-    const used = await db().auditEvent.findMany({ where: { actor: admin.id, action: { in: ["second_factor.recovery_code_used", "admin.gate_passed"] } }, orderBy: { id: "asc" } });
+    const used = await db().auditEvent.findMany({
+      where: { actor: admin.id, action: { in: ["second_factor.recovery_code_used", "admin.gate_passed"] } },
+      orderBy: { id: "asc" },
+    });
     expect(used.map((a) => a.action)).toEqual(["admin.gate_passed", "second_factor.recovery_code_used", "admin.gate_passed"]);
     expect(used[1]!.details).toMatchObject({ left: 9 });
     expect(used[2]!.details).toMatchObject({ method: "recovery_code" });
@@ -224,7 +232,11 @@ describe("a player's own second factor", () => {
     const wrong = await call("/settings/two-factor", { method: "POST", cookie: enrolling, form: { intent: "confirm", code: "12345" } });
     expect(wrong.status).toBe(400);
     expect(fieldError(await pageText(wrong), "totp-confirm-code")).toBe("That code is not right. Type the code the app shows now.");
-    const confirmed = await call("/settings/two-factor", { method: "POST", cookie: enrolling, form: { intent: "confirm", code: await totpCodeAt(secret, -1) } });
+    const confirmed = await call("/settings/two-factor", {
+      method: "POST",
+      cookie: enrolling,
+      form: { intent: "confirm", code: await totpCodeAt(secret, -1) },
+    });
     expect(confirmed.status).toBe(200);
     const codes = [...(await pageText(confirmed)).matchAll(/<li>([0-9A-Z-]{19})<\/li>/g)].map((m) => m[1]!);
     expect(codes).toHaveLength(10);
@@ -240,7 +252,11 @@ describe("a player's own second factor", () => {
     const pending = cookiesFrom(first);
     expect((await call("/login/two-factor", { cookie: pending })).status).toBe(200);
 
-    const wrong = await call("/login/two-factor", { method: "POST", cookie: pending, form: { code: "000000" === (await totpCode(player.secret)) ? "111111" : "000000" } });
+    const wrong = await call("/login/two-factor", {
+      method: "POST",
+      cookie: pending,
+      form: { code: "000000" === (await totpCode(player.secret)) ? "111111" : "000000" },
+    });
     expect(wrong.status).toBe(400);
     expect(cookiesFrom(wrong)).not.toMatch(/__session=/);
     expect(fieldError(await pageText(wrong), "sign-in-code-code")).toBe("That code is not right. Try the app's current code, or a recovery code.");
@@ -248,7 +264,9 @@ describe("a player's own second factor", () => {
     const code = await totpCode(player.secret);
     const done = await call("/login/two-factor", { method: "POST", cookie: pending, form: { code } });
     expect(done.headers.get("Location")).toBe("/history");
-    const session = cookiesFrom(done).split("; ").find((c) => c.startsWith("__session="))!;
+    const session = cookiesFrom(done)
+      .split("; ")
+      .find((c) => c.startsWith("__session="))!;
     expect((await call("/api/auth/user", { cookie: session })).status).toBe(200);
 
     // The same code again, on another sign-in: refused. A recovery code works, once.
@@ -257,10 +275,16 @@ describe("a player's own second factor", () => {
     expect((await call("/login/two-factor", { method: "POST", cookie: again, form: { code: player.codes[0]! } })).headers.get("Location")).toBe("/history");
     const third = cookiesFrom(await signIn(player.email));
     expect((await call("/login/two-factor", { method: "POST", cookie: third, form: { code: player.codes[0]! } })).status).toBe(400);
-    const audit = await db().auditEvent.findMany({ where: { actor: player.id, action: { startsWith: "account.sign_in_second_factor" } }, orderBy: { id: "asc" } });
+    const audit = await db().auditEvent.findMany({
+      where: { actor: player.id, action: { startsWith: "account.sign_in_second_factor" } },
+      orderBy: { id: "asc" },
+    });
     expect(audit.map((a) => a.action)).toEqual([
-      "account.sign_in_second_factor_failed", "account.sign_in_second_factor", "account.sign_in_second_factor_failed",
-      "account.sign_in_second_factor", "account.sign_in_second_factor_failed",
+      "account.sign_in_second_factor_failed",
+      "account.sign_in_second_factor",
+      "account.sign_in_second_factor_failed",
+      "account.sign_in_second_factor",
+      "account.sign_in_second_factor_failed",
     ]);
   });
 

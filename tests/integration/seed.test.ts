@@ -10,12 +10,8 @@ describe("seed", () => {
     expect(await seed({ demoUsers: false })).toEqual({ series: 16, demoUsers: 0 });
     expect(await db().user.count()).toBe(0);
     const series = await listRaffleSeries();
-    expect(new Set(series.filter((s) => s.kind === "quick").map((s) => s.tier))).toEqual(
-      new Set(["lightning", "bolt", "flash", "sonic", "hyper", "ultra"]),
-    );
-    expect(new Set(series.filter((s) => s.kind === "regular").map((s) => s.tier))).toEqual(
-      new Set(["micro", "low", "medium", "high", "premium", "elite"]),
-    );
+    expect(new Set(series.filter((s) => s.kind === "quick").map((s) => s.tier))).toEqual(new Set(["lightning", "bolt", "flash", "sonic", "hyper", "ultra"]));
+    expect(new Set(series.filter((s) => s.kind === "regular").map((s) => s.tier))).toEqual(new Set(["micro", "low", "medium", "high", "premium", "elite"]));
     for (const s of series) {
       expect(s.entryPrice).toBeGreaterThanOrEqual(5n);
       expect(s.entryPrice).toBeLessThanOrEqual(2500n);

@@ -31,14 +31,28 @@ describe("findSession (one statement on every signed-in request)", () => {
       const token = randomBytes(32).toString("base64url");
       const { id } = await createSessionRow({ tokenHash: hashOf(token), userId: user.id, expiresAt: new Date(now.getTime() + 60_000) });
       if (user === full) {
-        await db().session.update({ where: { id }, data: { adminGatePassedAt: new Date(now.getTime() - 5_000), realityCheckAt: new Date(now.getTime() - 2_000) } });
+        await db().session.update({
+          where: { id },
+          data: { adminGatePassedAt: new Date(now.getTime() - 5_000), realityCheckAt: new Date(now.getTime() - 2_000) },
+        });
       }
       const expected = await db().session.findUniqueOrThrow({
         where: { id },
-        select: { id: true, adminGatePassedAt: true, expiresAt: true, playStartedAt: true, playSeenAt: true, realityCheckAt: true, user: { select: sessionUserSelect } },
+        select: {
+          id: true,
+          adminGatePassedAt: true,
+          expiresAt: true,
+          playStartedAt: true,
+          playSeenAt: true,
+          realityCheckAt: true,
+          user: { select: sessionUserSelect },
+        },
       });
       // Plus whether outcome notices wait for the player (none here), and whether they may play from where they live.
-      expect(await findSession(hashOf(token), now, places)).toStrictEqual({ ...expected, user: { ...expected.user, hasOutcomeNews: false, mayPlay: user === full } });
+      expect(await findSession(hashOf(token), now, places)).toStrictEqual({
+        ...expected,
+        user: { ...expected.user, hasOutcomeNews: false, mayPlay: user === full },
+      });
     }
   });
 

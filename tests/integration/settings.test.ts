@@ -3,7 +3,8 @@ import { db } from "~/models/db.server";
 import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 
-const settingsOf = (id: string) => db().user.findUniqueOrThrow({ where: { id }, select: { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } });
+const settingsOf = (id: string) =>
+  db().user.findUniqueOrThrow({ where: { id }, select: { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } });
 
 describe("settings", () => {
   it("start with email on, sound and browser notifications off, and are kept on the account", async () => {
@@ -12,7 +13,12 @@ describe("settings", () => {
     expect(await settingsOf(player.id)).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: false });
 
     // The page's form (ADR 040): ticked boxes arrive as "on", unticked ones not at all; back with a toast.
-    const saved = await call("/settings", { method: "POST", cookie, form: { soundEffects: "on" }, headers: { Accept: "text/html", Referer: "http://localhost/settings" } });
+    const saved = await call("/settings", {
+      method: "POST",
+      cookie,
+      form: { soundEffects: "on" },
+      headers: { Accept: "text/html", Referer: "http://localhost/settings" },
+    });
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe("/settings");
     expect(await pageText(await call("/settings", { cookie: `${cookie}; ${cookiesFrom(saved)}` }))).toContain("Settings saved");
@@ -21,7 +27,12 @@ describe("settings", () => {
     expect(user.settings).toEqual({ emailNotifications: false, soundEffects: true, quickRaffleNotifications: false });
 
     // A script: JSON back, whatever it asks for (ADR 040).
-    const json = await call("/api/settings", { method: "POST", cookie, form: { emailNotifications: "true", soundEffects: "false", quickRaffleNotifications: "true" }, headers: { Accept: "text/html" } });
+    const json = await call("/api/settings", {
+      method: "POST",
+      cookie,
+      form: { emailNotifications: "true", soundEffects: "false", quickRaffleNotifications: "true" },
+      headers: { Accept: "text/html" },
+    });
     expect(await json.json()).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: true });
     const audit = await db().auditEvent.findMany({ where: { actor: player.id, action: "settings.update" } });
     expect(audit).toHaveLength(2);

@@ -16,7 +16,18 @@ const TAKEN = { message: "That username is already taken. Try another one!" };
 
 describe("look-alike usernames", () => {
   it("gives one of 20 players claiming look-alikes of one name at once the name, and the rest a clear 400", async () => {
-    const lookAlikes = ["LuckyLlama", "LuckyIIama", "Lucky1lama", "luckyllama", "LUCKYLLAMA", "LuckyLIama", "LuckyL1ama", "IuckyLlama", "1uckyllama", "LuckyLlarna"];
+    const lookAlikes = [
+      "LuckyLlama",
+      "LuckyIIama",
+      "Lucky1lama",
+      "luckyllama",
+      "LUCKYLLAMA",
+      "LuckyLIama",
+      "LuckyL1ama",
+      "IuckyLlama",
+      "1uckyllama",
+      "LuckyLlarna",
+    ];
     const players = await newcomers(20);
     const responses = await Promise.all(players.map((p, i) => claim(p.cookie, lookAlikes[i % lookAlikes.length]!)));
     const statuses = responses.map((r) => r.status);
@@ -69,7 +80,9 @@ describe("changing a username", () => {
     expect((await claim(player!.cookie, "SecondThought")).status).toBe(200);
     const tooSoon = await claim(player!.cookie, "ThirdTry");
     expect(tooSoon.status).toBe(400);
-    expect(((await tooSoon.json()) as { message: string }).message).toMatch(/^You can change your username once every 30 days\. You can change it again on \d{4}-\d{2}-\d{2} \(UTC\)\.$/);
+    expect(((await tooSoon.json()) as { message: string }).message).toMatch(
+      /^You can change your username once every 30 days\. You can change it again on \d{4}-\d{2}-\d{2} \(UTC\)\.$/,
+    );
     expect((await db().user.findUniqueOrThrow({ where: { id: player!.id } })).username).toBe("SecondThought");
     // The name given up is free for others.
     const [other] = await newcomers(1);

@@ -29,7 +29,11 @@ describe("withdrawals", () => {
     const p = await player(2000n);
     const cases: [Record<string, unknown>, string, string][] = [
       [{ amount: 9.99, method: "", accountInfo: "" }, "Minimum Withdrawal", "Minimum withdrawal amount is $10"],
-      [{ amount: 20.01, method: "", accountInfo: "" }, "Insufficient Balance", "Only cash can be withdrawn: you can withdraw up to $20.00. Bonus coins are for play only."],
+      [
+        { amount: 20.01, method: "", accountInfo: "" },
+        "Insufficient Balance",
+        "Only cash can be withdrawn: you can withdraw up to $20.00. Bonus coins are for play only.",
+      ],
       [{ amount: 10, method: "", accountInfo: "" }, "Missing Information", "Please fill in all required fields"],
       [{ amount: 10, method: "bank", accountInfo: "Routing: 011000015" }, "Missing Information", "Please fill in all required fields"],
     ];
@@ -98,7 +102,10 @@ describe("withdrawals", () => {
       expect(((await response.json()) as { message: string }).message, accountInfo).toBe(message);
     }
     expect(await db().withdrawal.count({ where: { userId: p.id } })).toBe(0);
-    for (const [method, accountInfo] of [["paypal", "me@example.com"], ["venmo", "@Lucky_Lou-7"]]) {
+    for (const [method, accountInfo] of [
+      ["paypal", "me@example.com"],
+      ["venmo", "@Lucky_Lou-7"],
+    ]) {
       await db().rateLimitBucket.deleteMany();
       const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 10, method, accountInfo } });
       expect(response.status, accountInfo).toBe(200);
@@ -114,7 +121,10 @@ describe("withdrawals", () => {
       await db().rateLimitBucket.deleteMany();
       const response = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount, method: "venmo", accountInfo: "lucky-lou" } });
       expect(response.status, String(amount)).toBe(422);
-      expect(await response.json(), String(amount)).toEqual({ title: "Invalid Amount", message: "Enter the amount in dollars and cents, with at most two decimals" });
+      expect(await response.json(), String(amount)).toEqual({
+        title: "Invalid Amount",
+        message: "Enter the amount in dollars and cents, with at most two decimals",
+      });
     }
     const form = await call("/withdraw", { method: "POST", cookie: p.cookie, form: { amount: "10.005", method: "venmo", "venmo.username": "lucky-lou" } });
     expect(form.status).toBeLessThan(500);
@@ -181,7 +191,11 @@ describe("withdrawals", () => {
     expect(card.status).toBe(200);
     expect(cardBody).not.toContain(CARD);
     expect(cardBody).not.toContain("7319");
-    await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 10, method: "bank", accountInfo: "Routing: 011000015 | Account: 98765432101" } });
+    await call("/api/withdraw", {
+      method: "POST",
+      cookie: p.cookie,
+      json: { amount: 10, method: "bank", accountInfo: "Routing: 011000015 | Account: 98765432101" },
+    });
     const stored = await db().withdrawal.findMany({ where: { userId: p.id }, orderBy: { createdAt: "asc" } });
     expect(stored[0]).toMatchObject({ method: "debit_card", cardLast4: "4242", cardExpiry: "12/29", destinationMasked: "Card ••••4242 (12/29)" });
     expect(stored[0]!.cardToken).toMatch(/^demo_card_/);
@@ -210,7 +224,12 @@ describe("withdrawals", () => {
     const refusedPage = await (await call("/withdraw", { cookie: `${p.cookie}; ${cookiesFrom(refused)}` })).text();
     expect(refusedPage).toContain("Minimum Withdrawal");
     // The page's fetcher asks for anything and gets the same answer (ADR 040), never JSON.
-    const fetched = await call("/withdraw", { method: "POST", cookie: p.cookie, form: { amount: "5", method: "venmo" }, headers: { Accept: "application/json" } });
+    const fetched = await call("/withdraw", {
+      method: "POST",
+      cookie: p.cookie,
+      form: { amount: "5", method: "venmo" },
+      headers: { Accept: "application/json" },
+    });
     expect(fetched.headers.get("Location")).toBe("/withdraw");
   });
 

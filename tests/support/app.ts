@@ -38,10 +38,7 @@ export type Call = {
   body?: BodyInit;
 };
 
-export async function call(
-  pathname: string,
-  { method = "GET", cookie, json, form, headers = {}, ip = "127.0.0.1", body }: Call = {},
-): Promise<Response> {
+export async function call(pathname: string, { method = "GET", cookie, json, form, headers = {}, ip = "127.0.0.1", body }: Call = {}): Promise<Response> {
   const init: RequestInit = { method, headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual" };
   if (body !== undefined) {
     init.body = body;

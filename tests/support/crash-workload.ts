@@ -91,7 +91,8 @@ async function approveUntilGone(server: ServerProcess, admin: Actor, withdrawalI
     const response = await post(server, `/api/admin/payouts/${id}/approve`, admin.cookie, { json: {} });
     if (!response) return;
     answered(acked, response.status);
-    if (response.status === 200 && ["completed", "processing", "failed"].includes((JSON.parse(response.text) as { status: string }).status)) acked.payouts.add(id);
+    if (response.status === 200 && ["completed", "processing", "failed"].includes((JSON.parse(response.text) as { status: string }).status))
+      acked.payouts.add(id);
   }
 }
 

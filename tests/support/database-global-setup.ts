@@ -28,10 +28,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     // Drop the template and any clone a crashed file left behind.
     await withClient(adminUrl, async (client) => {
-      const { rows } = await client.query<{ datname: string }>(
-        "SELECT datname FROM pg_database WHERE datname LIKE $1",
-        [`${template}%`],
-      );
+      const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${template}%`]);
       for (const { datname } of rows.filter((row) => row.datname !== template)) await dropDatabase(adminUrl, datname);
     });
     await dropDatabase(adminUrl, template);

@@ -132,7 +132,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         const amount = Number(body.amount ?? intent.amount);
         const already = [...refunds.values()].filter((r) => r.payment_intent === intent.id && r.status !== "failed" && r.status !== "canceled");
         if (intent.status !== "succeeded" || already.reduce((sum, r) => sum + r.amount, 0) + amount > intent.amount) {
-          return send(400, { error: { type: "invalid_request_error", code: "charge_already_refunded", message: "Refund amount is greater than unrefunded amount on charge" } });
+          return send(400, {
+            error: { type: "invalid_request_error", code: "charge_already_refunded", message: "Refund amount is greater than unrefunded amount on charge" },
+          });
         }
         const refund: Refund = {
           id: id("re"),

@@ -11,18 +11,78 @@ import fc from "fast-check";
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? (process.env.RELIABILITY === "long" ? 200 : 12));
 
 const NUMBER_LIKE = [
-  "NaN", "-NaN", "Infinity", "-Infinity", "1e309", "-1e309", "1e-7", "-0", "0", "-1", "-10", "0.001", "10.005", "10.1.1",
-  "0x1F", "0b11", "1_000", " 10 ", "10\u0000", "١٠", "１０", "9".repeat(40), "9007199254740993", "-9223372036854775809",
-  "$10", "10,00", "1e2", ".5", "5.", "+5", "--5", "",
+  "NaN",
+  "-NaN",
+  "Infinity",
+  "-Infinity",
+  "1e309",
+  "-1e309",
+  "1e-7",
+  "-0",
+  "0",
+  "-1",
+  "-10",
+  "0.001",
+  "10.005",
+  "10.1.1",
+  "0x1F",
+  "0b11",
+  "1_000",
+  " 10 ",
+  "10\u0000",
+  "١٠",
+  "１０",
+  "9".repeat(40),
+  "9007199254740993",
+  "-9223372036854775809",
+  "$10",
+  "10,00",
+  "1e2",
+  ".5",
+  "5.",
+  "+5",
+  "--5",
+  "",
 ];
 const STRING_LIKE = [
-  "__proto__", "constructor", "prototype", "toString", "null", "undefined", "true", "[]", "{}", "' OR '1'='1", "\"; DROP TABLE users; --",
-  "<script>alert(1)</script>", "../../etc/passwd", "%00", "\u0000", "\uD800", "𝟘𝟙", "\u202Eevil", "a".repeat(5000), " ",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "null",
+  "undefined",
+  "true",
+  "[]",
+  "{}",
+  "' OR '1'='1",
+  '"; DROP TABLE users; --',
+  "<script>alert(1)</script>",
+  "../../etc/passwd",
+  "%00",
+  "\u0000",
+  "\uD800",
+  "𝟘𝟙",
+  "\u202Eevil",
+  "a".repeat(5000),
+  " ",
 ];
 /** Dates a naive `new Date(text)` misreads or a database refuses: out of range, impossible, signed or six-digit years. */
 export const DATE_LIKE = [
-  "9999-99-99", "0000-01-01", "-000001-01-01", "+275760-09-13", "275760-09-14", "1990-02-30", "2023-02-29", "1990-13-01",
-  "1990-00-10", "1899-12-31", "10000-01-01", "1990-1-1", "1990-01-01T00:00:00Z", "01/02/1990", "9999-12-31",
+  "9999-99-99",
+  "0000-01-01",
+  "-000001-01-01",
+  "+275760-09-13",
+  "275760-09-14",
+  "1990-02-30",
+  "2023-02-29",
+  "1990-13-01",
+  "1990-00-10",
+  "1899-12-31",
+  "10000-01-01",
+  "1990-1-1",
+  "1990-01-01T00:00:00Z",
+  "01/02/1990",
+  "9999-12-31",
 ];
 
 /**
@@ -42,7 +102,10 @@ const DEEP = nestedArrays(5000);
 export function toJson(value: unknown): string {
   if (value instanceof RawJson) return value.text;
   if (Array.isArray(value)) return `[${value.map(toJson).join(",")}]`;
-  if (value && typeof value === "object") return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`).join(",")}}`;
+  if (value && typeof value === "object")
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`)
+      .join(",")}}`;
   return JSON.stringify(value) ?? "null";
 }
 
@@ -69,8 +132,21 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
  * `examples`, run before the random cases): prototype names, NUL, out-of-range numbers, shapes.
  */
 export const NASTY: unknown[] = [
-  "__proto__", "constructor", "toString", "x\u0000y", -1, 0.5, 1e308, "NaN", [], { __proto__: null, a: 1 },
-  "9999-99-99", "0000-01-01", "-000001-01-01", "1990-02-30", DEEP,
+  "__proto__",
+  "constructor",
+  "toString",
+  "x\u0000y",
+  -1,
+  0.5,
+  1e308,
+  "NaN",
+  [],
+  { __proto__: null, a: 1 },
+  "9999-99-99",
+  "0000-01-01",
+  "-000001-01-01",
+  "1990-02-30",
+  DEEP,
 ];
 
 /** A value as a test label shows it (a 5,000-deep array is not spelled out). */
@@ -104,11 +180,15 @@ export function nastyQueries(names: string[]): string[] {
 /** A body's fields: the route's own names (each maybe present, with a plausible or hostile value) plus hostile extras. */
 export function hostileFields(names: string[], plausible: Record<string, unknown[]> = {}): fc.Arbitrary<[string, unknown][]> {
   const field = (name: string) =>
-    fc.option(
-      plausible[name]?.length ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...plausible[name]!) }, hostileValue) : hostileValue,
-      { nil: undefined, freq: 4 },
-    ).map((value) => (value === undefined ? [] : [[name, value] as [string, unknown]]));
-  const extras = fc.array(fc.tuple(fc.constantFrom("__proto__", "constructor", "prototype", "isAdmin", "userId", "coins", "amount"), hostileValue), { maxLength: 2 });
+    fc
+      .option(plausible[name]?.length ? fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...plausible[name]!) }, hostileValue) : hostileValue, {
+        nil: undefined,
+        freq: 4,
+      })
+      .map((value) => (value === undefined ? [] : [[name, value] as [string, unknown]]));
+  const extras = fc.array(fc.tuple(fc.constantFrom("__proto__", "constructor", "prototype", "isAdmin", "userId", "coins", "amount"), hostileValue), {
+    maxLength: 2,
+  });
   return fc.tuple(fc.tuple(...names.map(field)), extras).map(([own, extra]) => [...own.flat(), ...extra]);
 }
 
@@ -141,35 +221,55 @@ export function hostileBody(entries: [string, unknown][]): fc.Arbitrary<HostileB
     for (const [k, v] of entries) data.append(k, formText(v));
     return data;
   };
-  return fc.constantFrom<() => HostileBody>(
-    () => ({ label: "json", body: json, contentType: "application/json" }),
-    () => ({ label: "json array", body: `[${json}]`, contentType: "application/json" }),
-    () => ({ label: "json scalar", body: "-1e309", contentType: "application/json" }),
-    () => ({ label: "json null", body: "null", contentType: "application/json" }),
-    () => ({ label: "json, 5,000 nested arrays", body: `${"[".repeat(5000)}${"]".repeat(5000)}`, contentType: "application/json" }),
-    () => ({ label: "json, 5,000 nested objects", body: `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`, contentType: "application/json" }),
-    () => ({ label: "json, fields beside 5,000 nested arrays", body: `${json.slice(0, -1)}${json.length > 2 ? "," : ""}"deep":${"[".repeat(5000)}${"]".repeat(5000)}}`, contentType: "application/json" }),
-    () => ({ label: "truncated json", body: json.slice(0, Math.max(1, json.length - 2)), contentType: "application/json" }),
-    () => ({ label: "json in utf-16 label", body: json, contentType: "application/json; charset=utf-16" }),
-    () => ({ label: "form", body: form, contentType: "application/x-www-form-urlencoded" }),
-    () => ({ label: "multipart", body: multipart() }),
-    () => ({ label: "multipart without boundary", body: form, contentType: "multipart/form-data" }),
-    () => ({ label: "multipart with a wrong boundary", body: "--x\r\nContent-Disposition: form-data\r\n\r\n1", contentType: "multipart/form-data; boundary=y" }),
-    () => ({ label: "json labelled form", body: json, contentType: "application/x-www-form-urlencoded" }),
-    () => ({ label: "form labelled json", body: form || "a=1", contentType: "application/json" }),
-    () => ({ label: "text/plain", body: json, contentType: "text/plain" }),
-    () => ({ label: "xml", body: "<?xml version=\"1.0\"?><a>1</a>", contentType: "application/xml" }),
-    () => ({ label: "no content type", body: json }),
-    () => ({ label: "binary", body: new Uint8Array([0xff, 0xfe, 0x00, 0x81, 0xc3]), contentType: "application/octet-stream" }),
-    () => ({ label: "empty" }),
-  ).map((make) => make());
+  return fc
+    .constantFrom<() => HostileBody>(
+      () => ({ label: "json", body: json, contentType: "application/json" }),
+      () => ({ label: "json array", body: `[${json}]`, contentType: "application/json" }),
+      () => ({ label: "json scalar", body: "-1e309", contentType: "application/json" }),
+      () => ({ label: "json null", body: "null", contentType: "application/json" }),
+      () => ({ label: "json, 5,000 nested arrays", body: `${"[".repeat(5000)}${"]".repeat(5000)}`, contentType: "application/json" }),
+      () => ({ label: "json, 5,000 nested objects", body: `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`, contentType: "application/json" }),
+      () => ({
+        label: "json, fields beside 5,000 nested arrays",
+        body: `${json.slice(0, -1)}${json.length > 2 ? "," : ""}"deep":${"[".repeat(5000)}${"]".repeat(5000)}}`,
+        contentType: "application/json",
+      }),
+      () => ({ label: "truncated json", body: json.slice(0, Math.max(1, json.length - 2)), contentType: "application/json" }),
+      () => ({ label: "json in utf-16 label", body: json, contentType: "application/json; charset=utf-16" }),
+      () => ({ label: "form", body: form, contentType: "application/x-www-form-urlencoded" }),
+      () => ({ label: "multipart", body: multipart() }),
+      () => ({ label: "multipart without boundary", body: form, contentType: "multipart/form-data" }),
+      () => ({
+        label: "multipart with a wrong boundary",
+        body: "--x\r\nContent-Disposition: form-data\r\n\r\n1",
+        contentType: "multipart/form-data; boundary=y",
+      }),
+      () => ({ label: "json labelled form", body: json, contentType: "application/x-www-form-urlencoded" }),
+      () => ({ label: "form labelled json", body: form || "a=1", contentType: "application/json" }),
+      () => ({ label: "text/plain", body: json, contentType: "text/plain" }),
+      () => ({ label: "xml", body: '<?xml version="1.0"?><a>1</a>', contentType: "application/xml" }),
+      () => ({ label: "no content type", body: json }),
+      () => ({ label: "binary", body: new Uint8Array([0xff, 0xfe, 0x00, 0x81, 0xc3]), contentType: "application/octet-stream" }),
+      () => ({ label: "empty" }),
+    )
+    .map((make) => make());
 }
 
 /** Hostile path parameters (encoded as a browser would), with known ids mixed in to reach deeper code. */
 export function hostileParam(known: string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...known) },
-    fc.constantFrom("00000000-0000-4000-8000-000000000000", "FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF", "__proto__", "-1", "NaN", "1e309", "..", "%2e%2e", "a".repeat(300)),
+    fc.constantFrom(
+      "00000000-0000-4000-8000-000000000000",
+      "FFFFFFFF-FFFF-4FFF-BFFF-FFFFFFFFFFFF",
+      "__proto__",
+      "-1",
+      "NaN",
+      "1e309",
+      "..",
+      "%2e%2e",
+      "a".repeat(300),
+    ),
     fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent),
   );
 }
@@ -177,9 +277,7 @@ export function hostileParam(known: string[]): fc.Arbitrary<string> {
 /** A hostile query string over the names a loader reads (and some it does not). */
 export function hostileQuery(names: string[]): fc.Arbitrary<string> {
   const keys = [...names, "__proto__", "page", "q"];
-  return fc
-    .array(fc.tuple(fc.constantFrom(...keys), hostileValue), { maxLength: 4 })
-    .map((entries) => (entries.length ? `?${urlEncoded(entries)}` : ""));
+  return fc.array(fc.tuple(fc.constantFrom(...keys), hostileValue), { maxLength: 4 }).map((entries) => (entries.length ? `?${urlEncoded(entries)}` : ""));
 }
 
 /** Headers a client controls that the app reads. */
@@ -187,7 +285,14 @@ export const hostileHeaders: fc.Arbitrary<Record<string, string>> = fc
   .record(
     {
       Accept: fc.constantFrom("application/json", "text/html", "*/*", "application/json, text/html", "garbage/"),
-      Referer: fc.constantFrom("http://localhost/withdraw", "not a url", "http://[::1", "javascript:alert(1)", "http://localhost//evil.example", "http://evil.example/"),
+      Referer: fc.constantFrom(
+        "http://localhost/withdraw",
+        "not a url",
+        "http://[::1",
+        "javascript:alert(1)",
+        "http://localhost//evil.example",
+        "http://evil.example/",
+      ),
       "Idempotency-Key": fc.constantFrom("fuzz-key", "", " ", "x".repeat(300), "clé\u00ff", "__proto__"),
     },
     { requiredKeys: [] },

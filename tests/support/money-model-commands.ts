@@ -35,7 +35,11 @@ import {
 import { Approve, RecordTransfer, Reject, VerifyIdentity, Withdraw } from "./money-model-payouts";
 
 class Deposit implements Command {
-  constructor(readonly player: number, readonly pkg: string, readonly declined: boolean) {}
+  constructor(
+    readonly player: number,
+    readonly pkg: string,
+    readonly declined: boolean,
+  ) {}
   check = () => true;
   async run(m: Model) {
     // Each payment is made a moment after the last: refunds go to the newest payment first,
@@ -85,7 +89,11 @@ function paid(id: string, userId: string, product: { purpose: "coins" | "vip"; a
 
 /** A refund or dispute of the whole payment or of half of what is left of it. */
 class Refund implements Command {
-  constructor(readonly payment: number, readonly reason: "refund" | "dispute", readonly half: boolean) {}
+  constructor(
+    readonly payment: number,
+    readonly reason: "refund" | "dispute",
+    readonly half: boolean,
+  ) {}
   check = (m: Readonly<Model>) => m.payments.length > 0;
   async run(m: Model) {
     const payment = pick(m.payments, this.payment);
@@ -125,7 +133,11 @@ class Refund implements Command {
 }
 
 class Enter implements Command {
-  constructor(readonly player: number, readonly raffle: number, readonly tickets: number) {}
+  constructor(
+    readonly player: number,
+    readonly raffle: number,
+    readonly tickets: number,
+  ) {}
   check = () => true;
   async run(m: Model) {
     const p = pick(m.players, this.player);
@@ -148,7 +160,11 @@ class Enter implements Command {
                 : "ok";
     expectCode(result, expected, "entry");
     if (expected !== "ok" || !("value" in result)) return;
-    expect(result.value).toMatchObject({ cost, balance: p.cash + p.bonus - cost, positions: Array.from({ length: this.tickets }, (_, i) => r.tickets.length + i) });
+    expect(result.value).toMatchObject({
+      cost,
+      balance: p.cash + p.bonus - cost,
+      positions: Array.from({ length: this.tickets }, (_, i) => r.tickets.length + i),
+    });
     // Bonus coins first, ticket by ticket, then cash.
     for (let i = 0; i < this.tickets; i++) {
       const bonus = p.bonus < r.entryPrice ? p.bonus : r.entryPrice;
@@ -185,13 +201,21 @@ class DrawDue implements Command {
     const outcomes = await drawDueRaffles(m.now);
     const due = m.raffles.filter((r) => r.status === "active" && r.endsAt <= m.now);
     expect(outcomes.map((o) => o.raffleId).sort()).toEqual(due.map((r) => r.id).sort());
-    for (const r of due) applyDraw(m, r, outcomes.find((o) => o.raffleId === r.id)!);
+    for (const r of due)
+      applyDraw(
+        m,
+        r,
+        outcomes.find((o) => o.raffleId === r.id)!,
+      );
   }
   toString = () => "drawDue()";
 }
 
 class CompleteEarly implements Command {
-  constructor(readonly admin: number, readonly raffle: number) {}
+  constructor(
+    readonly admin: number,
+    readonly raffle: number,
+  ) {}
   check = () => true;
   async run(m: Model) {
     const r = pick(m.raffles, this.raffle);
@@ -208,11 +232,7 @@ class Spin implements Command {
   async run(m: Model) {
     const p = pick(m.players, this.player);
     const result = await outcome(() => spinWheel(p.id, m.now));
-    const expected = isExcluded(p, m.now)
-      ? "excluded"
-      : p.lastSpinAt && m.now.getTime() - p.lastSpinAt.getTime() < SPIN_INTERVAL_MS
-        ? "spin_not_ready"
-        : "ok";
+    const expected = isExcluded(p, m.now) ? "excluded" : p.lastSpinAt && m.now.getTime() - p.lastSpinAt.getTime() < SPIN_INTERVAL_MS ? "spin_not_ready" : "ok";
     expectCode(result, expected, "spin");
     if (!("value" in result)) return;
     expect(getEnv().SPIN_WHEEL_WEIGHTS.map((s) => s.reward)).toContain(result.value.reward);
@@ -252,7 +272,10 @@ class TakeBreak implements Command {
     if (!("value" in result)) return;
     let refunded = 0;
     for (const r of m.raffles.filter((x) => x.status === "active")) {
-      refunded += refundTickets(m, r.tickets.filter((t) => t.userId === p.id));
+      refunded += refundTickets(
+        m,
+        r.tickets.filter((t) => t.userId === p.id),
+      );
       r.tickets = r.tickets.filter((t) => t.userId !== p.id);
     }
     expect(result.value.refunded).toBe(refunded);
@@ -283,9 +306,18 @@ const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>) => ({ weight
 /** Every command, weighted towards entries (the busiest path) and away from breaks (which stop a player for a day). */
 export const commands = [
   fc.oneof(
-    weighted(2, fc.tuple(player, fc.constantFrom("package_1", "package_2", "package_4", ...vipTiers), fc.boolean()).map(([p, pkg, d]) => new Deposit(p, pkg, d))),
-    weighted(1, fc.tuple(index, fc.constantFrom("refund" as const, "dispute" as const), fc.boolean()).map(([i, reason, half]) => new Refund(i, reason, half))),
-    weighted(7, fc.tuple(player, index, fc.integer({ min: 1, max: 4 })).map(([p, r, n]) => new Enter(p, r, n))),
+    weighted(
+      2,
+      fc.tuple(player, fc.constantFrom("package_1", "package_2", "package_4", ...vipTiers), fc.boolean()).map(([p, pkg, d]) => new Deposit(p, pkg, d)),
+    ),
+    weighted(
+      1,
+      fc.tuple(index, fc.constantFrom("refund" as const, "dispute" as const), fc.boolean()).map(([i, reason, half]) => new Refund(i, reason, half)),
+    ),
+    weighted(
+      7,
+      fc.tuple(player, index, fc.integer({ min: 1, max: 4 })).map(([p, r, n]) => new Enter(p, r, n)),
+    ),
     weighted(
       2,
       fc
@@ -298,17 +330,47 @@ export const commands = [
         })
         .map((r) => new OpenRaffle(r)),
     ),
-    weighted(2, fc.constantFrom(30_000, 30_000, 10 * 60_000, 10 * 60_000, 3_600_000, 25 * 3_600_000).map((ms) => new Advance(ms))),
+    weighted(
+      2,
+      fc.constantFrom(30_000, 30_000, 10 * 60_000, 10 * 60_000, 3_600_000, 25 * 3_600_000).map((ms) => new Advance(ms)),
+    ),
     weighted(2, fc.constant(new DrawDue())),
-    weighted(1, fc.tuple(index, index).map(([a, r]) => new CompleteEarly(a, r))),
-    weighted(1, player.map((p) => new Spin(p))),
-    weighted(1, player.map((p) => new ClaimVipBonus(p))),
-    weighted(2, fc.tuple(player, fc.constantFrom(500n, 1_000n, 2_500n, 12_000n, 60_000n)).map(([p, a]) => new Withdraw(p, a))),
-    weighted(2, fc.tuple(index, index).map(([a, w]) => new Approve(a, w))),
-    weighted(1, fc.tuple(index, index).map(([a, w]) => new Reject(a, w))),
-    weighted(2, fc.tuple(index, index, fc.boolean()).map(([a, w, failed]) => new RecordTransfer(a, w, failed))),
-    weighted(1, player.map((p) => new VerifyIdentity(p))),
-    weighted(1, player.map((p) => new TakeBreak(p))),
+    weighted(
+      1,
+      fc.tuple(index, index).map(([a, r]) => new CompleteEarly(a, r)),
+    ),
+    weighted(
+      1,
+      player.map((p) => new Spin(p)),
+    ),
+    weighted(
+      1,
+      player.map((p) => new ClaimVipBonus(p)),
+    ),
+    weighted(
+      2,
+      fc.tuple(player, fc.constantFrom(500n, 1_000n, 2_500n, 12_000n, 60_000n)).map(([p, a]) => new Withdraw(p, a)),
+    ),
+    weighted(
+      2,
+      fc.tuple(index, index).map(([a, w]) => new Approve(a, w)),
+    ),
+    weighted(
+      1,
+      fc.tuple(index, index).map(([a, w]) => new Reject(a, w)),
+    ),
+    weighted(
+      2,
+      fc.tuple(index, index, fc.boolean()).map(([a, w, failed]) => new RecordTransfer(a, w, failed)),
+    ),
+    weighted(
+      1,
+      player.map((p) => new VerifyIdentity(p)),
+    ),
+    weighted(
+      1,
+      player.map((p) => new TakeBreak(p)),
+    ),
   ),
 ];
 

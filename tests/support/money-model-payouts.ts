@@ -14,11 +14,16 @@ import { requestWithdrawal } from "~/services/withdrawals.server";
 import { expectCode, least, outcome, pick, type Command, type Leg, type Model, type Player, type Withdrawal } from "./money-model";
 
 export class Withdraw implements Command {
-  constructor(readonly player: number, readonly amount: bigint) {}
+  constructor(
+    readonly player: number,
+    readonly amount: bigint,
+  ) {}
   check = () => true;
   async run(m: Model) {
     const p = pick(m.players, this.player);
-    const result = await outcome(() => requestWithdrawal(p.id, { amount: coinsToDecimal(this.amount), method: "venmo", fields: { username: "model-player" } }, m.now));
+    const result = await outcome(() =>
+      requestWithdrawal(p.id, { amount: coinsToDecimal(this.amount), method: "venmo", fields: { username: "model-player" } }, m.now),
+    );
     // Only cash is ever withdrawn.
     const expected = this.amount < BigInt(POLICY.minimumWithdrawalCoins) || this.amount > p.cash ? "withdrawal_invalid" : "ok";
     expectCode(result, expected, "withdrawal");
@@ -49,7 +54,10 @@ export class Withdraw implements Command {
 }
 
 export class Approve implements Command {
-  constructor(readonly admin: number, readonly withdrawal: number) {}
+  constructor(
+    readonly admin: number,
+    readonly withdrawal: number,
+  ) {}
   check = (m: Readonly<Model>) => m.withdrawals.length > 0;
   async run(m: Model) {
     const w = pick(m.withdrawals, this.withdrawal);
@@ -63,10 +71,10 @@ export class Approve implements Command {
         : p.flagged
           ? "payee_blocked"
           : w.requiresVerification && !p.verified
-          ? "verification_required"
-          : twoApprovers && w.firstApprover === admin
-            ? "second_approver_required"
-            : "ok";
+            ? "verification_required"
+            : twoApprovers && w.firstApprover === admin
+              ? "second_approver_required"
+              : "ok";
     expectCode(result, expected, "approval");
     if (!("value" in result)) return;
     if (twoApprovers && !w.firstApprover) {
@@ -101,7 +109,10 @@ export class Approve implements Command {
 }
 
 export class Reject implements Command {
-  constructor(readonly admin: number, readonly withdrawal: number) {}
+  constructor(
+    readonly admin: number,
+    readonly withdrawal: number,
+  ) {}
   check = (m: Readonly<Model>) => m.withdrawals.length > 0;
   async run(m: Model) {
     const w = pick(m.withdrawals, this.withdrawal);
@@ -131,15 +142,17 @@ function stateOf(w: Withdrawal): Withdrawal["status"] {
 
 /** An admin records the transfer of an approved payout: sent (with its reference), or failed. */
 export class RecordTransfer implements Command {
-  constructor(readonly admin: number, readonly withdrawal: number, readonly failed: boolean) {}
+  constructor(
+    readonly admin: number,
+    readonly withdrawal: number,
+    readonly failed: boolean,
+  ) {}
   check = (m: Readonly<Model>) => m.withdrawals.length > 0;
   async run(m: Model) {
     const w = pick(m.withdrawals, this.withdrawal);
     const p = m.players.find((x) => x.id === w.userId)!;
     const reference = `REF-${w.id.slice(0, 8)}-${m.now.getTime()}`;
-    const result = await outcome(() =>
-      settleTransfer(pick(m.admins, this.admin), w.id, this.failed ? { failure: "Bank returned it" } : { reference }),
-    );
+    const result = await outcome(() => settleTransfer(pick(m.admins, this.admin), w.id, this.failed ? { failure: "Bank returned it" } : { reference }));
     const transfer = w.legs.find((l) => l.kind === "transfer");
     const expected = transfer?.status !== "processing" ? "withdrawal_decided" : !this.failed && p.flagged ? "payee_blocked" : "ok";
     expectCode(result, expected, "transfer record");

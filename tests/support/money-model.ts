@@ -128,10 +128,7 @@ export async function setupModel(base: Date, startingCoins: [bigint, bigint][]):
   return { model, real: {} };
 }
 
-export async function addRaffle(
-  m: Model,
-  r: { startOffsetMs: number; durationMs: number; entryPrice: bigint; vipOnly: boolean; cap: number },
-) {
+export async function addRaffle(m: Model, r: { startOffsetMs: number; durationMs: number; entryPrice: bigint; vipOnly: boolean; cap: number }) {
   const startsAt = new Date(m.now.getTime() + r.startOffsetMs);
   const endsAt = new Date(startsAt.getTime() + r.durationMs);
   const id = await openRaffle({ kind: "regular", tier: "micro", entryPrice: r.entryPrice, startsAt, endsAt, vipOnly: r.vipOnly, maxTicketsPerPlayer: r.cap });

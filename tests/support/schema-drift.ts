@@ -48,22 +48,38 @@ function nativeTypeSql(field: Field): string | undefined {
   const [name, args] = field.nativeType;
   const withArgs = (sql: string) => (args.length ? `${sql}(${args.join(",")})` : sql);
   switch (name) {
-    case "Uuid": return "uuid";
-    case "Text": return "text";
-    case "VarChar": return withArgs("character varying");
-    case "Char": return withArgs("character");
-    case "Date": return "date";
-    case "Timestamptz": return `timestamp(${args[0] ?? 3}) with time zone`;
-    case "Timestamp": return `timestamp(${args[0] ?? 3}) without time zone`;
-    case "Decimal": return withArgs("numeric");
-    case "Integer": return "integer";
-    case "SmallInt": return "smallint";
-    case "BigInt": return "bigint";
-    case "Inet": return "inet";
-    case "JsonB": return "jsonb";
-    case "Json": return "json";
-    case "ByteA": return "bytea";
-    default: throw new Error(`schema-drift: add a mapping for native type @db.${name}`);
+    case "Uuid":
+      return "uuid";
+    case "Text":
+      return "text";
+    case "VarChar":
+      return withArgs("character varying");
+    case "Char":
+      return withArgs("character");
+    case "Date":
+      return "date";
+    case "Timestamptz":
+      return `timestamp(${args[0] ?? 3}) with time zone`;
+    case "Timestamp":
+      return `timestamp(${args[0] ?? 3}) without time zone`;
+    case "Decimal":
+      return withArgs("numeric");
+    case "Integer":
+      return "integer";
+    case "SmallInt":
+      return "smallint";
+    case "BigInt":
+      return "bigint";
+    case "Inet":
+      return "inet";
+    case "JsonB":
+      return "jsonb";
+    case "Json":
+      return "json";
+    case "ByteA":
+      return "bytea";
+    default:
+      throw new Error(`schema-drift: add a mapping for native type @db.${name}`);
   }
 }
 
@@ -131,9 +147,7 @@ export function describeSchemaFile(schemaPath: string): string[] {
           const columns = field.relationFromFields.map((f) => columnOf(model.name, f));
           const target = tableOf.get(field.type)!;
           const targetColumns = (field.relationToFields ?? []).map((f) => columnOf(field.type, f));
-          const required = field.relationFromFields.every(
-            (name) => model.fields.find((f) => f.name === name)?.isRequired,
-          );
+          const required = field.relationFromFields.every((name) => model.fields.find((f) => f.name === name)?.isRequired);
           const onDelete = field.relationOnDelete ?? (required ? "Restrict" : "SetNull");
           const onUpdate = field.relationOnUpdate ?? "Cascade";
           lines.push(
@@ -153,9 +167,7 @@ export function describeSchemaFile(schemaPath: string): string[] {
     const table = tableOf.get(index.model)!;
     const columns = index.fields.map((f) => columnOf(index.model, f.name));
     const kind = index.type === "id" ? "primary" : index.type === "unique" ? "unique" : "index";
-    const name =
-      index.dbName ??
-      (index.type === "id" ? `${table}_pkey` : defaultName(table, columns, index.type === "unique" ? "key" : "idx"));
+    const name = index.dbName ?? (index.type === "id" ? `${table}_pkey` : defaultName(table, columns, index.type === "unique" ? "key" : "idx"));
     lines.push(`index ${table} ${kind}(${columns.join(",")}) ${name}`);
   }
   return lines.sort();
@@ -174,10 +186,9 @@ export async function describeDatabase(databaseUrl: string): Promise<string[]> {
       JOIN pg_namespace n ON n.oid = t.typnamespace WHERE n.nspname = 'public' GROUP BY t.typname`);
     for (const e of enums.rows) lines.push(`enum ${e.name} (${e.values.join(", ")})`);
 
-    const tables = await client.query<{ name: string }>(
-      `SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> ALL($1)`,
-      [RUNNER_TABLES],
-    );
+    const tables = await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> ALL($1)`, [
+      RUNNER_TABLES,
+    ]);
     for (const t of tables.rows) lines.push(`table ${t.name}`);
 
     const columns = await client.query<{ tbl: string; col: string; type: string; notnull: boolean; dflt: string | null; serial: boolean }>(`

@@ -55,11 +55,7 @@ export async function freePort(range?: { from: number; to: number }): Promise<nu
 /** Where the server runs from (a checkout with build/; this one by default) and as whom (this process's user by default). */
 type StartOptions = { cwd?: string; uid?: number; gid?: number };
 
-export async function startServer(
-  dataDir: string,
-  extraEnv: Record<string, string> = {},
-  { cwd, uid, gid }: StartOptions = {},
-): Promise<ServerProcess> {
+export async function startServer(dataDir: string, extraEnv: Record<string, string> = {}, { cwd, uid, gid }: StartOptions = {}): Promise<ServerProcess> {
   const port = Number(extraEnv.PORT ?? (await freePort()));
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -82,7 +78,10 @@ export async function waitUntilReady(server: ServerProcess, timeoutMs = 60_000):
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(`server exited: ${server.output()}`);
-    const status = await fetch(`http://localhost:${server.port}/readyz`).then((r) => r.status, () => 0);
+    const status = await fetch(`http://localhost:${server.port}/readyz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status === 200) return;
     if (Date.now() > deadline) throw new Error(`server not ready within ${timeoutMs} ms: ${server.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -108,8 +107,18 @@ export async function signUpOn(base: string, email: string): Promise<string> {
     method: "POST",
     redirect: "manual",
     headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ intent: "signup", email, password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" }),
+    body: new URLSearchParams({
+      intent: "signup",
+      email,
+      password: "correct horse battery staple",
+      dateOfBirth: "1990-01-01",
+      country: "GB",
+      acceptTerms: "on",
+    }),
   });
   if (response.status !== 302) throw new Error(`sign-up of ${email} answered ${response.status}`);
-  return response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 }

@@ -42,7 +42,5 @@ export async function cloneDatabase(adminUrl: string, template: string, name: st
 }
 
 export async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  await withClient(adminUrl, (client) =>
-    client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`),
-  );
+  await withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`));
 }

@@ -29,7 +29,17 @@ export async function listDevMail(): Promise<MailSummary[]> {
   return Promise.all(
     files.slice(0, LISTED).map(async (file) => {
       const mail = await parse(file);
-      return { id: file.replace(/\.eml$/, ""), to: mail.to ? [mail.to].flat().map((a) => a.text).join(", ") : "", subject: mail.subject ?? "", date: (mail.date ?? new Date(Number(EML.exec(file)![1]))).toISOString() };
+      return {
+        id: file.replace(/\.eml$/, ""),
+        to: mail.to
+          ? [mail.to]
+              .flat()
+              .map((a) => a.text)
+              .join(", ")
+          : "",
+        subject: mail.subject ?? "",
+        date: (mail.date ?? new Date(Number(EML.exec(file)![1]))).toISOString(),
+      };
     }),
   );
 }
@@ -40,7 +50,18 @@ export async function readDevMail(id: string): Promise<(MailSummary & { text: st
   if (!EML.test(file)) return undefined;
   try {
     const mail = await parse(file);
-    return { id, to: mail.to ? [mail.to].flat().map((a) => a.text).join(", ") : "", subject: mail.subject ?? "", date: (mail.date ?? new Date()).toISOString(), text: mail.text ?? "" };
+    return {
+      id,
+      to: mail.to
+        ? [mail.to]
+            .flat()
+            .map((a) => a.text)
+            .join(", ")
+        : "",
+      subject: mail.subject ?? "",
+      date: (mail.date ?? new Date()).toISOString(),
+      text: mail.text ?? "",
+    };
   } catch {
     return undefined;
   }

@@ -36,18 +36,13 @@ export type RenderedMail = { subject: string; text: string; html: string };
 /** A paragraph, or a link with its label (shown as the bare URL in plain text). */
 type Part = string | { link: string; label: string };
 
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
 function compose(subject: string, parts: Part[]): RenderedMail {
   const all: Part[] = [...parts, "— Raffle Rush"];
   const text = all.map((p) => (typeof p === "string" ? p : `${p.label}: ${p.link}`)).join("\n\n") + "\n";
   const body = all
-    .map((p) =>
-      typeof p === "string"
-        ? `<p>${escapeHtml(p)}</p>`
-        : `<p><a href="${escapeHtml(p.link)}">${escapeHtml(p.label)}</a></p>`,
-    )
+    .map((p) => (typeof p === "string" ? `<p>${escapeHtml(p)}</p>` : `<p><a href="${escapeHtml(p.link)}">${escapeHtml(p.label)}</a></p>`))
     .join("\n");
   const html = `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:sans-serif;line-height:1.5">\n${body}\n</body></html>\n`;
   return { subject, text, html };
@@ -55,7 +50,8 @@ function compose(subject: string, parts: Part[]): RenderedMail {
 
 const str = (data: MailData, key: string) => String(data[key] ?? "");
 
-const SAFE_PLAY = "If gambling stops being fun, help is free and confidential: GamCare (www.gamcare.org.uk), BeGambleAware (www.begambleaware.org), 1-800-GAMBLER (NCPG, US).";
+const SAFE_PLAY =
+  "If gambling stops being fun, help is free and confidential: GamCare (www.gamcare.org.uk), BeGambleAware (www.begambleaware.org), 1-800-GAMBLER (NCPG, US).";
 
 export function renderMail(kind: MailKind, data: MailData, baseUrl: string): RenderedMail {
   const url = (path: string) => `${baseUrl.replace(/\/$/, "")}${path}`;

@@ -152,7 +152,9 @@ export const stripeProvider: PaymentProvider = {
   },
 
   async tokenizePayoutCard({ number, expMonth, expYear }) {
-    const token = await reach((api) => api.tokens.create({ card: { number, exp_month: String(expMonth), exp_year: String(expYear), currency: "usd" } } as Stripe.TokenCreateParams));
+    const token = await reach((api) =>
+      api.tokens.create({ card: { number, exp_month: String(expMonth), exp_year: String(expYear), currency: "usd" } } as Stripe.TokenCreateParams),
+    );
     return token.id;
   },
 

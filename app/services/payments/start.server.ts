@@ -24,7 +24,12 @@ const metadataOf = (userId: string, product: Product) => ({ userId, purpose: pro
  * Calls the provider for a reserved payment and gives the reservation the provider's ids.
  * When the provider cannot be reached the reservation is given up: it holds nothing.
  */
-async function startReserved<T>(reservationId: string, now: Date, call: () => Promise<T>, ids: (started: T) => { providerPaymentId: string; checkoutSessionId?: string }): Promise<T> {
+async function startReserved<T>(
+  reservationId: string,
+  now: Date,
+  call: () => Promise<T>,
+  ids: (started: T) => { providerPaymentId: string; checkoutSessionId?: string },
+): Promise<T> {
   let started: T;
   try {
     started = await call();

@@ -28,7 +28,7 @@ export async function settleStalePayments(now = new Date(), take = 50): Promise<
   const unfinishedBefore = now.getTime() - UNFINISHED_PAYMENT_MS;
   let settled = 0;
   // Every page of them: payments that stay pending (processing) must not hide the rest.
-  for (let after: payments.UnfinishedPayment | undefined; ; ) {
+  for (let after: payments.UnfinishedPayment | undefined; ;) {
     const page = await payments.stalePendingPayments(now, new Date(now.getTime() - STALE_PAYMENT_MS), take, after);
     for (const payment of page) {
       try {

@@ -89,7 +89,11 @@ for (const javaScriptEnabled of [true, false]) {
     // says so, and the admin takes the next one.
     await expect(async () => {
       await page.getByRole("link", { name: "raffles" }).click();
-      const active = page.getByTestId("admin-raffle").filter({ hasText: "quick" }).filter({ has: page.getByRole("button", { name: "Complete now" }) }).first();
+      const active = page
+        .getByTestId("admin-raffle")
+        .filter({ hasText: "quick" })
+        .filter({ has: page.getByRole("button", { name: "Complete now" }) })
+        .first();
       await active.getByRole("button", { name: "Complete now" }).click();
       await expect(page.getByTestId("toast")).toContainText(/Raffle Completed!|This raffle is no longer active/);
       await expect(page.getByTestId("toast")).toContainText("Raffle Completed!", { timeout: 1000 });

@@ -7,7 +7,10 @@ import { DEMO_ADMIN_TOTP_SECRET, DEMO_BOOTSTRAP_KEY, newAdmin, signInRequest, un
  * 30-second step, so it is used here and nowhere else in the suites.
  */
 for (const javaScriptEnabled of [true, false]) {
-  test(`an admin enrols at the gate with the key and a QR code, then passes it with a code, ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ browser, baseURL }) => {
+  test(`an admin enrols at the gate with the key and a QR code, then passes it with a code, ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(60_000);
     const admin = await newAdmin();
     const context = await browser.newContext({ baseURL, javaScriptEnabled });

@@ -51,13 +51,22 @@ function send(path: string, { method = "GET", cookie, form, json, body, type }: 
   return fetch(`${base}${path}`, { method, headers, body, redirect: "manual" });
 }
 
-const cookiesOf = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-const signIn = (email: string, password: string, cookie?: string) => send("/api/login", { method: "POST", cookie, form: { intent: "signin", email, password } });
+const cookiesOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+const signIn = (email: string, password: string, cookie?: string) =>
+  send("/api/login", { method: "POST", cookie, form: { intent: "signin", email, password } });
 
 /** A player with $24.99 of cash, bought with the demo provider's test card. */
 async function playerWithCash(email: string): Promise<string> {
   const cookie = await signUpOn(base, email);
-  const paid = await send("/checkout?package=package_4", { method: "POST", cookie, form: { intent: "demo-pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" } });
+  const paid = await send("/checkout?package=package_4", {
+    method: "POST",
+    cookie,
+    form: { intent: "demo-pay", cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" },
+  });
   expect(paid.status).toBe(302);
   return cookie;
 }
@@ -65,7 +74,11 @@ async function playerWithCash(email: string): Promise<string> {
 test("1. card data typed into the PayPal and Venmo fields is refused (422) and kept nowhere", async () => {
   const cookie = await playerWithCash("wallet@example.com");
   for (const method of ["venmo", "paypal"]) {
-    const response = await send("/api/withdraw", { method: "POST", cookie, json: { amount: 10, method, accountInfo: `Card: 5555555555554444 | Exp: 11/29 | CVV: ${CVV}` } });
+    const response = await send("/api/withdraw", {
+      method: "POST",
+      cookie,
+      json: { amount: 10, method, accountInfo: `Card: 5555555555554444 | Exp: 11/29 | CVV: ${CVV}` },
+    });
     expect(response.status, method).toBe(422);
     expect(await response.text()).not.toMatch(/5555|4444|654/);
   }
@@ -77,7 +90,9 @@ test("1. card data typed into the PayPal and Venmo fields is refused (422) and k
 test("2. one session's many event streams get 429 with Retry-After past the cap, and a stream ends at its maximum age", async () => {
   const cookie = await signUpOn(base, "streams@example.com");
   const controller = new AbortController();
-  const responses = await Promise.all(Array.from({ length: 12 }, () => fetch(`${base}/api/events`, { headers: { Cookie: cookie }, signal: controller.signal })));
+  const responses = await Promise.all(
+    Array.from({ length: 12 }, () => fetch(`${base}/api/events`, { headers: { Cookie: cookie }, signal: controller.signal })),
+  );
   const statuses = responses.map((r) => r.status);
   expect(statuses.filter((s) => s === 200)).toHaveLength(4);
   expect(statuses.filter((s) => s === 429)).toHaveLength(8);
@@ -94,11 +109,17 @@ test("2. one session's many event streams get 429 with Retry-After past the cap,
 
 test("3. 45 wrong passwords at once are checked at most 10 times; the owner's browser still signs in", async () => {
   const email = "besieged@example.com";
-  const device = (await signUpOn(base, email)).split("; ").filter((c) => c.startsWith("__device=")).join("; ");
+  const device = (await signUpOn(base, email))
+    .split("; ")
+    .filter((c) => c.startsWith("__device="))
+    .join("; ");
   expect(device).not.toBe("");
   const statuses = (await Promise.all(Array.from({ length: 45 }, (_, i) => signIn(email, `wrong-guess-${i}`)))).map((r) => r.status);
   // Wrong passwords checked: 400; refused before any check: 429. Nothing else.
-  expect(statuses.filter((s) => s !== 400 && s !== 429), statuses.join(" ")).toEqual([]);
+  expect(
+    statuses.filter((s) => s !== 400 && s !== 429),
+    statuses.join(" "),
+  ).toEqual([]);
   expect(statuses.filter((s) => s === 400).length).toBeLessThanOrEqual(10);
   expect((await signIn(email, PASSWORD)).status).toBe(429);
   const owner = await signIn(email, PASSWORD, device);
@@ -114,7 +135,14 @@ test("4. hostile bodies and dates: never a 5xx, impossible dates refused", async
     for (const path of ["/history", "/history.csv"]) expect((await send(`${path}?from=${from}`, { cookie })).status, `${path} ${from}`).toBe(400);
   }
   for (const dateOfBirth of ["-000001-01-01", "1990-02-30"]) {
-    const form = { intent: "signup", email: `dob${dateOfBirth.replace(/\W/g, "")}@example.com`, password: PASSWORD, dateOfBirth, country: "GB", acceptTerms: "on" };
+    const form = {
+      intent: "signup",
+      email: `dob${dateOfBirth.replace(/\W/g, "")}@example.com`,
+      password: PASSWORD,
+      dateOfBirth,
+      country: "GB",
+      acceptTerms: "on",
+    };
     const response = await send("/api/login", { method: "POST", form });
     expect(response.status, dateOfBirth).toBe(400);
     expect(await response.text()).toContain("Enter a real date between 1900 and 9999");
@@ -146,7 +174,9 @@ test("6. a body sent one byte at a time is cut off with 408 soon after the reque
       clearInterval(ticker);
       resolve(text);
     });
-    socket.write(`POST /api/login HTTP/1.1\r\nHost: localhost\r\nOrigin: ${base}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n`);
+    socket.write(
+      `POST /api/login HTTP/1.1\r\nHost: localhost\r\nOrigin: ${base}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n`,
+    );
     socket.write("i");
   });
   expect(answer).toMatch(/^HTTP\/1\.1 408 /);
@@ -177,7 +207,10 @@ test("8. GET /api/logout signs no one out; a withdrawal of $10.005 is refused; t
   const signedIn = await signIn("small@example.com", PASSWORD);
   const session = signedIn.headers.getSetCookie().find((c) => c.includes("session="))!;
   expect(session).toMatch(/^__Host-session=[^;]+;/);
-  const attributes = session.split(";").slice(1).map((a) => a.trim().toLowerCase());
+  const attributes = session
+    .split(";")
+    .slice(1)
+    .map((a) => a.trim().toLowerCase());
   expect(attributes).toEqual(expect.arrayContaining(["path=/", "secure", "httponly", "samesite=lax"]));
   expect(attributes.some((a) => a.startsWith("domain="))).toBe(false);
   // The old name is not read: a planted `__session` cookie is nobody.

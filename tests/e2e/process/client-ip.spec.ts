@@ -30,7 +30,14 @@ async function withServer(env: Record<string, string>, run: (signUp: (headers?: 
         method: "POST",
         redirect: "manual",
         headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded", ...headers },
-        body: new URLSearchParams({ intent: "signup", email: `ip-${n}@example.com`, password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" }),
+        body: new URLSearchParams({
+          intent: "signup",
+          email: `ip-${n}@example.com`,
+          password: "correct horse battery staple",
+          dateOfBirth: "1990-01-01",
+          country: "GB",
+          acceptTerms: "on",
+        }),
       });
       await response.body?.cancel();
       return response.status;

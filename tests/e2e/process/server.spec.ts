@@ -74,7 +74,10 @@ async function signInDemoPlayer(port: number): Promise<string> {
     redirect: "manual",
   });
   expect(response.status).toBe(302);
-  const cookie = response.headers.getSetCookie().map((header) => header.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .join("; ");
   expect(cookie).not.toBe("");
   return cookie;
 }

@@ -99,7 +99,10 @@ test("an answer that takes long is not cut off: an event stream outlives the req
   expect(ping.status).toBe(200);
   // Still open: cancelling it now is our doing, not the server's.
   let ended = false;
-  void reader.closed.then(() => (ended = true), () => (ended = true));
+  void reader.closed.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
   await new Promise((resolve) => setImmediate(resolve));
   expect(ended).toBe(false);
   await reader.cancel();

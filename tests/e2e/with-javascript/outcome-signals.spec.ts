@@ -30,7 +30,10 @@ function recordSignals() {
   };
 }
 
-test("sound effects and quick raffle notifications: turned on in settings, they tell the player when a round they entered is drawn", async ({ page, context }) => {
+test("sound effects and quick raffle notifications: turned on in settings, they tell the player when a round they entered is drawn", async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await context.grantPermissions(["notifications"]);
   await context.addInitScript(recordSignals);
@@ -53,7 +56,12 @@ test("sound effects and quick raffle notifications: turned on in settings, they 
   await expect
     .poll(
       async () => {
-        const rounds = (await (await page.request.get("/api/quick-raffles")).json()) as { id: string; timeRemaining: number; entryPrice: string; participantCount: number }[];
+        const rounds = (await (await page.request.get("/api/quick-raffles")).json()) as {
+          id: string;
+          timeRemaining: number;
+          entryPrice: string;
+          participantCount: number;
+        }[];
         round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 8 && r.participantCount === 0);
         return Boolean(round);
       },
@@ -65,9 +73,9 @@ test("sound effects and quick raffle notifications: turned on in settings, they 
   await expect(page.getByTestId("toast")).toContainText("Quick Entry!");
   await expect(page.locator(`[data-raffle-id="${round!.id}"]`).getByTestId("my-tickets")).toContainText("1");
 
-  await expect.poll(() => page.evaluate(() => window.__notifications), { timeout: 60_000 }).toContainEqual(
-    expect.objectContaining({ title: expect.stringMatching(/^(Quick raffle cancelled|Quick raffle drawn|You won!)$/) }),
-  );
+  await expect
+    .poll(() => page.evaluate(() => window.__notifications), { timeout: 60_000 })
+    .toContainEqual(expect.objectContaining({ title: expect.stringMatching(/^(Quick raffle cancelled|Quick raffle drawn|You won!)$/) }));
   expect(await page.evaluate(() => window.__sounds)).toBeGreaterThan(0);
 });
 
@@ -80,7 +88,12 @@ test("with the settings off (the defaults), a drawn round makes no sound and no 
   await expect
     .poll(
       async () => {
-        const rounds = (await (await page.request.get("/api/quick-raffles")).json()) as { id: string; timeRemaining: number; entryPrice: string; participantCount: number }[];
+        const rounds = (await (await page.request.get("/api/quick-raffles")).json()) as {
+          id: string;
+          timeRemaining: number;
+          entryPrice: string;
+          participantCount: number;
+        }[];
         round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 8 && r.participantCount === 0);
         return Boolean(round);
       },
