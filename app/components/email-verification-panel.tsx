@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useFetcher } from "@remix-run/react";
 import { replyIntent } from "~/shared/form-reply";
 import { resendSchema, verifyCodeSchema } from "~/shared/email-code-forms";
-import { buttonClass, Field, FormErrors, inputClass } from "./form-fields";
+import { buttonClass, Field, FormErrors, inputClass, useSchemaForm } from "./form-fields";
 
 type Reply = SubmissionResult<string[]>;
 
@@ -17,14 +17,7 @@ type Reply = SubmissionResult<string[]>;
 export function EmailVerificationPanel({ email, lastResult }: { email: string; lastResult?: Reply }) {
   const code = useFetcher<Reply>({ key: "verify-email-code" });
   const resend = useFetcher<Reply>({ key: "verify-email-resend" });
-  const [codeForm, fields] = useForm({
-    id: "verify-email-code",
-    lastResult: code.data ?? (replyIntent(lastResult) === "code" ? lastResult : undefined),
-    constraint: getZodConstraint(verifyCodeSchema),
-    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyCodeSchema }),
-  });
+  const [codeForm, fields] = useSchemaForm("verify-email-code", verifyCodeSchema, code.data ?? (replyIntent(lastResult) === "code" ? lastResult : undefined));
   const [resendForm] = useForm({
     id: "verify-email-resend",
     lastResult: resend.data ?? (replyIntent(lastResult) === "resend" ? lastResult : undefined),

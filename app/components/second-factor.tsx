@@ -1,8 +1,7 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { confirmEnrolmentSchema as schema } from "~/shared/second-factor-forms";
-import { buttonClass, Field, FormErrors, inputClass } from "./form-fields";
+import { buttonClass, CodeField, FormErrors, useSchemaForm } from "./form-fields";
 
 /**
  * The QR code (an SVG drawn on the server), the secret for typing by hand, and the first
@@ -18,14 +17,7 @@ export function TotpEnrolment({
   busy: boolean;
   lastResult?: SubmissionResult<string[]>;
 }) {
-  const [form, fields] = useForm({
-    id: "totp-confirm",
-    lastResult,
-    constraint: getZodConstraint(schema),
-    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useSchemaForm("totp-confirm", schema, lastResult);
   return (
     <Form method="post" reloadDocument {...getFormProps(form)} className="flex flex-col gap-4 text-left">
       <p>Scan this QR code with your authenticator app, then type the 6-digit code it shows.</p>
@@ -38,9 +30,7 @@ export function TotpEnrolment({
       </p>
       <input type="hidden" name="intent" value="confirm" />
       <FormErrors errors={form.errors} />
-      <Field label="Code from the app" id={fields.code.id} errors={fields.code.errors}>
-        <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
-      </Field>
+      <CodeField field={fields.code} label="Code from the app" />
       <button type="submit" className={buttonClass} disabled={busy}>
         {busy ? "Checking..." : "Turn on two-factor authentication"}
       </button>

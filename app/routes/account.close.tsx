@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { buttonClass, Field, inputClass } from "~/components/form-fields";
+import { buttonClass, Field, inputClass, useSchemaForm } from "~/components/form-fields";
 import { closeAccount, closurePreview } from "~/services/account-closure.server";
 import { endSession, requireUser } from "~/services/auth.server";
 import { DomainError } from "~/shared/domain-error";
@@ -51,14 +51,7 @@ export default function CloseAccount() {
   const lastResult = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   const schema = data.needsPassword ? withPassword : withWord;
-  const [form, fields] = useForm({
-    id: "close-account",
-    lastResult,
-    constraint: getZodConstraint(schema),
-    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useSchemaForm("close-account", schema, lastResult);
   return (
     <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-10">
       <Link to="/" className="underline">

@@ -1,10 +1,10 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
-import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
+import { buttonClass, CodeField, Field, FormErrors, inputClass, useSchemaForm } from "~/components/form-fields";
 import { PageError } from "~/components/route-error";
 import { AccountError } from "~/services/accounts.server";
 import { requireUser } from "~/services/auth.server";
@@ -97,14 +97,7 @@ function ConfirmLink({ token, lastResult }: { token: string; lastResult?: Reply 
 }
 
 function CodeForm({ pending, busy, lastResult }: { pending: string; busy: boolean; lastResult?: Reply }) {
-  const [form, fields] = useForm({
-    id: "email-code",
-    lastResult,
-    constraint: getZodConstraint(codeSchema),
-    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: codeSchema }),
-  });
+  const [form, fields] = useSchemaForm("email-code", codeSchema, lastResult);
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3" aria-labelledby="code-title">
       <h2 id="code-title" className="font-semibold">
@@ -112,9 +105,7 @@ function CodeForm({ pending, busy, lastResult }: { pending: string; busy: boolea
       </h2>
       <input type="hidden" name="intent" value="code" />
       <FormErrors errors={form.errors} />
-      <Field label="6-digit code from the message" id={fields.code.id} errors={fields.code.errors}>
-        <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
-      </Field>
+      <CodeField field={fields.code} label="6-digit code from the message" />
       <button type="submit" disabled={busy} className={buttonClass}>
         Confirm new email
       </button>
@@ -123,14 +114,7 @@ function CodeForm({ pending, busy, lastResult }: { pending: string; busy: boolea
 }
 
 function RequestForm({ pending, busy, lastResult }: { pending: boolean; busy: boolean; lastResult?: Reply }) {
-  const [form, fields] = useForm({
-    id: "email-request",
-    lastResult,
-    constraint: getZodConstraint(requestSchema),
-    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: requestSchema }),
-  });
+  const [form, fields] = useSchemaForm("email-request", requestSchema, lastResult);
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-3" aria-labelledby="request-title">
       <h2 id="request-title" className="font-semibold">

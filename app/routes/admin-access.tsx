@@ -1,9 +1,9 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
+import { buttonClass, CodeField, Field, FormErrors, inputClass, useSchemaForm } from "~/components/form-fields";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
 import { confirmAdminEnrolment, enrolWithKey, gateStep, mayPassWithPasskey, passAdminGate, passAdminGateWithPasskey } from "~/services/admin-gate.server";
 import { getSession, requireSession } from "~/services/auth.server";
@@ -80,32 +80,12 @@ function PasskeyGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }
 }
 
 function CodeGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
-  const [form, fields] = useForm({
-    id: "gate-code",
-    lastResult,
-    constraint: getZodConstraint(gateCodeSchema),
-    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: gateCodeSchema }),
-  });
+  const [form, fields] = useSchemaForm("gate-code", gateCodeSchema, lastResult);
   return (
     <Form method="post" reloadDocument {...getFormProps(form)} className="flex flex-col gap-4 text-left">
       <input type="hidden" name="intent" value="code" />
       <FormErrors errors={form.errors} />
-      <Field
-        label="Authentication code"
-        id={fields.code.id}
-        errors={fields.code.errors}
-        hint="The 6-digit code from your authenticator app, or one of your recovery codes."
-      >
-        <input
-          {...getInputProps(fields.code, { type: "text", ariaDescribedBy: `${fields.code.id}-hint` })}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          required
-          className={inputClass}
-        />
-      </Field>
+      <CodeField field={fields.code} label="Authentication code" hint="The 6-digit code from your authenticator app, or one of your recovery codes." />
       <button type="submit" className={buttonClass} disabled={busy}>
         {busy ? "Checking..." : "Access Dashboard"}
       </button>
@@ -114,14 +94,7 @@ function CodeGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
 }
 
 function KeyGate({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
-  const [form, fields] = useForm({
-    id: "gate-key",
-    lastResult,
-    constraint: getZodConstraint(gateKeySchema),
-    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: gateKeySchema }),
-  });
+  const [form, fields] = useSchemaForm("gate-key", gateKeySchema, lastResult);
   return (
     <Form method="post" reloadDocument {...getFormProps(form)} className="flex flex-col gap-4 text-left">
       <p>Set up two-factor authentication: first the security key your operator gave you, then your authenticator app.</p>

@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
+import { buttonClass, CodeField, FormErrors, useSchemaForm } from "~/components/form-fields";
 import { PageError } from "~/components/route-error";
 import { startSession } from "~/services/auth.server";
 import { readForm } from "~/infra/http.server";
@@ -49,29 +49,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function TwoFactorSignIn() {
   const lastResult = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const [form, fields] = useForm({
-    id: "sign-in-code",
-    lastResult,
-    constraint: getZodConstraint(schema),
-    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
+  const [form, fields] = useSchemaForm("sign-in-code", schema, lastResult);
   const hint = "The 6-digit code from your authenticator app, or one of your recovery codes.";
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center gap-6 px-4">
       <h1 className="text-3xl font-bold">Two-factor authentication</h1>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
         <FormErrors errors={form.errors} />
-        <Field label="Authentication code" id={fields.code.id} errors={fields.code.errors} hint={hint}>
-          <input
-            {...getInputProps(fields.code, { type: "text", ariaDescribedBy: `${fields.code.id}-hint` })}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            required
-            className={inputClass}
-          />
-        </Field>
+        <CodeField field={fields.code} label="Authentication code" hint={hint} />
         <button type="submit" className={buttonClass} disabled={busy}>
           {busy ? "Checking..." : "Sign in"}
         </button>

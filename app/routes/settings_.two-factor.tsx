@@ -1,9 +1,9 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
+import { buttonClass, CodeField, FormErrors, useSchemaForm } from "~/components/form-fields";
 import { PlayerShell } from "~/components/player-shell";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
 import { PageError } from "~/components/route-error";
@@ -87,21 +87,12 @@ function BeginForm({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) 
 }
 
 function TurnOffForm({ busy, lastResult }: { busy: boolean; lastResult?: Reply }) {
-  const [form, fields] = useForm({
-    id: "two-factor-off",
-    lastResult,
-    constraint: getZodConstraint(turnOffSchema),
-    // Rechecked as the player types, so a server error is gone before the click (no layout shift under the pointer).
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: turnOffSchema }),
-  });
+  const [form, fields] = useSchemaForm("two-factor-off", turnOffSchema, lastResult);
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <input type="hidden" name="intent" value="disable" />
       <FormErrors errors={form.errors} />
-      <Field label="Code to turn it off" id={fields.code.id} errors={fields.code.errors}>
-        <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" required className={inputClass} />
-      </Field>
+      <CodeField field={fields.code} label="Code to turn it off" />
       <button type="submit" className={buttonClass} disabled={busy}>
         Turn off two-factor authentication
       </button>
