@@ -82,6 +82,17 @@ export function listOpenSlots(since: Date) {
   });
 }
 
+/**
+ * Whether a raffle that ended in (`now` − `withinMs`, `now`] is still active: it is being
+ * drawn, or is about to be (a beacon round it waits for included). One probe of the
+ * (status, ends_at) index.
+ */
+export async function rafflesAwaitDraw(now: Date, withinMs: number): Promise<boolean> {
+  const [row] = await db().$queryRaw<{ waiting: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM raffles WHERE status = 'active' AND ends_at <= ${now} AND ends_at > ${new Date(now.getTime() - withinMs)}) AS waiting`;
+  return row?.waiting ?? false;
+}
+
 /** When the next active raffle ends (perhaps already past), or undefined when none is active. */
 export async function nextEndOfActiveRaffle(): Promise<Date | undefined> {
   const [row] = await db().$queryRaw<{ endsAt: Date | null }[]>`

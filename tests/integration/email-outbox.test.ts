@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { claimDueMail } from "~/models/email-outbox.server";
 import { db } from "~/models/db.server";
-import { deliverDueMail, MAIL_LEASE_MS, MAIL_MAX_ATTEMPTS, queueMail, retryDelayMs } from "~/infra/mail/outbox.server";
-import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
+import { deliverDueMail, DRAWS_FIRST_WITHIN_MS, MAIL_LEASE_MS, MAIL_MAX_ATTEMPTS, mailPass, queueMail, retryDelayMs } from "~/infra/mail/outbox.server";
+import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { setUpSmtp } from "../support/smtp";
@@ -155,5 +155,27 @@ describe("email outbox", () => {
     const [mail] = smtp.to(email);
     expect(mail!.subject).toBe(`You won ${winner.prize} coins!`);
     expect(mail!.text).toContain(`http://localhost:3000/fair/${told.id}`);
+  });
+
+  it("leaves the machine to the draws: no mail goes while a raffle that just ended waits to be drawn (ADR 047)", async () => {
+    const player = await createTestUser();
+    await queued(player.id, `draws-first:${player.id}`);
+    // A moment of its own, a year ahead, so that only this test's raffles have just ended.
+    const now = new Date(Date.now() + 365 * 86_400_000);
+    const ended = await createTestRaffle({ startsAt: new Date(now.getTime() - 60_000), endsAt: new Date(now.getTime() - 1_000) });
+    expect(await mailPass({ now })).toBe("draws first");
+    expect(smtp.to(player.email)).toHaveLength(0);
+    expect(await rowsOf(player.id)).toMatchObject([{ status: "pending", attempts: 0 }]);
+    // Drawn (cancelled: nobody entered), the mail goes on the next pass.
+    expect(await completeRaffleEarly(ended.id, "system", now)).toMatchObject({ outcome: "cancelled" });
+    expect(await mailPass({ now })).toBeGreaterThanOrEqual(1);
+    expect(smtp.to(player.email)).toHaveLength(1);
+
+    // A raffle still active long after its end (a stopped scheduler) does not hold the mail back.
+    const later = await createTestUser();
+    await queued(later.id, `draws-first:${later.id}`);
+    await createTestRaffle({ startsAt: new Date(now.getTime() - 120_000), endsAt: new Date(now.getTime() - DRAWS_FIRST_WITHIN_MS) });
+    expect(await mailPass({ now })).toBeGreaterThanOrEqual(1);
+    expect(smtp.to(later.email)).toHaveLength(1);
   });
 });

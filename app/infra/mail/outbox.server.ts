@@ -1,4 +1,5 @@
 import * as outbox from "~/models/email-outbox.server";
+import { rafflesAwaitDraw } from "~/models/raffle.server";
 import type { Tx } from "~/models/ledger.server";
 import { getEnv } from "~/infra/env.server";
 import { getLogger } from "~/infra/logger.server";
@@ -80,14 +81,34 @@ export async function deliverDueMail({ now = new Date(), limit = 20, leaseMs = M
 /** How often the sender looks for due mail when none is known to be due sooner. */
 export const MAIL_POLL_MS = 1_000;
 
+/**
+ * Draws come first (ADR 047): while a raffle that ended this recently waits to be drawn,
+ * the sender leaves the machine and the database to the draw. A raffle active longer
+ * after its end than this (a stopped scheduler) no longer holds the mail back.
+ */
+export const DRAWS_FIRST_WITHIN_MS = 30_000;
+/** How soon the sender looks again while draws come first. */
+const DRAWS_FIRST_RECHECK_MS = 100;
+
+/**
+ * One pass of the sender: nothing while a raffle waits to be drawn ("draws first"), else
+ * up to `limit` due messages sent. Winners' messages are written by the draws themselves,
+ * so a thousand raffles ending together send their mail once they are drawn, not while.
+ */
+export async function mailPass({ now = new Date(), limit = 20 } = {}): Promise<number | "draws first"> {
+  if (await rafflesAwaitDraw(now, DRAWS_FIRST_WITHIN_MS)) return "draws first";
+  return deliverDueMail({ now, limit });
+}
+
 /** The sender loop, started with the other jobs (server.ts, ADR 014). */
 export function startMailSender({ intervalMs = MAIL_POLL_MS } = {}) {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const tick = () => {
-    running = deliverDueMail()
+    running = mailPass()
       .then(async (sent) => {
+        if (sent === "draws first") return DRAWS_FIRST_RECHECK_MS;
         if (sent === 0) return Math.max(0, Math.min(intervalMs, ((await outbox.nextMailDue())?.getTime() ?? Infinity) - Date.now()));
         getLogger().info({ sent }, "mail sent");
         return 0;
