@@ -14,8 +14,18 @@ const LISTED = 100;
 
 export type MailSummary = { id: string; to: string; subject: string; date: string };
 
-async function parse(file: string) {
-  return simpleParser(await readFile(path.join(mailFolder(), file)));
+/** A message's file read back: its summary for the list, and its plain text. */
+async function readEml(file: string): Promise<MailSummary & { text: string }> {
+  const mail = await simpleParser(await readFile(path.join(mailFolder(), file)));
+  const to = mail.to ? [mail.to].flat().map((address) => address.text) : [];
+  return {
+    id: file.replace(/\.eml$/, ""),
+    to: to.join(", "),
+    subject: mail.subject ?? "",
+    // The file's name begins with when it was written.
+    date: (mail.date ?? new Date(Number(EML.exec(file)![1]))).toISOString(),
+    text: mail.text ?? "",
+  };
 }
 
 export async function listDevMail(): Promise<MailSummary[]> {
@@ -28,18 +38,8 @@ export async function listDevMail(): Promise<MailSummary[]> {
   files.sort().reverse();
   return Promise.all(
     files.slice(0, LISTED).map(async (file) => {
-      const mail = await parse(file);
-      return {
-        id: file.replace(/\.eml$/, ""),
-        to: mail.to
-          ? [mail.to]
-              .flat()
-              .map((a) => a.text)
-              .join(", ")
-          : "",
-        subject: mail.subject ?? "",
-        date: (mail.date ?? new Date(Number(EML.exec(file)![1]))).toISOString(),
-      };
+      const { id, to, subject, date } = await readEml(file);
+      return { id, to, subject, date };
     }),
   );
 }
@@ -49,19 +49,7 @@ export async function readDevMail(id: string): Promise<(MailSummary & { text: st
   const file = `${id}.eml`;
   if (!EML.test(file)) return undefined;
   try {
-    const mail = await parse(file);
-    return {
-      id,
-      to: mail.to
-        ? [mail.to]
-            .flat()
-            .map((a) => a.text)
-            .join(", ")
-        : "",
-      subject: mail.subject ?? "",
-      date: (mail.date ?? new Date()).toISOString(),
-      text: mail.text ?? "",
-    };
+    return await readEml(file);
   } catch {
     return undefined;
   }
