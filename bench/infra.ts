@@ -55,7 +55,9 @@ export function startHelloWorld(port: number): Promise<Child> {
 
 /** A reference server of bench/reference/ (a plain Node.js script), with `env` and the app's number of workers. */
 export async function startScript(script: string, { port, env, ready = "/" }: { port: number; env: Record<string, string>; ready?: string }): Promise<Child> {
-  const child = spawn(process.execPath, [path.join(root, script)], {
+  // BENCH_REFERENCE_NODE_ARGS profiles the reference servers as BENCH_APP_NODE_ARGS does the app.
+  const nodeArgs = process.env.BENCH_REFERENCE_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, script)], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
     stdio: ["ignore", "ignore", "inherit"],
