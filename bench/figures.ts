@@ -1,10 +1,10 @@
-import { gzipSync } from "node:zlib";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { runLoad, percentile, type LoadResult, type Request } from "./load";
 import { endAllAt, openBenchRaffle, openRaffleOfEveryTier, rafflesWithTickets, type Player } from "./fixtures";
 import { residentBytes, root } from "./infra";
+import { assetWeight } from "../tests/support/page-weight";
+export { HOME_JS_BUDGET_BYTES } from "../tests/support/page-weight";
 
 /** The five figures of issue #9. Each returns what the report prints. */
 
@@ -174,31 +174,11 @@ export type PageWeight = { page: string; js: number; css: number; files: number 
  */
 export async function pageWeight({ port, pages, player }: { port: number; pages: string[]; player: Player }): Promise<PageWeight[]> {
   const sizes = new Map<string, number>();
-  const gzipped = (href: string) => {
-    let size = sizes.get(href);
-    if (size === undefined) {
-      size = gzipSync(readFileSync(path.join(root, "build/client", new URL(href, "http://x").pathname)), { level: 9 }).length;
-      sizes.set(href, size);
-    }
-    return size;
-  };
   const results: PageWeight[] = [];
   for (const page of pages) {
     const response = await fetch(`http://127.0.0.1:${port}${page}`, { headers: { Cookie: player.cookie }, redirect: "manual" });
     if (response.status !== 200) throw new Error(`${page} answered ${response.status}`);
-    const html = await response.text();
-    const scripts = new Set<string>();
-    const styles = new Set<string>();
-    for (const [tag] of html.matchAll(/<(?:link|script)\b[^>]*>/g)) {
-      const href = /\b(?:href|src)="([^"]+)"/.exec(tag)?.[1];
-      if (!href || !href.startsWith("/")) continue;
-      if (/rel="modulepreload"/.test(tag) || (/^<script/.test(tag) && href.endsWith(".js"))) scripts.add(href);
-      else if (/rel="stylesheet"/.test(tag)) styles.add(href);
-    }
-    // The entry script imports the route modules; Remix also names them in an inline import().
-    for (const [, href] of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?["'](\/assets\/[^"']+\.js)["']/g)) scripts.add(href!);
-    const sum = (hrefs: Set<string>) => [...hrefs].reduce((total, href) => total + gzipped(href), 0);
-    results.push({ page, js: sum(scripts), css: sum(styles), files: scripts.size + styles.size });
+    results.push({ page, ...assetWeight(await response.text(), path.join(root, "build"), sizes) });
   }
   return results;
 }

@@ -294,7 +294,7 @@ try {
           baseline: "—",
           ratio: "—",
           target: "JS ≤ 150 kB",
-          pass: home.js <= 150_000,
+          pass: home.js <= figures.HOME_JS_BUDGET_BYTES,
         });
         log(`  ${rows.at(-1)!.measured}`);
       }

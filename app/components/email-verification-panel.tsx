@@ -3,7 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useFetcher } from "@remix-run/react";
 import { replyIntent } from "~/shared/form-reply";
 import { resendSchema, verifyCodeSchema } from "~/shared/email-code-forms";
-import { buttonClass, Field, FormErrors, inputClass, useSchemaForm } from "./form-fields";
+import { buttonClass, Field, FormErrors, inputClass } from "./form-fields";
+import { useSchemaForm } from "./schema-form";
 
 type Reply = SubmissionResult<string[]>;
 

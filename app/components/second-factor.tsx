@@ -1,7 +1,8 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { confirmEnrolmentSchema as schema } from "~/shared/second-factor-forms";
-import { buttonClass, CodeField, FormErrors, useSchemaForm } from "./form-fields";
+import { buttonClass, FormErrors } from "./form-fields";
+import { CodeField, useSchemaForm } from "./schema-form";
 
 /**
  * The QR code (an SVG drawn on the server), the secret for typing by hand, and the first

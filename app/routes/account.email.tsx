@@ -4,7 +4,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
-import { buttonClass, CodeField, Field, FormErrors, inputClass, useSchemaForm } from "~/components/form-fields";
+import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
+import { CodeField, useSchemaForm } from "~/components/schema-form";
 import { PageError } from "~/components/route-error";
 import { AccountError } from "~/services/accounts.server";
 import { requireUser } from "~/services/auth.server";

@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+
+/** The JavaScript budget of a signed-in home page, gzip-compressed (issue 9; docs/benchmarks.md). */
+export const HOME_JS_BUDGET_BYTES = 150_000;
+
+export type AssetWeight = { js: number; css: number; files: number };
+
+/**
+ * What a page loads on first visit, gzip-compressed (level 9): every module script,
+ * modulepreload and stylesheet its server-rendered HTML names, and the route modules Remix
+ * names in an inline import(), sized from the production build's files under `buildDir`.
+ * Shared by `npm run bench` (figure 4) and the browser test that holds the home page's budget.
+ */
+export function assetWeight(html: string, buildDir: string, sizes = new Map<string, number>()): AssetWeight {
+  const gzipped = (href: string) => {
+    let size = sizes.get(href);
+    if (size === undefined) {
+      size = gzipSync(readFileSync(path.join(buildDir, "client", new URL(href, "http://x").pathname)), { level: 9 }).length;
+      sizes.set(href, size);
+    }
+    return size;
+  };
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  for (const [tag] of html.matchAll(/<(?:link|script)\b[^>]*>/g)) {
+    const href = /\b(?:href|src)="([^"]+)"/.exec(tag)?.[1];
+    if (!href || !href.startsWith("/")) continue;
+    if (/rel="modulepreload"/.test(tag) || (/^<script/.test(tag) && href.endsWith(".js"))) scripts.add(href);
+    else if (/rel="stylesheet"/.test(tag)) styles.add(href);
+  }
+  for (const [, href] of html.matchAll(/import\s*(?:\*\s*as\s*\w+\s*from\s*)?["'](\/assets\/[^"']+\.js)["']/g)) scripts.add(href!);
+  const sum = (hrefs: Set<string>) => [...hrefs].reduce((total, href) => total + gzipped(href), 0);
+  return { js: sum(scripts), css: sum(styles), files: scripts.size + styles.size };
+}
