@@ -43,7 +43,20 @@ if (process.env.DATABASE_URL) {
   writeFileSync(path.join(dataDir, "database-url"), env.DATABASE_URL, { mode: 0o600 });
 }
 
-const child = spawn(process.execPath, ["build/server.js"], { env, stdio: ["ignore", "pipe", "inherit"] });
-child.stdout!.pipe(createWriteStream(path.join(dataDir, "server.log")));
-for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => child.kill(signal));
-child.on("exit", (code) => process.exit(code ?? 1));
+// The server runs in a process group of its own, and hears a stop once, from here: Playwright
+// stops a web server by signalling its whole group, and tsx passes the signal on to this
+// script too, so the server would otherwise hear it twice, and a second signal makes it exit
+// at once (ADR 041), leaving its embedded PostgreSQL running.
+const child = spawn(process.execPath, ["build/server.js"], { env, stdio: ["ignore", "pipe", "inherit"], detached: true });
+const log = createWriteStream(path.join(dataDir, "server.log"));
+child.stdout!.pipe(log);
+let stopping = false;
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    child.kill(signal);
+  });
+}
+// Once the server's output is all in its log.
+child.on("close", (code) => log.end(() => process.exit(code ?? 1)));
