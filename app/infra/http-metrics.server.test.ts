@@ -18,6 +18,10 @@ describe("routeLabeller", () => {
   test("labels a request by its route pattern, never its ids", () => {
     expect(label("/api/raffles/6f1c1b7e-0000-4000-8000-000000000000/enter")).toBe("/api/raffles/:id/enter");
     expect(label("/")).toBe("/");
+    // Labelled again from the labeller's memory, the same.
+    expect(label("/api/raffles/6f1c1b7e-0000-4000-8000-000000000000/enter")).toBe("/api/raffles/:id/enter");
+    expect(label("/")).toBe("/");
+    expect(label("/api/raffles/00000000-0000-4000-8000-000000000001/enter")).toBe("/api/raffles/:id/enter");
   });
   test("keeps unknown paths, assets and its own paths to a few labels", () => {
     expect(label("/wp-admin/setup.php")).toBe("/*");

@@ -1,6 +1,7 @@
 import { matchRoutes, type AgnosticRouteObject } from "@remix-run/router";
 import type { ServerBuild } from "@remix-run/node";
 import type { RequestHandler } from "express";
+import { LRUCache } from "lru-cache";
 import { observeHttp } from "./metrics.server";
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -23,17 +24,28 @@ function routeTree(routes: ServerBuild["routes"], parentId?: string): AgnosticRo
  */
 export function routeLabeller(build: ServerBuild | undefined): (path: string) => string {
   const tree = build ? routeTree(build.routes) : undefined;
-  return (path) => {
-    if (OWN_PATHS.has(path)) return path;
-    if (path.startsWith("/assets/")) return "/assets/*";
-    if (!tree) return "(development)";
-    const matches = matchRoutes(tree, path);
+  // The busiest paths are few ("/", "/api/raffles"): each is matched once, not at every answer
+  // (a match scans every route; ADR 048). Bounded, as paths with ids are many.
+  const labels = new LRUCache<string, string>({ max: 1_000 });
+  const match = (path: string) => {
+    const matches = matchRoutes(tree!, path);
     if (!matches) return "(unmatched)";
     const pattern = matches
       .map((match) => match.route.path ?? "")
       .filter(Boolean)
       .join("/");
     return `/${pattern}`;
+  };
+  return (path) => {
+    if (OWN_PATHS.has(path)) return path;
+    if (path.startsWith("/assets/")) return "/assets/*";
+    if (!tree) return "(development)";
+    let label = labels.get(path);
+    if (label === undefined) {
+      label = match(path);
+      labels.set(path, label);
+    }
+    return label;
   };
 }
 
