@@ -3,11 +3,10 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
 import { Field, inputClass } from "./form-fields";
 
-/*
- * Apart from form-fields.tsx on purpose: conform and zod are bundled only into the pages
- * whose forms check a schema in the browser, not into every page that uses a button class
- * (the home page's JavaScript budget, docs/benchmarks.md).
- */
+// Apart from form-fields.tsx on purpose: conform and zod are bundled only into the pages whose
+// forms check a schema in the browser, not into every page that uses a button class (the home
+// page's JavaScript budget, held by tests/e2e/with-javascript/page-weight.spec.ts).
+
 /**
  * conform's form for a zod schema: the browser checks the same schema as the server, and
  * the fields carry its constraints. Rechecked as the player types, so a server's error is
