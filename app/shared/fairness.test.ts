@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { chiSquare, chiSquareCritical } from "../../tests/support/chi-square";
 import { inclusionProof, merkleRoot, seedHash, verifyInclusion, winningTicket, type Ticket } from "./fairness";
 
 const RAFFLE = "6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
@@ -57,14 +58,11 @@ describe("inclusion proofs", () => {
 describe("the draw", () => {
   it("is uniform over the tickets: chi-square over many fresh seeds", () => {
     const n = 7;
-    const draws = 14_000;
+    const draws = 28_000;
     const root = merkleRoot(RAFFLE, tickets(n));
     const counts = new Array<number>(n).fill(0);
     for (let i = 0; i < draws; i++) counts[winningTicket(randomBytes(32).toString("hex"), RAFFLE, root, n)]! += 1;
-    const expected = draws / n;
-    const chiSquare = counts.reduce((sum, count) => sum + (count - expected) ** 2 / expected, 0);
-    // 6 degrees of freedom: P(χ² > 22.46) = 0.001.
-    expect(chiSquare).toBeLessThan(22.46);
+    expect(chiSquare(counts, new Array<number>(n).fill(draws / n))).toBeLessThan(chiSquareCritical(n));
   });
 
   it("depends on every input", () => {

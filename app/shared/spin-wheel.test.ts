@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { chiSquare, chiSquareCritical } from "../../tests/support/chi-square";
 import { expectedReward, pickReward, wheelOdds } from "./spin-wheel";
 
 const WHEEL = [
@@ -27,22 +28,19 @@ describe("the spin wheel", () => {
     expect(expectedReward(WHEEL)).toBeCloseTo(11.75, 10);
   });
 
-  it("matches its published odds over many spins (chi-square, p > 0.001)", () => {
+  it("matches its published odds over many spins (chi-square, p > 10⁻⁶)", () => {
     for (const chances of [1, 5]) {
       const slices = wheelOdds(WHEEL, chances);
       const total = slices.reduce((sum, s) => sum + s.weight, 0);
-      const spins = 20_000;
+      const spins = 40_000;
       const counts = new Map<bigint, number>();
       for (let i = 0; i < spins; i++) {
         const reward = pickReward(slices, randomInt);
         counts.set(reward, (counts.get(reward) ?? 0) + 1);
       }
-      const chiSquare = slices.reduce((sum, s) => {
-        const expected = (spins * s.weight) / total;
-        return sum + ((counts.get(s.reward) ?? 0) - expected) ** 2 / expected;
-      }, 0);
-      // 3 degrees of freedom: P(χ² > 16.27) = 0.001.
-      expect(chiSquare).toBeLessThan(16.27);
+      const observed = slices.map((s) => counts.get(s.reward) ?? 0);
+      const expected = slices.map((s) => (spins * s.weight) / total);
+      expect(chiSquare(observed, expected)).toBeLessThan(chiSquareCritical(slices.length));
     }
   });
 });

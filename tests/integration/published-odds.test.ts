@@ -1,17 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { SPIN_INTERVAL_MS, spinWheel } from "~/services/rewards.server";
 import { call, pageText } from "../support/app";
+import { chiSquare, chiSquareCritical } from "../support/chi-square";
 import { createTestUser } from "../support/factories";
 
 /**
  * The daily wheel, spun through the real service (configuration, VIP jackpot chances,
  * node:crypto), lands on each reward as often as /rules says it will: chi-square against
- * the published percentages, p > 0.001. Long runs (npm run test:reliability) spin more.
+ * the published percentages, p > 10⁻⁶. Long runs (npm run test:reliability) spin more.
  */
-const SPINS = process.env.RELIABILITY === "long" ? 20_000 : 400;
+const SPINS = process.env.RELIABILITY === "long" ? 40_000 : 800;
 const PLAYERS = 10;
-/** P(χ² > x) = 0.001 for 1 to 6 degrees of freedom. */
-const CRITICAL = [10.83, 13.82, 16.27, 18.47, 20.52, 22.46];
 
 /** The published wheels: caption ("Standard", "VIP with 5x jackpot chances") → reward → percent. */
 async function publishedOdds(): Promise<Map<number, Map<number, number>>> {
@@ -45,13 +44,13 @@ async function spin(vipTier?: "diamond") {
   return counts;
 }
 
-function chiSquare(counts: Map<number, number>, percents: Map<number, number>): number {
-  let sum = 0;
-  for (const [reward, percent] of percents) {
-    const expected = (SPINS * percent) / 100;
-    sum += ((counts.get(reward) ?? 0) - expected) ** 2 / expected;
-  }
-  return sum;
+/** The wheel's statistic: spins landed on each published reward against its percentage. */
+function fit(counts: Map<number, number>, percents: Map<number, number>): number {
+  const published = [...percents];
+  return chiSquare(
+    published.map(([reward]) => counts.get(reward) ?? 0),
+    published.map(([, percent]) => (SPINS * percent) / 100),
+  );
 }
 
 describe("the spin wheel against its published odds", () => {
@@ -67,11 +66,11 @@ describe("the spin wheel against its published odds", () => {
     ["a player without VIP", undefined, 1],
     ["a diamond VIP (5x jackpot chances)", "diamond", 5],
   ] as const) {
-    it(`lands as published for ${label} (chi-square, p > 0.001)`, { timeout: 120_000 }, async () => {
+    it(`lands as published for ${label} (chi-square, p > 10⁻⁶)`, { timeout: 120_000 }, async () => {
       const published = (await publishedOdds()).get(chances)!;
       const counts = await spin(tier);
       expect([...counts.keys()].every((reward) => published.has(reward))).toBe(true);
-      expect(chiSquare(counts, published)).toBeLessThan(CRITICAL[published.size - 2]!);
+      expect(fit(counts, published)).toBeLessThan(chiSquareCritical(published.size));
     });
   }
 });
