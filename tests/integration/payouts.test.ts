@@ -191,6 +191,22 @@ describe("payouts", () => {
     expect([...mode.stripe.refunds.values()].filter((r) => r.payment_intent === p.newer).map((r) => r.amount)).toEqual([1200]);
   });
 
+  it("finds a refund whose answer was lost rather than send it again, even a day later when Stripe has forgotten the key", async () => {
+    const admin = await gatedAdmin();
+    const p = await buyer();
+    const { id } = (await (await withdraw(p.cookie, 12)).json()) as { id: string };
+    const refundsOfNewer = () => [...mode.stripe.refunds.values()].filter((r) => r.payment_intent === p.newer).map((r) => r.amount);
+    // Stripe made the refund; its answer never reached us.
+    expect(await mode.stripe.loseAnswers(() => approvePayout(admin.id, id))).toEqual({ status: "processing" });
+    expect(refundsOfNewer()).toEqual([1200]);
+    expect((await legsOf(id)).map((l) => l.status)).toEqual(["processing"]);
+    mode.stripe.forgetIdempotencyKeys();
+    await Promise.all([settleOpenPayouts(), settleOpenPayouts()]);
+    expect((await legsOf(id)).map((l) => l.status)).toEqual(["completed"]);
+    expect(refundsOfNewer()).toEqual([1200]);
+    expect(await refunded(p.newer)).toEqual({ refundedCents: 1200 });
+  });
+
   it("holds a refund the provider refuses (refunded or disputed elsewhere) for support: nothing paid twice, nothing returned", async () => {
     const admin = await gatedAdmin();
     const p = await buyer();

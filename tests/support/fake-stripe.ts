@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 
 /**
  * A local HTTP server that answers like Stripe's API for the calls we make
- * (PaymentIntents and Checkout Sessions), so the real Stripe SDK and our adapter run
+ * (PaymentIntents, Checkout Sessions and refunds), so the real Stripe SDK and our adapter run
  * unchanged. Tests drive what "the bank" decides through its methods.
  */
 type Intent = {
@@ -54,6 +54,10 @@ export type FakeStripe = {
   declineOnSession(id: string, message?: string): Intent;
   /** Runs `run` during a Stripe outage: every call fails with 500 `api_error`, not to be retried. */
   down<T>(run: () => Promise<T>): Promise<T>;
+  /** Runs `run` while answers are lost on the way back: every POST does its work, then the caller gets a 500. */
+  loseAnswers<T>(run: () => Promise<T>): Promise<T>;
+  /** A day goes by: Stripe keeps an idempotency key for 24 hours, then a repeat makes a new object. */
+  forgetIdempotencyKeys(): void;
   close(): Promise<void>;
 };
 
@@ -66,7 +70,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const idempotent = new Map<string, unknown>();
   const requests: FakeStripe["requests"] = [];
 
-  const fake = { outage: false };
+  const fake = { outage: false, losing: false };
   /** The PaymentIntent a hosted page made when the player paid (or tried to) on it. */
   const paymentOnSession = (session: Session, status: string, lastError: Intent["last_payment_error"]) => {
     const intent: Intent = {
@@ -96,13 +100,18 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           .filter(([k]) => k.startsWith("metadata[") || k.startsWith("payment_intent_data[metadata]["))
           .map(([k, v]) => [k.replace(/^.*\[(\w+)\]$/, "$1"), v]),
       );
+      const unknownError = { error: { type: "api_error", message: "An unknown error occurred" } };
       const send = (status: number, json: unknown, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { "Content-Type": "application/json", "Request-Id": id("req"), ...headers });
-        res.end(JSON.stringify(json));
+        const lost = fake.losing && req.method === "POST";
+        res.writeHead(lost ? 500 : status, {
+          "Content-Type": "application/json",
+          "Request-Id": id("req"),
+          ...headers,
+          ...(lost ? { "Stripe-Should-Retry": "false" } : {}),
+        });
+        res.end(JSON.stringify(lost ? unknownError : json));
       };
-      if (fake.outage) {
-        return send(500, { error: { type: "api_error", message: "An unknown error occurred" } }, { "Stripe-Should-Retry": "false" });
-      }
+      if (fake.outage) return send(500, unknownError, { "Stripe-Should-Retry": "false" });
       const key = req.headers["idempotency-key"];
       if (req.method === "POST" && typeof key === "string" && idempotent.has(key)) return send(200, idempotent.get(key));
       const remember = (json: unknown) => {
@@ -148,6 +157,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         };
         refunds.set(refund.id, refund);
         return remember(refund);
+      }
+      if (req.method === "GET" && path === "/v1/refunds") {
+        // The payment's refunds, newest first, in one page.
+        const intent = new URL(req.url ?? "", "http://stripe.test").searchParams.get("payment_intent");
+        const data = [...refunds.values()].filter((r) => intent === null || r.payment_intent === intent).reverse();
+        return send(200, { object: "list", url: "/v1/refunds", has_more: false, data });
       }
       const refundMatch = /^\/v1\/refunds\/([\w]+)$/.exec(path);
       if (req.method === "GET" && refundMatch) {
@@ -230,6 +245,15 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         fake.outage = false;
       }
     },
+    async loseAnswers(run) {
+      fake.losing = true;
+      try {
+        return await run();
+      } finally {
+        fake.losing = false;
+      }
+    },
+    forgetIdempotencyKeys: () => idempotent.clear(),
     succeed(intentId) {
       const intent = intents.get(intentId)!;
       intent.status = "succeeded";

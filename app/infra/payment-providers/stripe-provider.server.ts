@@ -65,6 +65,9 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
 }
 
 /** Our reading of a Refund: `requires_action` and `pending` wait for the bank; `canceled` sent nothing, as `failed`. */
+/** The metadata field a refund carries its idempotency key in, to be found by it after Stripe forgets the key. */
+const REFUND_KEY = "refund_key";
+
 function toRefund(refund: Stripe.Refund): ProviderRefund {
   if (refund.status === "succeeded") return { id: refund.id, status: "succeeded" };
   if (refund.status === "failed" || refund.status === "canceled") {
@@ -138,8 +141,22 @@ export const stripeProvider: PaymentProvider = {
   },
 
   async refundPayment({ paymentId, amountCents, idempotencyKey, metadata }) {
+    // Stripe keeps an idempotency key for 24 hours only. A refund whose answer was lost and
+    // that is retried later (an outage, the sweep) is found by the key it carries, not made
+    // twice (ADR 049); within the 24 hours the key itself covers two tries at once.
+    const made = await reach(async (api) => {
+      for await (const refund of api.refunds.list({ payment_intent: paymentId, limit: 100 })) {
+        if (refund.metadata?.[REFUND_KEY] === idempotencyKey) return refund;
+      }
+      return null;
+    });
+    if (made) return toRefund(made);
     try {
-      return toRefund(await reach((api) => api.refunds.create({ payment_intent: paymentId, amount: amountCents, metadata }, { idempotencyKey })));
+      return toRefund(
+        await reach((api) =>
+          api.refunds.create({ payment_intent: paymentId, amount: amountCents, metadata: { ...metadata, [REFUND_KEY]: idempotencyKey } }, { idempotencyKey }),
+        ),
+      );
     } catch (error) {
       // Stripe refuses the refund itself (already refunded, disputed): nothing was sent.
       if (error instanceof Stripe.errors.StripeInvalidRequestError) return { id: `refused:${idempotencyKey}`, status: "refused", failureReason: error.message };
