@@ -44,10 +44,27 @@ export function Cell({ children, label }: { children: ReactNode; label?: string 
 }
 
 /** A form with one text field posting to a back-office action (ADR 040): a fetcher, or a plain post without JavaScript. */
-export function TextAction({ action, name, label, button, danger = false }: { action: string; name: string; label: string; button: string; danger?: boolean }) {
+export function TextAction({
+  action,
+  name,
+  label,
+  button,
+  fields = {},
+  danger = false,
+}: {
+  action: string;
+  name: string;
+  label: string;
+  button: string;
+  fields?: Record<string, string>;
+  danger?: boolean;
+}) {
   const fetcher = useFetcher();
   return (
     <fetcher.Form method="post" action={action} preventScrollReset className="flex flex-wrap items-center gap-1">
+      {Object.entries(fields).map(([field, value]) => (
+        <input key={field} type="hidden" name={field} value={value} />
+      ))}
       <label className="flex items-center gap-1 text-xs">
         {label}
         <input

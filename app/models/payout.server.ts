@@ -128,3 +128,30 @@ export function transfersAwaitingReference() {
     },
   });
 }
+
+/** A leg by its id, with its withdrawal's (an admin names a leg held for review by its id). */
+export function findLeg(id: string) {
+  return db().payoutLeg.findUnique({ where: { id }, select: { id: true, withdrawalId: true, kind: true, status: true } });
+}
+
+/** Refunds the provider refused, held for an admin to reconcile with it (ADR 050), oldest first. */
+export function refundsInReview() {
+  return db().payoutLeg.findMany({
+    where: { kind: "card_refund", status: "review" },
+    orderBy: { createdAt: "asc" },
+    take: 200,
+    select: {
+      id: true,
+      amount: true,
+      failureReason: true,
+      createdAt: true,
+      payment: { select: { providerPaymentId: true, amountCents: true, createdAt: true } },
+      withdrawal: { select: { id: true, user: { select: { id: true, username: true, email: true } } } },
+    },
+  });
+}
+
+/** How many of the player's refunds are held for review. */
+export function countRefundsInReview(tx: Tx, userId: string) {
+  return tx.payoutLeg.count({ where: { status: "review", withdrawal: { userId } } });
+}

@@ -77,3 +77,11 @@ export function setIdentityVerifiedAt(tx: Tx, id: string, at: Date) {
 export function flagUser(tx: Tx, userId: string, reason: string, at: Date) {
   return tx.user.update({ where: { id: userId }, data: { flaggedAt: at, flagReason: reason }, select: { id: true } });
 }
+
+/** Clears the account's flag if it is still the one the admin saw (set at `flaggedAt`); the reason it cleared, or null. */
+export async function clearFlagSeen(tx: Tx, userId: string, flaggedAt: Date): Promise<string | null> {
+  const before = await tx.user.findUnique({ where: { id: userId }, select: { flaggedAt: true, flagReason: true } });
+  if (before?.flaggedAt?.getTime() !== flaggedAt.getTime()) return null;
+  const { count } = await tx.user.updateMany({ where: { id: userId, flaggedAt }, data: { flaggedAt: null, flagReason: null } });
+  return count === 1 ? (before.flagReason ?? "") : null;
+}

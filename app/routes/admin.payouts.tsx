@@ -4,9 +4,10 @@ import { ActionButton, Cell, Table, TextAction } from "~/components/admin-tabs";
 import { SectionError } from "~/components/route-error";
 import { payoutsTab } from "~/services/admin.server";
 import { requireAdmin } from "~/services/auth.server";
+import { utcMinute } from "~/shared/dates";
 import { formatDecimalDollars as money } from "~/shared/money";
 
-/** The payouts tab (ADR 043): the pending queue and the transfers waiting for their reference. */
+/** The payouts tab (ADR 043): the pending queue, the transfers waiting for their reference and the refunds held for review (ADR 050). */
 export async function loader({ request }: LoaderFunctionArgs) {
   // Loaders run in parallel: the layout's guard does not cover this one.
   await requireAdmin(request);
@@ -14,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function AdminPayouts() {
-  const { pending, pendingAmount, transfers } = useLoaderData<typeof loader>();
+  const { pending, pendingAmount, transfers, reviews } = useLoaderData<typeof loader>();
   return (
     <section aria-label="Payouts" className="flex flex-col gap-3">
       <p>
@@ -66,6 +67,37 @@ export default function AdminPayouts() {
               <span className="flex flex-col gap-1">
                 <TextAction action={`/admin/payouts/${t.withdrawalId}/transfer`} name="reference" label="Reference" button="Record sent" />
                 <TextAction action={`/admin/payouts/${t.withdrawalId}/transfer`} name="failure" label="Reason" button="Record failed" danger />
+              </span>
+            </Cell>
+          </tr>
+        ))}
+      </Table>
+      <h2 className="text-xl font-bold">Refunds held for review</h2>
+      <p className="text-sm">
+        The provider refused these refunds to the player&apos;s card, because the payment was refunded or disputed already: the amount stays held and the
+        account is flagged. Look the payment up at the provider. If the money reached the card (a refund made there, a charge-back), record its reference: the
+        refund completes. If it did not, record why: the amount goes back to the player&apos;s cash and they are told the reason.
+      </p>
+      <Table label="Refunds held for review" head={["Player", "Amount", "Payment", "Age", "Refused because", ""]}>
+        {reviews.map((r) => (
+          <tr key={r.legId} data-testid="refund-review">
+            <Cell label="Player">{r.player}</Cell>
+            <Cell label="Amount">{money(r.amount)}</Cell>
+            <Cell label="Payment">
+              {r.payment ? (
+                <>
+                  <span className="break-all">{r.payment.id}</span> ({money(r.payment.amount)}, {utcMinute(r.payment.paidAt)})
+                </>
+              ) : (
+                "—"
+              )}
+            </Cell>
+            <Cell label="Age">{r.ageMinutes} min</Cell>
+            <Cell label="Refused because">{r.reason}</Cell>
+            <Cell>
+              <span className="flex flex-col gap-1">
+                <TextAction action={`/admin/refunds/${r.legId}/reconcile`} name="reference" label="Reference" button="Record reached the card" />
+                <TextAction action={`/admin/refunds/${r.legId}/reconcile`} name="failure" label="Reason" button="Record not refunded" danger />
               </span>
             </Cell>
           </tr>

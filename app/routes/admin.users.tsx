@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ActionButton, Cell, SelectAction, Table } from "~/components/admin-tabs";
+import { ActionButton, Cell, SelectAction, Table, TextAction } from "~/components/admin-tabs";
 import { SectionError } from "~/components/route-error";
 import { queryParams } from "~/infra/http.server";
 import { listUsers } from "~/services/admin.server";
@@ -94,6 +94,9 @@ export default function AdminUsers() {
             <Cell>
               <span className="flex flex-wrap gap-1">
                 {u.identityVerified ? null : <ActionButton action={`/admin/users/${u.id}/verify`} label="Verify identity" />}
+                {u.flaggedAt ? (
+                  <TextAction action={`/admin/users/${u.id}/clear-flag`} name="note" label="Why" button="Clear flag" fields={{ flaggedAt: u.flaggedAt }} />
+                ) : null}
                 <ActionButton
                   action={`/admin/users/${u.id}/suspend`}
                   label={u.suspended ? "Unsuspend" : "Suspend"}

@@ -4,6 +4,7 @@ import { approvePayout, bulkApprove, completeRaffle, rejectPayout, suspendUser, 
 import { utcMinute } from "~/shared/dates";
 import { uuidParam } from "~/infra/http.server";
 import { settleTransfer } from "./payouts.server";
+import { clearFlag, reconcileRefund } from "./reconciliation.server";
 import { extendExclusionByAdmin } from "./responsible-play.server";
 import type { NewToast } from "~/infra/toast.server";
 
@@ -24,7 +25,8 @@ const rejectSchema = z.object({ reason: z.string().trim().min(1).max(200).defaul
 
 /**
  * {reference} records that the payout's transfer was sent by hand (its bank or wallet
- * reference); {failure} records that it failed, with the reason the player is told.
+ * reference), or that a refund held for review reached the card (the provider's reference);
+ * {failure} records that it did not, with the reason the player is told.
  */
 const transferSchema = z.union([
   z
@@ -50,6 +52,12 @@ const suspendSchema = z.object({
     .transform((v) => v === true || v === "true"),
 });
 
+/** {flaggedAt}: when the flag the admin saw was set (ISO 8601); {note}: why it is cleared, for the audit log. */
+const clearFlagSchema = z.object({
+  flaggedAt: z.iso.datetime({ offset: true, message: "flaggedAt must be the flag's time, as shown" }).transform((v) => new Date(v)),
+  note: z.string().trim().min(3, "Say why the flag is cleared (3 characters or more)").max(200),
+});
+
 const exclusionSchema = z.object({ choice: z.enum(["24h", "7d", "30d", "6m", "1y", "5y"], { message: "Choose a period: 24h, 7d, 30d, 6m, 1y or 5y" }) });
 
 export const approvePayoutAction: AdminRun = async (session, _input, id) => {
@@ -69,6 +77,18 @@ export const rejectPayoutAction: AdminRun = async (session, input, id) => {
 export const settleTransferAction: AdminRun = async (session, input, id) => {
   const outcome = await input(transferSchema);
   return { json: await settleTransfer(session.user.id, uuidParam(id), outcome), toast: PAYOUT_UPDATED };
+};
+
+/** Settles a refund held for review (the route's `:id` is its leg) after checking with the provider (ADR 050). */
+export const reconcileRefundAction: AdminRun = async (session, input, id) => {
+  const outcome = await input(transferSchema);
+  return { json: await reconcileRefund(session.user.id, uuidParam(id), outcome), toast: PAYOUT_UPDATED };
+};
+
+export const clearFlagAction: AdminRun = async (session, input, id) => {
+  const { flaggedAt, note } = await input(clearFlagSchema);
+  await clearFlag(session.user.id, uuidParam(id), flaggedAt, note);
+  return { json: { flagged: false }, toast: { type: "success", title: "Flag cleared" } };
 };
 
 export const bulkApproveAction: AdminRun = async (session, input) => {

@@ -3,7 +3,7 @@ import * as admin from "~/models/admin.server";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { postTransaction, userAccountId } from "~/models/ledger.server";
-import { lockLegs, transfersAwaitingReference, updateLeg } from "~/models/payout.server";
+import { lockLegs, refundsInReview, transfersAwaitingReference, updateLeg } from "~/models/payout.server";
 import { setIdentityVerifiedAt, userStanding } from "~/models/user.server";
 import { lockWithdrawal, updateWithdrawal, withdrawalStatus } from "~/models/withdrawal.server";
 import { setSuspension } from "./accounts.server";
@@ -215,10 +215,10 @@ function pendingPayouts(pending: Awaited<ReturnType<typeof admin.pendingWithdraw
   return { pending: pending.map(payoutView(now)), pendingAmount: dollars(pending.reduce((sum, w) => sum + w.amount, 0n)) };
 }
 
-/** The payouts tab: the pending queue with its total, and the approved transfers waiting for their reference. */
+/** The payouts tab: the pending queue with its total, the approved transfers waiting for their reference, and the refunds held for review. */
 export async function payoutsTab(now = new Date()) {
-  const [pending, transfers] = await Promise.all([admin.pendingWithdrawals(), listTransfersAwaitingReference(now)]);
-  return { ...pendingPayouts(pending, now), transfers };
+  const [pending, transfers, reviews] = await Promise.all([admin.pendingWithdrawals(), listTransfersAwaitingReference(now), listRefundsInReview(now)]);
+  return { ...pendingPayouts(pending, now), transfers, reviews };
 }
 
 export const payoutView = (now: Date) => (w: Awaited<ReturnType<typeof admin.pendingWithdrawals>>[number]) => ({
@@ -251,6 +251,19 @@ export async function listTransfersAwaitingReference(now = new Date()) {
   }));
 }
 
+/** Refunds the provider refused, held until an admin reconciles them with it (ADR 050), oldest first. */
+export async function listRefundsInReview(now = new Date()) {
+  return (await refundsInReview()).map((r) => ({
+    legId: r.id,
+    withdrawalId: r.withdrawal.id,
+    player: r.withdrawal.user.username ?? r.withdrawal.user.email,
+    amount: dollars(r.amount),
+    payment: r.payment && { id: r.payment.providerPaymentId, amount: dollars(BigInt(r.payment.amountCents)), paidAt: r.payment.createdAt.toISOString() },
+    reason: r.failureReason ?? "refused by the provider",
+    ageMinutes: Math.floor((now.getTime() - r.createdAt.getTime()) / 60_000),
+  }));
+}
+
 export async function listPayouts(now = new Date()) {
   return (await admin.pendingWithdrawals()).map(payoutView(now));
 }
@@ -276,6 +289,8 @@ export async function listUsers(query: string, page: number, pageSize = 25, now 
       isAdmin: u.isAdmin,
       suspended: u.suspendedAt !== null,
       flagged: u.flagReason,
+      // The flag an admin clears is the one they saw (ADR 050): its time goes with the form.
+      flaggedAt: u.flaggedAt?.toISOString() ?? null,
       identityVerified: u.identityVerifiedAt !== null,
       residence: u.region ?? u.country,
       // Where the player lives is no longer served (ALLOWED_COUNTRIES changed): play and buying are closed.

@@ -84,7 +84,7 @@ async function moveBonus(tx: Tx, userId: string, amount: bigint, { reference, me
   });
 }
 
-type Outcome =
+export type Outcome =
   | { status: "completed"; reference?: string; by?: string }
   | { status: "failed"; reason: string; by?: string }
   /** The provider refused the refund (already refunded or disputed elsewhere): held for support. */
@@ -115,18 +115,21 @@ export async function tellPlayerOfPayout(tx: Tx, userId: string, withdrawalId: s
  * Settles one leg under its withdrawal's lock, once: completed moves its amount out of the
  * hold (a refund back to card deposits: it undoes that much of a purchase; a transfer to
  * the house's payouts account); failed gives it back to the player's cash (and a refund
- * leg its cents back to the payment). Then the withdrawal follows its legs.
+ * leg its cents back to the payment). Then the withdrawal follows its legs. False when
+ * there was nothing to settle (settled already, or held for review and not by an admin).
  */
-async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, now: Date, guard?: Guard): Promise<void> {
-  await db().$transaction(async (tx) => {
+export async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, now: Date, guard?: Guard): Promise<boolean> {
+  return db().$transaction(async (tx) => {
     const w = await lockWithdrawal(tx, withdrawalId);
-    if (!w) return;
+    if (!w) return false;
     await guard?.(tx, w);
     const all = await legs.lockLegs(tx, withdrawalId);
     const leg = all.find((l) => l.id === legId);
-    if (!leg || leg.status === "completed" || leg.status === "failed" || leg.status === "review") return;
+    if (!leg || leg.status === "completed" || leg.status === "failed") return false;
+    // A refund held for review is settled only by an admin who reconciled it (ADR 050).
+    if (leg.status === "review" && (outcome.status === "review" || !outcome.by)) return false;
     // The payment's row before any account: the order reversePayment takes them in.
-    const refundSent = leg.kind === "card_refund" && leg.status === "processing" && leg.paymentId !== null;
+    const refundSent = leg.kind === "card_refund" && (leg.status === "processing" || leg.status === "review") && leg.paymentId !== null;
     if (refundSent) await legs.lockPaymentById(tx, leg.paymentId!);
     const hold = await userAccountId(tx, w.userId, "withdrawal_hold");
     if (outcome.status === "review") {
@@ -199,6 +202,7 @@ async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, 
         after: { status: state.status },
       },
     });
+    return true;
   });
 }
 

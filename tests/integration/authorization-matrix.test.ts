@@ -124,6 +124,14 @@ const MATRIX: Record<string, Row> = {
     request: [`/api/admin/payouts/${UNKNOWN}/transfer`, { method: "POST", json: { reference: "BANK-1" } }],
     expect: adminApi(404),
   },
+  "routes/api.admin.refunds.$id.reconcile": {
+    request: [`/api/admin/refunds/${UNKNOWN}/reconcile`, { method: "POST", json: { reference: "re_1" } }],
+    expect: adminApi(404),
+  },
+  "routes/api.admin.users.$id.clear-flag": {
+    request: [`/api/admin/users/${UNKNOWN}/clear-flag`, { method: "POST", json: { flaggedAt: "2026-11-26T10:00:00.000Z", note: "Reconciled" } }],
+    expect: adminApi(404),
+  },
   "routes/api.admin.raffles.$id.complete": { request: [`/api/admin/raffles/${UNKNOWN}/complete`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.users.$id.verify": { request: [`/api/admin/users/${UNKNOWN}/verify`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.users.$id.exclusion": {
@@ -153,6 +161,14 @@ const MATRIX: Record<string, Row> = {
   },
   "routes/admin_.payouts.$id.transfer": {
     request: [`/admin/payouts/${UNKNOWN}/transfer`, { method: "POST", form: { reference: "BANK-1" } }],
+    expect: adminPage,
+  },
+  "routes/admin_.refunds.$id.reconcile": {
+    request: [`/admin/refunds/${UNKNOWN}/reconcile`, { method: "POST", form: { reference: "re_1" } }],
+    expect: adminPage,
+  },
+  "routes/admin_.users.$id.clear-flag": {
+    request: [`/admin/users/${UNKNOWN}/clear-flag`, { method: "POST", form: { flaggedAt: "2026-11-26T10:00:00.000Z", note: "Reconciled" } }],
     expect: adminPage,
   },
   "routes/admin_.raffles.$id.complete": { request: [`/admin/raffles/${UNKNOWN}/complete`, { method: "POST", form: {} }], expect: adminPage },
