@@ -76,6 +76,22 @@ export async function grantWinnings(email: string, coins: number) {
   });
 }
 
+/**
+ * The player's demo card payments, refunded at the provider as at Stripe's dashboard: a
+ * refund of ours is then refused, and held for review (ADR 050). Made in the database, where
+ * the demo provider keeps its side.
+ */
+export async function refundAtProvider(email: string) {
+  await withClient(await e2eDatabaseUrl(), async (client) => {
+    await client.query(
+      `UPDATE demo_payments d SET status = 'refunded'
+       FROM payments p JOIN users u ON u.id = p.user_id
+       WHERE p.provider_payment_id = d.id AND u.email = $1`,
+      [email],
+    );
+  });
+}
+
 /** The demo admin's TOTP secret, as the README prints it (ADR 036). */
 export const DEMO_ADMIN_TOTP_SECRET = "RAFFLERUSHDEMOADMIN2FACTORSECRET";
 /** The bootstrap key that opens an admin's enrolment in demo mode. */

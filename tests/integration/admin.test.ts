@@ -6,15 +6,8 @@ import { DomainError } from "~/shared/domain-error";
 import { enterRaffle } from "~/services/raffles.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { readToast } from "~/infra/toast.server";
-import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
+import { call, cookiesFrom, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, grantCoins } from "../support/factories";
-
-async function gatedAdmin() {
-  const admin = await createTestUser({ isAdmin: true });
-  const cookie = await sessionCookie(admin.id);
-  await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
-  return { ...admin, cookie };
-}
 
 async function pendingPayout(dollars: string, cash = 100_000n) {
   const player = await createTestUser({ cash });

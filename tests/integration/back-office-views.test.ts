@@ -4,15 +4,8 @@ import { db } from "~/models/db.server";
 import { enterRaffle, drawDueRaffles } from "~/services/raffles.server";
 import { revenueOverTime } from "~/services/revenue.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
-import { call, pageText, sessionCookie } from "../support/app";
+import { call, gatedAdmin, pageText } from "../support/app";
 import { createTestRaffle, createTestUser, withdrawCash } from "../support/factories";
-
-async function gatedAdmin() {
-  const admin = await createTestUser({ isAdmin: true });
-  const cookie = await sessionCookie(admin.id);
-  await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
-  return { ...admin, cookie };
-}
 
 type AuditPage = {
   rows: { id: string; actor: string; actorId: string; actorKind: string; action: string; targetName: string }[];

@@ -8,7 +8,7 @@ import { startPayment } from "~/services/payments/start.server";
 import { demoProvider } from "~/infra/payment-providers/demo-provider.server";
 import { LIMITS } from "~/services/rate-limit.server";
 import { requestWithdrawal } from "~/services/withdrawals.server";
-import { call, sessionCookie, type Call } from "../support/app";
+import { call, gatedAdmin, sessionCookie, type Call } from "../support/app";
 import { createTestRaffle, createTestUser, grantCoins } from "../support/factories";
 import { ledgerSnapshot } from "../support/ledger-snapshot";
 import { saturate } from "../support/rate-limits";
@@ -24,13 +24,6 @@ const keyed = (key: string, init: Call): Call => ({ method: "POST", ...init, hea
 async function player(cash = 10_000n) {
   const user = await createTestUser({ cash, vipTier: "gold", vipExpiry: new Date(Date.now() + 86_400_000) });
   return { ...user, cookie: await sessionCookie(user.id) };
-}
-
-async function gatedAdmin() {
-  const admin = await createTestUser({ isAdmin: true });
-  const cookie = await sessionCookie(admin.id);
-  await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
-  return { ...admin, cookie };
 }
 
 async function pendingPayout(dollars = "20.00") {

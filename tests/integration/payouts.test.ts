@@ -3,7 +3,7 @@ import { db } from "~/models/db.server";
 import { userBalances } from "~/models/ledger.server";
 import { approvePayout } from "~/services/admin.server";
 import { settleOpenPayouts } from "~/services/payouts.server";
-import { call, pageText, sessionCookie } from "../support/app";
+import { call, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestUser, grantCoins } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";
 
@@ -13,13 +13,6 @@ import { setUpStripeMode } from "../support/stripe-mode";
  * against the real Stripe adapter and a local server that speaks Stripe's API.
  */
 const mode = setUpStripeMode();
-
-async function gatedAdmin() {
-  const admin = await createTestUser({ isAdmin: true });
-  const cookie = await sessionCookie(admin.id);
-  await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
-  return { ...admin, cookie };
-}
 
 async function buy(cookie: string, packageId: string) {
   const response = await call("/api/create-payment-intent", { method: "POST", cookie, json: { packageId } });

@@ -6,7 +6,7 @@ import { enterRaffles } from "~/models/raffle.server";
 import { enterRaffle } from "~/services/raffles.server";
 import { spinWheel } from "~/services/rewards.server";
 import { codeOf } from "../support/outcomes";
-import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
+import { call, cookiesFrom, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 
 /**
@@ -213,13 +213,6 @@ describe("the reality check", () => {
     expect(await pageText(await call("/", { cookie }))).toMatch(/data-testid="session-clock"[^>]*>.*1:0[45]:\d\d/);
   });
 });
-
-async function gatedAdmin() {
-  const admin = await createTestUser({ isAdmin: true });
-  const cookie = await sessionCookie(admin.id);
-  await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
-  return { ...admin, cookie };
-}
 
 describe("the back office and a player's protections", () => {
   const extend = (cookie: string, userId: string, choice: string) => call(`/api/admin/users/${userId}/exclusion`, { method: "POST", cookie, json: { choice } });

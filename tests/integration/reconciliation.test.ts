@@ -4,7 +4,7 @@ import { userBalances } from "~/models/ledger.server";
 import { approvePayout } from "~/services/admin.server";
 import { settleOpenPayouts } from "~/services/payouts.server";
 import { readToast } from "~/infra/toast.server";
-import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
+import { call, cookiesFrom, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";
 
@@ -15,13 +15,6 @@ import { setUpStripeMode } from "../support/stripe-mode";
  * then clears the flag they saw. Against the real Stripe adapter and the fake Stripe server.
  */
 const mode = setUpStripeMode();
-
-async function gatedAdmin() {
-  const admin = await createTestUser({ isAdmin: true });
-  const cookie = await sessionCookie(admin.id);
-  await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
-  return { ...admin, cookie };
-}
 
 /** A player who paid $24.99 by card and asked for $10 back, whose refund the provider refused: held for review. */
 async function heldForReview() {

@@ -1,7 +1,9 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
+import { db } from "~/models/db.server";
 import { startSession } from "~/services/auth.server";
+import { createTestUser } from "./factories";
 
 /**
  * The production Remix build, called in-process with real Requests (no HTTP server):
@@ -60,6 +62,14 @@ export async function call(pathname: string, { method = "GET", cookie, json, for
 export async function sessionCookie(userId: string): Promise<string> {
   const setCookie = await startSession(new Request("http://localhost/"), userId);
   return setCookie.split(";")[0]!;
+}
+
+/** An admin signed in past the admin gate (ADR 036), with the session's cookie. */
+export async function gatedAdmin() {
+  const admin = await createTestUser({ isAdmin: true });
+  const cookie = await sessionCookie(admin.id);
+  await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
+  return { ...admin, cookie };
 }
 
 /** The name=value pairs a response sets, to send back as a Cookie header. */

@@ -1,10 +1,11 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { enrolledAdmin, grantWinnings, signInRequest, unique, unusedTotpCode, verifyEmailOf } from "../support";
+import { enrolledAdmin, grantWinnings, refundAtProvider, signInRequest, unique, unusedTotpCode, verifyEmailOf } from "../support";
 
 /**
  * The back office end to end, once with JavaScript and once without (one test, so the
  * two runs never decide each other's payouts): pass the gate, approve one payout, reject
- * one, bulk-approve under $50, complete a raffle early, and find each in the audit log.
+ * one, bulk-approve under $50, reconcile a refund the provider refused and clear the flag it
+ * left (ADR 050), complete a raffle early, and find each in the audit log.
  */
 const PASSWORD = "correct horse battery staple";
 
@@ -48,6 +49,9 @@ for (const javaScriptEnabled of [true, false]) {
     const rejectMe = await playerWithPayout(browser, baseURL!, 56);
     const bulkMe = await playerWithPayout(browser, baseURL!, 12);
     const transferMe = await playerWithPayout(browser, baseURL!, 57, { winnings: true });
+    // $30: refunds of $24.99 and $5.01 to two of the three payments.
+    const reviewMe = await playerWithPayout(browser, baseURL!, 30);
+    await refundAtProvider(reviewMe);
 
     // An admin of this test's own, enrolled elsewhere; here the gate asks for their code (ADR 036).
     const enrolling = await browser.newContext({ baseURL });
@@ -79,6 +83,29 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
     await expect(page.getByTestId("transfer").filter({ hasText: transferMe })).toHaveCount(0);
 
+    // Payments refunded at the provider meanwhile: both refunds are refused and held for review.
+    await page.getByTestId("payout").filter({ hasText: reviewMe }).getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
+    const review = page.getByTestId("refund-review").filter({ hasText: reviewMe });
+    await expect(review).toHaveCount(2);
+    await review.first().getByLabel("Reference").fill(`re_${unique()}`);
+    await review.first().getByRole("button", { name: "Record reached the card" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
+    await expect(review).toHaveCount(1);
+    await review.getByLabel("Reason").fill("Not refunded at the provider");
+    await review.getByRole("button", { name: "Record not refunded" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
+    await expect(review).toHaveCount(0);
+    await page.getByRole("link", { name: "users" }).click();
+    await page.getByLabel("Search").fill(reviewMe);
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByRole("row").filter({ hasText: reviewMe })).toContainText("flagged: refund of a withdrawal refused by the provider");
+    await page.getByLabel("Why").fill("Reconciled with the provider");
+    await page.getByRole("button", { name: "Clear flag" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Flag cleared");
+    await expect(page.getByRole("row").filter({ hasText: reviewMe })).not.toContainText("flagged");
+    await page.getByRole("link", { name: "payouts" }).click();
+
     await page.getByRole("button", { name: "Auto-approve up to $50" }).click();
     await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
     await expect(page.getByTestId("payout").filter({ hasText: bulkMe })).toHaveCount(0);
@@ -104,7 +131,7 @@ for (const javaScriptEnabled of [true, false]) {
     await page.getByLabel("Who").selectOption("admin");
     await page.getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(/actor=admin/);
-    for (const action of ["admin.gate_passed", "payout.approve", "payout.reject", "payout.bulk_approve", "raffle.complete_early"]) {
+    for (const action of ["admin.gate_passed", "payout.approve", "payout.reject", "payout.bulk_approve", "user.clear_flag", "raffle.complete_early"]) {
       await expect(page.getByTestId("audit-event").filter({ hasText: action }).first()).toBeVisible();
     }
     await page.getByRole("link", { name: "ledger" }).click();
