@@ -1,10 +1,11 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { enrolledAdmin, signInRequest, unique, unusedTotpCode, verifyEmailOf } from "../support";
+import { enrolledAdmin, refundAtProvider, signInRequest, unique, unusedTotpCode, verifyEmailOf } from "../support";
 
 /**
  * The back office on a 360 px phone, with and without JavaScript: each tab at its own address
  * (ADR 043), the old ?tab= ones redirected; no page wider than the
- * screen, a payout's Approve and Reject on screen; the audit log's filters, the raffles
+ * screen, a payout's Approve and Reject on screen, and so a refund held for review's forms and
+ * a flagged player's Clear flag (ADR 050); the audit log's filters, the raffles
  * tab's toggle and the revenue chart's periods as plain links and forms.
  */
 const PASSWORD = "correct horse battery staple";
@@ -42,6 +43,8 @@ for (const javaScriptEnabled of [true, false]) {
   test(`the back office on a 360 px phone ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ browser, baseURL }) => {
     test.setTimeout(90_000);
     const payee = await playerWithPayout(browser, baseURL!);
+    const refused = await playerWithPayout(browser, baseURL!);
+    await refundAtProvider(refused);
     const context = await browser.newContext({ baseURL, javaScriptEnabled, viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     const enrolling = await browser.newContext({ baseURL });
@@ -76,6 +79,24 @@ for (const javaScriptEnabled of [true, false]) {
       expect(box.x + box.width).toBeLessThanOrEqual(360);
       expect(box.height).toBeGreaterThanOrEqual(24);
     }
+
+    // Approved, the refused player's refunds are held for review, each with its two forms on screen.
+    await page.getByTestId("payout").filter({ hasText: refused }).getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
+    const review = page.getByTestId("refund-review").filter({ hasText: refused }).first();
+    await expect(review).toBeVisible();
+    expect(await overflow(page), "/admin/payouts with refunds held for review is wider than the screen").toBeLessThanOrEqual(0);
+    for (const name of ["Record reached the card", "Record not refunded"]) {
+      const button = review.getByRole("button", { name });
+      await button.scrollIntoViewIfNeeded();
+      const box = (await button.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(360);
+    }
+    await page.goto(`/admin/users?q=${encodeURIComponent(refused)}`);
+    await expect(page.getByRole("button", { name: "Clear flag" })).toBeVisible();
+    expect(await overflow(page), "/admin/users with a flagged player is wider than the screen").toBeLessThanOrEqual(0);
+    await page.goto("/admin/payouts");
 
     // Revenue over time: daily by default, weekly and monthly a link away.
     await expect(page.getByTestId("revenue-bar")).toHaveCount(30);
