@@ -71,6 +71,15 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const requests: FakeStripe["requests"] = [];
 
   const fake = { outage: false, losing: false };
+  /** Runs `run` with the fault on, and turns it off after. */
+  const during = async <T>(fault: keyof typeof fake, run: () => Promise<T>): Promise<T> => {
+    fake[fault] = true;
+    try {
+      return await run();
+    } finally {
+      fake[fault] = false;
+    }
+  };
   /** The PaymentIntent a hosted page made when the player paid (or tried to) on it. */
   const paymentOnSession = (session: Session, status: string, lastError: Intent["last_payment_error"]) => {
     const intent: Intent = {
@@ -237,22 +246,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return refund;
     },
     requests,
-    async down(run) {
-      fake.outage = true;
-      try {
-        return await run();
-      } finally {
-        fake.outage = false;
-      }
-    },
-    async loseAnswers(run) {
-      fake.losing = true;
-      try {
-        return await run();
-      } finally {
-        fake.losing = false;
-      }
-    },
+    down: (run) => during("outage", run),
+    loseAnswers: (run) => during("losing", run),
     forgetIdempotencyKeys: () => idempotent.clear(),
     succeed(intentId) {
       const intent = intents.get(intentId)!;

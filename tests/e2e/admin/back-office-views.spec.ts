@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
 import { enrolledAdmin, refundAtProvider, signInRequest, unique, unusedTotpCode, verifyEmailOf } from "../support";
 
 /**
@@ -39,6 +39,15 @@ async function playerWithPayout(browser: Browser, baseURL: string) {
 
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
+/** The button fits across the 360 px screen, at least 24 px tall (a tap target). */
+async function expectOnScreen(button: Locator) {
+  await button.scrollIntoViewIfNeeded();
+  const box = (await button.boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(360);
+  expect(box.height).toBeGreaterThanOrEqual(24);
+}
+
 for (const javaScriptEnabled of [true, false]) {
   test(`the back office on a 360 px phone ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ browser, baseURL }) => {
     test.setTimeout(90_000);
@@ -71,14 +80,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     await page.goto("/admin/payouts");
     const row = page.getByTestId("payout").filter({ hasText: payee });
-    for (const name of ["Approve", "Reject"]) {
-      const button = row.getByRole("button", { name });
-      await button.scrollIntoViewIfNeeded();
-      const box = (await button.boundingBox())!;
-      expect(box.x).toBeGreaterThanOrEqual(0);
-      expect(box.x + box.width).toBeLessThanOrEqual(360);
-      expect(box.height).toBeGreaterThanOrEqual(24);
-    }
+    for (const name of ["Approve", "Reject"]) await expectOnScreen(row.getByRole("button", { name }));
 
     // Approved, the refused player's refunds are held for review, each with its two forms on screen.
     await page.getByTestId("payout").filter({ hasText: refused }).getByRole("button", { name: "Approve" }).click();
@@ -86,13 +88,7 @@ for (const javaScriptEnabled of [true, false]) {
     const review = page.getByTestId("refund-review").filter({ hasText: refused }).first();
     await expect(review).toBeVisible();
     expect(await overflow(page), "/admin/payouts with refunds held for review is wider than the screen").toBeLessThanOrEqual(0);
-    for (const name of ["Record reached the card", "Record not refunded"]) {
-      const button = review.getByRole("button", { name });
-      await button.scrollIntoViewIfNeeded();
-      const box = (await button.boundingBox())!;
-      expect(box.x).toBeGreaterThanOrEqual(0);
-      expect(box.x + box.width).toBeLessThanOrEqual(360);
-    }
+    for (const name of ["Record reached the card", "Record not refunded"]) await expectOnScreen(review.getByRole("button", { name }));
     await page.goto(`/admin/users?q=${encodeURIComponent(refused)}`);
     await expect(page.getByRole("button", { name: "Clear flag" })).toBeVisible();
     expect(await overflow(page), "/admin/users with a flagged player is wider than the screen").toBeLessThanOrEqual(0);
