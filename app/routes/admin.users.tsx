@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ActionButton, Cell, SelectAction, Table, TextAction } from "~/components/admin-tabs";
 import { SectionError } from "~/components/route-error";
 import { queryParams } from "~/infra/http.server";
-import { listUsers } from "~/services/admin.server";
+import { listUsers, usersSearch } from "~/services/admin.server";
 import { requireAdmin } from "~/services/auth.server";
 import { utcMinute } from "~/shared/dates";
 import { formatDecimalDollars as money } from "~/shared/money";
@@ -13,9 +13,7 @@ import { BREAKS, EXCLUSIONS } from "~/shared/responsible-play-options";
 export async function loader({ request }: LoaderFunctionArgs) {
   // Loaders run in parallel: the layout's guard does not cover this one.
   await requireAdmin(request);
-  const params = queryParams(request);
-  const q = (params.get("q") ?? "").slice(0, 100);
-  const page = Math.max(0, Number.parseInt(params.get("page") ?? "0", 10) || 0);
+  const { q, page } = usersSearch(queryParams(request));
   return { q, ...(await listUsers(q, page)) };
 }
 

@@ -268,6 +268,12 @@ export async function listPayouts(now = new Date()) {
   return (await admin.pendingWithdrawals()).map(payoutView(now));
 }
 
+/** The users tab's search from its address: `q` (up to 100 characters) and `page` (0 to 10,000; anything else is 0 or 10,000). */
+export function usersSearch(params: URLSearchParams): { q: string; page: number } {
+  const page = Number.parseInt(params.get("page") ?? "0", 10);
+  return { q: (params.get("q") ?? "").slice(0, 100), page: Number.isFinite(page) ? Math.max(0, Math.min(10_000, page)) : 0 };
+}
+
 export async function listUsers(query: string, page: number, pageSize = 25, now = new Date()) {
   const [users, total] = await admin.searchUsers(query, usernameKey(query), page, pageSize);
   const mayPlay = await admin.playersWhoMayPlay(

@@ -241,6 +241,23 @@ describe("the tabs at addresses of their own (ADR 043)", () => {
     expect((await db().withdrawal.findUniqueOrThrow({ where: { id } })).status).not.toBe("pending");
   });
 
+  it("reads the users tab's page number within bounds, on the page and in the API (found by the fuzz: a page past 2^53 was a 500)", async () => {
+    const admin = await gatedAdmin();
+    for (const [asked, page] of [
+      ["18446744073709552000", 10_000],
+      ["1e400", 1],
+      ["-5", 0],
+      ["abc", 0],
+      ["2", 2],
+    ] as const) {
+      const api = await call(`/api/admin/users?q=nobody-at-all&page=${asked}`, { cookie: admin.cookie });
+      expect(api.status).toBe(200);
+      expect(await api.json()).toMatchObject({ page, total: 0, users: [] });
+      const tab = await call(`/admin/users?q=nobody-at-all&page=${asked}`, { cookie: admin.cookie });
+      expect(tab.status).toBe(200);
+    }
+  });
+
   it("keeps the back office around a tab that fails, the tab saying why", async () => {
     const admin = await gatedAdmin();
     const response = await call("/admin/users?q=a%00b", { cookie: admin.cookie });
