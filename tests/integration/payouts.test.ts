@@ -200,6 +200,33 @@ describe("payouts", () => {
     expect(await refunded(p.newer)).toEqual({ refundedCents: 1200 });
   });
 
+  it("finds a refund sent before refunds carried their key (ADR 049) by the leg it was sent for, once Stripe has forgotten the key", async () => {
+    const admin = await gatedAdmin();
+    const p = await buyer();
+    const { id } = (await (await withdraw(p.cookie, 12)).json()) as { id: string };
+    const refundsOfNewer = () => [...mode.stripe.refunds.values()].filter((r) => r.payment_intent === p.newer);
+    expect(await mode.stripe.loseAnswers(() => approvePayout(admin.id, id))).toEqual({ status: "processing" });
+    // As it was sent before the change: its leg and withdrawal in the metadata, no key.
+    const [sent] = refundsOfNewer();
+    delete sent!.metadata.refund_key;
+    mode.stripe.forgetIdempotencyKeys();
+    await settleOpenPayouts();
+    expect((await legsOf(id)).map((l) => l.status)).toEqual(["completed"]);
+    expect(refundsOfNewer().map((r) => r.id)).toEqual([sent!.id]);
+  });
+
+  it("waits while Stripe still works on a request with the same key (409): the refund is not held for review, the sweep sends it after", async () => {
+    const admin = await gatedAdmin();
+    const p = await buyer();
+    const { id } = (await (await withdraw(p.cookie, 12)).json()) as { id: string };
+    expect(await mode.stripe.keyInUse(() => approvePayout(admin.id, id))).toEqual({ status: "processing" });
+    expect((await legsOf(id)).map((l) => l.status)).toEqual(["processing"]);
+    expect((await db().user.findUniqueOrThrow({ where: { id: p.id } })).flaggedAt).toBeNull();
+    await settleOpenPayouts();
+    expect((await legsOf(id)).map((l) => l.status)).toEqual(["completed"]);
+    expect([...mode.stripe.refunds.values()].filter((r) => r.payment_intent === p.newer).map((r) => r.amount)).toEqual([1200]);
+  });
+
   it("holds a refund the provider refuses (refunded or disputed elsewhere) for support: nothing paid twice, nothing returned", async () => {
     const admin = await gatedAdmin();
     const p = await buyer();

@@ -56,6 +56,8 @@ export type FakeStripe = {
   down<T>(run: () => Promise<T>): Promise<T>;
   /** Runs `run` while answers are lost on the way back: every POST does its work, then the caller gets a 500. */
   loseAnswers<T>(run: () => Promise<T>): Promise<T>;
+  /** Runs `run` while another request with the same idempotency key seems in progress: every new keyed POST gets 409 `idempotency_key_in_use`. */
+  keyInUse<T>(run: () => Promise<T>): Promise<T>;
   /** A day goes by: Stripe keeps an idempotency key for 24 hours, then a repeat makes a new object. */
   forgetIdempotencyKeys(): void;
   close(): Promise<void>;
@@ -70,7 +72,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const idempotent = new Map<string, unknown>();
   const requests: FakeStripe["requests"] = [];
 
-  const fake = { outage: false, losing: false };
+  const fake = { outage: false, losing: false, keyInUse: false };
   /** Runs `run` with the fault on, and turns it off after. */
   const during = async <T>(fault: keyof typeof fake, run: () => Promise<T>): Promise<T> => {
     fake[fault] = true;
@@ -123,6 +125,10 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (fake.outage) return send(500, unknownError, { "Stripe-Should-Retry": "false" });
       const key = req.headers["idempotency-key"];
       if (req.method === "POST" && typeof key === "string" && idempotent.has(key)) return send(200, idempotent.get(key));
+      if (req.method === "POST" && typeof key === "string" && fake.keyInUse) {
+        const message = "There is currently another in-progress request using this Idempotent Key. Retry after a brief wait.";
+        return send(409, { error: { type: "invalid_request_error", code: "idempotency_key_in_use", message } }, { "Stripe-Should-Retry": "false" });
+      }
       const remember = (json: unknown) => {
         if (typeof key === "string") idempotent.set(key, json);
         send(200, json);
@@ -248,6 +254,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     requests,
     down: (run) => during("outage", run),
     loseAnswers: (run) => during("losing", run),
+    keyInUse: (run) => during("keyInUse", run),
     forgetIdempotencyKeys: () => idempotent.clear(),
     succeed(intentId) {
       const intent = intents.get(intentId)!;

@@ -85,8 +85,8 @@ export interface PaymentProvider {
   /**
    * Sends `amountCents` of a succeeded payment back to its card. The same idempotency key
    * returns the same refund however long after (Stripe forgets a key after 24 hours: the
-   * refund is found by the key it carries), so a retry after a crash, an outage or a lost
-   * answer sends nothing twice.
+   * refund is found by the key it carries, or one made before refunds carried it by its
+   * metadata), so a retry after a crash, an outage or a lost answer sends nothing twice.
    */
   refundPayment(input: { paymentId: string; amountCents: number; idempotencyKey: string; metadata: Record<string, string> }): Promise<ProviderRefund>;
   getRefund(id: string): Promise<ProviderRefund>;

@@ -24,8 +24,9 @@ let stripe: Stripe | undefined;
 const sdk = () => (stripe ??= client());
 
 /**
- * Runs a call to Stripe; a network failure, Stripe's own server error or its rate limit
- * (after the SDK's retries) becomes PaymentProviderUnavailable. Anything else (a request
+ * Runs a call to Stripe; a network failure, Stripe's own server error, its rate limit or
+ * a request with the same idempotency key still in progress (409, after the SDK's
+ * retries) becomes PaymentProviderUnavailable: try again later. Anything else (a request
  * Stripe refuses as invalid) is our bug and stays an error.
  */
 async function reach<T>(call: (api: Stripe) => Promise<T>): Promise<T> {
@@ -35,7 +36,8 @@ async function reach<T>(call: (api: Stripe) => Promise<T>): Promise<T> {
     const unavailable =
       error instanceof Stripe.errors.StripeConnectionError ||
       error instanceof Stripe.errors.StripeAPIError ||
-      error instanceof Stripe.errors.StripeRateLimitError;
+      error instanceof Stripe.errors.StripeRateLimitError ||
+      (error instanceof Stripe.errors.StripeError && error.statusCode === 409);
     throw unavailable ? new PaymentProviderUnavailable(error) : error;
   }
 }
@@ -64,10 +66,20 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
   };
 }
 
-/** Our reading of a Refund: `requires_action` and `pending` wait for the bank; `canceled` sent nothing, as `failed`. */
 /** The metadata field a refund carries its idempotency key in, to be found by it after Stripe forgets the key. */
 const REFUND_KEY = "refund_key";
 
+/**
+ * Whether a refund of the payment is the one asked for with this key: it carries the key,
+ * or (made before refunds carried it) no key and every field of the metadata asked with.
+ */
+function sameRefund(found: Stripe.Metadata, idempotencyKey: string, metadata: Record<string, string>): boolean {
+  if (REFUND_KEY in found) return found[REFUND_KEY] === idempotencyKey;
+  const asked = Object.entries(metadata);
+  return asked.length > 0 && asked.every(([field, value]) => found[field] === value);
+}
+
+/** Our reading of a Refund: `requires_action` and `pending` wait for the bank; `canceled` sent nothing, as `failed`. */
 function toRefund(refund: Stripe.Refund): ProviderRefund {
   if (refund.status === "succeeded") return { id: refund.id, status: "succeeded" };
   if (refund.status === "failed" || refund.status === "canceled") {
@@ -143,10 +155,11 @@ export const stripeProvider: PaymentProvider = {
   async refundPayment({ paymentId, amountCents, idempotencyKey, metadata }) {
     // Stripe keeps an idempotency key for 24 hours only. A refund whose answer was lost and
     // that is retried later (an outage, the sweep) is found by the key it carries, not made
-    // twice (ADR 049); within the 24 hours the key itself covers two tries at once.
+    // twice (ADR 049); within the 24 hours the key itself covers two tries at once. One made
+    // before refunds carried their key is found by the metadata it was sent with.
     const made = await reach(async (api) => {
       for await (const refund of api.refunds.list({ payment_intent: paymentId, limit: 100 })) {
-        if (refund.metadata?.[REFUND_KEY] === idempotencyKey) return refund;
+        if (sameRefund(refund.metadata ?? {}, idempotencyKey, metadata)) return refund;
       }
       return null;
     });
@@ -158,7 +171,8 @@ export const stripeProvider: PaymentProvider = {
         ),
       );
     } catch (error) {
-      // Stripe refuses the refund itself (already refunded, disputed): nothing was sent.
+      // Stripe refuses the refund itself (already refunded, disputed): nothing was sent. A
+      // request whose key is still in use is not a refusal: reach() made it unavailable.
       if (error instanceof Stripe.errors.StripeInvalidRequestError) return { id: `refused:${idempotencyKey}`, status: "refused", failureReason: error.message };
       throw error;
     }
