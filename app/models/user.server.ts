@@ -73,9 +73,15 @@ export function setIdentityVerifiedAt(tx: Tx, id: string, at: Date) {
   return tx.user.update({ where: { id }, data: { identityVerifiedAt: at }, select: { id: true } });
 }
 
-/** Marks the account for the back office's attention, with the reason. */
-export function flagUser(tx: Tx, userId: string, reason: string, at: Date) {
-  return tx.user.update({ where: { id: userId }, data: { flaggedAt: at, flagReason: reason }, select: { id: true } });
+/**
+ * Marks the account for the back office's attention, with the reason. A flag set again
+ * is always later than the one before (by a millisecond if need be), so a form for the
+ * earlier one, cleared by its time, never clears it (ADR 050).
+ */
+export async function flagUser(tx: Tx, userId: string, reason: string, at: Date): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE users SET flagged_at = GREATEST(${at}::timestamptz, flagged_at + interval '1 millisecond'), flag_reason = ${reason}
+    WHERE id = ${userId}::uuid`;
 }
 
 /** Clears the account's flag if it is still the one the admin saw (set at `flaggedAt`); the reason it cleared, or null. */

@@ -84,9 +84,10 @@ async function moveBonus(tx: Tx, userId: string, amount: bigint, { reference, me
   });
 }
 
+/** `held`: an admin's reconciliation, which settles only a leg held for review (ADR 050). */
 export type Outcome =
-  | { status: "completed"; reference?: string; by?: string }
-  | { status: "failed"; reason: string; by?: string }
+  | { status: "completed"; reference?: string; by?: string; held?: true }
+  | { status: "failed"; reason: string; by?: string; held?: true }
   /** The provider refused the refund (already refunded or disputed elsewhere): held for support. */
   | { status: "review"; reason: string };
 
@@ -128,6 +129,7 @@ export async function settleLeg(withdrawalId: string, legId: string, outcome: Ou
     if (!leg || leg.status === "completed" || leg.status === "failed") return false;
     // A refund held for review is settled only by an admin who reconciled it (ADR 050).
     if (leg.status === "review" && (outcome.status === "review" || !outcome.by)) return false;
+    if (outcome.status !== "review" && outcome.held && leg.status !== "review") return false;
     // The payment's row before any account: the order reversePayment takes them in.
     const refundSent = leg.kind === "card_refund" && (leg.status === "processing" || leg.status === "review") && leg.paymentId !== null;
     if (refundSent) await legs.lockPaymentById(tx, leg.paymentId!);

@@ -1,7 +1,7 @@
 import { recordAudit } from "~/models/audit.server";
 import { db, isUniqueViolation } from "~/models/db.server";
 import * as legs from "~/models/payout.server";
-import { clearFlagSeen, userStanding } from "~/models/user.server";
+import { clearFlagSeen, lockUser, userStanding } from "~/models/user.server";
 import { withdrawalStatus } from "~/models/withdrawal.server";
 import { DomainError } from "~/shared/domain-error";
 import { refuseOwnAccount, settleLeg } from "./payouts.server";
@@ -35,8 +35,8 @@ export async function reconcileRefund(
       leg.withdrawalId,
       leg.id,
       "reference" in outcome
-        ? { status: "completed", reference: `reconciled:${outcome.reference}`, by: adminId }
-        : { status: "failed", reason: outcome.failure, by: adminId },
+        ? { status: "completed", reference: `reconciled:${outcome.reference}`, by: adminId, held: true }
+        : { status: "failed", reason: outcome.failure, by: adminId, held: true },
       now,
       async (_tx, w) => refuseOwnAccount(adminId, w.userId),
     );
@@ -52,6 +52,9 @@ export async function reconcileRefund(
 export async function clearFlag(adminId: string, userId: string, flaggedAt: Date, note: string): Promise<void> {
   refuseOwnAccount(adminId, userId);
   await db().$transaction(async (tx) => {
+    // The account's row first: a refund going into review flags it in the same transaction,
+    // so it is either seen below (and the clear refused) or flags the account again after.
+    await lockUser(tx, userId);
     const standing = await userStanding(tx, userId);
     if (!standing) throw new DomainError("user_not_found", "Player not found");
     if (!standing.flaggedAt) throw new DomainError("withdrawal_decided", "The account is not flagged");

@@ -34,7 +34,12 @@ describe("the back office", () => {
     const mine = (await (await call("/api/withdrawals", { cookie: await sessionCookie(a.player.id) })).json()) as { status: string }[];
     expect(mine[0]!.status).toBe("processing");
 
+    // An API client finds the transfer to record by listing them.
+    const awaiting = async () =>
+      ((await (await call("/api/admin/transfers", { cookie: admin.cookie })).json()) as { withdrawalId: string }[]).filter((t) => t.withdrawalId === a.id);
+    expect(await awaiting()).toEqual([expect.objectContaining({ withdrawalId: a.id, amount: "20.00" })]);
     expect(await (await post(`/api/admin/payouts/${a.id}/transfer`, admin.cookie, { reference: "VENMO-4471" })).json()).toEqual({ status: "completed" });
+    expect(await awaiting()).toEqual([]);
     expect((await db().ledgerAccount.findFirstOrThrow({ where: { kind: "payouts" } })).balance - payoutsBefore).toBe(2000n);
     expect(await db().payoutLeg.findFirstOrThrow({ where: { withdrawalId: a.id } })).toMatchObject({
       status: "completed",

@@ -112,6 +112,8 @@ const MATRIX: Record<string, Row> = {
   "routes/api.admin.users._index": { request: ["/api/admin/users?q=x&page=0"], expect: adminApi(200) },
   "routes/api.admin.raffles._index": { request: ["/api/admin/raffles"], expect: adminApi(200) },
   "routes/api.admin.payouts._index": { request: ["/api/admin/payouts"], expect: adminApi(200) },
+  "routes/api.admin.transfers": { request: ["/api/admin/transfers"], expect: adminApi(200) },
+  "routes/api.admin.refunds._index": { request: ["/api/admin/refunds"], expect: adminApi(200) },
   "routes/api.admin.audit": { request: ["/api/admin/audit"], expect: adminApi(200) },
   "routes/api.admin.ledger": { request: ["/api/admin/ledger"], expect: adminApi(200) },
   "routes/api.admin.payouts.bulk-approve": { request: ["/api/admin/payouts/bulk-approve", { method: "POST", json: { maxAmount: 75 } }], expect: adminApi(400) },

@@ -145,6 +145,8 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/api.admin.users._index": { as: "admin", query: ["q", "page"] },
   "routes/api.admin.raffles._index": { as: "admin", query: ["empty"] },
   "routes/api.admin.payouts._index": { as: "admin", query: ["status"] },
+  "routes/api.admin.transfers": { as: "admin" },
+  "routes/api.admin.refunds._index": { as: "admin" },
   "routes/api.admin.audit": { as: "admin", query: ["actor", "action", "target", "from", "to", "before", "after"] },
   "routes/api.admin.ledger": { as: "admin" },
   "routes/api.admin.payouts.bulk-approve": { as: "admin", fields: ["maxAmount"], plausible: { maxAmount: [50, 100, "100"] } },

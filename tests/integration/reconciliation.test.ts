@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/ledger.server";
+import { flagUser } from "~/models/user.server";
 import { approvePayout } from "~/services/admin.server";
-import { settleOpenPayouts } from "~/services/payouts.server";
+import { settleLeg, settleOpenPayouts } from "~/services/payouts.server";
+import { clearFlag } from "~/services/reconciliation.server";
 import { readToast } from "~/infra/toast.server";
 import { call, cookiesFrom, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
@@ -72,6 +74,12 @@ describe("refunds held for review", () => {
   it("are recorded as not refunded through the API: the amount and the payment's cents come back, the player is told why", async () => {
     const { admin, player, withdrawalId, legId, paymentIntentId } = await heldForReview();
     const cash = (await userBalances(player.id)).cash;
+    // An API client finds the refund to reconcile by listing them.
+    const held = async () =>
+      ((await (await call("/api/admin/refunds", { cookie: admin.cookie })).json()) as { legId: string; withdrawalId: string }[]).filter(
+        (r) => r.withdrawalId === withdrawalId,
+      );
+    expect(await held()).toEqual([expect.objectContaining({ legId, amount: "10.00", payment: expect.objectContaining({ id: paymentIntentId }) })]);
     const answer = await post(`/api/admin/refunds/${legId}/reconcile`, admin.cookie, { failure: "Not refunded at the provider" });
     expect(answer.status).toBe(200);
     expect(await answer.json()).toEqual({ status: "failed" });
@@ -84,6 +92,7 @@ describe("refunds held for review", () => {
       status: "failed",
       failureReason: "Not refunded at the provider",
     });
+    expect(await held()).toEqual([]);
   });
 
   it("are settled once when admins race, and never by the provider's sweep or events", async () => {
@@ -113,6 +122,14 @@ describe("refunds held for review", () => {
     expect((await db().payoutLeg.findUniqueOrThrow({ where: { id: legId } })).status).toBe("review");
     expect((await post(`/api/admin/refunds/${legId}/reconcile`, admin.cookie, { reference: "re_ok" })).status).toBe(200);
     expect((await post(`/api/admin/refunds/${legId}/reconcile`, admin.cookie, { reference: "re_again" })).status).toBe(409);
+  });
+
+  it("settle only a leg held for review, even when asked for one that is not", async () => {
+    const { admin, withdrawalId, legId } = await heldForReview();
+    await db().payoutLeg.update({ where: { id: legId }, data: { status: "processing" } });
+    expect(await settleLeg(withdrawalId, legId, { status: "failed", reason: "Not refunded", by: admin.id, held: true }, new Date())).toBe(false);
+    expect(await settleLeg(withdrawalId, legId, { status: "completed", reference: "reconciled:re_1", by: admin.id, held: true }, new Date())).toBe(false);
+    expect((await db().payoutLeg.findUniqueOrThrow({ where: { id: legId } })).status).toBe("processing");
   });
 });
 
@@ -152,6 +169,44 @@ describe("a flag", () => {
     expect(again.status).toBe(200);
     const { id } = (await again.json()) as { id: string };
     expect(await approvePayout(admin.id, id)).toEqual({ status: "processing" });
+  });
+
+  it("is not cleared while a refund goes into review at that moment: the clear waits for it and is refused; the flag set again is later", async () => {
+    const { admin, player, legId } = await heldForReview();
+    expect((await post(`/api/admin/refunds/${legId}/reconcile`, admin.cookie, { reference: "re_dash_again" })).status).toBe(200);
+    const { flaggedAt } = await standing(player.id);
+    // Another refund of the player's is refused now, in the same pass (the same time): its
+    // leg goes into review and the account is flagged again, in one transaction.
+    let commit = () => {};
+    let flagged = () => {};
+    const wasFlagged = new Promise<void>((resolve) => (flagged = resolve));
+    const refusal = db().$transaction(
+      async (tx) => {
+        await tx.payoutLeg.update({ where: { id: legId }, data: { status: "review" } });
+        await flagUser(tx, player.id, "refund of a withdrawal refused by the provider: again", flaggedAt!);
+        flagged();
+        await new Promise<void>((resolve) => (commit = resolve));
+      },
+      { timeout: 30_000 },
+    );
+    await wasFlagged;
+    const clearing = clearFlag(admin.id, player.id, flaggedAt!, "Refunded at the dashboard").then(
+      () => "cleared",
+      (error: Error) => error.message,
+    );
+    await expect
+      .poll(async () => {
+        const [waiting] = await db().$queryRaw<{ count: bigint }[]>`
+          SELECT count(*) AS count FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+        return waiting!.count;
+      })
+      .toBeGreaterThan(0n);
+    commit();
+    await refusal;
+    expect(await clearing).toBe("A refund of this player's is held for review: reconcile it first");
+    const after = await standing(player.id);
+    expect(after.flagReason).toBe("refund of a withdrawal refused by the provider: again");
+    expect(after.flaggedAt!.getTime()).toBeGreaterThan(flaggedAt!.getTime());
   });
 
   it("set again meanwhile is not cleared by a form for the one before; nor is the admin's own, nor an account not flagged", async () => {

@@ -1,0 +1,9 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { listRefundsInReview } from "~/services/admin.server";
+import { requireAdmin } from "~/services/auth.server";
+
+/** Refunds held for review, oldest first, each with the leg id that /api/admin/refunds/:id/reconcile takes (ADR 050). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return Response.json(await listRefundsInReview());
+}

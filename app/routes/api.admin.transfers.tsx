@@ -1,0 +1,9 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { listTransfersAwaitingReference } from "~/services/admin.server";
+import { requireAdmin } from "~/services/auth.server";
+
+/** Approved payouts' transfers waiting for the reference an admin records at /api/admin/payouts/:withdrawalId/transfer, oldest first. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return Response.json(await listTransfersAwaitingReference());
+}
