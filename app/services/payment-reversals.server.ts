@@ -12,7 +12,8 @@ import { VIP_PERIOD_DAYS } from "~/shared/vip";
  * Takes back what a refund or dispute of a payment newly covers (PRODUCT.md "Refunds and
  * disputes take back exactly what they cover"): for a coin purchase, the covered cents as
  * cash and the bonus that came with the payment in proportion (floor(bonus × covered ÷
- * price)), as far as the player still has them; what is already spent flags the account.
+ * price)), as far as the player still has them; what is already spent flags the account,
+ * and so does every dispute (a charge-back: PRODUCT.md, nothing is paid to such an account).
  * A refund event carries the payment's refunded total so far, so a repeat, or a refund
  * this site made itself (a withdrawal paid back to the card, already counted), takes
  * nothing. A VIP purchase refunded or disputed in full loses its 30 days.
@@ -45,8 +46,10 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
       ...(whole ? { status: reversal.reason === "refund" ? "refunded" : "disputed" } : {}),
     });
     const details = { providerPaymentId, amountCents: payment.amountCents, coveredCents: covered, refundedCents, disputedCents };
+    const chargedBack = reversal.reason === "dispute" ? `dispute of ${providerPaymentId}: ${covered} cents charged back` : null;
     if (payment.purpose === "vip") {
       if (whole) await payments.shortenVip(tx, payment.userId, now, VIP_PERIOD_DAYS);
+      if (chargedBack) await flagUser(tx, payment.userId, chargedBack, now);
       await recordAudit(tx, { actor: "provider", action: `payment.${reversal.reason}`, target: `user:${payment.userId}`, details });
       return;
     }
@@ -57,6 +60,13 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
     };
     const available = await userBalances(payment.userId, tx);
     const taken = { cash: smaller(available.cash, due.cash), bonus: smaller(available.bonus, due.bonus) };
+    // The account's row before its ledger accounts: users before accounts, the order the draws take.
+    const missing = due.cash + due.bonus - taken.cash - taken.bonus;
+    if (missing > 0n) {
+      await flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId}: ${missing} coins already spent`, now);
+    } else if (chargedBack) {
+      await flagUser(tx, payment.userId, chargedBack, now);
+    }
     if (taken.cash + taken.bonus > 0n) {
       await postTransaction(tx, {
         kind: "reversal",
@@ -71,10 +81,6 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
           { accountId: await houseAccountId("promotions", tx), amount: taken.bonus },
         ]),
       });
-    }
-    const missing = due.cash + due.bonus - taken.cash - taken.bonus;
-    if (missing > 0n) {
-      await flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId}: ${missing} coins already spent`, now);
     }
     await recordAudit(tx, {
       actor: "provider",

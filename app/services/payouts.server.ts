@@ -220,28 +220,41 @@ export async function sendPayout(withdrawalId: string, now = new Date()): Promis
     if (!w || (w.status !== "approved" && w.status !== "processing")) return [];
     const all = await legs.lockLegs(tx, withdrawalId);
     const refusals: { leg: legs.Leg; reason: string }[] = [];
-    for (const leg of all.filter((l) => l.status === "pending")) {
-      if (leg.kind === "card_refund") {
-        const payment = await legs.lockPaymentById(tx, leg.paymentId!);
-        if (!payment || BigInt(payment.amountCents - payment.takenBackCents) < leg.amount) {
-          refusals.push({ leg, reason: "The card payment was already refunded or disputed, so it cannot be paid back to the card" });
-          continue;
-        }
-        await legs.addRefundedCents(tx, leg.paymentId!, Number(leg.amount));
-        // A refund takes back the bonus that came with that much of the purchase (as a
-        // refund by the provider does, ADR 017), as far as the player still has it.
-        const bonus = bonusCoveredBy(
-          { amountCents: payment.amountCents, coinsCredited: payment.coinsCredited ?? 0n },
-          payment.takenBackCents,
-          Number(leg.amount),
-        );
-        const taken = smaller(bonus, (await userBalances(w.userId, tx)).bonus);
-        if (taken > 0n) {
-          await moveBonus(tx, w.userId, -taken, { reference: `payout-leg-bonus:${leg.id}`, memo: "bonus of a purchase refunded to the card" });
-          await legs.updateLeg(tx, leg.id, { bonusTaken: taken });
-          leg.bonusTaken = taken;
-        }
+    // The payments' rows first (their refunded totals grow before the provider is called),
+    // then the account's row when it is flagged, then its ledger accounts: users before
+    // accounts, the order the draws take.
+    const claims: { leg: legs.Leg; bonus: bigint }[] = [];
+    for (const leg of all.filter((l) => l.status === "pending" && l.kind === "card_refund")) {
+      const payment = await legs.lockPaymentById(tx, leg.paymentId!);
+      if (!payment || BigInt(payment.amountCents - payment.takenBackCents) < leg.amount) {
+        refusals.push({ leg, reason: "The card payment was already refunded or disputed, so it cannot be paid back to the card" });
+        continue;
       }
+      await legs.addRefundedCents(tx, leg.paymentId!, Number(leg.amount));
+      const purchase = { amountCents: payment.amountCents, coinsCredited: payment.coinsCredited ?? 0n };
+      claims.push({ leg, bonus: bonusCoveredBy(purchase, payment.takenBackCents, Number(leg.amount)) });
+    }
+    // A refund takes back the bonus that came with that much of the purchase (as a refund
+    // by the provider does, ADR 017), as far as the player still has it. What they played
+    // already flags the account, as there (ADR 051): buying, playing the bonus and
+    // refunding the purchase must not be a loop that pays.
+    let left = (await userBalances(w.userId, tx)).bonus;
+    const takes = claims.map(({ leg, bonus }) => {
+      const taken = smaller(bonus, left);
+      left -= taken;
+      return { leg, bonus, taken };
+    });
+    const played = takes.reduce((sum, t) => sum + t.bonus - t.taken, 0n);
+    if (played > 0n) {
+      const paymentIds = takes.filter((t) => t.taken < t.bonus).map((t) => t.leg.providerPaymentId);
+      await flagUser(tx, w.userId, `refund of ${paymentIds.join(", ")} to the card: ${played} bonus coins of the purchase already played`, now);
+    }
+    for (const { leg, taken } of takes.filter((t) => t.taken > 0n)) {
+      await moveBonus(tx, w.userId, -taken, { reference: `payout-leg-bonus:${leg.id}`, memo: "bonus of a purchase refunded to the card" });
+      await legs.updateLeg(tx, leg.id, { bonusTaken: taken });
+      leg.bonusTaken = taken;
+    }
+    for (const leg of all.filter((l) => l.status === "pending" && !refusals.some((r) => r.leg === l))) {
       await legs.updateLeg(tx, leg.id, { status: "processing" });
       leg.status = "processing";
     }

@@ -146,6 +146,38 @@ describe("Stripe payments", () => {
     expect(flagged.flagReason).toContain("60 coins already spent");
   });
 
+  it("flags the account on every dispute (a charge-back), of coins all still there or of VIP, so that nothing is paid to it", async () => {
+    const dispute = (paymentIntentId: string, amount: number) => {
+      const payload = JSON.stringify({
+        id: `evt_${paymentIntentId}`,
+        object: "event",
+        type: "charge.dispute.created",
+        data: { object: { id: `dp_${paymentIntentId}`, object: "dispute", payment_intent: paymentIntentId, amount } },
+      });
+      return rawPost(payload, signed(payload));
+    };
+    const flagOf = async (id: string) => (await db().user.findUniqueOrThrow({ where: { id } })).flagReason;
+
+    const keeper = await buyer();
+    const coins = await createIntent(keeper.cookie, "package_1");
+    mode.stripe.succeed(coins.paymentIntentId);
+    await call("/api/confirm-payment", { method: "POST", cookie: keeper.cookie, json: { paymentIntentId: coins.paymentIntentId } });
+    expect((await dispute(coins.paymentIntentId, 99)).status).toBe(200);
+    expect(await userBalance(keeper.id)).toBe(0n);
+    expect(await flagOf(keeper.id)).toBe(`dispute of ${coins.paymentIntentId}: 99 cents charged back`);
+
+    const member = await buyer();
+    const vip = (await (await call("/api/vip/subscribe", { method: "POST", cookie: member.cookie, json: { tier: "gold" } })).json()) as {
+      paymentIntentId: string;
+    };
+    mode.stripe.succeed(vip.paymentIntentId);
+    await call("/api/confirm-payment", { method: "POST", cookie: member.cookie, json: { paymentIntentId: vip.paymentIntentId } });
+    // Part of the price: the membership stays, the flag is set all the same.
+    expect((await dispute(vip.paymentIntentId, 1000)).status).toBe(200);
+    expect(await flagOf(member.id)).toBe(`dispute of ${vip.paymentIntentId}: 1000 cents charged back`);
+    expect((await db().user.findUniqueOrThrow({ where: { id: member.id } })).vipTier).toBe("gold");
+  });
+
   it("acknowledges and ignores unknown events", async () => {
     const payload = JSON.stringify({ id: "evt_unknown", object: "event", type: "customer.created", data: { object: { id: "cus_1" } } });
     const response = await rawPost(payload, signed(payload));

@@ -3,8 +3,9 @@ import { db } from "~/models/db.server";
 import { userBalances } from "~/models/ledger.server";
 import { approvePayout } from "~/services/admin.server";
 import { settleOpenPayouts } from "~/services/payouts.server";
+import { enterRaffle } from "~/services/raffles.server";
 import { call, gatedAdmin, pageText, sessionCookie } from "../support/app";
-import { createTestUser, grantCoins } from "../support/factories";
+import { createTestRaffle, createTestUser, grantCoins } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";
 
 /**
@@ -96,8 +97,10 @@ describe("payouts", () => {
     ]);
     expect((await legsOf(id)).map((l) => l.status)).toEqual(["completed", "completed", "processing"]);
     expect(await refunded(p.newer)).toEqual({ refundedCents: 2499 });
-    // Refunded in full, both purchases take their bonus back with them (2,501 and 101 coins).
+    // Refunded in full, both purchases take their bonus back with them (2,501 and 101 coins),
+    // and the account is not flagged: none of it was played.
     expect(bonusBefore - (await userBalances(p.id)).bonus).toBe(2602n);
+    expect((await db().user.findUniqueOrThrow({ where: { id: p.id } })).flaggedAt).toBeNull();
     // Stripe's own refund event for it takes no coins back: the site's refund is already counted.
     const balances = await userBalances(p.id);
     const event = { id: "ch_ours", object: "charge", payment_intent: p.newer, amount_refunded: 2499 };
@@ -121,6 +124,25 @@ describe("payouts", () => {
     expect(next).toContain("$40.00 has been sent.");
     // The history's withdrawal row says where each part went, and that it arrived.
     expect(next).toContain("completed: $24.99 back to your card (completed) · $4.99 back to your card (completed) · $10.02 to Venmo ••••ou (completed)");
+  });
+
+  it("flags the account when the bonus of a purchase refunded to the card was played already: buy, play the bonus, refund is no loop (ADR 051)", async () => {
+    const admin = await gatedAdmin();
+    const p = await buyer();
+    // The 2,602 bonus coins of the two purchases, played (bonus first) and lost.
+    await enterRaffle({ userId: p.id, raffleId: (await createTestRaffle({ entryPrice: 2_600n })).id });
+    expect(await userBalances(p.id)).toMatchObject({ bonus: 2n });
+    const { id } = (await (await withdraw(p.cookie, 24.99)).json()) as { id: string };
+    expect(await approvePayout(admin.id, id)).toEqual({ status: "completed" });
+    // The purchase goes back to the card, its cash with it; its bonus was played already.
+    expect([...mode.stripe.refunds.values()].filter((r) => r.payment_intent === p.newer).map((r) => r.amount)).toEqual([2499]);
+    expect(await userBalances(p.id)).toMatchObject({ bonus: 0n });
+    const { flagReason } = await db().user.findUniqueOrThrow({ where: { id: p.id } });
+    expect(flagReason).toBe(`refund of ${p.newer} to the card: 2499 bonus coins of the purchase already played`);
+    // Nothing more is paid to the account until support has looked.
+    await grantCoins(p.id, 2_000n, "cash");
+    const next = (await (await withdraw(p.cookie, 20)).json()) as { id: string };
+    await expect(approvePayout(admin.id, next.id)).rejects.toMatchObject({ code: "payee_blocked" });
   });
 
   it("fails a refund the provider refuses: its amount comes back as cash, and the player is told why", async () => {

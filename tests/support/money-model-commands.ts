@@ -110,6 +110,8 @@ class Refund implements Command {
     // Covering more than is left of the payment (refunded to the card already, or disputed) flags the account.
     if (cents > open) p.flagged = true;
     if (covered <= 0) return;
+    // A dispute (a charge-back) flags the account, whatever it covers.
+    if (this.reason === "dispute") p.flagged = true;
     if (this.reason === "refund") payment.refundedCents += covered;
     else payment.disputedCents += covered;
     const whole = payment.refundedCents + payment.disputedCents === payment.amountCents;

@@ -93,9 +93,12 @@ export class Approve implements Command {
       const payment = m.payments.find((x) => x.id === leg.paymentId)!;
       const before = payment.refundedCents + payment.disputedCents;
       if (BigInt(payment.amountCents - before) >= leg.amount) {
-        // The bonus that came with that much of the purchase goes back too, as far as the player has it.
+        // The bonus that came with that much of the purchase goes back too, as far as the
+        // player has it; what they played already flags the account (ADR 051).
         const bonusFor = (cents: number) => (payment.credited.bonus * BigInt(cents)) / BigInt(payment.amountCents);
-        p.bonus -= least(p.bonus, bonusFor(before + Number(leg.amount)) - bonusFor(before));
+        const bonus = bonusFor(before + Number(leg.amount)) - bonusFor(before);
+        if (p.bonus < bonus) p.flagged = true;
+        p.bonus -= least(p.bonus, bonus);
         payment.refundedCents += Number(leg.amount);
         settleLeg(p, leg, "completed");
       } else {
