@@ -91,7 +91,7 @@ export async function readJson<T extends z.ZodType>(request: Request, schema: T)
     } catch {
       throw jsonError(400, "The request body is not valid JSON");
     }
-    refuseNul(body);
+    refuseUnstorable(body);
   } else if (type.includes("form")) {
     body = Object.fromEntries(await readForm(request));
   }
@@ -132,14 +132,14 @@ export async function readForm(request: Request): Promise<FormData> {
   } catch {
     throw jsonError(400, "The form could not be read");
   }
-  refuseNul([...form.entries()].flat().filter((v) => typeof v === "string"));
+  refuseUnstorable([...form.entries()].flat().filter((v) => typeof v === "string"));
   return form;
 }
 
 /** The query string's parameters, refused (400) when one carries a NUL character. */
 export function queryParams(request: Request): URLSearchParams {
   const params = new URL(request.url).searchParams;
-  refuseNul([...params.entries()].flat());
+  refuseUnstorable([...params.entries()].flat());
   return params;
 }
 
@@ -147,26 +147,37 @@ export function queryParams(request: Request): URLSearchParams {
 export const MAX_BODY_DEPTH = 32;
 
 /**
- * PostgreSQL text cannot hold NUL (U+0000), and no field of ours means one: text with it
- * is refused at the door with a 400 rather than failing in the database as a 500. The walk
+ * PostgreSQL cannot store NUL (U+0000) or half of a surrogate pair, and no field of ours
+ * means one: text with either is refused at the door with a 400 rather than failing in the
+ * database as a 500 (refuseBadText). The walk
  * uses a stack of its own, not recursion, and refuses values nested deeper than
  * MAX_BODY_DEPTH: 5,000 nested `[` (10 KB) would otherwise overflow the call stack.
  */
-function refuseNul(value: unknown): void {
+function refuseUnstorable(value: unknown): void {
   const pending: [unknown, number][] = [[value, 0]];
   while (pending.length > 0) {
     const [item, depth] = pending.pop()!;
     if (typeof item === "string") {
-      if (item.includes("\u0000")) throw jsonError(400, "Text must not contain NUL characters");
+      refuseBadText(item);
       continue;
     }
     if (!item || typeof item !== "object") continue;
     if (depth >= MAX_BODY_DEPTH) throw jsonError(400, `The request body is nested too deeply (at most ${MAX_BODY_DEPTH} levels)`);
     for (const [key, child] of Object.entries(item)) {
-      if (key.includes("\u0000")) throw jsonError(400, "Text must not contain NUL characters");
+      refuseBadText(key);
       pending.push([child, depth + 1]);
     }
   }
+}
+
+/**
+ * NUL, which PostgreSQL's text refuses, and half of a surrogate pair (a JSON body's
+ * "\ud800"), which no UTF-8 can carry and PostgreSQL's jsonb refuses: a 400 before either
+ * reaches a query.
+ */
+function refuseBadText(text: string): void {
+  if (text.includes("\u0000")) throw jsonError(400, "Text must not contain NUL characters");
+  if (/\p{Cs}/u.test(text)) throw jsonError(400, "Text must be valid Unicode: half of a surrogate pair is not");
 }
 
 /** A UUID path parameter, or a 400. */

@@ -1,4 +1,5 @@
 import { recentDraws } from "~/models/feeds.server";
+import { parseIsoDay } from "~/shared/dates";
 import { fairDrawRow, raffleExists } from "~/models/raffle.server";
 import { displayName } from "~/shared/display-name";
 import { beaconRandomness, roundTime } from "~/shared/draw-verifier.mjs";
@@ -106,7 +107,8 @@ export { raffleExists };
 /** The /fair list's cursor: "<drawn at, ISO>_<raffle id>" of the last draw listed; undefined when absent or malformed. */
 export function readDrawCursor(text: string | null): { drawnAt: Date; id: string } | undefined {
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/.exec(text ?? "");
-  if (!match || !UUID.test(match[2]!)) return undefined;
+  // A day PostgreSQL and the calendar have (year 1900 to 9999): "0000-01-01" would fail in the query.
+  if (!match || !UUID.test(match[2]!) || !parseIsoDay(match[1]!.slice(0, 10))) return undefined;
   const drawnAt = new Date(match[1]!);
   return Number.isNaN(drawnAt.getTime()) ? undefined : { drawnAt, id: match[2]! };
 }

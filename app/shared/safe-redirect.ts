@@ -8,5 +8,11 @@ export function safeRedirectPath(to: FormDataEntryValue | string | null | undefi
   // Control characters (tabs, newlines) are stripped by browsers and could turn "/\t/evil" into "//evil".
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (/[\u0000-\u001f\u007f\\]/.test(to)) return fallback;
-  return to;
+  // A Location header carries bytes: any other character goes percent-encoded, as a browser
+  // would send it (a half of a surrogate pair has no encoding).
+  try {
+    return to.replace(/[^\u0020-\u007e]/gu, encodeURIComponent);
+  } catch {
+    return fallback;
+  }
 }

@@ -87,6 +87,10 @@ describe("the back office", () => {
     const api = await post("/api/admin/payouts/bulk-approve", admin.cookie, { maxAmount: 75 });
     expect(api.status).toBe(400);
     expect(await api.json()).toEqual({ message: "maxAmount: maxAmount must be 50 or 100" });
+    // Half of a surrogate pair, which JSON can spell and PostgreSQL's jsonb (the audit log) cannot hold.
+    const unpaired = await post(`/api/admin/payouts/${id}/reject`, admin.cookie, { reason: "Closed \ud800" });
+    expect(unpaired.status).toBe(400);
+    expect(await unpaired.json()).toEqual({ message: "Text must be valid Unicode: half of a surrogate pair is not" });
     expect(await db().withdrawal.findUniqueOrThrow({ where: { id }, select: { status: true } })).toEqual({ status: "pending" });
     expect(await db().user.findUniqueOrThrow({ where: { id: player.id }, select: { suspendedAt: true, excludedUntil: true } })).toEqual({
       suspendedAt: null,

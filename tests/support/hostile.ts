@@ -129,7 +129,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 
 /**
  * The values each field is tried with on its own, the others left plausible (fast-check
- * `examples`, run before the random cases): prototype names, NUL, out-of-range numbers, shapes.
+ * `examples`, run before the random cases): prototype names, NUL, out-of-range numbers,
+ * shapes, and the values that once found a 500.
  */
 export const NASTY: unknown[] = [
   "__proto__",
@@ -146,6 +147,12 @@ export const NASTY: unknown[] = [
   "0000-01-01",
   "-000001-01-01",
   "1990-02-30",
+  // Each found a 500 once: a page number past 2^53, a redirect path a Location header
+  // cannot carry, half of a surrogate pair (jsonb refuses it), a cursor in year 0.
+  "18446744073709552000",
+  "/raffles/€",
+  "x\ud800y",
+  "0000-01-01T00:00:00.000Z_00000000-0000-4000-8000-000000000000",
   DEEP,
 ];
 
