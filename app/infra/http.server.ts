@@ -136,7 +136,7 @@ export async function readForm(request: Request): Promise<FormData> {
   return form;
 }
 
-/** The query string's parameters, refused (400) when one carries a NUL character. */
+/** The query string's parameters, refused (400) when one carries text PostgreSQL cannot store. */
 export function queryParams(request: Request): URLSearchParams {
   const params = new URL(request.url).searchParams;
   refuseUnstorable([...params.entries()].flat());
@@ -149,9 +149,9 @@ export const MAX_BODY_DEPTH = 32;
 /**
  * PostgreSQL cannot store NUL (U+0000) or half of a surrogate pair, and no field of ours
  * means one: text with either is refused at the door with a 400 rather than failing in the
- * database as a 500 (refuseBadText). The walk
- * uses a stack of its own, not recursion, and refuses values nested deeper than
- * MAX_BODY_DEPTH: 5,000 nested `[` (10 KB) would otherwise overflow the call stack.
+ * database as a 500 (refuseBadText). The walk uses a stack of its own, not recursion, and
+ * refuses values nested deeper than MAX_BODY_DEPTH: 5,000 nested `[` (10 KB) would
+ * otherwise overflow the call stack.
  */
 function refuseUnstorable(value: unknown): void {
   const pending: [unknown, number][] = [[value, 0]];

@@ -1,6 +1,6 @@
 import { recentDraws } from "~/models/feeds.server";
-import { parseIsoDay } from "~/shared/dates";
 import { fairDrawRow, raffleExists } from "~/models/raffle.server";
+import { parseIsoDay } from "~/shared/dates";
 import { displayName } from "~/shared/display-name";
 import { beaconRandomness, roundTime } from "~/shared/draw-verifier.mjs";
 import { inclusionProof, merkleRoot, seedHash, verifyInclusion, winningTicket, type Ticket } from "~/shared/fairness";

@@ -60,8 +60,8 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
     };
     const available = await userBalances(payment.userId, tx);
     const taken = { cash: smaller(available.cash, due.cash), bonus: smaller(available.bonus, due.bonus) };
-    // The account's row before its ledger accounts: users before accounts, the order the draws take.
     const missing = due.cash + due.bonus - taken.cash - taken.bonus;
+    // The account's row before its ledger accounts: users before accounts, the order the draws take.
     if (missing > 0n) {
       await flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId}: ${missing} coins already spent`, now);
     } else if (chargedBack) {

@@ -117,7 +117,8 @@ export async function tellPlayerOfPayout(tx: Tx, userId: string, withdrawalId: s
  * hold (a refund back to card deposits: it undoes that much of a purchase; a transfer to
  * the house's payouts account); failed gives it back to the player's cash (and a refund
  * leg its cents back to the payment). Then the withdrawal follows its legs. False when
- * there was nothing to settle (settled already, or held for review and not by an admin).
+ * there was nothing to settle (settled already, held for review and not reconciled, or
+ * reconciled and not held for review).
  */
 export async function settleLeg(withdrawalId: string, legId: string, outcome: Outcome, now: Date, guard?: Guard): Promise<boolean> {
   return db().$transaction(async (tx) => {
@@ -127,9 +128,9 @@ export async function settleLeg(withdrawalId: string, legId: string, outcome: Ou
     const all = await legs.lockLegs(tx, withdrawalId);
     const leg = all.find((l) => l.id === legId);
     if (!leg || leg.status === "completed" || leg.status === "failed") return false;
-    // A refund held for review is settled only by an admin who reconciled it (ADR 050).
-    if (leg.status === "review" && (outcome.status === "review" || !outcome.by)) return false;
-    if (outcome.status !== "review" && outcome.held && leg.status !== "review") return false;
+    // A refund held for review is settled only by an admin's reconciliation, and a
+    // reconciliation settles only a refund held for review (ADR 050).
+    if ((leg.status === "review") !== (outcome.status !== "review" && outcome.held === true)) return false;
     // The payment's row before any account: the order reversePayment takes them in.
     const refundSent = leg.kind === "card_refund" && (leg.status === "processing" || leg.status === "review") && leg.paymentId !== null;
     if (refundSent) await legs.lockPaymentById(tx, leg.paymentId!);
