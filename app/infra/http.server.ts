@@ -32,6 +32,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   payee_blocked: 409,
   own_account: 403,
   excluded: 403,
+  staff: 403,
   jurisdiction: 403,
   vip_downgrade: 409,
   deposit_limit: 422,

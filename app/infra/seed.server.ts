@@ -58,7 +58,7 @@ export async function seed({ demoUsers }: { demoUsers: boolean }): Promise<SeedR
       if (created) {
         addedUsers += 1;
         const { id } = (await getUserByEmail(user.email))!;
-        await grantDemoWelcome(id);
+        await grantDemoWelcome(id, user.email);
       }
       // Also for a demo database seeded before second factors existed.
       if (user.isAdmin) await seedDemoFactor((await getUserByEmail(user.email))!.id, DEMO_ADMIN_TOTP_SECRET);

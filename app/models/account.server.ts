@@ -1,5 +1,6 @@
 import type { User } from "~/generated/prisma/client";
 import { db, isUniqueViolation } from "./db.server";
+import * as person from "./person.server";
 
 export function findUserForSignIn(email: string) {
   return db().user.findUnique({
@@ -8,8 +9,7 @@ export function findUserForSignIn(email: string) {
   });
 }
 
-/** Creates the account; undefined when the email is taken (one account per email). */
-export async function createAccount(data: {
+export type NewAccount = {
   email: string;
   passwordHash?: string;
   dateOfBirth?: Date;
@@ -18,13 +18,32 @@ export async function createAccount(data: {
   country?: string;
   region?: string | null;
   emailVerifiedAt?: Date;
-}): Promise<string | undefined> {
-  const rows = await db().user.createManyAndReturn({
-    data: [{ ...data, email: data.email.toLowerCase() }],
-    skipDuplicates: true,
-    select: { id: true },
+};
+
+export type Created = { outcome: "created"; userId: string } | { outcome: "taken" } | { outcome: "excluded"; until: Date };
+
+/**
+ * Creates the account unless the email is taken (one account per email) or the person's
+ * self-exclusion still runs (ADR 053); a person seen before gets their break and deposit
+ * limits back. Under the person's lock, so a closure keeping the controls and this sign-up
+ * reading them come one after the other.
+ */
+export async function createAccount(data: NewAccount, { personKey, now }: { personKey: string; now: Date }): Promise<Created> {
+  return db().$transaction(async (tx) => {
+    await person.lockPerson(tx, personKey);
+    const controls = await person.controlsOf(tx, personKey);
+    if (controls?.exclusionKind === "self_exclusion" && controls.excludedUntil && controls.excludedUntil > now) {
+      return { outcome: "excluded", until: controls.excludedUntil };
+    }
+    const rows = await tx.user.createManyAndReturn({
+      data: [{ ...data, email: data.email.toLowerCase() }],
+      skipDuplicates: true,
+      select: { id: true },
+    });
+    if (!rows[0]) return { outcome: "taken" };
+    if (controls) await person.restoreControls(tx, rows[0].id, controls, now);
+    return { outcome: "created", userId: rows[0].id };
   });
-  return rows[0]?.id;
 }
 
 export type SetUsername = { outcome: "set" | "unchanged" | "taken" } | { outcome: "too_soon"; nextRename: Date };

@@ -138,20 +138,29 @@ export async function postTransactions(tx: Tx, transactions: BulkTransaction[]):
     JOIN t ON t.reference = p.reference`;
 }
 
-export type Completed = { id: string; merkleRoot: string; winningTicket: number; winnerId: string; finalPot: bigint; prize: bigint; rake: bigint };
+export type Completed = {
+  id: string;
+  merkleRoot: string;
+  winningTicket: number;
+  winnerId: string;
+  finalPot: bigint;
+  prize: bigint;
+  rake: bigint;
+  prizeExtra: bigint;
+};
 
 /** Marks the raffles drawn; `beaconSignature` is the signature of the beacon round they waited for, if any. */
 export async function markCompleted(tx: Tx, raffles: Completed[], drawnAt: Date, beaconSignature: string | null = null): Promise<void> {
   if (raffles.length === 0) return;
   await tx.$executeRaw`
     UPDATE raffles r SET status = 'completed', merkle_root = x.merkle_root, winning_ticket = x.winning_ticket,
-      winner_id = x.winner_id, final_pot = x.final_pot, prize = x.prize, rake = x.rake, drawn_at = ${drawnAt},
+      winner_id = x.winner_id, final_pot = x.final_pot, prize = x.prize, rake = x.rake, prize_extra = x.prize_extra, drawn_at = ${drawnAt},
       beacon_signature = ${beaconSignature}
     FROM unnest(${raffles.map((r) => r.id)}::uuid[], ${raffles.map((r) => r.merkleRoot)}::text[],
                 ${raffles.map((r) => r.winningTicket)}::int[], ${raffles.map((r) => r.winnerId)}::uuid[],
                 ${raffles.map((r) => r.finalPot)}::bigint[], ${raffles.map((r) => r.prize)}::bigint[],
-                ${raffles.map((r) => r.rake)}::bigint[])
-         AS x(id, merkle_root, winning_ticket, winner_id, final_pot, prize, rake)
+                ${raffles.map((r) => r.rake)}::bigint[], ${raffles.map((r) => r.prizeExtra)}::bigint[])
+         AS x(id, merkle_root, winning_ticket, winner_id, final_pot, prize, rake, prize_extra)
     WHERE r.id = x.id`;
 }
 

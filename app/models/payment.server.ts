@@ -168,3 +168,27 @@ export async function shortenVip(tx: Tx, userId: string, now: Date, days: number
 export async function paymentExists(providerPaymentId: string): Promise<boolean> {
   return (await db().payment.count({ where: { providerPaymentId } })) > 0;
 }
+
+/**
+ * Records a provider event as handled; false when it was already (a repeat). In the
+ * transaction that acts on it, so that a parallel repeat waits on the key and then sees it.
+ */
+export async function claimProviderEvent(tx: Tx, eventId: string, type: string): Promise<boolean> {
+  const claimed = await tx.providerEvent.createMany({ data: [{ eventId, type }], skipDuplicates: true });
+  return claimed.count === 1;
+}
+
+/** Records an event whose handling is idempotent by itself (a settlement, a refund's state). */
+export async function recordProviderEvent(eventId: string, type: string): Promise<void> {
+  await db().providerEvent.createMany({ data: [{ eventId, type }], skipDuplicates: true });
+}
+
+export function providerEventSeen(eventId: string) {
+  return db().providerEvent.findUnique({ where: { eventId }, select: { eventId: true } });
+}
+
+/** Records a dispute of a payment; false when one of its events was handled before. */
+export async function claimDispute(tx: Tx, dispute: { disputeId: string; paymentId: string; amountCents: number; eventId?: string }): Promise<boolean> {
+  const claimed = await tx.paymentDispute.createMany({ data: [dispute], skipDuplicates: true });
+  return claimed.count === 1;
+}

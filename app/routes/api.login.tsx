@@ -87,7 +87,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const reply = error.field
         ? submission.reply({ fieldErrors: { [error.field]: [error.message] }, hideFields: ["password"] })
         : submission.reply({ formErrors: [error.message], hideFields: ["password"] });
-      return Response.json(reply, { status: error.field === "email" && input.intent === "signup" ? 409 : 400 });
+      return Response.json(reply, { status: error.status ?? (error.field === "email" && input.intent === "signup" ? 409 : 400) });
     }
     if (error instanceof RateLimited) {
       return Response.json(submission.reply({ formErrors: [error.message], hideFields: ["password"] }), {

@@ -1,4 +1,6 @@
 import * as closure from "~/models/account-closure.server";
+import * as person from "~/models/person.server";
+import { personEmailKey } from "~/infra/person-key.server";
 import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { houseAccountId, lockAccounts, nonZero, postTransaction, userAccountId, userBalances, type Tx } from "~/models/ledger.server";
@@ -117,6 +119,11 @@ async function closeLocked(tx: Tx, userId: string, raffleIds: string[], now: Dat
       ],
     });
   }
+  // What outlives the account for the person (ADR 053), before closePlayer deletes the limits.
+  const { email, ...controls } = await person.accountControls(tx, userId);
+  const personKey = personEmailKey(email);
+  await person.lockPerson(tx, personKey);
+  await person.keepControls(tx, personKey, runningControls(controls, now), now);
   const ended = await closure.closePlayer(tx, userId, now);
   await recordAudit(tx, {
     actor: userId,
@@ -125,6 +132,12 @@ async function closeLocked(tx: Tx, userId: string, raffleIds: string[], now: Dat
     details: { refundedTickets, bonusForfeited: bonus.toString(), sessionsEnded: ended.sessions, identitiesRemoved: ended.identities },
   });
   return { refundedTickets, bonusForfeited: bonus.toLocaleString("en-US") };
+}
+
+/** The break or exclusion still running, and the deposit limits (a removal or increase waiting keeps its turn). */
+function runningControls(controls: person.PersonControls, now: Date): person.PersonControls {
+  const running = controls.excludedUntil !== null && controls.excludedUntil > now;
+  return { ...controls, excludedUntil: running ? controls.excludedUntil : null, exclusionKind: running ? controls.exclusionKind : null };
 }
 
 /** What the closure page shows before the player confirms. */

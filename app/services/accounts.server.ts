@@ -4,6 +4,7 @@ import { db } from "~/models/db.server";
 import { endAllSessions } from "./auth.server";
 import { parseIsoDay } from "~/shared/dates";
 import { getEnv } from "~/infra/env.server";
+import { personEmailKey } from "~/infra/person-key.server";
 import { getLogger } from "~/infra/logger.server";
 import { passwordProblem } from "~/shared/password-policy";
 import { hashPassword, verifyPassword } from "./password.server";
@@ -21,9 +22,21 @@ export class AccountError extends Error {
   constructor(
     readonly field: string | null,
     message: string,
+    /** The answer's status when not the form's usual one (a refusal rather than a typo). */
+    readonly status?: number,
   ) {
     super(message);
   }
+}
+
+/** A person's self-exclusion outlives their account (ADR 053): no new account while it runs. */
+function excludedPersonError(until: Date) {
+  const day = until.toISOString().slice(0, 10);
+  return new AccountError(
+    null,
+    `You excluded yourself from play until ${day} (UTC), and that holds for any account: a new one cannot be opened until then. For support, see GamCare (gamcare.org.uk) or call 1-800-GAMBLER.`,
+    403,
+  );
 }
 
 export const MINIMUM_AGE = 18;
@@ -60,22 +73,28 @@ export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: stri
   }
   const residence = allowedResidence(input);
   if (!input.acceptTerms) throw new AccountError("acceptTerms", "Please accept the Terms of Service to continue.");
-  const userId = await accounts.createAccount({
-    email: input.email,
-    passwordHash: await hashPassword(input.password),
-    dateOfBirth: input.dateOfBirth,
-    termsAcceptedAt: now,
-    country: residence.country,
-    region: residence.region,
-  });
-  if (!userId) throw new AccountError("email", "An account with this email already exists. Please sign in.");
+  const personKey = personEmailKey(input.email);
+  const created = await accounts.createAccount(
+    {
+      email: input.email,
+      passwordHash: await hashPassword(input.password),
+      dateOfBirth: input.dateOfBirth,
+      termsAcceptedAt: now,
+      country: residence.country,
+      region: residence.region,
+    },
+    { personKey, now },
+  );
+  if (created.outcome === "excluded") throw excludedPersonError(created.until);
+  if (created.outcome === "taken") throw new AccountError("email", "An account with this email already exists. Please sign in.");
+  const { userId } = created;
   await db().$transaction((tx) =>
     recordAudit(tx, { actor: userId, action: "account.sign_up", target: `user:${userId}`, details: { country: residence.country, region: residence.region } }),
   );
   for (const [period, cents] of Object.entries(input.depositLimits ?? {})) {
     if (cents !== undefined) await setDepositLimit(userId, period as LimitPeriod, cents, now);
   }
-  if (getEnv().demoMode) await grantDemoWelcome(userId);
+  if (getEnv().demoMode) await grantDemoWelcome(userId, input.email);
   // Needed before a first withdrawal (ADR 032); the message goes through the outbox.
   await sendVerification(userId, { now });
   return userId;
@@ -179,16 +198,21 @@ export async function userForOidcSignIn(claims: {
     return existing.id;
   }
   const vouchedBirthdate = (claims.birthdate && parseIsoDay(claims.birthdate)) || undefined;
-  const userId = await accounts.createAccount({
-    email: claims.email,
-    firstName: claims.givenName?.slice(0, 50),
-    dateOfBirth: vouchedBirthdate && isAdult(vouchedBirthdate) ? vouchedBirthdate : undefined,
-    // The provider vouched for the address: no message of ours needed (ADR 032).
-    emailVerifiedAt: claims.emailVerified ? new Date() : undefined,
-  });
+  const created = await accounts.createAccount(
+    {
+      email: claims.email,
+      firstName: claims.givenName?.slice(0, 50),
+      dateOfBirth: vouchedBirthdate && isAdult(vouchedBirthdate) ? vouchedBirthdate : undefined,
+      // The provider vouched for the address: no message of ours needed (ADR 032).
+      emailVerifiedAt: claims.emailVerified ? new Date() : undefined,
+    },
+    { personKey: personEmailKey(claims.email), now: new Date() },
+  );
+  if (created.outcome === "excluded") throw excludedPersonError(created.until);
+  const userId = created.outcome === "created" ? created.userId : undefined;
   const id = userId ?? (await accounts.findUserIdByEmail(claims.email))!.id;
   await accounts.linkIdentity(id, claims.issuer, claims.subject);
-  if (userId && getEnv().demoMode) await grantDemoWelcome(userId);
+  if (userId && getEnv().demoMode) await grantDemoWelcome(userId, claims.email);
   if (userId && !claims.emailVerified) await sendVerification(userId);
   return id;
 }

@@ -16,12 +16,18 @@ import { VIP_PERIOD_DAYS } from "~/shared/vip";
  * and so does every dispute (a charge-back: PRODUCT.md, nothing is paid to such an account).
  * A refund event carries the payment's refunded total so far, so a repeat, or a refund
  * this site made itself (a withdrawal paid back to the card, already counted), takes
- * nothing. A VIP purchase refunded or disputed in full loses its 30 days.
+ * nothing; a dispute is taken back once, by its id, and no event is handled twice (ADR 053). A VIP purchase refunded or disputed in full loses its 30 days.
  */
-export async function reversePayment(providerPaymentId: string, reversal: Reversal, now = new Date()) {
+export async function reversePayment(providerPaymentId: string, reversal: Reversal, now = new Date(), event?: { id: string; type: string }) {
   await db().$transaction(async (tx) => {
+    // A repeated event, or a second event of the same dispute, changes nothing (issue 31, item 4).
+    if (event && !(await payments.claimProviderEvent(tx, event.id, event.type))) return;
     const payment = await payments.lockPayment(tx, providerPaymentId);
     if (!payment || (payment.status !== "succeeded" && payment.status !== "refunded" && payment.status !== "disputed")) return;
+    if (reversal.reason === "dispute") {
+      const dispute = { disputeId: reversal.disputeId, paymentId: payment.id, amountCents: reversal.amountCents, eventId: event?.id };
+      if (!(await payments.claimDispute(tx, dispute))) return;
+    }
     const open = payment.amountCents - payment.refundedCents - payment.disputedCents;
     const wanted = reversal.reason === "refund" ? reversal.refundedCents - payment.refundedCents : reversal.amountCents;
     const covered = Math.max(0, Math.min(wanted, open));

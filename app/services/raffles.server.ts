@@ -100,6 +100,8 @@ export async function enterRaffle({
       };
     case "user_not_found":
       throw new DomainError("user_not_found", "Player not found");
+    case "staff":
+      throw new DomainError("staff", "Admin accounts do not play: staff cannot enter raffles.");
     case "excluded":
       throw exclusionError(row.excludedUntil!, row.exclusionKind);
     case "jurisdiction":
@@ -226,17 +228,18 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
       continue;
     }
     const person = people.get(winner.userId)!;
-    // The prize and the house's share in the pot's own mix; the house's bonus coins go back to promotions.
+    // Half the pot to the winner and half to the house, each in the pot's own mix (the house's
+    // bonus coins go back to promotions); the VIP extra is bonus from promotions.
     const split = splitPotMix({ cash: pot.cash.balance, bonus: pot.bonus.balance }, winMultiplierTenths(activeVipTier(person, now)));
-    const prize = split.prize.cash + split.prize.bonus;
+    const prize = split.prize.cash + split.prize.bonus + split.extra;
     const rake = split.rake.cash + split.rake.bonus;
     const postings = nonZero([
       { accountId: pot.cash.id, amount: -pot.cash.balance },
       { accountId: person.account, amount: split.prize.cash },
       { accountId: rakeAccount, amount: split.rake.cash },
       { accountId: pot.bonus.id, amount: -pot.bonus.balance },
-      { accountId: person.bonusAccount, amount: split.prize.bonus },
-      { accountId: promotionsAccount, amount: split.rake.bonus },
+      { accountId: person.bonusAccount, amount: split.prize.bonus + split.extra },
+      { accountId: promotionsAccount, amount: split.rake.bonus - split.extra },
     ]);
     transactions.push({ kind: "prize", reference: `draw:${raffle.id}`, userId: winner.userId, raffleId: raffle.id, postings });
     notices.push({
@@ -246,7 +249,8 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
       amount: prize,
       tickets: tickets.filter((t) => t.userId === winner.userId).length,
     });
-    completed.push({ id: raffle.id, merkleRoot: winner.root, winningTicket: winner.ticket, winnerId: winner.userId, finalPot: potTotal, prize, rake });
+    const drawn = { id: raffle.id, merkleRoot: winner.root, winningTicket: winner.ticket, winnerId: winner.userId };
+    completed.push({ ...drawn, finalPot: potTotal, prize, rake, prizeExtra: split.extra });
     audits.push({
       actor,
       action: "raffle.draw",
@@ -260,6 +264,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
         prize: prize.toString(),
         prizeCash: split.prize.cash.toString(),
         prizeBonus: split.prize.bonus.toString(),
+        prizeExtra: split.extra.toString(),
         rake: rake.toString(),
         rakeCash: split.rake.cash.toString(),
         rakeBonus: split.rake.bonus.toString(),

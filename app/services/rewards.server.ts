@@ -4,6 +4,8 @@ import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId, type Tx } from "~/models/ledger.server";
 import { lastSpin, recordSpin, recordVipClaim, vipClaimOn } from "~/models/rewards.server";
 import { lockUser } from "~/models/user.server";
+import { claimPersonGrant } from "~/models/person.server";
+import { personEmailKey } from "~/infra/person-key.server";
 import { DomainError } from "~/shared/domain-error";
 import { assertMayPlay } from "./responsible-play.server";
 import { getEnv } from "~/infra/env.server";
@@ -32,8 +34,14 @@ async function givePromotion(
 /** In demo mode (no real money), every new account starts with these coins to play with. */
 export const DEMO_WELCOME_COINS = 1000n;
 
-export async function grantDemoWelcome(userId: string): Promise<void> {
-  await db().$transaction((tx) => givePromotion(tx, { userId, amount: DEMO_WELCOME_COINS, kind: "bonus", reference: `demo-welcome:${userId}` }));
+/** Once per person (ADR 053): an account opened again with the same email gets none. */
+export async function grantDemoWelcome(userId: string, email: string): Promise<boolean> {
+  const personKey = personEmailKey(email);
+  return db().$transaction(async (tx) => {
+    if (!(await claimPersonGrant(tx, personKey, "demo-welcome", userId))) return false;
+    await givePromotion(tx, { userId, amount: DEMO_WELCOME_COINS, kind: "bonus", reference: `demo-welcome:${userId}` });
+    return true;
+  });
 }
 
 export async function spinStatus(userId: string, now = new Date()): Promise<{ canSpin: boolean; nextSpinTime: Date }> {

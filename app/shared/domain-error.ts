@@ -24,6 +24,8 @@ export type DomainErrorCode =
   | "payee_blocked"
   | "own_account"
   | "excluded"
+  /** An admin account entering a raffle: staff do not play (PRODUCT.md). */
+  | "staff"
   | "jurisdiction"
   | "vip_downgrade"
   | "deposit_limit"

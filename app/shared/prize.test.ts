@@ -27,28 +27,33 @@ describe("splitPot", () => {
 });
 
 describe("splitPotMix", () => {
-  it("pays the prize in the pot's mix, the cash part rounded down, and the house the rest of each", () => {
+  it("pays the base prize in the pot's mix, the cash part rounded down, and the house the rest of each", () => {
     // Pot 105 (70 cash, 35 bonus): prize 52, cash floor(52 × 70 / 105) = 34, bonus 18.
-    expect(splitPotMix({ cash: 70n, bonus: 35n }, 10)).toEqual({ prize: { cash: 34n, bonus: 18n }, rake: { cash: 36n, bonus: 17n } });
+    expect(splitPotMix({ cash: 70n, bonus: 35n }, 10)).toEqual({ prize: { cash: 34n, bonus: 18n }, rake: { cash: 36n, bonus: 17n }, extra: 0n });
     // 52 × 1 / 3 = 17.33: the third of a cash coin goes to bonus, not to the winner's cash.
-    expect(splitPotMix({ cash: 35n, bonus: 70n }, 10)).toEqual({ prize: { cash: 17n, bonus: 35n }, rake: { cash: 18n, bonus: 35n } });
+    expect(splitPotMix({ cash: 35n, bonus: 70n }, 10)).toEqual({ prize: { cash: 17n, bonus: 35n }, rake: { cash: 18n, bonus: 35n }, extra: 0n });
   });
 
-  it("keeps an all-cash or all-bonus pot in its currency", () => {
-    expect(splitPotMix({ cash: 100n, bonus: 0n }, 10)).toEqual({ prize: { cash: 50n, bonus: 0n }, rake: { cash: 50n, bonus: 0n } });
-    expect(splitPotMix({ cash: 0n, bonus: 100n }, 15)).toEqual({ prize: { cash: 0n, bonus: 75n }, rake: { cash: 0n, bonus: 25n } });
+  it("keeps an all-cash or all-bonus pot in its currency; the extra is bonus", () => {
+    expect(splitPotMix({ cash: 100n, bonus: 0n }, 10)).toEqual({ prize: { cash: 50n, bonus: 0n }, rake: { cash: 50n, bonus: 0n }, extra: 0n });
+    expect(splitPotMix({ cash: 0n, bonus: 100n }, 15)).toEqual({ prize: { cash: 0n, bonus: 50n }, rake: { cash: 0n, bonus: 50n }, extra: 25n });
   });
 
-  it("gives the whole pot, mix and all, at the largest multiplier, and never more of either part than the pot holds", () => {
-    expect(splitPotMix({ cash: 3n, bonus: 7n }, 20)).toEqual({ prize: { cash: 3n, bonus: 7n }, rake: { cash: 0n, bonus: 0n } });
+  it("at 2x pays half the pot's cash as cash, and the extra as bonus (issue 31, item 5)", () => {
+    // A Diamond player's bonus ticket in a 4,000-coin pot with 2,470 of card money in it.
+    expect(splitPotMix({ cash: 2470n, bonus: 1530n }, 20)).toEqual({ prize: { cash: 1235n, bonus: 765n }, rake: { cash: 1235n, bonus: 765n }, extra: 2000n });
+  });
+
+  it("leaves the house half the pot's cash at every multiplier, the whole prize as before", () => {
     for (let cash = 0n; cash <= 40n; cash += 1n) {
       for (let bonus = 0n; bonus <= 40n; bonus += 1n) {
         for (const multiplier of [10, 11, 12, 15, 20]) {
-          const { prize, rake } = splitPotMix({ cash, bonus }, multiplier);
+          const { prize, rake, extra } = splitPotMix({ cash, bonus }, multiplier);
           expect(prize.cash + rake.cash).toBe(cash);
           expect(prize.bonus + rake.bonus).toBe(bonus);
-          expect(prize.cash >= 0n && prize.bonus >= 0n && rake.cash >= 0n && rake.bonus >= 0n).toBe(true);
-          expect(prize.cash + prize.bonus).toBe(splitPot(cash + bonus, multiplier).prize);
+          expect(prize.cash >= 0n && prize.bonus >= 0n && rake.cash >= 0n && rake.bonus >= 0n && extra >= 0n).toBe(true);
+          expect(rake.cash * 2n >= cash).toBe(true);
+          expect(prize.cash + prize.bonus + extra).toBe(splitPot(cash + bonus, multiplier).prize);
         }
       }
     }

@@ -37,19 +37,24 @@ export function prizeOutlook({
 }
 
 /**
- * The prize and the house's share in the pot's own mix (PRODUCT.md, "Cash coins and bonus
- * coins"): the prize's cash part is floor(prize × cash in the pot ÷ pot), the rest of it
- * bonus; the house takes what is left of each. So a staked bonus coin wins at most its
- * share of cash, and neither part can exceed what the pot holds of it.
+ * The prize and the house's share (PRODUCT.md, "The multiplier's extra is a gift of the
+ * house"): the winner's base prize is half the pot in the pot's own mix (its cash part
+ * floor(base × cash in the pot ÷ pot), the rest bonus); the house keeps the other half, in
+ * what is left of each part. The VIP extra (base × (m − 1), rounded down, the whole prize
+ * never more than the pot) is bonus coins from the promotions account. So every pot leaves
+ * at least half of its cash with the house, at every multiplier, and a staked bonus coin
+ * wins at most its share of cash.
  */
-export function splitPotMix(pot: CoinMix, multiplierTenths: number): { prize: CoinMix; rake: CoinMix } {
+export function splitPotMix(pot: CoinMix, multiplierTenths: number): { prize: CoinMix; rake: CoinMix; extra: bigint } {
   if (pot.cash < 0n || pot.bonus < 0n) throw new RangeError("pot must not be negative");
   const total = pot.cash + pot.bonus;
-  const { prize } = splitPot(total, multiplierTenths);
-  const prizeCash = total === 0n ? 0n : (prize * pot.cash) / total;
-  const prizeBonus = prize - prizeCash;
+  const base = splitPot(total, 10).prize;
+  const extra = splitPot(total, multiplierTenths).prize - base;
+  const baseCash = total === 0n ? 0n : (base * pot.cash) / total;
+  const baseBonus = base - baseCash;
   return {
-    prize: { cash: prizeCash, bonus: prizeBonus },
-    rake: { cash: pot.cash - prizeCash, bonus: pot.bonus - prizeBonus },
+    prize: { cash: baseCash, bonus: baseBonus },
+    rake: { cash: pot.cash - baseCash, bonus: pot.bonus - baseBonus },
+    extra: extra > 0n ? extra : 0n,
   };
 }

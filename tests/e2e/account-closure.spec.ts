@@ -37,3 +37,36 @@ test("download my data, then close the account from settings: signed out, and th
   await form.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByText("Invalid email or password.")).toBeVisible();
 });
+
+/** Issue 31, item 3 (ADR 053): closing the account does not undo a self-exclusion. */
+test("a self-exclusion outlives the account: signing up again with the same email is refused, and nothing is created", async ({ page }) => {
+  const { email } = await signUpWithUsername(page);
+  await page.goto("/responsible-play");
+  const exclusion = page.getByRole("region", { name: "Take a break or exclude yourself" });
+  await exclusion.getByLabel("Period").selectOption("5y");
+  await exclusion.getByRole("checkbox").check();
+  await exclusion.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByTestId("exclusion-status")).toBeVisible();
+
+  await page.goto("/account/close");
+  await page.getByLabel("Your password").fill("correct horse battery staple");
+  await page.getByRole("button", { name: "Close my account" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Your account is closed");
+
+  await page.goto("/api/login");
+  const form = page.getByRole("form", { name: "Create an account" });
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Password").fill("correct horse battery staple");
+  await form.getByLabel("Date of birth").fill("1990-05-17");
+  await form.getByLabel("Country where you live").selectOption("GB");
+  await form.getByLabel(/accept the/).check();
+  await form.getByRole("button", { name: "Create account" }).click();
+  await expect(form.getByRole("alert")).toContainText(/You excluded yourself from play until \d{4}-\d{2}-\d{2}/);
+  await expect(page.getByRole("dialog", { name: "Choose your username" })).toHaveCount(0);
+
+  const signIn = page.getByRole("form", { name: "Sign in" });
+  await signIn.getByLabel("Email").fill(email);
+  await signIn.getByLabel("Password").fill("correct horse battery staple");
+  await signIn.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("Invalid email or password.")).toBeVisible();
+});

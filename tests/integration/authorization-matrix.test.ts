@@ -25,6 +25,7 @@ const signedIn = (anon: Expect, signed: Expect): Record<Role, Expect> => ({
 });
 const api = (signed: Expect) => signedIn(401, signed);
 /** /api/admin/*: 401 signed out, 403 without the flag or the gate. */
+const staffRefused = (others: Record<Role, Expect>): Record<Role, Expect> => ({ ...others, admin: 403, gatedAdmin: 403 });
 const adminApi = (gated: Expect): Record<Role, Expect> => ({ anonymous: 401, suspended: 401, player: 403, admin: 403, gatedAdmin: gated });
 /** The back office's forms (/admin/..., ADR 040): sign-in, or the gate, or back to /admin with a toast. */
 const adminPage: Record<Role, Expect> = {
@@ -69,10 +70,11 @@ const MATRIX: Record<string, Row> = {
   "routes/admin.ledger": adminTab("/admin/ledger"),
   "routes/api.raffles._index": { request: ["/api/raffles"], expect: api(200) },
   "routes/api.quick-raffles._index": { request: ["/api/quick-raffles"], expect: api(200) },
-  "routes/api.raffles.$id.enter": { request: [`/api/raffles/${UNKNOWN}/enter`, { method: "POST", json: {} }], expect: api(404) },
+  // Staff do not play (PRODUCT.md): an admin's entry is refused before the raffle is looked up.
+  "routes/api.raffles.$id.enter": { request: [`/api/raffles/${UNKNOWN}/enter`, { method: "POST", json: {} }], expect: staffRefused(api(404)) },
   "routes/api.quick-raffles.$id.enter": {
     request: [`/api/quick-raffles/${UNKNOWN}/enter`, { method: "POST", json: {} }],
-    expect: api(404),
+    expect: staffRefused(api(404)),
   },
   "routes/api.stats": { request: ["/api/stats"], expect: api(200) },
   "routes/api.recent-winners": { request: ["/api/recent-winners"], expect: api(200) },

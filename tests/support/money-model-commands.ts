@@ -3,6 +3,7 @@
  * (which error, how many coins where) from the model, runs the real service on real
  * PostgreSQL, updates the model, and then the whole database is checked against it.
  */
+import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { getEnv } from "~/infra/env.server";
@@ -21,6 +22,7 @@ import {
   checkAgainstModel,
   DAY,
   expectCode,
+  holderOf,
   isExcluded,
   isVip,
   least,
@@ -33,6 +35,7 @@ import {
   type Real,
 } from "./money-model";
 import { Approve, RecordTransfer, Reject, VerifyIdentity, Withdraw } from "./money-model-payouts";
+import { CloseAndReturn, SelfExclude } from "./money-model-person";
 
 class Deposit implements Command {
   constructor(
@@ -87,24 +90,30 @@ function paid(id: string, userId: string, product: { purpose: "coins" | "vip"; a
   return { id, userId, purpose: product.purpose, amountCents: product.amountCents, credited: { cash: 0n, bonus: 0n }, refundedCents: 0, disputedCents: 0 };
 }
 
-/** A refund or dispute of the whole payment or of half of what is left of it. */
+/** A refund or dispute of the whole payment or of half of what is left of it; `again`: another event of its last dispute (no change). */
 class Refund implements Command {
   constructor(
     readonly payment: number,
     readonly reason: "refund" | "dispute",
     readonly half: boolean,
+    readonly again = false,
   ) {}
   check = (m: Readonly<Model>) => m.payments.length > 0;
   async run(m: Model) {
     const payment = pick(m.payments, this.payment);
-    const p = m.players.find((x) => x.id === payment.userId)!;
+    const p = holderOf(m, payment.userId);
     const open = payment.amountCents - payment.refundedCents - payment.disputedCents;
     const cents = this.half ? Math.floor(open / 2) : payment.amountCents;
+    const repeat = this.reason === "dispute" && this.again && payment.lastDisputeId !== undefined;
+    const disputeId = repeat ? payment.lastDisputeId! : `dp_${randomUUID().replaceAll("-", "")}`;
     await reversePayment(
       payment.id,
-      this.reason === "refund" ? { reason: "refund", refundedCents: payment.refundedCents + cents } : { reason: "dispute", amountCents: cents },
+      this.reason === "refund" ? { reason: "refund", refundedCents: payment.refundedCents + cents } : { reason: "dispute", amountCents: cents, disputeId },
       m.now,
+      { id: `evt_${randomUUID().replaceAll("-", "")}`, type: "payment_reversed" },
     );
+    if (repeat) return;
+    if (this.reason === "dispute" && payment.status !== "failed") payment.lastDisputeId = disputeId;
     const covered = Math.min(cents, open);
     if (payment.status === "failed") return;
     // Covering more than is left of the payment (refunded to the card already, or disputed) flags the account.
@@ -131,7 +140,7 @@ class Refund implements Command {
     p.bonus -= takenBonus;
     if (takenCash + takenBonus < cash + bonus) p.flagged = true;
   }
-  toString = () => `${this.reason}(payment ${this.payment}${this.half ? ", half" : ""})`;
+  toString = () => `${this.reason}(payment ${this.payment}${this.half ? ", half" : ""}${this.again ? ", again" : ""})`;
 }
 
 class Enter implements Command {
@@ -314,7 +323,9 @@ export const commands = [
     ),
     weighted(
       1,
-      fc.tuple(index, fc.constantFrom("refund" as const, "dispute" as const), fc.boolean()).map(([i, reason, half]) => new Refund(i, reason, half)),
+      fc
+        .tuple(index, fc.constantFrom("refund" as const, "dispute" as const), fc.boolean(), fc.boolean())
+        .map(([i, reason, half, again]) => new Refund(i, reason, half, again)),
     ),
     weighted(
       7,
@@ -372,6 +383,14 @@ export const commands = [
     weighted(
       1,
       player.map((p) => new TakeBreak(p)),
+    ),
+    weighted(
+      2,
+      player.map((p) => new SelfExclude(p)),
+    ),
+    weighted(
+      3,
+      player.map((p) => new CloseAndReturn(p)),
     ),
   ),
 ];

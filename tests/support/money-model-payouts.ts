@@ -11,7 +11,7 @@ import { coinsToDecimal } from "~/shared/money";
 import { settleTransfer } from "~/services/payouts.server";
 import { POLICY } from "~/shared/policy";
 import { requestWithdrawal } from "~/services/withdrawals.server";
-import { expectCode, least, outcome, pick, type Command, type Leg, type Model, type Player, type Withdrawal } from "./money-model";
+import { expectCode, holderOf, least, outcome, pick, type Command, type Leg, type Model, type Player, type Withdrawal } from "./money-model";
 
 export class Withdraw implements Command {
   constructor(
@@ -62,7 +62,7 @@ export class Approve implements Command {
   async run(m: Model) {
     const w = pick(m.withdrawals, this.withdrawal);
     const admin = pick(m.admins, this.admin);
-    const p = m.players.find((x) => x.id === w.userId)!;
+    const p = holderOf(m, w.userId);
     const result = await outcome(() => approvePayout(admin, w.id, m.now));
     const twoApprovers = w.amount > BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
     const expected =
@@ -119,7 +119,7 @@ export class Reject implements Command {
   check = (m: Readonly<Model>) => m.withdrawals.length > 0;
   async run(m: Model) {
     const w = pick(m.withdrawals, this.withdrawal);
-    const p = m.players.find((x) => x.id === w.userId)!;
+    const p = holderOf(m, w.userId);
     const result = await outcome(() => rejectPayout(pick(m.admins, this.admin), w.id, "Model review", m.now));
     expectCode(result, w.status === "pending" ? "ok" : "withdrawal_decided", "rejection");
     if (w.status !== "pending") return;
@@ -153,7 +153,7 @@ export class RecordTransfer implements Command {
   check = (m: Readonly<Model>) => m.withdrawals.length > 0;
   async run(m: Model) {
     const w = pick(m.withdrawals, this.withdrawal);
-    const p = m.players.find((x) => x.id === w.userId)!;
+    const p = holderOf(m, w.userId);
     const reference = `REF-${w.id.slice(0, 8)}-${m.now.getTime()}`;
     const result = await outcome(() => settleTransfer(pick(m.admins, this.admin), w.id, this.failed ? { failure: "Bank returned it" } : { reference }));
     const transfer = w.legs.find((l) => l.kind === "transfer");

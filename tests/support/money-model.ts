@@ -18,6 +18,9 @@ import { BALANCED, cashOutProblems, ledgerInvariants, raffleProblems } from "./m
  */
 export type Player = {
   id: string;
+  email: string;
+  /** Whether the person had their welcome coins (once per person; factory players never did). */
+  welcomed: boolean;
   /** Withdrawable coins (paid in or won) and play-only coins (given by the house). */
   cash: bigint;
   bonus: bigint;
@@ -27,6 +30,8 @@ export type Player = {
   lastSpinAt: Date | null;
   claimedDays: Set<number>;
   excludedUntil: Date | null;
+  /** A self-exclusion (rather than a break): it outlives the account, and a sign-up meanwhile is refused. */
+  selfExcluded: boolean;
   verified: boolean;
   /** Flagged for support (a refund or dispute of coins already spent): nothing is paid to them. */
   flagged: boolean;
@@ -52,6 +57,8 @@ export type Payment = {
   refundedCents: number;
   disputedCents: number;
   status: "succeeded" | "failed" | "refunded" | "disputed";
+  /** The id of the payment's last dispute: another event of it changes nothing. */
+  lastDisputeId?: string;
 };
 export type Leg = { kind: "card_refund" | "transfer"; paymentId: string | null; amount: bigint; status: "pending" | "processing" | "completed" | "failed" };
 export type Withdrawal = {
@@ -69,6 +76,8 @@ export type Model = {
   /** The clock never passes this (see runBase). */
   end: Date;
   players: Player[];
+  /** Accounts closed (their person signed up again as the player in their place), kept for the checks. */
+  closed: Player[];
   admins: string[];
   raffles: Raffle[];
   payments: Payment[];
@@ -85,6 +94,8 @@ export const pick = <T>(items: T[], index: number): T => items[index % items.len
 export const least = (a: bigint, b: bigint) => (a < b ? a : b);
 export const isVip = (p: Player, now: Date) => activeVipTier(p, now) !== null;
 export const isExcluded = (p: Player, now: Date) => p.excludedUntil !== null && p.excludedUntil > now;
+/** The player, open or closed, an id names. */
+export const holderOf = (m: Model, id: string): Player => [...m.players, ...m.closed].find((p) => p.id === id)!;
 
 /** The error code a service call failed with, or "ok" with its value. */
 export async function outcome<T>(run: () => Promise<T>): Promise<{ code: "ok"; value: T } | { code: string }> {
@@ -109,6 +120,8 @@ export async function setupModel(base: Date, startingCoins: [bigint, bigint][]):
     const user = await createTestUser({ cash, coins: bonus });
     players.push({
       id: user.id,
+      email: user.email,
+      welcomed: false,
       cash,
       bonus,
       hold: 0n,
@@ -117,12 +130,13 @@ export async function setupModel(base: Date, startingCoins: [bigint, bigint][]):
       lastSpinAt: null,
       claimedDays: new Set(),
       excludedUntil: null,
+      selfExcluded: false,
       verified: false,
       flagged: false,
     });
   }
   const admins = [(await createTestUser({ isAdmin: true })).id, (await createTestUser({ isAdmin: true })).id];
-  const model: Model = { now: base, end: new Date(base.getTime() + RUN_SPAN_MS), players, admins, raffles: [], payments: [], withdrawals: [] };
+  const model: Model = { now: base, end: new Date(base.getTime() + RUN_SPAN_MS), players, closed: [], admins, raffles: [], payments: [], withdrawals: [] };
   await addRaffle(model, { startOffsetMs: -1000, durationMs: 20 * 60_000, entryPrice: 50n, vipOnly: false, cap: 10 });
   await addRaffle(model, { startOffsetMs: -1000, durationMs: 3 * 3_600_000, entryPrice: 5n, vipOnly: false, cap: 3 });
   return { model, real: {} };
@@ -139,14 +153,15 @@ export async function addRaffle(m: Model, r: { startOffsetMs: number; durationMs
 export async function checkAgainstModel(m: Model) {
   expect(await ledgerInvariants()).toEqual(BALANCED);
   expect(await raffleProblems(m.raffles.map((r) => r.id))).toEqual([]);
-  const ids = m.players.map((p) => p.id);
+  const everyone = [...m.players, ...m.closed];
+  const ids = everyone.map((p) => p.id);
   expect(await cashOutProblems(ids), "cash withdrawn never exceeds cash paid in plus the cash part of prizes").toEqual([]);
 
   const accounts = await db().ledgerAccount.findMany({ where: { userId: { in: ids } }, select: { userId: true, kind: true, balance: true } });
   const balance = (userId: string, kind: "user" | "user_bonus" | "withdrawal_hold") =>
     accounts.find((a) => a.userId === userId && a.kind === kind)?.balance ?? 0n;
   expect(ids.map((id) => [balance(id, "user"), balance(id, "user_bonus"), balance(id, "withdrawal_hold")])).toEqual(
-    m.players.map((p) => [p.cash, p.bonus, p.hold]),
+    everyone.map((p) => [p.cash, p.bonus, p.hold]),
   );
 
   const raffles = await db().raffle.findMany({
@@ -179,7 +194,7 @@ export async function checkAgainstModel(m: Model) {
 /** Gives each of the tickets back to its holder, in its own mix; returns how many there were. */
 export function refundTickets(m: Model, tickets: Ticket[]): number {
   for (const ticket of tickets) {
-    const player = m.players.find((p) => p.id === ticket.userId)!;
+    const player = holderOf(m, ticket.userId);
     player.cash += ticket.cash;
     player.bonus += ticket.bonus;
   }
@@ -199,9 +214,11 @@ export function applyDraw(m: Model, raffle: Raffle, result: DrawOutcome) {
   expect(raffle.tickets[result.winningTicket]?.userId, "the winner holds the winning ticket").toBe(result.winnerId);
   const winner = m.players.find((p) => p.id === result.winnerId)!;
   const pot = raffle.tickets.reduce((sum, t) => ({ cash: sum.cash + t.cash, bonus: sum.bonus + t.bonus }), { cash: 0n, bonus: 0n });
-  const { prize, rake } = splitPotMix(pot, winMultiplierTenths(activeVipTier(winner, m.now)));
-  expect({ prize: result.prize, rake: result.rake }).toEqual({ prize: prize.cash + prize.bonus, rake: rake.cash + rake.bonus });
+  // Half the pot in its own mix; the VIP extra in bonus from promotions; the house keeps half the cash.
+  const { prize, rake, extra } = splitPotMix(pot, winMultiplierTenths(activeVipTier(winner, m.now)));
+  expect({ prize: result.prize, rake: result.rake }).toEqual({ prize: prize.cash + prize.bonus + extra, rake: rake.cash + rake.bonus });
+  expect(prize.cash * 2n <= pot.cash, "a prize's cash is at most half the pot's cash").toBe(true);
   winner.cash += prize.cash;
-  winner.bonus += prize.bonus;
+  winner.bonus += prize.bonus + extra;
   raffle.status = "completed";
 }

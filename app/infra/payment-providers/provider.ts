@@ -24,7 +24,10 @@ export type ProviderRefund = {
   failureReason?: string;
 };
 
-export type ProviderEvent =
+/** A provider event as we read it; `eventId` (the provider's id for it) tells a repeat apart. */
+export type ProviderEvent = ProviderEventBody & { eventId?: string };
+
+type ProviderEventBody =
   | { kind: "payment_succeeded"; paymentId: string }
   | { kind: "payment_failed"; paymentId: string; message?: string }
   | { kind: "checkout_completed"; sessionId: string; paymentId: string | null }
@@ -34,9 +37,10 @@ export type ProviderEvent =
 
 /**
  * Money taken back from a payment: a refund (`refundedCents`: the payment's refunded total
- * so far, as the provider reports it) or a dispute (`amountCents` disputed).
+ * so far, as the provider reports it) or a dispute (`amountCents` disputed; each dispute is
+ * taken back once, whichever of its events comes first).
  */
-export type Reversal = { reason: "refund"; refundedCents: number } | { reason: "dispute"; amountCents: number };
+export type Reversal = { reason: "refund"; refundedCents: number } | { reason: "dispute"; amountCents: number; disputeId: string };
 
 export class WebhookSignatureError extends Error {
   name = "WebhookSignatureError";

@@ -198,7 +198,8 @@ export const stripeProvider: PaymentProvider = {
     } catch (error) {
       throw new WebhookSignatureError((error as Error).message);
     }
-    return toEvent(event);
+    const eventId = stripeId(event.id);
+    return { ...toEvent(event), ...(eventId ? { eventId } : {}) };
   },
 };
 
@@ -245,10 +246,14 @@ function toEvent(event: Stripe.Event): ProviderEvent {
       return id ? { kind: "refund_updated", refundId: id } : { kind: "ignored", type };
     case "charge.refund.updated":
       return id ? { kind: "refund_updated", refundId: id } : { kind: "ignored", type };
-    case "charge.dispute.created": {
+    // Any of a dispute's events may come first (or alone): the first takes the money back,
+    // told apart by the dispute's id.
+    case "charge.dispute.created":
+    case "charge.dispute.updated":
+    case "charge.dispute.funds_withdrawn": {
       const disputed = fields.amount;
-      return paymentIntent && isCents(disputed)
-        ? { kind: "payment_reversed", paymentId: paymentIntent, reversal: { reason: "dispute", amountCents: disputed } }
+      return id && paymentIntent && isCents(disputed)
+        ? { kind: "payment_reversed", paymentId: paymentIntent, reversal: { reason: "dispute", amountCents: disputed, disputeId: id } }
         : { kind: "ignored", type };
     }
     default:

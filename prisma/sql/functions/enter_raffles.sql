@@ -15,6 +15,7 @@
 --     rate_limit_exceeds (that count, p_previous[i]'s window's count and p_overlap[i], the
 --     windows of app/services/rate-limit.server.ts): 'rate_limited'. A refused entry still
 --     counts, as every hit does.
+--   * staff do not play (PRODUCT.md): an admin account's entry is 'staff';
 --   * a break or self-exclusion: 'excluded' (with its end and kind);
 --   * the player's place: may_play_from(their country, region, p_countries, p_regions), the
 --     one statement of that rule: 'jurisdiction' (docs/decisions/008-responsible-play.md);
@@ -74,6 +75,7 @@ DECLARE
   u_vip_tier TEXT[];
   u_vip_expiry TIMESTAMPTZ[];
   u_excluded_until TIMESTAMPTZ[];
+  u_is_admin BOOLEAN[];
   u_exclusion_kind TEXT[];
   u_allowed BOOLEAN[];
   u_account UUID[];
@@ -144,10 +146,10 @@ BEGIN
     WHERE x."id" = ANY(p_raffles);
   SELECT array_agg(x."id"),
          array_agg(x."vip_tier"::TEXT), array_agg(x."vip_expiry"),
-         array_agg(x."excluded_until"), array_agg(x."exclusion_kind"::TEXT),
+         array_agg(x."excluded_until"), array_agg(x."exclusion_kind"::TEXT), array_agg(x."is_admin"),
          array_agg(may_play_from(x."country", x."region", p_countries, p_regions)),
          array_agg(a."id"), array_agg(b."id"), array_agg(a."balance"), array_agg(b."balance")
-    INTO u_ids, u_vip_tier, u_vip_expiry, u_excluded_until, u_exclusion_kind, u_allowed, u_account, u_bonus_account, u_cash, u_bonus
+    INTO u_ids, u_vip_tier, u_vip_expiry, u_excluded_until, u_exclusion_kind, u_is_admin, u_allowed, u_account, u_bonus_account, u_cash, u_bonus
     FROM "users" x
     JOIN "ledger_accounts" a ON a."user_id" = x."id" AND a."kind" = 'user'
     JOIN "ledger_accounts" b ON b."user_id" = x."id" AND b."kind" = 'user_bonus'
@@ -200,6 +202,9 @@ BEGIN
     u := array_position(u_ids, players[i]);
     IF u IS NULL THEN
       outcome := 'user_not_found'; RETURN NEXT; CONTINUE;
+    END IF;
+    IF u_is_admin[u] THEN
+      outcome := 'staff'; RETURN NEXT; CONTINUE;
     END IF;
     IF u_excluded_until[u] IS NOT NULL AND u_excluded_until[u] > p_now[i] THEN
       outcome := 'excluded'; excluded_until := u_excluded_until[u]; exclusion_kind := u_exclusion_kind[u];

@@ -218,3 +218,147 @@ test("8. GET /api/logout signs no one out; a withdrawal of $10.005 is refused; t
   expect((await send("/api/auth/user", { cookie: `__session=${token}` })).status).toBe(401);
   expect((await send("/api/auth/user", { cookie: `__Host-session=${token}` })).status).toBe(200);
 });
+
+/**
+ * Issue 31, items 3 to 5 (ADR 053), replayed against production builds: the demo server
+ * above, and a second one in real mode against the local Stripe double. Imports are dynamic,
+ * so this block stands alone at the end of the file.
+ */
+test.describe("issue 31: controls that hold", () => {
+  const sql = async <T extends object>(dir: string, text: string, values: unknown[] = []): Promise<T[]> => {
+    const [{ withClient }, url] = await Promise.all([import("../../support/test-database"), runningDatabaseUrl(dir)]);
+    return withClient(url, async (client) => (await client.query(text, values)).rows as T[]);
+  };
+  const signUpForm = (email: string, extra: Record<string, string> = {}) => ({
+    intent: "signup",
+    email,
+    password: PASSWORD,
+    dateOfBirth: "1990-01-01",
+    country: "GB",
+    acceptTerms: "on",
+    ...extra,
+  });
+
+  test("3. closing the account does not undo a self-exclusion: the same person cannot sign up again, nothing is created", async () => {
+    const email = `relapse-${Date.now()}@example.com`;
+    const signUp = await send("/api/login", { method: "POST", form: signUpForm(email, { limitDay: "5" }) });
+    expect(signUp.status).toBe(302);
+    const cookie = cookiesOf(signUp);
+    const excluded = await send("/responsible-play", { method: "POST", cookie, form: { intent: "exclude", choice: "5y", confirm: "on" } });
+    expect(excluded.status).toBeLessThan(400);
+    expect((await send("/account/close", { method: "POST", cookie, form: { password: PASSWORD } })).status).toBeLessThan(400);
+
+    const again = await Promise.all(
+      [email, email.toUpperCase(), email.replace("@", "+new@"), email, email].map((address) =>
+        send("/api/login", { method: "POST", form: signUpForm(address) }),
+      ),
+    );
+    expect(again.map((r) => r.status)).toEqual([403, 403, 403, 403, 403]);
+    expect(await again[0]!.text()).toMatch(/You excluded yourself from play until/);
+    const accounts = await sql<{ n: number }>(dataDir, "SELECT count(*)::int AS n FROM users WHERE email IN ($1, $2)", [email, email.replace("@", "+new@")]);
+    expect(accounts).toEqual([{ n: 0 }]);
+  });
+
+  test("5. an admin's entries are refused (403) on the page action, both APIs and a burst, moving nothing", async () => {
+    const email = `staff-${Date.now()}@example.com`;
+    const cookie = await signUpOn(base, email);
+    await sql(dataDir, "UPDATE users SET is_admin = true WHERE email = $1", [email]);
+    const [raffle] = await sql<{ id: string }>(dataDir, "SELECT id::text AS id FROM raffles WHERE status = 'active' AND kind = 'regular' LIMIT 1");
+    const [quick] = await sql<{ id: string }>(dataDir, "SELECT id::text AS id FROM raffles WHERE status = 'active' AND kind = 'quick' LIMIT 1");
+    const raffleId = raffle?.id ?? crypto.randomUUID();
+    const answers = await Promise.all([
+      send(`/api/raffles/${raffleId}/enter`, { method: "POST", cookie, json: {} }),
+      send(`/api/quick-raffles/${quick?.id ?? raffleId}/enter`, { method: "POST", cookie, json: {} }),
+      ...Array.from({ length: 4 }, () => send(`/api/raffles/${raffleId}/enter`, { method: "POST", cookie, json: {} })),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual(Array(6).fill(403));
+    const page = await send(`/raffles/${raffleId}/enter`, { method: "POST", cookie, form: {} });
+    expect(page.status).toBe(302);
+    const entries = await sql<{ n: number }>(dataDir, "SELECT count(*)::int AS n FROM entries e JOIN users u ON u.id = e.user_id WHERE u.email = $1", [email]);
+    expect(entries).toEqual([{ n: 0 }]);
+  });
+
+  test.describe("in real mode", () => {
+    let real: ServerProcess;
+    let realDir: string;
+    let realBase: string;
+    let stripe: { url: string; succeed(id: string): unknown; close(): Promise<void> };
+    const WEBHOOK_SECRET = "whsec_attack_replay_secret";
+
+    test.beforeAll(async () => {
+      test.setTimeout(120_000);
+      const { startFakeStripe } = await import("../../support/fake-stripe");
+      stripe = await startFakeStripe();
+      realDir = newDataDir();
+      real = await startServer(realDir, {
+        SCHEDULER_ENABLED: "false",
+        STRIPE_SECRET_KEY: "sk_test_fake",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: stripe.url,
+        SESSION_SECRET: "r".repeat(40),
+        PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+        ADMIN_ACCESS_KEY: "an-admin-key-for-the-replay",
+        ALLOWED_COUNTRIES: "GB",
+        SUPPORT_EMAIL: "support@raffle.test",
+      });
+      await waitUntilReady(real, 110_000);
+      realBase = `http://localhost:${real.port}`;
+    });
+
+    test.afterAll(async () => {
+      await stopServer(real);
+      await stripe.close();
+    });
+
+    test("4. a dispute delivered twice, then its later events, all at once, takes the money back once", async () => {
+      const { default: Stripe } = await import("stripe");
+      const email = `disputed-${Date.now()}@example.com`;
+      const cookie = await signUpOn(realBase, email);
+      const post = (path: string, json: unknown) =>
+        fetch(`${realBase}${path}`, {
+          method: "POST",
+          headers: { Origin: realBase, Cookie: cookie, "Content-Type": "application/json" },
+          body: JSON.stringify(json),
+        });
+      const intent = (await (await post("/api/create-payment-intent", { packageId: "package_4" })).json()) as { paymentIntentId: string };
+      stripe.succeed(intent.paymentIntentId);
+      expect((await post("/api/confirm-payment", { paymentIntentId: intent.paymentIntentId })).status).toBe(200);
+      const cash = async () =>
+        (
+          await sql<{ balance: string }>(
+            realDir,
+            "SELECT a.balance::text AS balance FROM ledger_accounts a JOIN users u ON u.id = a.user_id WHERE u.email = $1 AND a.kind = 'user'",
+            [email],
+          )
+        )[0]!.balance;
+      expect(await cash()).toBe("2499");
+
+      const signer = new Stripe("sk_test_fake");
+      const event = (id: string, type: string) =>
+        JSON.stringify({
+          id,
+          object: "event",
+          type,
+          data: { object: { id: "dp_1", object: "dispute", payment_intent: intent.paymentIntentId, amount: 1000 } },
+        });
+      const deliver = (payload: string) =>
+        fetch(`${realBase}/api/stripe/webhook`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Stripe-Signature": signer.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }) },
+          body: payload,
+        });
+      const created = event("evt_dispute_1", "charge.dispute.created");
+      const answers = await Promise.all([
+        deliver(created),
+        deliver(created),
+        deliver(event("evt_dispute_2", "charge.dispute.funds_withdrawn")),
+        deliver(event("evt_dispute_3", "charge.dispute.updated")),
+        deliver(created),
+      ]);
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect((await deliver(created)).status).toBe(200);
+      expect(await cash()).toBe("1499");
+    });
+  });
+});
