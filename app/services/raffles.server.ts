@@ -204,8 +204,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
       }
       const reason = round?.ok === false ? round.reason : "fewer than two players";
       cancelled.push({ id: raffle.id, finalPot: potTotal, reason });
-      // An empty round ended by the clock decided nothing: it is counted (raffles_cancelled_total,
-      // reason "empty"), not logged, so that the audit log keeps the decisions (ADR 054).
+      // An empty round the clock ended decided nothing: counted (metrics), not logged (ADR 054).
       if (tickets.length > 0 || actor !== "system")
         audits.push({
           actor,
@@ -325,11 +324,7 @@ export async function completeRaffleEarly(raffleId: string, actor: string, now =
 /** Each drawn raffle's outcome with when it ended, for the draw lag (metrics). */
 function withEnds({ raffles, outcomes }: { raffles: RaffleToDraw[]; outcomes: DrawOutcome[] }) {
   const ends = new Map(raffles.map((raffle) => [raffle.id, raffle.endsAt]));
-  return outcomes.map((o) => ({
-    outcome: o.outcome,
-    ...(o.outcome === "cancelled" ? { reason: o.reason, refunded: o.refunded } : {}),
-    endsAt: ends.get(o.raffleId),
-  }));
+  return outcomes.map((o) => ({ ...o, endsAt: ends.get(o.raffleId) }));
 }
 
 /**
