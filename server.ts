@@ -20,7 +20,7 @@ import { answerMetricsRequests, scrapeMetrics } from "~/infra/metrics-cluster.se
 import { runPrimary } from "./server/cluster";
 import { directActions } from "./server/direct-routes";
 import { contentSecurityPolicy, httpTimeouts, type Locals } from "./server/http";
-import { clientGone, flushOncePerBurst, malformedUrlIs400, readBodyUpTo, withAfterWrite, withReadBody } from "./server/remix";
+import { clientGone, flushOncePerBurst, malformedUrlIs400, readBodyUpTo, withAfterWrite, withOutageAnswers, withReadBody } from "./server/remix";
 import { loadEnv, onShutdown, openOrExit, startJobs } from "./server/lifecycle";
 
 /** Request bodies larger than this are refused with 413 before any route sees them, announced or chunked. */
@@ -163,7 +163,8 @@ async function runServer(env: Env) {
   });
   // Remix through the stock handler (ADR 039). Each action is followed by forgetting what it
   // may have changed from the read model, before the answer is made: the player reads what they did.
-  const build = withAfterWrite(remix.build, forgetCachedSession);
+  // A database outage is a 503 with Retry-After, never a 500 (ADR 054).
+  const build = withAfterWrite(withOutageAnswers(remix.build), forgetCachedSession);
   const remixRequests = createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext });
   app.use(flushOncePerBurst);
   // The entries skip Remix's route matching (the production build only; ADR 013, ADR 039).

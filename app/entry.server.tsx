@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "./components/nonce";
 import { getLogger, loggableUrl } from "./infra/logger.server";
+import { OUTAGE_RETRY_AFTER_SECONDS } from "./infra/outage.server";
 
 declare module "@remix-run/node" {
   interface AppLoadContext {
@@ -46,6 +47,8 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          // A page rendered for an outage (ADR 054) says when to come back, as the API's answer does.
+          if (responseStatusCode === 503 && !responseHeaders.has("Retry-After")) responseHeaders.set("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

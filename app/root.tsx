@@ -4,7 +4,7 @@ import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { DemoBanner } from "./components/demo-banner";
 import { NotFound } from "./components/not-found";
-import { ErrorFrame, useErrorStatus } from "./components/route-error";
+import { ErrorFrame, generalMessage, useErrorStatus } from "./components/route-error";
 import { Toaster, type ToastMessage } from "./components/toaster";
 import { useOptionalRootData, useRootData } from "./components/use-root-data";
 import { getSession, needsOnboarding } from "./services/auth.server";
@@ -100,8 +100,8 @@ export function ErrorBoundary() {
   const status = useErrorStatus();
   if (status === 404) return <NotFound />;
   return (
-    <ErrorFrame title="Something went wrong">
-      <p>{status >= 500 ? "We hit a problem on our side. Your coins are safe; please try again in a moment." : "That request could not be completed."}</p>
+    <ErrorFrame title={status === 503 ? "We’ll be right back" : "Something went wrong"}>
+      <p>{generalMessage(status)}</p>
     </ErrorFrame>
   );
 }

@@ -63,10 +63,14 @@ async function sample(pid: number) {
   return { rss: median(rss), files: median(files) };
 }
 
+/** The header the app reads client addresses from here: each player streams from an address of its own (ADR 054 caps an address's share). */
+const CLIENT_HEADER = "x-bench-client";
+
 /** One stream, resolved once its first bytes (the `retry:` line) arrived: the server holds it. */
-function openStream(cookie: string): Promise<IncomingMessage> {
+function openStream(cookie: string, client: number): Promise<IncomingMessage> {
+  const address = `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`;
   return new Promise((resolve, reject) => {
-    const request = get({ host: "127.0.0.1", port, path: "/api/events", agent: false, headers: { Cookie: cookie } }, (response) => {
+    const request = get({ host: "127.0.0.1", port, path: "/api/events", agent: false, headers: { Cookie: cookie, [CLIENT_HEADER]: address } }, (response) => {
       if (response.statusCode !== 200) return reject(new Error(`/api/events answered ${response.statusCode}`));
       response.once("data", () => resolve(response));
     });
@@ -77,7 +81,10 @@ function openStream(cookie: string): Promise<IncomingMessage> {
 async function openStreams(cookies: string[], count: number): Promise<IncomingMessage[]> {
   const open: IncomingMessage[] = [];
   for (let start = 0; start < count; start += 100) {
-    const batch = Array.from({ length: Math.min(100, count - start) }, (_, i) => openStream(cookies[Math.floor((start + i) / PER_SESSION)]!));
+    const batch = Array.from({ length: Math.min(100, count - start) }, (_, i) => {
+      const player = Math.floor((start + i) / PER_SESSION);
+      return openStream(cookies[player]!, player);
+    });
     open.push(...(await Promise.all(batch)));
   }
   return open;
@@ -156,6 +163,7 @@ const app = await startApp({
     LOG_LEVEL: "warn",
     METRICS_TOKEN: metricsToken,
     EVENT_STREAMS_MAX: String(STREAMS + 100),
+    CLIENT_IP_HEADER: CLIENT_HEADER,
     EVENT_STREAM_MAX_SECONDS: "3600",
   },
 });

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { PassThrough } from "node:stream";
 import type { ServerBuild } from "@remix-run/node";
+import { getLogger, loggableUrl } from "~/infra/logger.server";
+import { isDatabaseUnavailable, outageResponse } from "~/infra/outage.server";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 
 /**
@@ -107,6 +109,42 @@ function wrapActions(build: ServerBuild, afterWrite: AfterWrite): ServerBuild {
       return outcome as Awaited<ReturnType<typeof action>>;
     };
     routes[id] = { ...route, module: { ...route.module, action: wrapped } };
+  }
+  return { ...build, routes };
+}
+
+/**
+ * The build with every route's loader and action answering a database outage with a 503
+ * and Retry-After instead of a 500: a thrown Response is the API's answer as is, and a
+ * page's error boundary status (ADR 054).
+ */
+export function withOutageAnswers<B extends ServerBuild | (() => Promise<ServerBuild>)>(build: B): B {
+  if (typeof build === "function") return (async () => wrapOutages(await build())) as B;
+  return wrapOutages(build as ServerBuild) as B;
+}
+
+function wrapOutages(build: ServerBuild): ServerBuild {
+  const routes: ServerBuild["routes"] = {};
+  for (const [id, route] of Object.entries(build.routes)) {
+    if (!route || (!route.module.loader && !route.module.action)) {
+      routes[id] = route;
+      continue;
+    }
+    const module = { ...route.module };
+    for (const name of ["loader", "action"] as const) {
+      const handler = route.module[name] as ((args: unknown) => Promise<unknown>) | undefined;
+      if (!handler) continue;
+      (module as Record<string, unknown>)[name] = async (args: { request: Request }) => {
+        try {
+          return await handler(args);
+        } catch (thrown) {
+          if (thrown instanceof Response || !isDatabaseUnavailable(thrown)) throw thrown;
+          getLogger().warn({ err: thrown, url: loggableUrl(args.request.url) }, "the database is unavailable: answered 503");
+          throw outageResponse();
+        }
+      };
+    }
+    routes[id] = { ...route, module };
   }
   return { ...build, routes };
 }

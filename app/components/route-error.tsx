@@ -64,7 +64,8 @@ export function PageError({ title, back, statuses = {} }: { title: string; back?
 }
 
 /** What any page says for a status it has no words of its own for. */
-function generalMessage(status: number): string {
+export function generalMessage(status: number): string {
+  if (status === 503) return "The site is briefly unavailable. Nothing was changed and your coins are safe; please try again in a minute.";
   return status >= 500
     ? "We hit a problem on our side. Your coins are safe; please try again in a moment."
     : status === 404

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseEnv } from "./env.server";
+import { ConfigError, DEMO_SUPPORT_EMAIL, parseEnv } from "./env.server";
 
 describe("parseEnv", () => {
   it("applies the documented defaults", () => {
@@ -41,6 +41,18 @@ describe("parseEnv", () => {
       },
       /ALLOWED_COUNTRIES is required/,
     ],
+    [
+      {
+        STRIPE_SECRET_KEY: "sk_test_abc",
+        STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+        SESSION_SECRET: "x".repeat(32),
+        PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64"),
+        ADMIN_ACCESS_KEY: "a-real-admin-key",
+        ALLOWED_COUNTRIES: "GB",
+      },
+      /^Invalid configuration: SUPPORT_EMAIL is required when STRIPE_SECRET_KEY is set/,
+    ],
+    [{ SUPPORT_EMAIL: "support" }, /^Invalid configuration: SUPPORT_EMAIL expected an email address/],
     [{ ALLOWED_COUNTRIES: "GB,England" }, /^Invalid configuration: ALLOWED_COUNTRIES expected country codes like GB/],
     [{ ALLOWED_COUNTRIES: "GB,QQ" }, /ALLOWED_COUNTRIES QQ is not an ISO 3166-1 country code/],
     [{ REALITY_CHECK_MINUTE_SECONDS: "0" }, /REALITY_CHECK_MINUTE_SECONDS expected a number of seconds/],
@@ -82,6 +94,7 @@ describe("parseEnv", () => {
       ADMIN_ACCESS_KEY: "a-real-admin-key",
       PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
       ALLOWED_COUNTRIES: "gb, us-nj,US-PA,US-NJ",
+      SUPPORT_EMAIL: "help@raffle.example",
       // Stripe keys always mean real mode.
       DEMO_MODE: "true",
       DATABASE_URL: "postgres://db.internal/raffle",
@@ -104,9 +117,17 @@ describe("parseEnv", () => {
       ADMIN_ACCESS_KEY: "a-real-admin-key",
       PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
       ALLOWED_COUNTRIES: "GB",
+      SUPPORT_EMAIL: "help@raffle.example",
     };
     expect(parseEnv(real).secureCookies).toBe(true);
     expect(() => parseEnv({ ...real, SECURE_COOKIES: "false" })).toThrow(/^Invalid configuration: SECURE_COOKIES=false is for demos only/);
+  });
+
+  it("shows a clearly demo support address in demo mode, and the configured one otherwise", () => {
+    expect(parseEnv({}).SUPPORT_EMAIL).toBe(DEMO_SUPPORT_EMAIL);
+    expect(DEMO_SUPPORT_EMAIL).toMatch(/demo/);
+    expect(DEMO_SUPPORT_EMAIL).not.toMatch(/example\.com/);
+    expect(parseEnv({ SUPPORT_EMAIL: "help@raffle.example" }).SUPPORT_EMAIL).toBe("help@raffle.example");
   });
 
   it("ends event streams after 15 minutes unless told otherwise", () => {

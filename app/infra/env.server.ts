@@ -134,7 +134,8 @@ const schema = z.object({
   SIGNUP_LIMIT_PER_HOUR: z.coerce.number({ message: "expected a whole number" }).int().positive().default(20),
   /** Raffle entries one player may make per second (raised only by the benchmark, bench/). */
   ENTRY_LIMIT_PER_SECOND: z.coerce.number({ message: "expected a whole number" }).int().positive().default(10),
-  SUPPORT_EMAIL: z.email("expected an email address").default("support@example.com"),
+  /** Where players write to: required outside demo mode, a clearly demo address in it (ADR 054). */
+  SUPPORT_EMAIL: z.email("expected an email address").optional(),
   /** Where mail goes (smtp:// or smtps://, user and password in the URL); unset, it is written as .eml files under DATA_DIR/mail (ADR 032). */
   SMTP_URL: z
     .string()
@@ -200,8 +201,12 @@ const schema = z.object({
 /** The admin gate's key in demo mode only (the README prints it). */
 export const DEMO_ADMIN_ACCESS_KEY = "demo-admin-access-key";
 
-export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY" | "ALLOWED_COUNTRIES"> & {
+/** The support address a demo shows when none is configured: no one reads it, and it says so. */
+export const DEMO_SUPPORT_EMAIL = "no-one-reads-this@demo.invalid";
+
+export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY" | "ALLOWED_COUNTRIES" | "SUPPORT_EMAIL"> & {
   ADMIN_ACCESS_KEY: string;
+  SUPPORT_EMAIL: string;
   ALLOWED_COUNTRIES: Jurisdictions;
   /**
    * No real payment provider, on purpose (DEMO_MODE=true, or the embedded database without
@@ -257,6 +262,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (!demoMode && env.ALLOWED_COUNTRIES === undefined) {
     throw new ConfigError("Invalid configuration: ALLOWED_COUNTRIES is required when STRIPE_SECRET_KEY is set (where you are licensed, like GB,US-NJ)");
   }
+  if (!demoMode && env.SUPPORT_EMAIL === undefined) {
+    throw new ConfigError("Invalid configuration: SUPPORT_EMAIL is required when STRIPE_SECRET_KEY is set (the address players write to)");
+  }
   if (!demoMode && env.NODE_ENV === "production" && env.SECURE_COOKIES === false) {
     throw new ConfigError("Invalid configuration: SECURE_COOKIES=false is for demos only, not with STRIPE_SECRET_KEY set");
   }
@@ -264,6 +272,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ...env,
     secureCookies: env.SECURE_COOKIES ?? env.NODE_ENV === "production",
     ADMIN_ACCESS_KEY: env.ADMIN_ACCESS_KEY ?? DEMO_ADMIN_ACCESS_KEY,
+    SUPPORT_EMAIL: env.SUPPORT_EMAIL ?? DEMO_SUPPORT_EMAIL,
     ALLOWED_COUNTRIES: env.ALLOWED_COUNTRIES ?? (parseJurisdictions(DEMO_ALLOWED_COUNTRIES) as Jurisdictions),
     demoMode,
   };

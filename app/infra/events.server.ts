@@ -36,55 +36,78 @@ type Subscriber = { listener: Listener; onClose: () => void };
 
 /** Streams one session may hold at once (a few tabs); more are refused (ADR 025). */
 export const STREAMS_PER_SESSION = 4;
+/** Streams one account may hold at once, across its sessions: signing in again opens no more (ADR 054). */
+export const STREAMS_PER_ACCOUNT = 8;
+/** The share of the process's streams one address may hold (never fewer than an account's). */
+const ADDRESS_SHARE = 0.05;
 
-/** A stream refused because the session or the process already holds its share. */
+/** Streams one address may hold when the process holds at most `maxStreams` (ADR 054). */
+export function streamsPerAddress(maxStreams: number): number {
+  return Math.max(STREAMS_PER_ACCOUNT, Math.ceil(maxStreams * ADDRESS_SHARE));
+}
+
+type Scope = "session" | "account" | "address" | "process";
+
+const REFUSALS: Record<Scope, string> = {
+  session: "Too many live update streams are open for this session. Close a tab and try again.",
+  account: "Too many live update streams are open for this account. Close a tab or sign out elsewhere and try again.",
+  address: "Too many live update streams come from your network. The page keeps refreshing itself meanwhile.",
+  process: "Live updates are busy right now. The page keeps refreshing itself meanwhile.",
+};
+
+/** A stream refused because its session, account, address or the process already holds its share. */
 export class TooManyStreams extends Error {
   name = "TooManyStreams";
-  constructor(readonly scope: "session" | "process") {
-    super(
-      scope === "session"
-        ? "Too many live update streams are open for this session. Close a tab and try again."
-        : "Live updates are busy right now. The page keeps refreshing itself meanwhile.",
-    );
+  constructor(readonly scope: Scope) {
+    super(REFUSALS[scope]);
   }
 }
 
-type Hub = { subscribers: Set<Subscriber>; perSession: Map<string, number>; unlisten?: () => void; closed?: boolean };
+/** Who holds a stream: each is counted against its own cap. */
+export type StreamHolder = { session?: string; account?: string; address?: string; maxStreams?: number };
+
+type Hub = { subscribers: Set<Subscriber>; held: Map<string, number>; unlisten?: () => void; closed?: boolean };
 
 /** One hub per process, shared by the copies of this module in server.ts and the Remix build. */
 function hub(): Hub {
-  return remember("raffle:events", (): Hub => ({ subscribers: new Set(), perSession: new Map() }));
+  return remember("raffle:events", (): Hub => ({ subscribers: new Set(), held: new Map() }));
 }
 
 /**
  * Calls `listener` for every event from now on, and `onClose` when the process shuts
  * down; returns the unsubscribe function. Rejects when the database cannot be reached,
- * and with TooManyStreams when `session` already holds STREAMS_PER_SESSION streams or
- * the process `maxStreams`: the place is taken before anything is awaited, so streams
- * opened at once cannot pass the caps together.
+ * and with TooManyStreams when the session, the account or the address already holds its
+ * share or the process `maxStreams`: the places are taken before anything is awaited, so
+ * streams opened at once cannot pass the caps together.
  */
 export async function subscribe(
   listener: Listener,
   onClose: () => void = () => {},
-  { session, maxStreams = Infinity }: { session?: string; maxStreams?: number } = {},
+  { session, account, address, maxStreams = Infinity }: StreamHolder = {},
 ): Promise<() => void> {
   const h = hub();
   if (h.closed) throw new Error("live events are closed: the process is shutting down");
   if (h.subscribers.size >= maxStreams) throw new TooManyStreams("process");
-  const held = session ? (h.perSession.get(session) ?? 0) : 0;
-  if (held >= STREAMS_PER_SESSION) throw new TooManyStreams("session");
+  const keys: [Scope, string | undefined, number][] = [
+    ["session", session, STREAMS_PER_SESSION],
+    ["account", account, STREAMS_PER_ACCOUNT],
+    ["address", address, streamsPerAddress(maxStreams)],
+  ];
+  const counted = keys.filter((k): k is [Scope, string, number] => k[1] !== undefined).map(([scope, id, cap]) => [scope, `${scope}:${id}`, cap] as const);
+  for (const [scope, key, cap] of counted) if ((h.held.get(key) ?? 0) >= cap) throw new TooManyStreams(scope);
   const subscriber = { listener, onClose };
   h.subscribers.add(subscriber);
-  if (session) h.perSession.set(session, held + 1);
+  for (const [, key] of counted) h.held.set(key, (h.held.get(key) ?? 0) + 1);
   let subscribed = true;
   const unsubscribe = () => {
     if (!subscribed) return;
     subscribed = false;
     h.subscribers.delete(subscriber);
-    if (!session) return;
-    const left = (h.perSession.get(session) ?? 1) - 1;
-    if (left > 0) h.perSession.set(session, left);
-    else h.perSession.delete(session);
+    for (const [, key] of counted) {
+      const left = (h.held.get(key) ?? 1) - 1;
+      if (left > 0) h.held.set(key, left);
+      else h.held.delete(key);
+    }
   };
   try {
     await startListening();
@@ -118,7 +141,7 @@ export async function closeEvents(): Promise<void> {
   h.closed = true;
   for (const subscriber of [...h.subscribers]) subscriber.onClose();
   h.subscribers.clear();
-  h.perSession.clear();
+  h.held.clear();
   h.unlisten?.();
   h.unlisten = undefined;
   await stopListening();

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { AccountError } from "~/services/accounts.server";
 import { DomainError, type DomainErrorCode } from "~/shared/domain-error";
 import { getLogger } from "./logger.server";
+import { isDatabaseUnavailable } from "./outage.server";
 import { PaymentProviderUnavailable } from "./payment-providers/provider";
 import { RateLimited } from "~/services/rate-limit.server";
 
@@ -76,7 +77,8 @@ export async function apiResponse(run: () => Promise<Response>): Promise<Respons
   } catch (error) {
     const response = errorResponse(error);
     if (response) return response;
-    getLogger().error({ err: error }, "API handler failed");
+    // An outage is answered 503 and logged once, by withOutageAnswers (server/remix.ts).
+    if (!isDatabaseUnavailable(error)) getLogger().error({ err: error }, "API handler failed");
     throw error;
   }
 }

@@ -44,7 +44,7 @@ function createMetrics() {
     }),
     cancellations: new Counter({
       name: `${PREFIX}raffles_cancelled_total`,
-      help: "Raffles cancelled and refunded, by reason: too_few_players, or beacon_unavailable (its beacon round not fetched and verified in time; ADR 033).",
+      help: "Raffles cancelled and refunded, by reason: empty (no ticket; not in the audit log), too_few_players, or beacon_unavailable (its beacon round not fetched and verified in time; ADR 033).",
       labelNames: ["reason"] as const,
     }),
     beaconFetches: new Counter({
@@ -89,11 +89,11 @@ export function countEntry(outcome: string): void {
 }
 
 /** Counts draws committed at `committedAt`; the lag of those that ended before it (early completions did not). */
-export function countDraws(draws: { outcome: string; reason?: string; endsAt?: Date }[], committedAt = new Date()): void {
+export function countDraws(draws: { outcome: string; reason?: string; refunded?: number; endsAt?: Date }[], committedAt = new Date()): void {
   const m = metrics();
   for (const draw of draws) {
     m.draws.inc({ outcome: draw.outcome });
-    if (draw.reason) m.cancellations.inc({ reason: draw.reason });
+    if (draw.reason) m.cancellations.inc({ reason: draw.refunded === 0 ? "empty" : draw.reason });
     if (draw.endsAt && draw.endsAt <= committedAt) m.drawLag.observe((committedAt.getTime() - draw.endsAt.getTime()) / 1000);
   }
 }

@@ -30,8 +30,23 @@ export type SessionRow = Pick<Session, "id" | "adminGatePassedAt" | "expiresAt" 
   user: SessionUserRow;
 };
 
+/** Live sessions one account may hold; a sign-in beyond them ends the oldest (ADR 054). */
+export const SESSIONS_PER_ACCOUNT = 10;
+
+/**
+ * A new session, and the account's oldest ended beyond SESSIONS_PER_ACCOUNT (with any
+ * expired ones), under a lock per account so that sign-ins at once cannot pass the cap together.
+ */
 export function createSessionRow(data: { tokenHash: string; userId: string; expiresAt: Date; userAgent?: string; ip?: string; passkeyVerifiedAt?: Date }) {
-  return db().session.create({ data, select: { id: true } });
+  return db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`sessions:${data.userId}`}, 0))`;
+    const created = await tx.session.create({ data, select: { id: true } });
+    await tx.$executeRaw`
+      DELETE FROM sessions WHERE user_id = ${data.userId}::uuid AND id <> ${created.id}::uuid AND id NOT IN (
+        SELECT id FROM sessions WHERE user_id = ${data.userId}::uuid AND id <> ${created.id}::uuid AND expires_at > now()
+        ORDER BY created_at DESC, id DESC LIMIT ${SESSIONS_PER_ACCOUNT - 1})`;
+    return created;
+  });
 }
 
 /**

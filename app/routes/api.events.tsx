@@ -23,8 +23,8 @@ function maxAgeMs(): number {
  * and "notice" (no data) when news waits for this stream's player (an outcome, a withdrawal's
  * new state; ADR 028): the page reloads its data, and its root loader takes the news.
  * A process shutting down ends its streams and starts none (the page polls meanwhile).
- * A session holds at most a few streams and a process EVENT_STREAMS_MAX: more are 429
- * with Retry-After. A stream ends after EVENT_STREAM_MAX_SECONDS, telling the browser to
+ * A session and an account hold at most a few streams, an address a small share of the
+ * process's EVENT_STREAMS_MAX (ADR 054): more are 429 with Retry-After. A stream ends after EVENT_STREAM_MAX_SECONDS, telling the browser to
  * come back after a pause of 5 to 15 s, so that no stream (a forgotten tab's, a signed-out
  * session's, a client gone without a word) is held for ever (ADR 025).
  */
@@ -47,7 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
       },
       () => cleanup(),
-      { session: await sessionTokenHash(request), maxStreams: getEnv().EVENT_STREAMS_MAX },
+      { session: await sessionTokenHash(request), account: user.id, address: context.clientIp, maxStreams: getEnv().EVENT_STREAMS_MAX },
     );
   } catch (error) {
     if (!(error instanceof TooManyStreams)) throw error;

@@ -1,14 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "~/components/account-card";
-import { getEnv } from "~/infra/env.server";
+import { devMailReader } from "~/services/dev-mailbox.server";
 import { readDevMail } from "~/infra/mail/dev-mailbox.server";
 import { PageError } from "~/components/route-error";
 
 /** One message of the demo's mailbox, its plain text with the links made clickable. */
-export async function loader({ params }: LoaderFunctionArgs) {
-  if (!getEnv().demoMode || getEnv().SMTP_URL) throw new Response("Not Found", { status: 404 });
-  const mail = await readDevMail(params.id ?? "");
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const mail = await readDevMail(params.id ?? "", await devMailReader(request));
   if (!mail) throw new Response("Not Found", { status: 404 });
   return { mail };
 }

@@ -1,22 +1,22 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "~/components/account-card";
-import { getEnv } from "~/infra/env.server";
+import { devMailReader } from "~/services/dev-mailbox.server";
 import { listDevMail } from "~/infra/mail/dev-mailbox.server";
 import { PageError } from "~/components/route-error";
 
-/** The demo's mailbox: every message the site wrote to DATA_DIR/mail. Demo mode only (ADR 032). */
-export async function loader() {
-  if (!getEnv().demoMode || getEnv().SMTP_URL) throw new Response("Not Found", { status: 404 });
-  return { mail: await listDevMail() };
+/** The demo's mailbox: the messages the site wrote to DATA_DIR/mail that this reader may see. Demo mode only (ADR 032, ADR 054). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const reader = await devMailReader(request);
+  return { mail: await listDevMail(reader), everyone: reader.all };
 }
 
 export default function DevMailbox() {
-  const { mail } = useLoaderData<typeof loader>();
+  const { mail, everyone } = useLoaderData<typeof loader>();
   return (
     <AccountCard title="Demo mailbox">
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        This demo sends no real email: every message it would send is listed here, newest first, for every address.
+        This demo sends no real email: every message it would send is listed here, newest first, {everyone ? "for every address." : "for your address only."}
       </p>
       {mail.length === 0 ? (
         <p>No messages yet.</p>

@@ -206,18 +206,20 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
       }
       const reason = round?.ok === false ? round.reason : "fewer than two players";
       cancelled.push({ id: raffle.id, finalPot: potTotal, reason });
-      audits.push({
-        actor,
-        action: "raffle.cancel",
-        target: `raffle:${raffle.id}`,
-        details: {
-          reason,
-          refundedTickets: tickets.length,
-          pot: potTotal.toString(),
-          cash: pot.cash.balance.toString(),
-          bonus: pot.bonus.balance.toString(),
-        },
-      });
+      // An empty round the clock ended decided nothing: counted (metrics), not logged (ADR 054).
+      if (tickets.length > 0 || actor !== "system")
+        audits.push({
+          actor,
+          action: "raffle.cancel",
+          target: `raffle:${raffle.id}`,
+          details: {
+            reason,
+            refundedTickets: tickets.length,
+            pot: potTotal.toString(),
+            cash: pot.cash.balance.toString(),
+            bonus: pot.bonus.balance.toString(),
+          },
+        });
       events.push({ type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled" });
       outcomes.push({
         raffleId: raffle.id,
@@ -327,7 +329,7 @@ export async function completeRaffleEarly(raffleId: string, actor: string, now =
 /** Each drawn raffle's outcome with when it ended, for the draw lag (metrics). */
 function withEnds({ raffles, outcomes }: { raffles: RaffleToDraw[]; outcomes: DrawOutcome[] }) {
   const ends = new Map(raffles.map((raffle) => [raffle.id, raffle.endsAt]));
-  return outcomes.map((o) => ({ outcome: o.outcome, reason: o.outcome === "cancelled" ? o.reason : undefined, endsAt: ends.get(o.raffleId) }));
+  return outcomes.map((o) => ({ ...o, endsAt: ends.get(o.raffleId) }));
 }
 
 /**

@@ -52,6 +52,7 @@ describe("start-up", () => {
       ADMIN_ACCESS_KEY: "an-admin-key-for-tests",
       PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
       ALLOWED_COUNTRIES: "GB",
+      SUPPORT_EMAIL: "help@raffle.example",
     });
     await waitUntilReady(server);
     const page = await fetch(`http://127.0.0.1:${server.port}/terms`);

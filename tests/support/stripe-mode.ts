@@ -18,6 +18,7 @@ const ENV = {
   ADMIN_ACCESS_KEY: "an-admin-key-for-tests",
   PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
   ALLOWED_COUNTRIES: "GB",
+  SUPPORT_EMAIL: "help@raffle.example",
 };
 const signer = new Stripe("sk_test_fake");
 
