@@ -6,6 +6,11 @@ import { runningDatabaseUrl } from "../../support/database-dump";
 import { newDataDir, removeDataDirs, signUpOn, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
 
 const PASSWORD = "correct horse battery staple";
+const cookiesOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
 
 // Generous bounds for a loaded machine: each attack takes a few seconds when it is not.
 test.describe.configure({ mode: "serial", timeout: 60_000 });
