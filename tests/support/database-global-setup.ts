@@ -24,7 +24,12 @@ export default async function setup(project: TestProject) {
     await claimTestFolder(folder);
     const server = await startEmbeddedPostgres({ dir: path.join(folder, "postgres") });
     adminUrl = server.url("postgres");
+    // Vitest exits on SIGINT or SIGTERM without its teardown: the database is told to stop
+    // (stop() signals it at once), and the next run sweeps the folder.
+    const onSignal = () => void server.stop();
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, onSignal);
     stopServer = async () => {
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, onSignal);
       await server.stop();
       removeDataDir(folder);
     };

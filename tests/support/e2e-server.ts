@@ -52,8 +52,8 @@ if (process.env.DATABASE_URL) {
 }
 
 // The server runs in a process group of its own, and hears a stop once, from here: Playwright
-// stops a web server by signalling its whole group, and tsx passes the signal on to this
-// script too, so the server would otherwise hear it twice, and a second signal makes it exit
+// stops a web server by signalling its whole group, so the server would otherwise hear it
+// twice (and a wrapping tsx command passes it on again), and a second signal makes it exit
 // at once (ADR 041), leaving its embedded PostgreSQL running.
 const child = spawn(process.execPath, ["build/server.js"], { env, stdio: ["ignore", "pipe", "inherit"], detached: true });
 const log = createWriteStream(path.join(dataDir, "server.log"));

@@ -91,8 +91,9 @@ test("after a run whose tests pass, none of its clusters remains", async () => {
   const run = await nestedRun(["tests/e2e/shell.spec.ts", "-g", "unknown path"]);
   expect(await run.exited, run.output()).toBe(0);
   expect(run.output()).toContain("1 passed");
+  // Playwright's wait for a web server ends with its shell; the server's cleanup, a moment later.
+  await expect.poll(() => processesOfRun(leftovers().clusters), { timeout: 10_000, intervals: [250] }).toEqual([]);
   expectClustersGone();
-  expect(processesOfRun(leftovers().clusters)).toEqual([]);
 });
 
 test("after a run whose test fails, none of its clusters remains", async () => {
@@ -100,8 +101,9 @@ test("after a run whose test fails, none of its clusters remains", async () => {
   const run = await nestedRun(["tests/e2e/shell.spec.ts", "-g", "unknown path", "--timeout=1"]);
   expect(await run.exited, run.output()).toBe(1);
   expect(run.output()).toContain("1 failed");
+  // Playwright's wait for a web server ends with its shell; the server's cleanup, a moment later.
+  await expect.poll(() => processesOfRun(leftovers().clusters), { timeout: 10_000, intervals: [250] }).toEqual([]);
   expectClustersGone();
-  expect(processesOfRun(leftovers().clusters)).toEqual([]);
 });
 
 test("SIGINT to a running suite's process group leaves no server or PostgreSQL of it after 10 s", async () => {
