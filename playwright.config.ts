@@ -59,9 +59,12 @@ export default defineConfig({
     },
   ],
   webServer: E2E_SUITES.map((suite) => ({
-    command: "tsx tests/support/e2e-server.ts",
+    // Node with tsx's loader, not the tsx command: under load, its relay of a stop signal
+    // can end in SIGKILL before the server's database is deleted (tests/support/e2e-server.ts).
+    command: "node --import tsx tests/support/e2e-server.ts",
     url: `${baseURL(suite)}/readyz`,
-    env: { E2E_SUITE: suite },
+    // The runner's pid: a server whose runner was killed stops by itself (tests/support/e2e-server.ts).
+    env: { E2E_SUITE: suite, E2E_RUNNER_PID: String(process.pid) },
     reuseExistingServer: false,
     // Three servers and their databases start at once on two cores.
     timeout: 180_000,

@@ -21,7 +21,7 @@ import { runPrimary } from "./server/cluster";
 import { directActions } from "./server/direct-routes";
 import { contentSecurityPolicy, httpTimeouts, type Locals } from "./server/http";
 import { clientGone, flushOncePerBurst, malformedUrlIs400, readBodyUpTo, withAfterWrite, withOutageAnswers, withReadBody } from "./server/remix";
-import { loadEnv, onShutdown, openOrExit, startJobs } from "./server/lifecycle";
+import { loadEnv, logWelcome, onShutdown, openOrExit, startJobs } from "./server/lifecycle";
 
 /** Request bodies larger than this are refused with 413 before any route sees them, announced or chunked. */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -177,6 +177,7 @@ async function runServer(env: Env) {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
     logger.info({ port, demoMode: env.demoMode, embeddedDatabase: database.embedded }, `listening on http://localhost:${port}`);
+    if (!cluster.isWorker) logWelcome(env);
   });
 
   // The first ending signal (or an uncaught error) drains, then closes everything (close-with-grace, ADR 041).

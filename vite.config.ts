@@ -1,6 +1,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Rollup } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
 declare module "@remix-run/node" {
@@ -8,6 +8,13 @@ declare module "@remix-run/node" {
     v3_singleFetch: true;
   }
 }
+
+/**
+ * zod's comments that mention `@__PURE__` in prose: Rollup says it cannot interpret them and
+ * drops them, which changes nothing, but a newcomer's first build reads as failing. Only
+ * those are silenced; every other warning is shown.
+ */
+const isZodCommentAnnotation = (log: Rollup.RollupLog) => log.code === "INVALID_ANNOTATION" && /[\\/]node_modules[\\/]zod[\\/]/.test(log.id ?? "");
 
 export default defineConfig({
   plugins: [
@@ -31,6 +38,13 @@ export default defineConfig({
     }),
     tsconfigPaths(),
   ],
-  build: { target: "es2022" },
+  build: {
+    target: "es2022",
+    rollupOptions: {
+      onwarn: (warning, warn) => {
+        if (!isZodCommentAnnotation(warning)) warn(warning);
+      },
+    },
+  },
   server: { port: 3000 },
 });

@@ -3,7 +3,7 @@ import type { Env } from "~/infra/env.server";
 import { getLogger } from "~/infra/logger.server";
 import { registerDatabaseGauges } from "~/infra/metrics.server";
 import { serveClusterMetrics } from "~/infra/metrics-cluster.server";
-import { onShutdown, openOrExit, startJobs } from "./lifecycle";
+import { logWelcome, onShutdown, openOrExit, startJobs } from "./lifecycle";
 
 /** A cluster's worker still running this long into shutdown is killed (its drain closes connections at 5 s). */
 const WORKER_STOP_MS = 7_000;
@@ -76,7 +76,10 @@ export async function runPrimary(env: Env) {
 
   cluster.on("listening", (worker) => {
     listening.add(worker.id);
-    if (listening.size >= env.WEB_CONCURRENCY) started = true;
+    if (listening.size < env.WEB_CONCURRENCY || started) return;
+    started = true;
+    logger.info(`the site is at http://localhost:${env.PORT}`);
+    logWelcome(env);
   });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;

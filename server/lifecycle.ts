@@ -1,3 +1,4 @@
+import path from "node:path";
 import closeWithGrace from "close-with-grace";
 import { openDatabase, type Database } from "~/infra/database.server";
 import { ConfigError, getEnv, type Env } from "~/infra/env.server";
@@ -6,7 +7,7 @@ import { startMailSender } from "~/infra/mail/outbox.server";
 import { startPaymentSweep } from "~/services/payments/sweep.server";
 import { EmbeddedPostgresError } from "~/infra/postgres-user.server";
 import { startScheduler, type Scheduler } from "~/services/scheduler.server";
-import { seed } from "~/infra/seed.server";
+import { DEMO_USERS, seed } from "~/infra/seed.server";
 
 /** Everything, database included, is closed within this long of SIGTERM or SIGINT, or the process exits 1. */
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -74,12 +75,32 @@ export async function openOrExit(env: Env): Promise<Database> {
     else logger.fatal({ err: error }, "could not open the database");
     process.exit(1);
   }
-  if (database.embeddedDataDir) logger.info({ cluster: database.embeddedDataDir }, "using the embedded PostgreSQL");
+  // Where the clone's data lives, among the first lines: a newcomer finds it, and how to delete it.
+  const dataDir = path.resolve(env.DATA_DIR);
+  const cluster = database.embeddedDataDir;
+  if (cluster) {
+    const where = cluster.startsWith(`${dataDir}/`) ? "" : `, its PostgreSQL cluster in ${cluster}`;
+    logger.info({ dataDir, cluster }, `data in ${dataDir}${where} (npm run db:drop deletes it)`);
+  } else logger.info({ dataDir }, `data in ${dataDir}, the database at DATABASE_URL`);
   if (env.SEED_ON_START ?? database.embedded) {
     const seeded = await seed({ demoUsers: env.SEED_DEMO_USERS ?? env.demoMode });
     logger.info({ seeded }, "seeded the database");
   }
   return database;
+}
+
+/** The lines after "listening": the mode the site runs in and, in demo mode, how to sign in. */
+export function logWelcome(env: Env): void {
+  const logger = getLogger();
+  if (!env.demoMode) {
+    logger.info("real mode: payments through Stripe");
+    return;
+  }
+  logger.info("demo mode: play money, demo card payments; Stripe keys switch to real mode");
+  if (env.SEED_DEMO_USERS ?? true) {
+    const accounts = DEMO_USERS.map((user) => `${user.email} / ${user.password}`).join(", ");
+    logger.info(`demo accounts: ${accounts} (the admin's second factor: README, "Demo mode")`);
+  }
 }
 
 /** The draws, the payment sweep and the mail sender: in the one process that owns the database (ADR 014, 032). */

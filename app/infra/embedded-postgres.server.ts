@@ -57,7 +57,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -67,7 +67,7 @@ function isAlive(pid: number): boolean {
 }
 
 /** The port of a server already running on `dir` (its postmaster.pid names a live process). */
-function runningPort(dir: string): number | undefined {
+export function runningPort(dir: string): number | undefined {
   const pidFile = path.join(dir, "postmaster.pid");
   if (!existsSync(pidFile)) return undefined;
   const [pidLine, , , portLine] = readFileSync(pidFile, "utf8").split("\n");
@@ -93,7 +93,7 @@ function chownTree(dir: string, user: PostgresUser | undefined) {
  * The cluster's folder: `root/data`, or the folder under SHARED_HOME that `root/cluster`
  * names when the PostgreSQL user could not reach `root` when the cluster was made.
  */
-function recordedDataDir(root: string): string {
+export function recordedDataDir(root: string): string {
   const pointer = path.join(root, "cluster");
   return existsSync(pointer) ? readFileSync(pointer, "utf8").trim() : path.join(root, "data");
 }

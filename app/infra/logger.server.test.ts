@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger, loggableUrl, maskLongNumbers } from "./logger.server";
+import { createLogger, loggableUrl, maskLongNumbers, readableLines } from "./logger.server";
 
 describe("loggableUrl", () => {
   it("keeps ordinary paths and parameters readable", () => {
@@ -76,5 +76,21 @@ describe("the logger", () => {
       expect(line).toContain("[number]");
       expect(JSON.parse(line)).toMatchObject({ service: "raffle", time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) });
     }
+  });
+});
+
+describe("readableLines", () => {
+  it("writes a line a person reads, masked like the JSON lines", async () => {
+    let written = "";
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        written += String(chunk);
+        done();
+      },
+    });
+    const logger = createLogger("info", readableLines(sink));
+    logger.info({ port: 3000, note: "card 4242 4242 4242 4242" }, "listening on http://localhost:3000");
+    await expect.poll(() => written).toContain("\n");
+    expect(written).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: listening on http:\/\/localhost:3000 \{"port":3000,"note":"card \[number\]"\}\n$/);
   });
 });

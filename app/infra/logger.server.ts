@@ -1,5 +1,6 @@
 import { remember } from "@epic-web/remember";
 import pino, { type Logger } from "pino";
+import pretty from "pino-pretty";
 import { getEnv } from "./env.server";
 
 /**
@@ -35,9 +36,17 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   return destination ? pino(options, destination) : pino(options);
 }
 
-/** The process-wide logger. */
+/**
+ * Lines a person reads (time, level, message, fields), for a terminal: `npm start` and
+ * `npm run dev` there. They are made from the JSON lines after masking, so they mask alike.
+ */
+export function readableLines(destination: number | NodeJS.WritableStream = 1, colorize = false): pino.DestinationStream {
+  return pretty({ destination, colorize, sync: true, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "service,pid,hostname" });
+}
+
+/** The process-wide logger: readable lines on a terminal, JSON lines elsewhere (Fly.io, CI, files). */
 export function getLogger(): Logger {
-  return remember("raffle:logger", () => createLogger(getEnv().LOG_LEVEL));
+  return remember("raffle:logger", () => createLogger(getEnv().LOG_LEVEL, process.stdout.isTTY ? readableLines(1, true) : undefined));
 }
 
 /** A digit, written plainly, percent-encoded once or twice ("%34", "%2534") or full-width ("４"). */

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -22,6 +22,9 @@ export type PostgresUser = { name: string; uid: number; gid: number };
 export const SHARED_HOME = "/var/lib/raffle-rush";
 
 const SYSTEM_USER = "postgres";
+
+/** In a cluster's folder under SHARED_HOME: the DATA_DIR/postgres it belongs to and the pid that made it. */
+export const OWNER_FILE = "owner.json";
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
@@ -156,6 +159,9 @@ export function sharedClusterHome(root: string, user: PostgresUser): string {
     makeSharedHome();
     rmSync(home, { recursive: true, force: true });
     mkdirSync(home, { mode: 0o700 });
+    // Whose cluster this is: once its DATA_DIR no longer names it (deleted with its clone) and
+    // the process that made it is gone, it is an orphan (sweepOrphanedClusters).
+    writeFileSync(path.join(home, OWNER_FILE), `${JSON.stringify({ root, pid: process.pid })}\n`);
     execFileSync("chown", [`${user.uid}:${user.gid}`, home]);
   } catch (error) {
     throw new EmbeddedPostgresError(

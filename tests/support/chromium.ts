@@ -1,22 +1,14 @@
-import { existsSync } from "node:fs";
+import { findChromium, MISSING } from "../../scripts/chromium.mjs";
 
 /**
  * Playwright cannot download its own browsers on machines without internet, so the
- * tests drive an installed Chromium: PLAYWRIGHT_CHROMIUM_EXECUTABLE, or Debian's.
+ * tests drive an installed Chromium: PLAYWRIGHT_CHROMIUM_EXECUTABLE, or one on PATH
+ * (`npm test` installs Debian's first when it can: scripts/chromium.mjs).
  */
-const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
-
 export function chromiumExecutable(): string {
-  const configured = process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE;
-  if (configured) {
-    if (existsSync(configured)) return configured;
-    throw new Error(`PLAYWRIGHT_CHROMIUM_EXECUTABLE=${configured} does not exist`);
-  }
-  const found = CANDIDATES.find((candidate) => existsSync(candidate));
+  const found = findChromium();
   if (!found) {
-    process.stderr.write(
-      "No Chromium found: install one with `sudo apt-get install -y chromium` or set PLAYWRIGHT_CHROMIUM_EXECUTABLE to a Chromium binary.\n",
-    );
+    process.stderr.write(`${MISSING}\n`);
     process.exit(1);
   }
   return found;

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ensureDatabase } from "~/infra/embedded-postgres.server";
-import { e2eDataDir, e2ePort, isE2eSuite } from "./e2e-suites";
-import { databaseUrl } from "./test-database";
+import { ensureDatabase, isAlive, removeEmbeddedPostgres } from "~/infra/embedded-postgres.server";
+import { E2E_SUITES, e2eDataDir, e2ePort, isE2eSuite } from "./e2e-suites";
+import { claimTestFolder, sweepAbandonedTestData } from "./test-data";
+import { databaseUrl, dropDatabase } from "./test-database";
 
 /**
  * Serves the production build for one browser suite (E2E_SUITE: desktop, mobile or
@@ -13,13 +14,17 @@ import { databaseUrl } from "./test-database";
  * the database's URL, when not embedded, to .data/e2e/<suite>/database-url) for the scan
  * after the suites (tests/e2e/after-suites/). Another caller (scripts/screens.ts) names
  * its own port and folder with E2E_SERVER_PORT and E2E_DATA_DIR.
+ *
+ * When the server has stopped, its database goes with it: the cluster is deleted (wherever
+ * the root fallback put it) or the database dropped, passed or failed (issue 39). The
+ * server.log stays for a look after a failure, until the next run.
  */
 const suite = process.env.E2E_SUITE ?? "desktop";
 if (!isE2eSuite(suite)) throw new Error(`E2E_SUITE=${suite} is not a browser suite`);
 const port = process.env.E2E_SERVER_PORT ?? String(e2ePort(suite));
 const dataDir = process.env.E2E_DATA_DIR ? path.resolve(process.env.E2E_DATA_DIR) : e2eDataDir(suite);
-rmSync(dataDir, { recursive: true, force: true });
-mkdirSync(dataDir, { recursive: true });
+await sweepAbandonedTestData();
+await claimTestFolder(dataDir);
 
 const env: NodeJS.ProcessEnv = {
   ...process.env,
@@ -35,28 +40,59 @@ const env: NodeJS.ProcessEnv = {
   // The reality check's "minute" lasts 0.2 s here, so a 15-minute reminder comes after 3 s.
   REALITY_CHECK_MINUTE_SECONDS: "0.2",
 };
+let removeDatabase = async () => removeEmbeddedPostgres(path.join(dataDir, "postgres"));
 if (process.env.DATABASE_URL) {
+  const adminUrl = process.env.DATABASE_URL;
   const name = `raffle_e2e_${suite.replace("-", "_")}_${Date.now().toString(36)}`;
-  await ensureDatabase(process.env.DATABASE_URL, name);
-  env.DATABASE_URL = databaseUrl(process.env.DATABASE_URL, name);
+  await ensureDatabase(adminUrl, name);
+  env.DATABASE_URL = databaseUrl(adminUrl, name);
   env.SEED_ON_START = "true";
   writeFileSync(path.join(dataDir, "database-url"), env.DATABASE_URL, { mode: 0o600 });
+  removeDatabase = () => dropDatabase(adminUrl, name);
 }
 
 // The server runs in a process group of its own, and hears a stop once, from here: Playwright
-// stops a web server by signalling its whole group, and tsx passes the signal on to this
-// script too, so the server would otherwise hear it twice, and a second signal makes it exit
+// stops a web server by signalling its whole group, so the server would otherwise hear it
+// twice (and a wrapping tsx command passes it on again), and a second signal makes it exit
 // at once (ADR 041), leaving its embedded PostgreSQL running.
 const child = spawn(process.execPath, ["build/server.js"], { env, stdio: ["ignore", "pipe", "inherit"], detached: true });
 const log = createWriteStream(path.join(dataDir, "server.log"));
 child.stdout!.pipe(log);
-let stopping = false;
-for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    child.kill(signal);
-  });
+// Playwright stops its web servers one after another, each in up to 10 s: a run stopped by
+// Ctrl-C would take that long per suite. A web server is stopped only when the run ends, so
+// the first suite's server to hear it tells the other suites' of the same runner to stop too.
+const runner = Number(process.env.E2E_RUNNER_PID) || undefined;
+const WRAPPER_FILE = "wrapper.json";
+writeFileSync(path.join(dataDir, WRAPPER_FILE), JSON.stringify({ pid: process.pid, runner }));
+function stopOtherSuites() {
+  for (const other of E2E_SUITES.filter((name) => name !== suite)) {
+    try {
+      const wrapper = JSON.parse(readFileSync(path.join(e2eDataDir(other), WRAPPER_FILE), "utf8")) as { pid: number; runner?: number };
+      if (runner && wrapper.runner === runner) process.kill(wrapper.pid, "SIGTERM");
+    } catch {
+      // not started, or already gone
+    }
+  }
 }
-// Once the server's output is all in its log.
-child.on("close", (code) => log.end(() => process.exit(code ?? 1)));
+let stopping = false;
+const stop = (signal: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  child.kill(signal);
+  stopOtherSuites();
+};
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.on(signal, () => stop(signal));
+// A test runner that was killed cannot stop its web servers: the server stops when it is gone.
+if (runner) setInterval(() => !isAlive(runner) && stop("SIGTERM"), 500).unref();
+
+// Once the server's output is all in its log, and its database is gone.
+child.on("close", (code) => {
+  log.end(async () => {
+    try {
+      await removeDatabase();
+    } catch (error) {
+      process.stderr.write(`could not remove the ${suite} suite's database: ${(error as Error).message}\n`);
+    }
+    process.exit(code ?? 1);
+  });
+});

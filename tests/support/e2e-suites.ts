@@ -13,9 +13,9 @@ export function e2ePort(suite: E2eSuite): number {
   return Number(process.env.E2E_PORT ?? 3210) + E2E_SUITES.indexOf(suite);
 }
 
-/** Where a suite's server keeps its embedded database, its logs and its mail. */
+/** Where a suite's server keeps its embedded database, its logs and its mail (under E2E_DATA_ROOT when set: a run inside a process test). */
 export function e2eDataDir(suite: E2eSuite): string {
-  return path.resolve(".data/e2e", suite);
+  return path.resolve(process.env.E2E_DATA_ROOT ?? ".data/e2e", suite);
 }
 
 export function isE2eSuite(name: string): name is E2eSuite {

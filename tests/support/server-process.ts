@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { removeEmbeddedPostgres } from "~/infra/embedded-postgres.server";
@@ -14,8 +14,14 @@ export type ServerProcess = { child: ChildProcess; port: number; output: () => s
 
 const dataDirs: string[] = [];
 
+/** In a test run's folder: the pid of the process that owns it (tests/support/test-data.ts sweeps it once that is gone). */
+export const OWNER_FILE = "owner.pid";
+
+/** A folder of its own under .data, removed by removeDataDirs (or, if this process is killed, by the next run's sweep). */
 export function newDataDir(): string {
   const dir = path.resolve(`.data/e2e-process-${randomBytes(4).toString("hex")}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, OWNER_FILE), `${process.pid}\n`);
   dataDirs.push(dir);
   return dir;
 }

@@ -8,14 +8,14 @@ test.afterAll(() => removeDataDirs());
 
 /**
  * A browser suite's server (tests/support/e2e-server.ts) is stopped as Playwright stops a web
- * server: SIGTERM to its whole process group, which tsx also passes on. It must shut down once,
+ * server: SIGTERM to its whole process group (node with tsx's loader, as playwright.config.ts runs it). It must shut down once,
  * its embedded PostgreSQL with it, and not take the stop for a second signal (which exits at
  * once and left the database running after `npm test`).
  */
 test("a browser suite's server stops with its database when its process group is told to stop", async () => {
   const dataDir = newDataDir();
   const port = await freePort();
-  const wrapper = spawn(path.resolve("node_modules/.bin/tsx"), ["tests/support/e2e-server.ts"], {
+  const wrapper = spawn(process.execPath, ["--import", "tsx", "tests/support/e2e-server.ts"], {
     detached: true,
     stdio: "ignore",
     env: { ...process.env, E2E_SUITE: "desktop", E2E_SERVER_PORT: String(port), E2E_DATA_DIR: dataDir },
