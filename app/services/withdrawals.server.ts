@@ -3,7 +3,7 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { InsufficientBalance, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
 import { insertLegs } from "~/models/payout.server";
-import { userStanding } from "~/models/user.server";
+import { lockUser, userStanding } from "~/models/user.server";
 import * as withdrawals from "~/models/withdrawal.server";
 import { encrypt } from "~/infra/crypto-box.server";
 import { isEmailVerified } from "./email-tokens.server";
@@ -34,6 +34,9 @@ export class WithdrawalRefused extends DomainError {
     super("withdrawal_invalid", problem.description);
   }
 }
+
+/** Identity verification counts what the player asked to withdraw over this window, this request included. */
+export const IDENTITY_WINDOW_MS = 30 * 86_400_000;
 
 const mask = (value: string, keep = 4) => `••••${value.slice(-keep)}`;
 
@@ -86,9 +89,13 @@ export async function requestWithdrawal(userId: string, input: WithdrawalInput, 
   const id = randomUUID();
   const amount = checked.value.amountCoins;
   return db().$transaction(async (tx) => {
+    // The player's row first (before their accounts, the order the draws take): parallel
+    // requests queue here, so each counts the ones before it (PRODUCT.md "Thresholds count the player").
+    if (!(await lockUser(tx, userId))) throw new DomainError("user_not_found", "Player not found");
     const user = await userStanding(tx, userId);
     if (!user) throw new DomainError("user_not_found", "Player not found");
-    const requiresVerification = amount > BigInt(POLICY.identityCheckAboveCoins) && user.identityVerifiedAt === null;
+    const requested = (await withdrawals.requestedSince(tx, userId, new Date(now.getTime() - IDENTITY_WINDOW_MS))) + amount;
+    const requiresVerification = requested > BigInt(POLICY.identityCheckAboveCoins) && user.identityVerifiedAt === null;
     await withdrawals.insertWithdrawal(tx, { id, userId, amount, method: checked.value.method, requiresVerification, ...destination });
     try {
       await postTransaction(tx, {

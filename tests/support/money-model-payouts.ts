@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import { approvePayout, rejectPayout, verifyIdentity } from "~/services/admin.server";
 import { getEnv } from "~/infra/env.server";
 import { coinsToDecimal } from "~/shared/money";
-import { settleTransfer } from "~/services/payouts.server";
+import { settleTransfer } from "~/services/transfers.server";
 import { POLICY } from "~/shared/policy";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { expectCode, least, outcome, pick, type Command, type Leg, type Model, type Player, type Withdrawal } from "./money-model";
