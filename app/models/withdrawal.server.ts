@@ -19,6 +19,7 @@ export function insertWithdrawal(
     cardLast4?: string;
     cardExpiry?: string;
     requiresVerification: boolean;
+    createdAt: Date;
   },
 ) {
   return tx.withdrawal.create({ data, select: { id: true } });

@@ -163,7 +163,7 @@ export async function dashboard(now = new Date()) {
   const day = utcDay(now);
   const week = new Date(day.getTime() - 6 * 86_400_000);
   const month = new Date(day.getTime() - 29 * 86_400_000);
-  const [users, active, pending, totals, allTime, daily, weekly, monthly] = await Promise.all([
+  const [users, active, pending, totals, allTime, daily, weekly, monthly, refundedOut] = await Promise.all([
     admin.countUsers(),
     admin.countActiveRaffles(),
     admin.pendingWithdrawals(),
@@ -172,6 +172,7 @@ export async function dashboard(now = new Date()) {
     admin.moneyInSince(day),
     admin.moneyInSince(week),
     admin.moneyInSince(month),
+    admin.refundedByWithdrawals(),
   ]);
   const balance = (kind: string) => totals[kind] ?? 0n;
   const paidOut = balance("payouts");
@@ -184,7 +185,8 @@ export async function dashboard(now = new Date()) {
       totalCharged: dollars(allTime.charged),
       totalRefunded: dollars(allTime.refunded),
       totalDisputed: dollars(allTime.disputed),
-      totalPayouts: dollars(paidOut),
+      // Every cent withdrawals sent: transfers and refunds to cards (the refunds are off revenue already).
+      totalPayouts: dollars(paidOut + refundedOut),
     },
     liabilities: {
       playerCash: dollars(balance("user") + balance("withdrawal_hold")),

@@ -66,7 +66,12 @@ export async function refundableNow(userId: string, now = new Date()) {
   const payments = await legs.refundablePayments(db(), userId, new Date(now.getTime() - REFUND_WINDOW_DAYS * 86_400_000));
   return {
     refundableCoins: payments.reduce((sum, p) => sum + BigInt(p.refundableCents), 0n),
-    payments: payments.map((p) => ({ paidAt: p.createdAt, amountCents: p.amountCents, refundableCents: p.refundableCents })),
+    payments: payments.map((p) => ({
+      paidAt: p.createdAt,
+      amountCents: p.amountCents,
+      refundableCents: p.refundableCents,
+      coinsCredited: p.coinsCredited ?? 0n,
+    })),
   };
 }
 

@@ -351,7 +351,7 @@ export const commands = [
     ),
     weighted(
       2,
-      fc.tuple(player, fc.constantFrom(500n, 1_000n, 2_500n, 12_000n, 60_000n)).map(([p, a]) => new Withdraw(p, a)),
+      fc.tuple(player, fc.constantFrom(500n, 1_000n, 2_500n, 6_248n, 12_000n, 26_240n, 60_000n)).map(([p, a]) => new Withdraw(p, a)),
     ),
     weighted(
       2,
