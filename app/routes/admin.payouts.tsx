@@ -30,10 +30,11 @@ function Empty({ columns, children }: { columns: number; children: string }) {
 function RejectForm({ id }: { id: string }) {
   const fetcher = useFetcher();
   return (
-    <fetcher.Form method="post" action={`/admin/payouts/${id}/reject`} preventScrollReset className="flex flex-col gap-1 text-xs">
-      <label className="flex flex-col">
+    <fetcher.Form method="post" action={`/admin/payouts/${id}/reject`} preventScrollReset className="flex w-56 max-w-full min-w-0 flex-col gap-1 text-xs">
+      {/* Narrow enough for a 360 px phone: the long reasons wrap in the list, not the page. */}
+      <label className="flex min-w-0 flex-col">
         Reason the player reads
-        <select name="choice" defaultValue="" className="rounded border bg-white px-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+        <select name="choice" defaultValue="" className="w-full max-w-full rounded border bg-white px-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
           <option value="">Other (write it below)</option>
           {REJECT_REASONS.map((r) => (
             <option key={r} value={r}>
@@ -42,9 +43,13 @@ function RejectForm({ id }: { id: string }) {
           ))}
         </select>
       </label>
-      <label className="flex flex-col">
+      <label className="flex min-w-0 flex-col">
         Message to the player
-        <input name="reason" maxLength={200} className="rounded border bg-white px-2 py-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100" />
+        <input
+          name="reason"
+          maxLength={200}
+          className="w-full max-w-full rounded border bg-white px-2 py-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+        />
       </label>
       <button
         type="submit"
