@@ -7,6 +7,7 @@ import { buttonClass, inputClass } from "./form-fields";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { utcMinute } from "~/shared/dates";
+import { previewWithdrawal, type RefundablePurchase } from "~/shared/withdrawal-preview";
 
 type Leg = { kind: string; amount: string; to: string; status: string; reason: string | null };
 type History = { id: string; amount: string; method: string; destination: string; status: string; reason: string | null; legs: Leg[]; createdAt: string }[];
@@ -24,7 +25,7 @@ const STATUS_STYLE: Record<string, string> = {
  * clears them, and a fetcher sends the form (ADR 040). A request that went through adds a
  * withdrawal to the history, whose newest id keys this form: it starts empty again.
  */
-function WithdrawForm({ balance, backToCards }: { balance: number; backToCards: string }) {
+function WithdrawForm({ balance, purchases = [], bonusBalance = 0 }: { balance: number; purchases?: RefundablePurchase[]; bonusBalance?: number }) {
   const hydrated = useHydrated();
   const showToast = useShowToast();
   const withdraw = useFetcher();
@@ -37,8 +38,7 @@ function WithdrawForm({ balance, backToCards }: { balance: number; backToCards: 
   const incomplete = amount === "" || !method || METHOD_FIELDS[method].some((f) => !(fields[f.name] ?? "").trim());
   // The split of the amount typed so far (money goes back the way it came): cards first.
   const typed = parseDollars(amount);
-  const cardsCoins = parseDollars(backToCards) ?? 0n;
-  const split = typed === undefined ? undefined : { cards: typed < cardsCoins ? typed : cardsCoins, method: typed > cardsCoins ? typed - cardsCoins : 0n };
+  const split = typed === undefined ? undefined : previewWithdrawal(purchases, typed, BigInt(bonusBalance));
 
   return (
     <withdraw.Form
@@ -112,6 +112,11 @@ function WithdrawForm({ balance, backToCards }: { balance: number; backToCards: 
       {hydrated && split ? (
         <p className="text-sm" data-testid="withdraw-split">
           ${coinsToDecimal(split.cards)} back to your cards · ${coinsToDecimal(split.method)} to {method ? METHOD_LABELS[method] : "the method you choose"}
+          {split.bonusBack > 0n ? (
+            <span className="block" data-testid="withdraw-bonus-back">
+              The refund takes back {split.bonusBack.toLocaleString("en-US")} bonus coins that came with those purchases.
+            </span>
+          ) : null}
         </p>
       ) : null}
       <button type="submit" className={buttonClass} disabled={hydrated && (incomplete || pending)}>
@@ -125,7 +130,22 @@ function WithdrawForm({ balance, backToCards }: { balance: number; backToCards: 
  * The withdrawal form (spec section 5, without the CVV) and the history; `balance` is the
  * player's withdrawable cash (bonus coins are never withdrawn).
  */
-export function WithdrawPage({ balance, bonus, backToCards, history }: { balance: number; bonus: number; backToCards: string; history: History }) {
+export function WithdrawPage({
+  balance,
+  bonus,
+  backToCards,
+  bonusBackAll = 0,
+  purchases = [],
+  history,
+}: {
+  balance: number;
+  bonus: number;
+  backToCards: string;
+  /** The bonus coins a refund of all of `backToCards` takes back. */
+  bonusBackAll?: number;
+  purchases?: RefundablePurchase[];
+  history: History;
+}) {
   const balanceDollars = coinsToDecimal(BigInt(balance));
 
   return (
@@ -140,8 +160,17 @@ export function WithdrawPage({ balance, bonus, backToCards, history }: { balance
       <p data-testid="withdraw-split-rule">
         Money goes back the way it came: the first <strong>${backToCards}</strong> of a withdrawal is refunded to the cards you paid with in the last 180 days
         (newest payment first); only the rest goes to the method you choose.
+        {bonusBackAll > 0 ? (
+          <>
+            {" "}
+            <span data-testid="withdraw-bonus-rule">
+              A refund takes back the bonus coins that came with the purchase: up to <strong>{bonusBackAll.toLocaleString("en-US")} bonus coins</strong> if all
+              ${backToCards} goes back to your cards.
+            </span>
+          </>
+        ) : null}
       </p>
-      <WithdrawForm key={history[0]?.id ?? "none"} balance={balance} backToCards={backToCards} />
+      <WithdrawForm key={history[0]?.id ?? "none"} balance={balance} purchases={purchases} bonusBalance={bonus} />
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="text-xl font-bold">
           Withdrawal history

@@ -132,3 +132,9 @@ export function countUsers() {
 export function countActiveRaffles() {
   return db().raffle.count({ where: { status: "active" } });
 }
+
+/** What withdrawals paid back to players' cards (refund legs completed), in cents: money out, as transfers are. */
+export async function refundedByWithdrawals(): Promise<bigint> {
+  const sum = await db().payoutLeg.aggregate({ where: { kind: "card_refund", status: "completed" }, _sum: { amount: true } });
+  return sum._sum.amount ?? 0n;
+}

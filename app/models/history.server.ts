@@ -84,18 +84,22 @@ export async function netPlaySince(userId: string, since: Date): Promise<bigint>
 
 /**
  * The player's money, over their whole history, in cents: what their card payments (coins
- * and VIP) charged, what refunds and disputes took back of them, and what was paid out to
- * them (the ledger's payouts account).
+ * and VIP) charged, what refunds and disputes took back of them, and what their withdrawals
+ * paid out: refunds to their cards and transfers (`transferred`, the ledger's payouts account).
  */
 export async function moneyInAndOut(userId: string) {
-  const [row] = await db().$queryRaw<{ charged: bigint; refunded: bigint; disputed: bigint; paidOut: bigint }[]>`
+  const [row] = await db().$queryRaw<{ charged: bigint; refunded: bigint; disputed: bigint; paidOut: bigint; transferred: bigint }[]>`
     SELECT coalesce(sum(amount_cents), 0)::bigint AS charged,
            coalesce(sum(refunded_cents), 0)::bigint AS refunded,
            coalesce(sum(disputed_cents), 0)::bigint AS disputed,
            (SELECT coalesce(sum(p.amount), 0)::bigint FROM ledger_postings p
               JOIN ledger_transactions t ON t.id = p.transaction_id
+              JOIN ledger_accounts a ON a.id = p.account_id AND a.kind IN ('payouts', 'card_deposits')
+              WHERE t.user_id = ${userId}::uuid AND t.kind = 'payout') AS "paidOut",
+           (SELECT coalesce(sum(p.amount), 0)::bigint FROM ledger_postings p
+              JOIN ledger_transactions t ON t.id = p.transaction_id
               JOIN ledger_accounts a ON a.id = p.account_id AND a.kind = 'payouts'
-              WHERE t.user_id = ${userId}::uuid AND t.kind = 'payout') AS "paidOut"
+              WHERE t.user_id = ${userId}::uuid AND t.kind = 'payout') AS transferred
     FROM payments
     WHERE user_id = ${userId}::uuid AND status = ANY(${CHARGED_STATUSES}::"PaymentStatus"[])`;
   return row!;

@@ -4,7 +4,9 @@ import type { Tx } from "./ledger.server";
 
 /** Payout legs: the parts of a withdrawal (docs/decisions/018-payouts-that-move-money.md). */
 
-export type RefundablePayment = Pick<Payment, "id" | "providerPaymentId" | "provider" | "createdAt" | "amountCents"> & { refundableCents: number };
+export type RefundablePayment = Pick<Payment, "id" | "providerPaymentId" | "provider" | "createdAt" | "amountCents" | "coinsCredited"> & {
+  refundableCents: number;
+};
 
 /**
  * The player's card payments for coins since `since` that can still be refunded, newest
@@ -15,7 +17,7 @@ export type RefundablePayment = Pick<Payment, "id" | "providerPaymentId" | "prov
 export function refundablePayments(client: Tx, userId: string, since: Date): Promise<RefundablePayment[]> {
   return client.$queryRaw<RefundablePayment[]>`
     SELECT p.id::text AS id, p.provider_payment_id AS "providerPaymentId", p.provider, p.created_at AS "createdAt",
-           p.amount_cents AS "amountCents", r.refundable::int AS "refundableCents"
+           p.amount_cents AS "amountCents", p.coins_credited AS "coinsCredited", r.refundable::int AS "refundableCents"
     FROM payments p
     CROSS JOIN LATERAL (
       SELECT p.amount_cents - p.refunded_cents - p.disputed_cents

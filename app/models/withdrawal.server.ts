@@ -19,6 +19,7 @@ export function insertWithdrawal(
     cardLast4?: string;
     cardExpiry?: string;
     requiresVerification: boolean;
+    createdAt: Date;
   },
 ) {
   return tx.withdrawal.create({ data, select: { id: true } });
@@ -76,4 +77,51 @@ export function updateWithdrawal(
 export async function maskedDestinationOf(tx: Tx, id: string): Promise<string> {
   const row = await tx.withdrawal.findUniqueOrThrow({ where: { id }, select: { destinationMasked: true } });
   return row.destinationMasked;
+}
+
+/** What the player asked to withdraw since `since`, whatever became of it (the identity rule's 30 days). */
+export async function requestedSince(tx: Tx, userId: string, since: Date): Promise<bigint> {
+  const rows = await tx.$queryRaw<{ total: bigint }[]>`
+    SELECT coalesce(sum(amount), 0)::bigint AS total FROM withdrawals WHERE user_id = ${userId}::uuid AND created_at >= ${since}`;
+  return rows[0]?.total ?? 0n;
+}
+
+/**
+ * The player's payouts waiting for a decision, and those approved since `since` (the
+ * second-approver rule's 24 hours): rejected ones and ones that failed paid nothing.
+ */
+export async function payingSince(tx: Tx, userId: string, since: Date): Promise<bigint> {
+  const rows = await tx.$queryRaw<{ total: bigint }[]>`
+    SELECT coalesce(sum(amount), 0)::bigint AS total FROM withdrawals
+    WHERE user_id = ${userId}::uuid
+      AND (status = 'pending' OR (status IN ('approved', 'processing', 'completed') AND decided_at >= ${since}))`;
+  return rows[0]?.total ?? 0n;
+}
+
+/** The same totals for many players at once (the back office's queue). */
+export async function payingSinceByUser(userIds: string[], since: Date): Promise<Map<string, bigint>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db().$queryRaw<{ userId: string; total: bigint }[]>`
+    SELECT user_id::text AS "userId", coalesce(sum(amount), 0)::bigint AS total FROM withdrawals
+    WHERE user_id = ANY(${userIds}::uuid[])
+      AND (status = 'pending' OR (status IN ('approved', 'processing', 'completed') AND decided_at >= ${since}))
+    GROUP BY user_id`;
+  return new Map(rows.map((r) => [r.userId, r.total]));
+}
+
+/** A withdrawal's transfer leg waiting for its reference, with the sealed destination (for the transfer step only). */
+export function transferToSend(tx: Tx, id: string) {
+  return tx.withdrawal.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      userId: true,
+      method: true,
+      destinationMasked: true,
+      destinationEncrypted: true,
+      cardToken: true,
+      user: { select: { username: true, email: true } },
+      legs: { where: { kind: "transfer", status: "processing" }, select: { id: true, amount: true } },
+    },
+  });
 }

@@ -1,31 +1,87 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { Form, Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { ActionButton, Cell, Table, TextAction } from "~/components/admin-tabs";
 import { SectionError } from "~/components/route-error";
 import { payoutsTab } from "~/services/admin.server";
 import { requireAdmin } from "~/services/auth.server";
 import { utcMinute } from "~/shared/dates";
 import { formatDecimalDollars as money } from "~/shared/money";
+import { REJECT_REASONS } from "~/shared/payout-decisions";
 
 /** The payouts tab (ADR 043): the pending queue, the transfers waiting for their reference and the refunds held for review (ADR 050). */
 export async function loader({ request }: LoaderFunctionArgs) {
   // Loaders run in parallel: the layout's guard does not cover this one.
-  await requireAdmin(request);
-  return payoutsTab();
+  const session = await requireAdmin(request);
+  return { ...(await payoutsTab()), adminId: session.user.id };
+}
+
+/** A table's one row when it has none, in words. */
+function Empty({ columns, children }: { columns: number; children: string }) {
+  return (
+    <tr>
+      <td colSpan={columns} className="px-2 py-2 text-slate-600 dark:text-slate-400">
+        {children}
+      </td>
+    </tr>
+  );
+}
+
+/** Reject asks for the reason the player reads: one of the usual ones, the admin's words, or both. */
+function RejectForm({ id }: { id: string }) {
+  const fetcher = useFetcher();
+  return (
+    <fetcher.Form method="post" action={`/admin/payouts/${id}/reject`} preventScrollReset className="flex w-56 max-w-full min-w-0 flex-col gap-1 text-xs">
+      {/* Narrow enough for a 360 px phone: the long reasons wrap in the list, not the page. */}
+      <label className="flex min-w-0 flex-col">
+        Reason the player reads
+        <select name="choice" defaultValue="" className="w-full max-w-full rounded border bg-white px-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+          <option value="">Other (write it below)</option>
+          {REJECT_REASONS.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex min-w-0 flex-col">
+        Message to the player
+        <input
+          name="reason"
+          maxLength={200}
+          className="w-full max-w-full rounded border bg-white px-2 py-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100"
+        />
+      </label>
+      <button
+        type="submit"
+        disabled={fetcher.state !== "idle"}
+        className="min-h-6 rounded border border-slate-300 px-2 py-0.5 font-semibold text-red-800 max-sm:min-h-11 dark:border-slate-600 dark:text-red-300"
+      >
+        Reject
+      </button>
+    </fetcher.Form>
+  );
 }
 
 export default function AdminPayouts() {
-  const { pending, pendingAmount, transfers, reviews } = useLoaderData<typeof loader>();
+  const { pending, pendingAmount, transfers, reviews, adminId } = useLoaderData<typeof loader>();
   return (
     <section aria-label="Payouts" className="flex flex-col gap-3">
       <p>
         Pending: {pending.length} · {money(pendingAmount)}
       </p>
+      {/* Each opens a confirmation with the count and the total (a plain GET form works without JavaScript). */}
       <div className="flex flex-wrap gap-2">
-        <ActionButton action="/admin/payouts/bulk-approve" label="Auto-approve up to $50" fields={{ maxAmount: "50" }} />
-        <ActionButton action="/admin/payouts/bulk-approve" label="Auto-approve up to $100" fields={{ maxAmount: "100" }} />
+        {["50", "100"].map((max) => (
+          <Form key={max} method="get" action="/admin/payouts/bulk-approve">
+            <input type="hidden" name="maxAmount" value={max} />
+            <button type="submit" className="min-h-6 rounded border border-slate-300 px-2 py-0.5 text-xs font-semibold max-sm:min-h-11 dark:border-slate-600">
+              Auto-approve up to ${max}
+            </button>
+          </Form>
+        ))}
       </div>
       <Table label="Pending payouts" head={["Player", "Amount", "Method", "Age", "Notes", ""]}>
+        {pending.length === 0 ? <Empty columns={6}>No payouts are waiting for a decision.</Empty> : null}
         {pending.map((p) => (
           <tr key={p.id} data-testid="payout">
             <Cell label="Player">{p.player}</Cell>
@@ -39,12 +95,18 @@ export default function AdminPayouts() {
                 </strong>
               ) : null}
               {p.requiresVerification ? "Identity verification required. " : ""}
-              {p.awaitingSecondApproval ? "Awaiting a second approval." : ""}
+              {p.awaitingSecondApproval ? "Awaiting a second approval. " : p.needsTwoApprovals ? "Needs two admins' approval. " : ""}
+              {p.userId === adminId ? "Your own payout: another admin decides it." : ""}
             </Cell>
             <Cell>
               <span className="flex flex-wrap gap-1">
-                <ActionButton action={`/admin/payouts/${p.id}/approve`} label="Approve" />
-                <ActionButton action={`/admin/payouts/${p.id}/reject`} label="Reject" fields={{ reason: "Admin review" }} danger />
+                {/* No button for what the admin may not do: their own payout is another admin's to decide. */}
+                {p.userId === adminId ? null : (
+                  <>
+                    <ActionButton action={`/admin/payouts/${p.id}/approve`} label="Approve" />
+                    <RejectForm id={p.id} />
+                  </>
+                )}
               </span>
             </Cell>
           </tr>
@@ -56,6 +118,7 @@ export default function AdminPayouts() {
         reference: only then is it completed. If it cannot be sent, record why: the amount goes back to the player&apos;s cash and they are told the reason.
       </p>
       <Table label="Transfers waiting for their reference" head={["Player", "Amount", "To", "Age", "Notes", ""]}>
+        {transfers.length === 0 ? <Empty columns={6}>No transfers are waiting to be sent.</Empty> : null}
         {transfers.map((t) => (
           <tr key={t.legId} data-testid="transfer">
             <Cell label="Player">{t.player}</Cell>
@@ -64,10 +127,10 @@ export default function AdminPayouts() {
             <Cell label="Age">{t.ageMinutes} min</Cell>
             <Cell>{t.blocked ? <strong className="text-red-700 dark:text-red-400">{t.blocked}: not payable.</strong> : null}</Cell>
             <Cell>
-              <span className="flex flex-col gap-1">
-                <TextAction action={`/admin/payouts/${t.withdrawalId}/transfer`} name="reference" label="Reference" button="Record sent" />
-                <TextAction action={`/admin/payouts/${t.withdrawalId}/transfer`} name="failure" label="Reason" button="Record failed" danger />
-              </span>
+              {/* The full destination is shown on the transfer step only, and each view is audited. */}
+              <Link to={`/admin/payouts/${t.withdrawalId}/transfer`} className="font-semibold underline">
+                Send and record
+              </Link>
             </Cell>
           </tr>
         ))}
@@ -79,6 +142,7 @@ export default function AdminPayouts() {
         refund completes. If it did not, record why: the amount goes back to the player&apos;s cash and they are told the reason.
       </p>
       <Table label="Refunds held for review" head={["Player", "Amount", "Payment", "Age", "Refused because", ""]}>
+        {reviews.length === 0 ? <Empty columns={6}>No refunds are held for review.</Empty> : null}
         {reviews.map((r) => (
           <tr key={r.legId} data-testid="refund-review">
             <Cell label="Player">{r.player}</Cell>

@@ -77,12 +77,19 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Withdraw() {
-  const { history, backToCards, email } = useLoaderData<typeof loader>();
+  const { history, backToCards, bonusBackAll, purchases, email } = useLoaderData<typeof loader>();
   const user = useUser();
   return (
     <PlayerShell>
       {email.verified ? null : <EmailVerificationPanel email={email.email} />}
-      <WithdrawPage balance={user.cashBalance} bonus={user.bonusBalance} backToCards={backToCards} history={history} />
+      <WithdrawPage
+        balance={user.cashBalance}
+        bonus={user.bonusBalance}
+        backToCards={backToCards}
+        bonusBackAll={bonusBackAll}
+        purchases={purchases}
+        history={history}
+      />
     </PlayerShell>
   );
 }

@@ -1,12 +1,14 @@
 import { z } from "zod";
 import type { CurrentSession } from "./auth.server";
-import { approvePayout, bulkApprove, completeRaffle, rejectPayout, suspendUser, verifyIdentity } from "./admin.server";
+import { approvePayout, completeRaffle, rejectPayout, suspendUser, verifyIdentity } from "./admin.server";
+import { bulkApprove } from "./bulk-approval.server";
 import { utcMinute } from "~/shared/dates";
 import { uuidParam } from "~/infra/http.server";
-import { settleTransfer } from "./payouts.server";
+import { settleTransfer } from "./transfers.server";
 import { clearFlag, reconcileRefund } from "./reconciliation.server";
 import { extendExclusionByAdmin } from "./responsible-play.server";
 import type { NewToast } from "~/infra/toast.server";
+import { REJECT_REASONS, rejectReasonText } from "~/shared/payout-decisions";
 
 /**
  * The back office's actions, each as its JSON answer (for `/api/admin/...`) and its toast
@@ -21,7 +23,11 @@ export type AdminRun = (session: CurrentSession, input: AdminInput, id: string |
 
 export const PAYOUT_UPDATED = { type: "success", title: "Payout updated successfully" } as const;
 
-const rejectSchema = z.object({ reason: z.string().trim().min(1).max(200).default("Admin review") });
+/** {choice}: one of the reasons the player reads; {reason}: the admin's own words (after the choice, or alone). */
+const rejectSchema = z
+  .object({ choice: z.enum(REJECT_REASONS).optional(), reason: z.string().trim().max(200).optional() })
+  .transform(({ choice, reason }) => rejectReasonText(choice, reason))
+  .refine((text) => text.length > 0, { message: "Choose or write the reason the player will read", path: ["reason"] });
 
 /**
  * {reference} records that the payout's transfer was sent by hand (its bank or wallet
@@ -43,7 +49,7 @@ const transferSchema = z.union([
 ]);
 
 /** {maxAmount}: the spec's thresholds, $50 or $100. */
-const bulkSchema = z.object({ maxAmount: z.coerce.number().refine((v) => v === 50 || v === 100, "maxAmount must be 50 or 100") });
+export const bulkSchema = z.object({ maxAmount: z.coerce.number().refine((v) => v === 50 || v === 100, "maxAmount must be 50 or 100") });
 
 const suspendSchema = z.object({
   suspended: z
@@ -70,7 +76,7 @@ export const approvePayoutAction: AdminRun = async (session, _input, id) => {
 };
 
 export const rejectPayoutAction: AdminRun = async (session, input, id) => {
-  const { reason } = await input(rejectSchema);
+  const reason = await input(rejectSchema);
   return { json: await rejectPayout(session.user.id, uuidParam(id), reason), toast: PAYOUT_UPDATED };
 };
 
@@ -93,9 +99,9 @@ export const clearFlagAction: AdminRun = async (session, input, id) => {
 
 export const bulkApproveAction: AdminRun = async (session, input) => {
   const { maxAmount } = await input(bulkSchema);
-  const approved = await bulkApprove(session.user.id, maxAmount * 100);
-  const message = `Approved ${approved} payouts up to $${maxAmount}`;
-  return { json: { message, approved }, toast: { ...PAYOUT_UPDATED, description: message } };
+  const { approved, total } = await bulkApprove(session.user.id, maxAmount * 100);
+  const message = `Approved ${approved} payouts up to $${maxAmount}, $${total} in all`;
+  return { json: { message, approved, total }, toast: { ...PAYOUT_UPDATED, description: message } };
 };
 
 export const completeRaffleAction: AdminRun = async (session, _input, id) => {

@@ -4,8 +4,8 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { postTransaction, userAccountId } from "~/models/ledger.server";
 import { lockLegs, refundsInReview, transfersAwaitingReference, updateLeg } from "~/models/payout.server";
-import { setIdentityVerifiedAt, userStanding } from "~/models/user.server";
-import { lockWithdrawal, updateWithdrawal, withdrawalStatus } from "~/models/withdrawal.server";
+import { lockUser, setIdentityVerifiedAt, userStanding } from "~/models/user.server";
+import { lockWithdrawal, payingSince, payingSinceByUser, updateWithdrawal, withdrawalStatus } from "~/models/withdrawal.server";
 import { setSuspension } from "./accounts.server";
 import { DomainError } from "~/shared/domain-error";
 import { getEnv } from "~/infra/env.server";
@@ -34,12 +34,24 @@ async function audit(actor: string, action: string, target: string, details: Pri
  */
 export type PayoutDecision = { status: "completed" | "processing" | "failed" | "rejected" | "awaiting_second_approval" };
 
-export async function approvePayout(adminId: string, withdrawalId: string, now = new Date()): Promise<PayoutDecision> {
+/** The second-approver rule counts the player's payouts approved or waiting over this window (PRODUCT.md). */
+export const SECOND_APPROVAL_WINDOW_MS = 86_400_000;
+
+/**
+ * Approves a pending payout, or records the first of two approvals when the player's
+ * payouts approved or waiting in the last 24 hours, this one included, exceed the
+ * configured amount. `bulk`: approve only what one approval settles; anything either
+ * rule holds back is refused and nothing is recorded.
+ */
+export async function approvePayout(adminId: string, withdrawalId: string, now = new Date(), { bulk = false } = {}): Promise<PayoutDecision> {
   const decided = await db().$transaction(async (tx): Promise<PayoutDecision | "approved"> => {
     const w = await lockWithdrawal(tx, withdrawalId);
     if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
     if (w.status !== "pending") throw new DomainError("withdrawal_decided", `This payout is already ${w.status}`);
     refuseOwnAccount(adminId, w.userId);
+    // The player's row, after the withdrawal's (sendPayout's order): the player's
+    // approvals are counted one at a time.
+    await lockUser(tx, w.userId);
     const user = await userStanding(tx, w.userId);
     if (!user) throw new DomainError("user_not_found", "Player not found");
     const blocked = payeeBlock(user);
@@ -48,7 +60,9 @@ export async function approvePayout(adminId: string, withdrawalId: string, now =
       throw new DomainError("verification_required", "Verify the player's identity before approving this payout");
     }
     const threshold = BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
-    if (w.amount > threshold) {
+    // Pending ones count already, so this one is in the total.
+    if ((await payingSince(tx, w.userId, new Date(now.getTime() - SECOND_APPROVAL_WINDOW_MS))) > threshold) {
+      if (bulk) throw new DomainError("second_approver_required", "Two admins must approve this payout: bulk approval leaves it");
       if (!w.firstApproverId) {
         await updateWithdrawal(tx, w.id, { firstApproverId: adminId });
         await recordAudit(tx, {
@@ -108,34 +122,6 @@ export async function rejectPayout(adminId: string, withdrawalId: string, reason
   });
 }
 
-/**
- * Approves every pending payout up to `maxCents` that needs neither an identity check nor a
- * second approver, leaving out accounts that may not be paid (suspended or flagged) and the
- * admin's own; approvePayout checks each again under its lock.
- */
-export async function bulkApprove(adminId: string, maxCents: number): Promise<number> {
-  const threshold = BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
-  const candidates = (await admin.pendingWithdrawals()).filter(
-    (w) =>
-      w.amount <= BigInt(maxCents) &&
-      w.amount <= threshold &&
-      (!w.requiresVerification || w.user.identityVerifiedAt) &&
-      payeeBlock(w.user) === null &&
-      w.user.id !== adminId,
-  );
-  let approved = 0;
-  for (const w of candidates) {
-    try {
-      if ((await approvePayout(adminId, w.id)).status !== "awaiting_second_approval") approved += 1;
-    } catch (error) {
-      // Decided by someone else meanwhile: skip it.
-      if (!(error instanceof DomainError)) throw error;
-    }
-  }
-  await audit(adminId, "payout.bulk_approve", "withdrawals", { maxCents, approved });
-  return approved;
-}
-
 export async function verifyIdentity(adminId: string, userId: string, now = new Date()) {
   refuseOwnAccount(adminId, userId);
   const before = await userStanding(db(), userId);
@@ -177,7 +163,7 @@ export async function dashboard(now = new Date()) {
   const day = utcDay(now);
   const week = new Date(day.getTime() - 6 * 86_400_000);
   const month = new Date(day.getTime() - 29 * 86_400_000);
-  const [users, active, pending, totals, allTime, daily, weekly, monthly] = await Promise.all([
+  const [users, active, pending, totals, allTime, daily, weekly, monthly, refundedOut] = await Promise.all([
     admin.countUsers(),
     admin.countActiveRaffles(),
     admin.pendingWithdrawals(),
@@ -186,6 +172,7 @@ export async function dashboard(now = new Date()) {
     admin.moneyInSince(day),
     admin.moneyInSince(week),
     admin.moneyInSince(month),
+    admin.refundedByWithdrawals(),
   ]);
   const balance = (kind: string) => totals[kind] ?? 0n;
   const paidOut = balance("payouts");
@@ -198,7 +185,8 @@ export async function dashboard(now = new Date()) {
       totalCharged: dollars(allTime.charged),
       totalRefunded: dollars(allTime.refunded),
       totalDisputed: dollars(allTime.disputed),
-      totalPayouts: dollars(paidOut),
+      // Every cent withdrawals sent: transfers and refunds to cards (the refunds are off revenue already).
+      totalPayouts: dollars(paidOut + refundedOut),
     },
     liabilities: {
       playerCash: dollars(balance("user") + balance("withdrawal_hold")),
@@ -218,7 +206,12 @@ function pendingPayouts(pending: Awaited<ReturnType<typeof admin.pendingWithdraw
 /** The payouts tab: the pending queue with its total, the approved transfers waiting for their reference, and the refunds held for review. */
 export async function payoutsTab(now = new Date()) {
   const [pending, transfers, reviews] = await Promise.all([admin.pendingWithdrawals(), listTransfersAwaitingReference(now), listRefundsInReview(now)]);
-  return { ...pendingPayouts(pending, now), transfers, reviews };
+  const threshold = BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
+  const paying = await payingSinceByUser([...new Set(pending.map((w) => w.user.id))], new Date(now.getTime() - SECOND_APPROVAL_WINDOW_MS));
+  const queue = pendingPayouts(pending, now);
+  // Two approvals when the player's payouts of the last 24 hours pass the amount (PRODUCT.md).
+  const rows = queue.pending.map((p) => ({ ...p, needsTwoApprovals: (paying.get(p.userId) ?? 0n) > threshold }));
+  return { ...queue, pending: rows, transfers, reviews };
 }
 
 export const payoutView = (now: Date) => (w: Awaited<ReturnType<typeof admin.pendingWithdrawals>>[number]) => ({

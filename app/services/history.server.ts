@@ -140,8 +140,10 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
       refunded: dollars(money.refunded),
       disputed: dollars(money.disputed),
       bought: dollars(bought),
+      // Every cent that left: refunds to cards and transfers (PRODUCT.md). Refunds are in
+      // `bought` already, so the net takes off only the transfers.
       withdrawn: dollars(money.paidOut),
-      netDeposits: dollars(bought - money.paidOut),
+      netDeposits: dollars(bought - money.transferred),
     },
   };
 }

@@ -1,9 +1,9 @@
 import { recordAudit } from "~/models/audit.server";
-import { db, isUniqueViolation } from "~/models/db.server";
-import { houseAccountId, postTransaction, userAccountId, userBalances, type Tx } from "~/models/ledger.server";
+import { db } from "~/models/db.server";
+import { houseAccountId, lockAccounts, postTransaction, userAccountId, type Tx } from "~/models/ledger.server";
 import * as legs from "~/models/payout.server";
-import { flagUser, userStanding } from "~/models/user.server";
-import { lockWithdrawal, updateWithdrawal, withdrawalStatus } from "~/models/withdrawal.server";
+import { flagUser, lockUser, userStanding } from "~/models/user.server";
+import { lockWithdrawal, updateWithdrawal } from "~/models/withdrawal.server";
 import { DomainError } from "~/shared/domain-error";
 import { noticeEvents, publish } from "~/infra/events.server";
 import { getLogger } from "~/infra/logger.server";
@@ -66,8 +66,26 @@ export async function refundableNow(userId: string, now = new Date()) {
   const payments = await legs.refundablePayments(db(), userId, new Date(now.getTime() - REFUND_WINDOW_DAYS * 86_400_000));
   return {
     refundableCoins: payments.reduce((sum, p) => sum + BigInt(p.refundableCents), 0n),
-    payments: payments.map((p) => ({ paidAt: p.createdAt, amountCents: p.amountCents, refundableCents: p.refundableCents })),
+    payments: payments.map((p) => ({
+      paidAt: p.createdAt,
+      amountCents: p.amountCents,
+      refundableCents: p.refundableCents,
+      coinsCredited: p.coinsCredited ?? 0n,
+    })),
   };
+}
+
+/**
+ * The player's bonus balance, locked until the transaction ends, so spending cannot take
+ * it between this read and the refund taking its part back (that raced into a 500). The
+ * player's row first, then their bonus account and promotions together (sorted), as
+ * moveBonus will lock them: the order the draws take.
+ */
+async function lockedBonus(tx: Tx, userId: string): Promise<bigint> {
+  await lockUser(tx, userId);
+  const bonus = await userAccountId(tx, userId, "user_bonus");
+  const locked = await lockAccounts(tx, [bonus, await houseAccountId("promotions", tx)]);
+  return locked.get(bonus)?.balance ?? 0n;
 }
 
 /** Moves `amount` bonus coins to the player from promotions (negative: back to promotions), as a reversal. */
@@ -92,7 +110,7 @@ export type Outcome =
   | { status: "review"; reason: string };
 
 /** Checks made under the withdrawal's lock before a leg is settled (who may be paid). */
-type Guard = (tx: Tx, w: { userId: string }) => Promise<void>;
+export type Guard = (tx: Tx, w: { userId: string }) => Promise<void>;
 
 /** The withdrawal's state from its legs: completed when all are, failed once all are settled and one failed. */
 function stateOf(all: legs.Leg[]): { status: "processing" | "completed" | "failed"; reason?: string } {
@@ -239,7 +257,7 @@ export async function sendPayout(withdrawalId: string, now = new Date()): Promis
     // by the provider does, ADR 017), as far as the player still has it. What they played
     // already flags the account, as there (ADR 051): buying, playing the bonus and
     // refunding the purchase must not be a loop that pays.
-    let left = (await userBalances(w.userId, tx)).bonus;
+    let left = claims.length > 0 ? await lockedBonus(tx, w.userId) : 0n;
     const takes = claims.map(({ leg, bonus }) => {
       const taken = smaller(bonus, left);
       left -= taken;
@@ -351,44 +369,4 @@ export async function settleOpenPayouts(now = new Date()): Promise<void> {
   for (const leg of await legs.openRefundLegs(500)) {
     await each(leg.withdrawalId, () => (leg.providerReference ? refreshRefund(leg.providerReference, now) : sendPayout(leg.withdrawalId, now)));
   }
-}
-
-/**
- * An admin records that the transfer leg was sent by hand (its bank or wallet reference),
- * or that it failed (with the reason the player is told). Not for their own account; not
- * to an account that may not be paid.
- */
-export async function settleTransfer(
-  adminId: string,
-  withdrawalId: string,
-  outcome: { reference: string } | { failure: string },
-  now = new Date(),
-): Promise<{ status: "processing" | "completed" | "failed" }> {
-  const leg = await db().$transaction(async (tx) => {
-    const w = await lockWithdrawal(tx, withdrawalId);
-    if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
-    const transfer = (await legs.lockLegs(tx, withdrawalId)).find((l) => l.kind === "transfer");
-    if (!transfer || transfer.status !== "processing") throw new DomainError("withdrawal_decided", "This payout has no transfer waiting for a reference");
-    return transfer;
-  });
-  const by = adminId;
-  // Checked again under the lock that settles it: a flag set meanwhile still stops it.
-  const guard: Guard = async (tx, w) => {
-    refuseOwnAccount(adminId, w.userId);
-    // Recording a transfer as sent pays the account; recording a failure pays nothing.
-    if ("reference" in outcome) await refuseBlockedPayee(tx, w.userId);
-  };
-  try {
-    await settleLeg(
-      withdrawalId,
-      leg.id,
-      "reference" in outcome ? { status: "completed", reference: `transfer:${outcome.reference}`, by } : { status: "failed", reason: outcome.failure, by },
-      now,
-      guard,
-    );
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new DomainError("invalid_input", "This reference is already recorded for another payout");
-    throw error;
-  }
-  return { status: (await withdrawalStatus(withdrawalId)) as "processing" | "completed" | "failed" };
 }

@@ -3,7 +3,7 @@ import { recordAudit } from "~/models/audit.server";
 import { db } from "~/models/db.server";
 import { InsufficientBalance, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
 import { insertLegs } from "~/models/payout.server";
-import { userStanding } from "~/models/user.server";
+import { lockUser, userStanding } from "~/models/user.server";
 import * as withdrawals from "~/models/withdrawal.server";
 import { encrypt } from "~/infra/crypto-box.server";
 import { isEmailVerified } from "./email-tokens.server";
@@ -14,6 +14,7 @@ import { longUtcDate } from "~/shared/dates";
 import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 import { planLegs, refundableNow } from "./payouts.server";
 import { POLICY } from "~/shared/policy";
+import { previewWithdrawal } from "~/shared/withdrawal-preview";
 import {
   insufficientCash,
   METHOD_LABELS,
@@ -34,6 +35,9 @@ export class WithdrawalRefused extends DomainError {
     super("withdrawal_invalid", problem.description);
   }
 }
+
+/** Identity verification counts what the player asked to withdraw over this window, this request included. */
+export const IDENTITY_WINDOW_MS = 30 * 86_400_000;
 
 const mask = (value: string, keep = 4) => `••••${value.slice(-keep)}`;
 
@@ -86,10 +90,15 @@ export async function requestWithdrawal(userId: string, input: WithdrawalInput, 
   const id = randomUUID();
   const amount = checked.value.amountCoins;
   return db().$transaction(async (tx) => {
+    // The player's row first (before their accounts, the order the draws take): parallel
+    // requests queue here, so each counts the ones before it (PRODUCT.md "Thresholds count the player").
+    if (!(await lockUser(tx, userId))) throw new DomainError("user_not_found", "Player not found");
     const user = await userStanding(tx, userId);
     if (!user) throw new DomainError("user_not_found", "Player not found");
-    const requiresVerification = amount > BigInt(POLICY.identityCheckAboveCoins) && user.identityVerifiedAt === null;
-    await withdrawals.insertWithdrawal(tx, { id, userId, amount, method: checked.value.method, requiresVerification, ...destination });
+    const requested = (await withdrawals.requestedSince(tx, userId, new Date(now.getTime() - IDENTITY_WINDOW_MS))) + amount;
+    const requiresVerification = requested > BigInt(POLICY.identityCheckAboveCoins) && user.identityVerifiedAt === null;
+    // Dated by the same clock as the window that counts it.
+    await withdrawals.insertWithdrawal(tx, { id, userId, amount, method: checked.value.method, requiresVerification, createdAt: now, ...destination });
     try {
       await postTransaction(tx, {
         kind: "withdrawal_hold",
@@ -138,8 +147,27 @@ function legView(leg: { kind: "card_refund" | "transfer"; amount: bigint; paidAt
  * much of a withdrawal would go back to their cards (the rest goes to the method they choose).
  */
 export async function withdrawalPreview(userId: string, now = new Date()) {
-  const { refundableCoins } = await refundableNow(userId, now);
-  return { backToCards: coinsToDecimal(refundableCoins) };
+  const [{ refundableCoins, payments }, { bonus }] = await Promise.all([refundableNow(userId, now), userBalances(userId)]);
+  const purchases = payments.map((p) => ({ amountCents: p.amountCents, refundableCents: p.refundableCents, coinsCredited: p.coinsCredited.toString() }));
+  return {
+    backToCards: coinsToDecimal(refundableCoins),
+    /** The bonus coins a withdrawal of everything refundable would take back. */
+    bonusBackAll: Number(previewWithdrawal(purchases, refundableCoins, bonus).bonusBack),
+    purchases,
+    bonusBalance: Number(bonus),
+  };
+}
+
+/** The preview of one amount (the API's): to the cards, to the method, and the bonus coins taken back. */
+export async function previewAmount(userId: string, amountCoins: bigint, now = new Date()) {
+  const { purchases, bonusBalance } = await withdrawalPreview(userId, now);
+  const split = previewWithdrawal(purchases, amountCoins, BigInt(bonusBalance));
+  return {
+    amount: coinsToDecimal(amountCoins),
+    backToCards: coinsToDecimal(split.cards),
+    toMethod: coinsToDecimal(split.method),
+    bonusTakenBack: Number(split.bonusBack),
+  };
 }
 
 /** The spec's four statuses: approved shows as processing, rejected as failed. */
@@ -158,7 +186,8 @@ export async function listWithdrawals(userId: string) {
     id: w.id,
     amount: coinsToDecimal(w.amount),
     method: w.method,
-    destination: w.destinationMasked,
+    // Named by where the money goes: the chosen method only when a part goes to it.
+    destination: w.legs.length > 0 && w.legs.every((leg) => leg.kind === "card_refund") ? "Back to your cards" : w.destinationMasked,
     status: PLAYER_STATUS[w.status],
     reason: w.failureReason,
     legs: w.legs.map((leg) => ({

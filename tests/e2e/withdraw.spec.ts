@@ -20,6 +20,8 @@ test("request a withdrawal: welcome coins stay, refused below $10 and above the 
   await expect(page.getByTestId("withdrawable")).toHaveText("$24.99");
   // Money goes back the way it came: the page says how much goes back to the card first.
   await expect(page.getByTestId("withdraw-split-rule")).toContainText("the first $24.99 of a withdrawal is refunded to the cards you paid with");
+  // ...and the bonus coins that such a refund takes back with the purchase, before the request.
+  await expect(page.getByTestId("withdraw-bonus-rule")).toContainText("up to 2,501 bonus coins if all $24.99 goes back to your cards");
   await expect(page.getByTestId("coin-balance")).toHaveText("6,000 coins");
   const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
 
@@ -37,7 +39,10 @@ test("request a withdrawal: welcome coins stay, refused below $10 and above the 
   await request("25", !javascript);
   await expect(page.getByTestId("toast")).toContainText("Only cash can be withdrawn: you can withdraw up to $24.99.");
   await page.getByLabel("Amount ($)").fill("10");
-  if (javascript) await expect(page.getByTestId("withdraw-split")).toHaveText("$10.00 back to your cards · $0.00 to Venmo");
+  if (javascript) {
+    await expect(page.getByTestId("withdraw-split")).toContainText("$10.00 back to your cards · $0.00 to Venmo");
+    await expect(page.getByTestId("withdraw-bonus-back")).toHaveText("The refund takes back 1,000 bonus coins that came with those purchases.");
+  }
   await request("10", !javascript);
   await expect(page.getByTestId("toast")).toContainText("Withdrawal Requested");
   await expect(page.getByTestId("withdrawal-leg").first()).toContainText(/\$10\.00 · Back to the card you paid with on .* · (pending|completed)/);
@@ -45,7 +50,8 @@ test("request a withdrawal: welcome coins stay, refused below $10 and above the 
   await expect(page.getByTestId("withdrawal").first()).toContainText("$10.00");
   // Pending, unless an admin's bulk approval (another test) got to it first.
   await expect(page.getByTestId("withdrawal").first()).toContainText(/pending|completed/);
-  await expect(page.getByTestId("withdrawal").first()).toContainText("Venmo ••••ou");
+  // All of it goes back to the card: named so, not by the method typed.
+  await expect(page.getByTestId("withdrawal").first()).toContainText("Back to your cards");
 });
 
 /** A payout that fails reaches the player with its reason: on the withdraw page, and as a toast (on the open page with JavaScript, else on their next page). */

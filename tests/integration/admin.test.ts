@@ -98,10 +98,14 @@ describe("the back office", () => {
     });
     expect(await db().auditEvent.count({ where: { actor: admin.id } })).toBe(0);
 
-    // A form's blank field reads as not given: the reason's default.
-    expect(await toastOf(await form(`/admin/payouts/${id}/reject`, { reason: "" }))).toMatchObject({ type: "success", title: "Payout updated successfully" });
+    // A form's blank field reads as not given: a rejection without the reason the player reads is refused.
+    expect(await toastOf(await form(`/admin/payouts/${id}/reject`, { reason: "" }))).toMatchObject({ type: "error" });
+    expect(await toastOf(await form(`/admin/payouts/${id}/reject`, { choice: "The request breaks the Terms" }))).toMatchObject({
+      type: "success",
+      title: "Payout updated successfully",
+    });
     const mine = (await (await call("/api/withdrawals", { cookie: await sessionCookie(player.id) })).json()) as { status: string; reason: string }[];
-    expect(mine[0]).toMatchObject({ status: "failed", reason: "Admin review" });
+    expect(mine[0]).toMatchObject({ status: "failed", reason: "The request breaks the Terms" });
     expect(await userBalance(player.id)).toBe(100_000n);
   });
 

@@ -110,6 +110,7 @@ const MATRIX: Record<string, Row> = {
   "routes/withdraw": { request: ["/withdraw"], expect: signedIn(LOGIN("/withdraw"), 200) },
   "routes/api.withdraw": { request: ["/api/withdraw", { method: "POST", json: { amount: 1, method: "venmo", accountInfo: "x" } }], expect: api(422) },
   "routes/api.withdrawals": { request: ["/api/withdrawals"], expect: api(200) },
+  "routes/api.withdraw-preview": { request: ["/api/withdraw-preview?amount=10"], expect: api(200) },
   "routes/api.admin.dashboard": { request: ["/api/admin/dashboard"], expect: adminApi(200) },
   "routes/api.admin.users._index": { request: ["/api/admin/users?q=x&page=0"], expect: adminApi(200) },
   "routes/api.admin.raffles._index": { request: ["/api/admin/raffles"], expect: adminApi(200) },

@@ -141,6 +141,7 @@ const FUZZ: Record<string, Fuzz> = {
     },
   },
   "routes/api.withdrawals": { as: "player" },
+  "routes/api.withdraw-preview": { as: "player", query: ["amount"] },
   "routes/api.admin.dashboard": { as: "admin" },
   "routes/api.admin.users._index": { as: "admin", query: ["q", "page"] },
   "routes/api.admin.raffles._index": { as: "admin", query: ["empty"] },

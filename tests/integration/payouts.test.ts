@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/ledger.server";
-import { approvePayout } from "~/services/admin.server";
+import { approvePayout, dashboard } from "~/services/admin.server";
 import { settleOpenPayouts } from "~/services/payouts.server";
 import { enterRaffle } from "~/services/raffles.server";
 import { call, gatedAdmin, pageText, sessionCookie } from "../support/app";
@@ -68,6 +68,19 @@ describe("payouts", () => {
     expect(await pageText(await call("/withdraw", { cookie: p.cookie }))).toContain("the first <strong>$0.00</strong> of a withdrawal");
   });
 
+  it("says before the request how many bonus coins the refunds take back, on the page and in the API, and takes that many", async () => {
+    const p = await buyer(5_000n);
+    const preview = async (amount: string) => (await call(`/api/withdraw-preview?amount=${amount}`, { cookie: p.cookie })).json();
+    expect(await preview("40")).toEqual({ amount: "40.00", backToCards: "29.98", toMethod: "10.02", bonusTakenBack: 2602 });
+    expect(await preview("10")).toEqual({ amount: "10.00", backToCards: "10.00", toMethod: "0.00", bonusTakenBack: 1000 });
+    expect((await call("/api/withdraw-preview?amount=ten", { cookie: p.cookie })).status).toBe(400);
+    expect(await pageText(await call("/withdraw", { cookie: p.cookie }))).toContain("up to <strong>2,602 bonus coins</strong> if all $29.98 goes back");
+    const before = (await userBalances(p.id)).bonus;
+    const { id } = (await (await withdraw(p.cookie, 40)).json()) as { id: string };
+    await approvePayout((await gatedAdmin()).id, id);
+    expect(before - (await userBalances(p.id)).bonus).toBe(2602n);
+  });
+
   it("claims a payment's cents once when requests race", async () => {
     const p = await buyer(10_000n);
     // Five at once (the most the withdrawal rate limit lets through).
@@ -85,6 +98,7 @@ describe("payouts", () => {
     const p = await buyer(5_000n);
     const { id } = (await (await withdraw(p.cookie, 40)).json()) as { id: string };
     const bonusBefore = (await userBalances(p.id)).bonus;
+    const dashboardBefore = await dashboard();
     const house = async () =>
       Object.fromEntries((await db().ledgerAccount.findMany({ where: { kind: { in: ["payouts", "card_deposits"] } } })).map((a) => [a.kind, a.balance]));
     const before = await house();
@@ -124,6 +138,10 @@ describe("payouts", () => {
     expect(next).toContain("$40.00 has been sent.");
     // The history's withdrawal row says where each part went, and that it arrived.
     expect(next).toContain("completed: $24.99 back to your card (completed) · $4.99 back to your card (completed) · $10.02 to Venmo ••••ou (completed)");
+    // Every cent that left counts as withdrawn, for the player and in the back office: the refunds too.
+    expect(next).toMatch(/Withdrawn \(paid out\)<\/dt><dd[^>]*>\$40\.00</);
+    const paidOut = (d: Awaited<ReturnType<typeof dashboard>>) => Number(d.overview.totalPayouts.replace(/[,.]/g, ""));
+    expect(paidOut(await dashboard()) - paidOut(dashboardBefore)).toBe(4000);
   });
 
   it("flags the account when the bonus of a purchase refunded to the card was played already: buy, play the bonus, refund is no loop (ADR 051)", async () => {

@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import { approvePayout, rejectPayout, verifyIdentity } from "~/services/admin.server";
 import { getEnv } from "~/infra/env.server";
 import { coinsToDecimal } from "~/shared/money";
-import { settleTransfer } from "~/services/payouts.server";
+import { settleTransfer } from "~/services/transfers.server";
 import { POLICY } from "~/shared/policy";
 import { requestWithdrawal } from "~/services/withdrawals.server";
 import { expectCode, holderOf, least, outcome, pick, type Command, type Leg, type Model, type Player, type Withdrawal } from "./money-model";
@@ -28,7 +28,10 @@ export class Withdraw implements Command {
     const expected = this.amount < BigInt(POLICY.minimumWithdrawalCoins) || this.amount > p.cash ? "withdrawal_invalid" : "ok";
     expectCode(result, expected, "withdrawal");
     if (!("value" in result)) return;
-    const requiresVerification = this.amount > BigInt(POLICY.identityCheckAboveCoins) && !p.verified;
+    // Thresholds count the player: what they asked for in the last 30 days, this one included.
+    const since = m.now.getTime() - 30 * 86_400_000;
+    const requested = m.withdrawals.filter((w) => w.userId === p.id && w.createdAt.getTime() >= since).reduce((sum, w) => sum + w.amount, this.amount);
+    const requiresVerification = requested > BigInt(POLICY.identityCheckAboveCoins) && !p.verified;
     expect(result.value.requiresVerification).toBe(requiresVerification);
     // Money goes back the way it came: the player's card payments not yet refunded (or
     // claimed by a request not yet sent), newest first, then a transfer of the rest.
@@ -48,7 +51,17 @@ export class Withdraw implements Command {
     expect(result.value.legs.map((l) => [l.kind, l.amount])).toEqual(legs.map((l) => [l.kind, coinsToDecimal(l.amount)]));
     p.cash -= this.amount;
     p.hold += this.amount;
-    m.withdrawals.push({ id: result.value.id, userId: p.id, amount: this.amount, status: "pending", requiresVerification, firstApprover: null, legs });
+    m.withdrawals.push({
+      id: result.value.id,
+      userId: p.id,
+      amount: this.amount,
+      status: "pending",
+      requiresVerification,
+      firstApprover: null,
+      createdAt: m.now,
+      decidedAt: null,
+      legs,
+    });
   }
   toString = () => `withdraw(p${this.player}, ${this.amount}c)`;
 }
@@ -64,7 +77,13 @@ export class Approve implements Command {
     const admin = pick(m.admins, this.admin);
     const p = holderOf(m, w.userId);
     const result = await outcome(() => approvePayout(admin, w.id, m.now));
-    const twoApprovers = w.amount > BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
+    // Two approvers once the player's payouts waiting, or approved in the last 24 hours, pass the amount.
+    const since = m.now.getTime() - 86_400_000;
+    const paying = m.withdrawals
+      .filter((x) => x.userId === p.id)
+      .filter((x) => x.status === "pending" || ((x.status === "processing" || x.status === "completed") && x.decidedAt!.getTime() >= since))
+      .reduce((sum, x) => sum + x.amount, 0n);
+    const twoApprovers = paying > BigInt(getEnv().PAYOUT_SECOND_APPROVAL_ABOVE_CENTS);
     const expected =
       w.status !== "pending"
         ? "withdrawal_decided"
@@ -82,6 +101,7 @@ export class Approve implements Command {
       w.firstApprover = admin;
       return;
     }
+    w.decidedAt = m.now;
     // Sent at once: each refund to a card goes through (the demo provider's refunds do)
     // unless a refund or dispute since the request left too little of its payment; the
     // transfer waits for its reference.

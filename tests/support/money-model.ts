@@ -68,6 +68,9 @@ export type Withdrawal = {
   status: "pending" | "processing" | "completed" | "rejected" | "failed";
   requiresVerification: boolean;
   firstApprover: string | null;
+  /** When it was asked for, and approved (the thresholds' windows count by these). */
+  createdAt: Date;
+  decidedAt: Date | null;
   /** Refunds of card payments first (newest first), then the transfer of the rest. */
   legs: Leg[];
 };

@@ -68,7 +68,13 @@ for (const javaScriptEnabled of [true, false]) {
 
     await page.getByTestId("payout").filter({ hasText: approveMe }).getByRole("button", { name: "Approve" }).click();
     await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
-    await page.getByTestId("payout").filter({ hasText: rejectMe }).getByRole("button", { name: "Reject" }).click();
+    // A rejection asks for the reason the player reads: none given, nothing happens but the question.
+    const rejecting = page.getByTestId("payout").filter({ hasText: rejectMe });
+    await rejecting.getByRole("button", { name: "Reject" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Choose or write the reason the player will read");
+    await rejecting.getByLabel("Reason the player reads").selectOption("The payout details are wrong or incomplete");
+    await rejecting.getByLabel("Message to the player").fill("Check the Venmo username");
+    await rejecting.getByRole("button", { name: "Reject" }).click();
     await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
     await expect(page.getByTestId("payout").filter({ hasText: approveMe })).toHaveCount(0);
     await expect(page.getByTestId("payout").filter({ hasText: rejectMe })).toHaveCount(0);
@@ -78,9 +84,15 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
     const transfer = page.getByTestId("transfer").filter({ hasText: transferMe });
     await expect(transfer).toContainText("$57.00");
-    await transfer.getByLabel("Reference").fill(`BANK-${unique()}`);
-    await transfer.getByRole("button", { name: "Record sent" }).click();
+    // Masked in the list; the full destination on the transfer step only.
+    await expect(transfer).toContainText("Venmo ••••");
+    await transfer.getByRole("link", { name: "Send and record" }).click();
+    await expect(page.getByRole("heading", { name: "Send the transfer" })).toBeVisible();
+    await expect(page.getByTestId("transfer-destination")).toContainText(/Venmo username\s*v-/);
+    await page.getByLabel("Reference").fill(`BANK-${unique()}`);
+    await page.getByRole("button", { name: "Record sent" }).click();
     await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
+    await expect(page).toHaveURL(/\/admin\/payouts$/);
     await expect(page.getByTestId("transfer").filter({ hasText: transferMe })).toHaveCount(0);
 
     // Payments refunded at the provider meanwhile: both refunds are refused and held for review.
@@ -106,7 +118,10 @@ for (const javaScriptEnabled of [true, false]) {
     await expect(page.getByRole("row").filter({ hasText: reviewMe })).not.toContainText("flagged");
     await page.getByRole("link", { name: "payouts" }).click();
 
+    // Bulk approval says how many and how much, and waits for the admin to confirm.
     await page.getByRole("button", { name: "Auto-approve up to $50" }).click();
+    await expect(page.getByTestId("bulk-summary")).toContainText(/This approves \d+ payouts?, \$[\d,.]+ in all/);
+    await page.getByRole("button", { name: /^Approve \d+ payouts?$/ }).click();
     await expect(page.getByTestId("toast")).toContainText("Payout updated successfully");
     await expect(page.getByTestId("payout").filter({ hasText: bulkMe })).toHaveCount(0);
 
@@ -144,7 +159,7 @@ for (const javaScriptEnabled of [true, false]) {
     await signInRequest(mine.request, baseURL!, rejectMe, PASSWORD);
     await mine.goto("/withdraw");
     await expect(mine.getByTestId("withdrawal").first()).toContainText("failed");
-    await expect(mine.getByTestId("withdrawal-reason").first()).toHaveText("Why: Admin review");
+    await expect(mine.getByTestId("withdrawal-reason").first()).toHaveText("Why: The payout details are wrong or incomplete. Check the Venmo username");
     await mine.context().clearCookies();
     await signInRequest(mine.request, baseURL!, approveMe, PASSWORD);
     await mine.goto("/withdraw");
