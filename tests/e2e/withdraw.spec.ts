@@ -1,5 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { adminRequest, signUpWithUsername, verifyEmailOf } from "./support";
+import { adminRequest, gotoListening, hydratedIfJavaScript, keepToasts, signUpWithUsername, verifyEmailOf } from "./support";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /** Cashing out, with and without JavaScript: only cash (money paid in or won) goes out. */
 test("request a withdrawal: welcome coins stay, refused below $10 and above the cash, then held and listed as pending", async ({ page, baseURL }) => {
@@ -21,7 +24,7 @@ test("request a withdrawal: welcome coins stay, refused below $10 and above the 
   // Money goes back the way it came: the page says how much goes back to the card first.
   await expect(page.getByTestId("withdraw-split-rule")).toContainText("the first $24.99 of a withdrawal is refunded to the cards you paid with");
   await expect(page.getByTestId("coin-balance")).toHaveText("6,000 coins");
-  const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
+  const javascript = await hydratedIfJavaScript(page);
 
   const request = async (amount: string, fillMethod: boolean) => {
     await page.getByLabel("Amount ($)").fill(amount);
@@ -66,9 +69,8 @@ test("a refused payout's reason reaches the player", async ({ page, baseURL, pla
   });
   expect(requested.status()).toBe(200);
   const { id } = (await requested.json()) as { id: string };
-  // The purchases' own toast is shown first (one toast at a time).
-  await page.goto("/withdraw");
-  await expect(page.getByTestId("toast")).toContainText("Payment Successful!");
+  // This page takes the purchases' own toast (one toast at a time), and listens for news.
+  const javascript = await gotoListening(page, "/withdraw");
 
   const admin = await adminRequest(playwright, baseURL!);
   const rejected = await admin.post(`/api/admin/payouts/${id}/reject`, {
@@ -79,9 +81,8 @@ test("a refused payout's reason reaches the player", async ({ page, baseURL, pla
   await admin.dispose();
 
   // With JavaScript the news comes to the page that is open (ADR 028); without it, the next page shows it.
-  const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
   if (!javascript) await page.goto("/");
-  await expect(page.getByTestId("toast")).toContainText("Withdrawal Failed", { timeout: 15_000 });
+  await expect(page.getByTestId("toast")).toContainText("Withdrawal Failed");
   await expect(page.getByTestId("toast")).toContainText("$60.00 is back in your balance. Name does not match the account");
   await page.goto("/withdraw");
   await expect(page.getByTestId("withdrawal-reason").first()).toHaveText("Why: Name does not match the account");
