@@ -51,6 +51,13 @@ export async function signInRequest(request: APIRequestContext, baseURL: string,
 export async function keepToasts(page: Page) {
   await page.addInitScript(() => {
     window.__toastDurationMs = Infinity;
+    // A toast that lasts would cover what a player could tap once it had gone (its list sits
+    // over the phone's bottom bar): clicks go through it, but for its Close button.
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(
+      '[data-testid="toast"], [data-testid="toast"] ~ *, ol:has(> [data-testid="toast"]) { pointer-events: none !important } [data-testid="toast"] button { pointer-events: auto !important }',
+    );
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
   });
 }
 
