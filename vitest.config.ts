@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { TIMEOUTS } from "./tests/support/timeouts";
 
 const shared = {
   plugins: [tsconfigPaths()],
@@ -37,8 +38,8 @@ export default defineConfig({
           environment: "node",
           globalSetup: ["tests/support/database-global-setup.ts"],
           setupFiles: ["tests/support/fail-on-console.ts", "tests/support/database-setup.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: TIMEOUTS.vitestTest,
+          hookTimeout: TIMEOUTS.vitestHook,
         },
       },
     ],

@@ -1,8 +1,8 @@
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { renderToString } from "react-dom/server";
-import { describe, expect, it } from "vitest";
-import { Toaster, useShowToast, type ToastMessage } from "./toaster";
+import { describe, expect, it, vi } from "vitest";
+import { TOAST_DURATION_MS, Toaster, useShowToast, type ToastMessage } from "./toaster";
 
 const flash: ToastMessage = { id: "1", title: "Success!", description: "Successfully entered micro raffle!", type: "success" };
 
@@ -42,5 +42,25 @@ describe("Toaster", () => {
     expect(await screen.findByText("Raffle is closed")).toBeInTheDocument();
     expect(screen.queryByText("Success!")).not.toBeInTheDocument();
     expect(screen.getAllByTestId("toast")).toHaveLength(1);
+  });
+
+  it("closes itself after the spec's 5 s, unless a browser test made it last (window.__toastDurationMs)", async () => {
+    vi.useFakeTimers();
+    try {
+      const first = render(<Toaster flash={flash}>page</Toaster>);
+      await act(async () => {});
+      expect(screen.getByText("Success!")).toBeInTheDocument();
+      await act(async () => vi.advanceTimersByTime(TOAST_DURATION_MS + 100));
+      expect(screen.queryByText("Success!")).not.toBeInTheDocument();
+      first.unmount();
+
+      window.__toastDurationMs = Infinity;
+      render(<Toaster flash={flash}>page</Toaster>);
+      await act(async () => vi.advanceTimersByTime(10 * TOAST_DURATION_MS));
+      expect(screen.getByText("Success!")).toBeInTheDocument();
+    } finally {
+      delete window.__toastDurationMs;
+      vi.useRealTimers();
+    }
   });
 });

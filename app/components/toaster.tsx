@@ -10,6 +10,13 @@ export type ToastMessage = { id: string; title: string; description?: string; ty
 /** The spec: one toast visible at a time, shown for 5 s unless dismissed. */
 export const TOAST_DURATION_MS = 5000;
 
+declare global {
+  interface Window {
+    /** Set only by a browser test whose subject is a toast, so it lasts until read (tests/e2e/support.ts). */
+    __toastDurationMs?: number;
+  }
+}
+
 const ShowToastContext = createContext<(toast: Omit<ToastMessage, "id">) => void>(() => {});
 
 /** Shows a toast from the browser (after a fetcher returns); replaces the one on screen. */
@@ -47,7 +54,7 @@ export function Toaster({ flash, children }: { flash: ToastMessage | null; child
       {children}
       {hydrated && current?.celebrate ? <WinCelebration key={current.id} win={current} onClose={dismiss} /> : null}
       {hydrated ? (
-        <ToastPrimitive.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
+        <ToastPrimitive.Provider duration={window.__toastDurationMs ?? TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
           {current && !current.celebrate ? (
             <ToastPrimitive.Root
               key={current.id}

@@ -4,6 +4,7 @@ import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 import { merkleRoot, winningTicket, type Ticket } from "~/shared/fairness";
 import { chiSquare, chiSquareCritical } from "../../tests/support/chi-square";
+import { scaled } from "../../tests/support/timeouts";
 
 /**
  * Randomness comes only from node:crypto (PRODUCT.md, "Fair draws"): the lint rule that
@@ -22,7 +23,7 @@ describe("the lint rule against Math.random", () => {
     return result!.messages.map((m) => m.ruleId);
   };
 
-  it("refuses Math.random in server code however it is reached", { timeout: 30_000 }, async () => {
+  it("refuses Math.random in server code however it is reached", { timeout: scaled(30_000) }, async () => {
     const ways = [
       "export const x = Math.random();",
       'export const x = Math["random"]();',
@@ -42,7 +43,7 @@ describe("the lint rule against Math.random", () => {
     }
   });
 
-  it("allows node:crypto", { timeout: 30_000 }, async () => {
+  it("allows node:crypto", { timeout: scaled(30_000) }, async () => {
     expect(await lint('import { randomInt } from "node:crypto";\nexport const x = randomInt(6);\n', "app/services/sample.server.ts")).toEqual([]);
   });
 });

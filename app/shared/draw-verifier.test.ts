@@ -15,6 +15,7 @@ import {
   verifyDraw,
 } from "./draw-verifier.mjs";
 import { inclusionProof, merkleRoot, seedHash, winningTicket } from "./fairness";
+import { scaled } from "../../tests/support/timeouts";
 
 /**
  * The verifier (the browser's and the command line's) and the server's draw agree on the
@@ -61,7 +62,7 @@ function runScript(draw: unknown): { status: number; out: Record<string, unknown
 }
 
 // Each case starts Node processes, slow on a busy machine.
-describe("the draw verifier shared by the browser and scripts/verify-draw.mjs", { timeout: 60_000 }, () => {
+describe("the draw verifier shared by the browser and scripts/verify-draw.mjs", { timeout: scaled(60_000) }, () => {
   it("reads the document's vectors", () => {
     expect(VECTORS.map((v) => v.n)).toEqual([1, 2, 3, 5]);
     expect(BEACON_WINNERS.map((v) => v.n)).toEqual([1, 2, 3, 5]);

@@ -1,13 +1,17 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { signUpWithUsername } from "./support";
+import { hydratedIfJavaScript, keepToasts, signUpWithUsername } from "./support";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /** Taking one's data and closing the account from settings, with and without JavaScript (ADR 035). */
 test("download my data, then close the account from settings: signed out, and the account cannot sign in again", async ({ page, javaScriptEnabled }) => {
   const { email, username } = await signUpWithUsername(page);
   await page.goto("/");
+  // With JavaScript the settings open as a dialog (once hydrated); without, as their own page.
+  await hydratedIfJavaScript(page);
   await page.getByRole("link", { name: "Settings" }).click();
-  // With JavaScript the settings open as a dialog; without, as their own page.
   const settings = javaScriptEnabled ? page.getByRole("dialog", { name: "Settings" }) : page.getByRole("main");
   await settings.getByRole("link", { name: "Close account" }).click();
   await expect(page.getByRole("heading", { name: "Close your account" })).toBeVisible();

@@ -1,4 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
+import { keepToasts } from "./support";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /** Runs in every project: desktop, mobile and JavaScript disabled. */
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;

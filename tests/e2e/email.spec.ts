@@ -1,5 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { unique } from "./support";
+import { keepToasts, unique } from "./support";
+import { scaled } from "../support/timeouts";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /**
  * Mail that arrives (ADR 032), in every project (desktop, mobile, JavaScript off). The
@@ -8,7 +12,7 @@ import { unique } from "./support";
  */
 const PASSWORD = "correct horse battery staple";
 // Many page loads, two password hashes and the sender's passes: more than the default 30 s on a busy machine.
-test.setTimeout(180_000);
+test.setTimeout(scaled(180_000));
 const NEW_PASSWORD = "a brand new password for e2e";
 
 async function signUp(page: Page, email: string) {
@@ -21,7 +25,7 @@ async function signUp(page: Page, email: string) {
   await form.getByLabel(/accept the/).check();
   await form.getByRole("button", { name: "Create account" }).click();
   // Sign-up hashes the password (scrypt): slow on a busy machine.
-  await expect(page.getByRole("dialog", { name: "Choose your username" })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole("dialog", { name: "Choose your username" })).toBeVisible({ timeout: scaled(15_000) });
 }
 
 /** Opens the newest message to `email` with this subject, once the sender has written it. */
@@ -32,8 +36,8 @@ async function openMail(page: Page, email: string, subject: string) {
     .filter({ hasText: subject });
   await expect(async () => {
     await page.goto("/dev/mail");
-    await expect(item.first()).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 30_000 });
+    await expect(item.first()).toBeVisible({ timeout: scaled(1_000) });
+  }).toPass({ timeout: scaled(30_000) });
   await item.first().getByRole("link", { name: subject }).click();
   await expect(page.getByRole("heading", { name: subject })).toBeVisible();
 }
@@ -58,13 +62,13 @@ test("forgot password: from the sign-in page to a new password through the mail 
   await other.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
   await other.getByLabel("New password, again").fill(NEW_PASSWORD);
   await other.getByRole("button", { name: "Set new password" }).click();
-  await expect(other.getByTestId("toast")).toContainText("Password changed", { timeout: 15_000 });
+  await expect(other.getByTestId("toast")).toContainText("Password changed");
 
   const signIn = other.getByRole("form", { name: "Sign in" });
   await signIn.getByLabel("Email").fill(email);
   await signIn.getByLabel("Password").fill(NEW_PASSWORD);
   await signIn.getByRole("button", { name: "Sign in" }).click();
-  await expect(other.getByRole("dialog", { name: "Choose your username" })).toBeVisible({ timeout: 15_000 });
+  await expect(other.getByRole("dialog", { name: "Choose your username" })).toBeVisible({ timeout: scaled(15_000) });
 
   // The reset ended the first browser's session; "password changed" arrived.
   await page.goto("/withdraw");

@@ -1,5 +1,6 @@
 import { expect, type Browser } from "@playwright/test";
 import { enrolledAdmin, signInRequest } from "./support";
+import { scaled } from "../support/timeouts";
 
 /**
  * A real quick round with two players (the demo player and the demo admin), which an admin
@@ -31,7 +32,7 @@ export async function drawnEarly(browser: Browser, baseURL: string): Promise<str
     expect(completed.status()).toBe(200);
     expect(await completed.json()).toMatchObject({ outcome: "completed" });
     raffleId = round!.id;
-  }).toPass({ timeout: 45_000 });
+  }).toPass({ timeout: scaled(45_000) });
   await player.close();
   await admin.close();
   await backOffice.close();

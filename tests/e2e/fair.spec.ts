@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { drawnEarly } from "./fair-support";
+import { scaled } from "../support/timeouts";
 
 /**
  * Fair draws on the site (issue 20, defect 7): /fair explains the algorithm, lists and finds
@@ -12,7 +13,7 @@ test.describe.configure({ mode: "serial" });
 
 let raffleId: string;
 test.beforeAll(async ({ browser, baseURL }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(scaled(60_000));
   raffleId = await drawnEarly(browser, baseURL!);
 });
 

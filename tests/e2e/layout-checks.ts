@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signUpWithUsername, verifyEmailOf } from "./support";
+import { scaled } from "../support/timeouts";
 
 /** The phone widths every player page must fit (ADR 029); the desktop suite checks a desktop. */
 export const PHONE_WIDTHS = [320, 360, 390];
@@ -74,7 +75,7 @@ export const playerTest = test.extend<{ playerPath: (path: string) => string }, 
       await page.close();
       await provide({ storageState, raffleId });
     },
-    { scope: "worker", timeout: 60_000 },
+    { scope: "worker", timeout: scaled(60_000) },
   ],
   storageState: async ({ player }, provide) => provide(player.storageState),
   playerPath: async ({ player }, provide) => provide((path: string) => path.replace("{raffle}", player.raffleId)),

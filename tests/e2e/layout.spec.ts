@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signUpWithUsername } from "./support";
+import { scaled } from "../support/timeouts";
 
 /**
  * Issue 20, defect 9: the pages use the screen. On a desktop the quick rounds fill the width
@@ -21,7 +22,7 @@ test("the sign-in card is as tall as its form, not as the sign-up card", async (
 });
 
 test("quick rounds fill a desktop screen; cards show their tier's colour and a bar to their end", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(scaled(60_000));
   await signUpWithUsername(page);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/quick");
@@ -37,7 +38,7 @@ test("quick rounds fill a desktop screen; cards show their tier's colour and a b
 });
 
 test("no page is wider than a 360 px phone", async ({ page }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(scaled(60_000));
   // Signed up at the project's own size: the sign-up form at 360 px is another test's (issue 20, defect 4).
   await signUpWithUsername(page);
   await page.setViewportSize({ width: 360, height: 780 });

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { DESKTOP_WIDTHS, layoutProblems, PHONE_WIDTHS, PLAYER_PAGES, playerTest, PUBLIC_PAGES } from "./layout-checks";
+import { scaled } from "../support/timeouts";
 
 /**
  * Every player page fits the screen and has targets a finger can hit (ADR 029): at 320,
@@ -7,7 +8,7 @@ import { DESKTOP_WIDTHS, layoutProblems, PHONE_WIDTHS, PLAYER_PAGES, playerTest,
  * no-JavaScript ones carry plain-form fallbacks), at 1280 px in the desktop suite.
  */
 // Three widths a page, on a busy machine.
-test.describe.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: scaled(60_000) });
 
 async function checkPage(page: Page, path: string) {
   const problems: string[] = [];

@@ -1,14 +1,17 @@
 import { expect, test, type Page } from "@playwright/test";
-import { adminRequest, grantWinnings, openQuickRound, signUpWithUsername, verifyEmailOf } from "./support";
+import { adminRequest, grantWinnings, hydratedIfJavaScript, keepToasts, openQuickRound, signUpWithUsername, verifyEmailOf } from "./support";
+import { scaled } from "../support/timeouts";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /**
  * Issue 20, defect 2 (PRODUCT.md, "Telling players what happened"), in every project: a
  * cancelled raffle's refund and each new state of a withdrawal reach the player: with
  * JavaScript on the page they have open, without it on their next page.
  */
-async function hydrated(page: Page) {
-  return page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
-}
+/** Whether the suite runs JavaScript, once the page is hydrated (asked at once, a slow page would look like one without). */
+const hydrated = (page: Page) => hydratedIfJavaScript(page);
 
 /** Waits for a toast with `text`: live on the open page with JavaScript, on the next page without it. */
 async function toastSays(page: Page, text: string | RegExp, timeout = 60_000) {
@@ -31,7 +34,7 @@ async function toastSays(page: Page, text: string | RegExp, timeout = 60_000) {
 const LONE_PRICE: Record<string, string> = { desktop: "0.10", mobile: "0.50", "no-javascript": "1.00" };
 
 test("a player alone in a round is told it was cancelled and refunded", async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(scaled(90_000));
   await signUpWithUsername(page);
   const price = LONE_PRICE[test.info().project.name]!;
   const id = await openQuickRound(page.request, price, 6);
@@ -57,7 +60,7 @@ test("a player alone in a round is told it was cancelled and refunded", async ({
 });
 
 test("each new state of a withdrawal reaches the player: processing, then completed", async ({ page, baseURL, playwright }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(scaled(90_000));
   const { email } = await signUpWithUsername(page);
   // Winnings (not card money): the whole withdrawal is one transfer, which an admin completes by hand.
   // $60 keeps it out of the back office's bulk approval (up to $50) that other tests run.

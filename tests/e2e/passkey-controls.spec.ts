@@ -33,5 +33,5 @@ test("passkey controls with JavaScript, a note without it, and the password sign
   await form.getByLabel("Email").fill(email);
   await form.getByLabel("Password").fill("correct horse battery staple");
   await form.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/account\/passkeys$/, { timeout: 15_000 });
+  await expect(page).toHaveURL(/\/account\/passkeys$/);
 });

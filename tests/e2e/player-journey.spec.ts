@@ -1,5 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { signInRequest, signUpWithUsername } from "./support";
+import { keepToasts, signInRequest, signUpWithUsername } from "./support";
+import { scaled } from "../support/timeouts";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /**
  * The player's journey, in every project (desktop, mobile, JavaScript off): sign up,
@@ -7,7 +11,7 @@ import { signInRequest, signUpWithUsername } from "./support";
  * entry, and a round that ends with its winner in Recent Winners.
  */
 test("a new player plays through the site", async ({ page, browser, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   await signUpWithUsername(page);
   const balance = page.getByTestId("coin-balance");
   await expect(balance).toHaveText("1,000 coins");
@@ -23,7 +27,7 @@ test("a new player plays through the site", async ({ page, browser, baseURL }) =
 
   // Spin the wheel.
   await page.getByTestId("spin-button").click();
-  await expect(page.getByTestId("toast")).toContainText(/You won (5|10|25|50) coins!/, { timeout: 10_000 });
+  await expect(page.getByTestId("toast")).toContainText(/You won (5|10|25|50) coins!/);
   await expect(page.getByTestId("spin-button")).toBeDisabled();
 
   // A refused entry: HIGH STAKES costs more than the balance. In a round's last minute its
@@ -47,7 +51,7 @@ test("a new player plays through the site", async ({ page, browser, baseURL }) =
         round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 8);
         return Boolean(round);
       },
-      { timeout: 40_000, intervals: [1000] },
+      { timeout: scaled(40_000), intervals: [1000] },
     )
     .toBe(true);
   await page.goto("/quick");
@@ -70,7 +74,7 @@ test("a new player plays through the site", async ({ page, browser, baseURL }) =
         await page.goto("/");
         return page.locator(`[data-testid="recent-winner"] a[href="/fair/${round!.id}"]`).count();
       },
-      { timeout: 60_000, intervals: [2000] },
+      { timeout: scaled(60_000), intervals: [2000] },
     )
     .toBe(1);
 });

@@ -1,5 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { signUpWithUsername, toastText, unique } from "./support";
+import { keepToasts, signUpWithUsername, toastText, unique } from "./support";
+import { scaled } from "../support/timeouts";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /** Runs with and without JavaScript: plain forms and page loads. */
 test("sign-up asks where the player lives and refuses places the site does not serve", async ({ page }) => {
@@ -40,8 +44,8 @@ test("the reality check comes after the chosen interval (shortened here), with t
   const reminder = page.getByRole("alertdialog", { name: "Reality check" });
   await expect(async () => {
     if (!(await reminder.isVisible())) await page.reload();
-    await expect(reminder).toBeVisible({ timeout: 1000 });
-  }).toPass({ timeout: 20_000 });
+    await expect(reminder).toBeVisible({ timeout: scaled(1000) });
+  }).toPass({ timeout: scaled(20_000) });
   await expect(reminder).toContainText("You have been playing for");
   await expect(reminder.getByTestId("reality-net")).toHaveText("0 coins");
   await expect(reminder.getByRole("link", { name: "View history" })).toHaveAttribute("href", "/history");

@@ -1,12 +1,17 @@
 import { expect, test } from "@playwright/test";
-import { signInRequest, signUpWithUsername } from "./support";
+import { hydratedIfJavaScript, keepToasts, signInRequest, signUpWithUsername } from "./support";
+import { scaled } from "../support/timeouts";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 test("the settings dialog: sections, support links, and a theme that survives a reload", async ({ page, baseURL }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(scaled(60_000));
   await signInRequest(page.request, baseURL!, "player@demo.test", "demo-player-pass");
   await page.goto("/");
+  // Before hydration the link loads the settings page, not the dialog.
+  const javascript = await hydratedIfJavaScript(page);
   await page.getByRole("link", { name: "Settings" }).click();
-  const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
   // With JavaScript a dialog over the page; without it, the settings page (not a block at the page's bottom).
   const settings = javascript ? page.getByRole("dialog", { name: "Settings" }) : page.getByRole("main");
   if (!javascript) {
@@ -45,13 +50,14 @@ test("the settings dialog: sections, support links, and a theme that survives a 
 test("the settings' switches are kept on the account: email on and sound off by default, changed with or without JavaScript", async ({ page }) => {
   await signUpWithUsername(page);
   await page.goto("/settings");
+  // With JavaScript a switch saves itself, once the page is hydrated.
+  const javascript = await hydratedIfJavaScript(page);
   const email = page.getByRole("switch", { name: /Email notifications/ });
   const sound = page.getByRole("switch", { name: /Sound effects/ });
   await expect(email).toBeChecked();
   await expect(sound).not.toBeChecked();
   await email.uncheck();
   await sound.check();
-  const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
   if (javascript) {
     await expect.poll(async () => (await page.request.get("/api/settings")).json()).toMatchObject({ emailNotifications: false, soundEffects: true });
   } else {

@@ -6,6 +6,7 @@ import { usernameKey } from "../../app/shared/username";
 import { runningDatabaseUrl } from "../support/database-dump";
 import { e2eDataDir, isE2eSuite, type E2eSuite } from "../support/e2e-suites";
 import { withClient } from "../support/test-database";
+import { scaled } from "../support/timeouts";
 
 export const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
@@ -26,7 +27,9 @@ export async function signUpWithUsername(page: Page): Promise<{ email: string; u
   await dialog.getByLabel("Username").fill(username);
   await dialog.getByRole("button", { name: "Create Username" }).click();
   // The page's data is read again before the dialog goes: on a loaded machine that takes seconds.
-  await expect(dialog).toHaveCount(0, { timeout: 15_000 });
+  await expect(dialog).toHaveCount(0);
+  // Tests go on to click what hydration changes (fetchers instead of page loads).
+  await hydratedIfJavaScript(page);
   return { email, username };
 }
 
@@ -38,6 +41,43 @@ export async function signInRequest(request: APIRequestContext, baseURL: string,
     maxRedirects: 0,
   });
   expect(response.status()).toBe(302);
+}
+
+/**
+ * For a test whose subject is a toast: the page's toasts stay until replaced or closed
+ * instead of 5 s, which a loaded machine can spend before the test looks
+ * (app/components/toaster.tsx). Without JavaScript a toast stays anyway.
+ */
+export async function keepToasts(page: Page) {
+  await page.addInitScript(() => {
+    window.__toastDurationMs = Infinity;
+    // A toast that lasts would cover what a player could tap once it had gone (its list sits
+    // over the phone's bottom bar): clicks go through it, but for its Close button.
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(
+      '[data-testid="toast"], [data-testid="toast"] ~ *, ol:has(> [data-testid="toast"]) { pointer-events: none !important } [data-testid="toast"] button { pointer-events: auto !important }',
+    );
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+  });
+}
+
+/** With JavaScript, waits for the page to be hydrated; says whether the suite runs JavaScript. */
+export async function hydratedIfJavaScript(page: Page): Promise<boolean> {
+  if (test.info().project.use.javaScriptEnabled === false) return false;
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  return true;
+}
+
+/**
+ * Opens `url` and, with JavaScript, waits until its event stream is open: news sent from
+ * then on reaches this page (ADR 028). Says whether the suite runs JavaScript.
+ */
+export async function gotoListening(page: Page, url: string): Promise<boolean> {
+  const javascript = test.info().project.use.javaScriptEnabled !== false;
+  const listening = javascript ? page.waitForResponse((r) => new URL(r.url()).pathname === "/api/events" && r.ok()) : undefined;
+  await page.goto(url);
+  await listening;
+  return javascript;
 }
 
 export async function toastText(page: Page) {
@@ -114,7 +154,7 @@ export async function unusedTotpCode(email: string, secret: string, databaseUrl?
     return rows[0]?.last_step === null || rows[0] === undefined ? -Infinity : Number(rows[0].last_step);
   });
   const step = () => Math.max(Math.floor(Date.now() / PERIOD_MS) - 1, lastStep + 1);
-  await expect.poll(() => step() <= Math.floor(Date.now() / PERIOD_MS) + 1, { timeout: 65_000, intervals: [500] }).toBe(true);
+  await expect.poll(() => step() <= Math.floor(Date.now() / PERIOD_MS) + 1, { timeout: scaled(65_000), intervals: [500] }).toBe(true);
   return generate({ secret, epoch: (step() * PERIOD_MS) / 1000 });
 }
 
@@ -168,7 +208,7 @@ export async function openQuickRound(request: APIRequestContext, price = "0.05",
         id = rounds.find((r) => r.entryPrice === price && r.timeRemaining >= seconds)?.id;
         return id !== undefined;
       },
-      { timeout: 40_000, intervals: [1000] },
+      { timeout: scaled(40_000), intervals: [1000] },
     )
     .toBe(true);
   return id!;

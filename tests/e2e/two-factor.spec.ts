@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signUpWithUsername, unusedTotpCode } from "./support";
+import { scaled } from "../support/timeouts";
 
 /** A player turns on TOTP in settings and signs in with it (ADR 036); in every project, with and without JavaScript. */
 test("a player turns on two-factor authentication and signs in with a code, then with a recovery code", async ({
@@ -8,7 +9,7 @@ test("a player turns on two-factor authentication and signs in with a code, then
   baseURL,
   javaScriptEnabled,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(scaled(60_000));
   const { email } = await signUpWithUsername(page);
   await page.goto("/settings/two-factor");
   await page.getByRole("button", { name: "Set up two-factor authentication" }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { unique } from "./support";
+import { hydratedIfJavaScript, unique } from "./support";
 
 /**
  * A player without a username gets the dialog on every full page load, and it stays until
@@ -14,8 +14,7 @@ test("the username dialog stays open on a full page load until a username is sav
   });
   expect(signUp.status()).toBe(302);
   await page.goto("/withdraw");
-  const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
-  if (javascript) await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await hydratedIfJavaScript(page);
   const dialog = page.getByRole("dialog", { name: "Choose your username" });
   await expect(dialog).toBeVisible();
   await page.keyboard.press("Escape");

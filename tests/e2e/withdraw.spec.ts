@@ -1,5 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { adminRequest, signUpWithUsername, verifyEmailOf } from "./support";
+import { adminRequest, gotoListening, hydratedIfJavaScript, keepToasts, signUpWithUsername, verifyEmailOf } from "./support";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /** Cashing out, with and without JavaScript: only cash (money paid in or won) goes out. */
 test("request a withdrawal: welcome coins stay, refused below $10 and above the cash, then held and listed as pending", async ({ page, baseURL }) => {
@@ -23,7 +26,7 @@ test("request a withdrawal: welcome coins stay, refused below $10 and above the 
   // ...and the bonus coins that such a refund takes back with the purchase, before the request.
   await expect(page.getByTestId("withdraw-bonus-rule")).toContainText("up to 2,501 bonus coins if all $24.99 goes back to your cards");
   await expect(page.getByTestId("coin-balance")).toHaveText("6,000 coins");
-  const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
+  const javascript = await hydratedIfJavaScript(page);
 
   const request = async (amount: string, fillMethod: boolean) => {
     await page.getByLabel("Amount ($)").fill(amount);
@@ -72,9 +75,8 @@ test("a refused payout's reason reaches the player", async ({ page, baseURL, pla
   });
   expect(requested.status()).toBe(200);
   const { id } = (await requested.json()) as { id: string };
-  // The purchases' own toast is shown first (one toast at a time).
-  await page.goto("/withdraw");
-  await expect(page.getByTestId("toast")).toContainText("Payment Successful!");
+  // This page takes the purchases' own toast (one toast at a time), and listens for news.
+  const javascript = await gotoListening(page, "/withdraw");
 
   const admin = await adminRequest(playwright, baseURL!);
   const rejected = await admin.post(`/api/admin/payouts/${id}/reject`, {
@@ -85,9 +87,8 @@ test("a refused payout's reason reaches the player", async ({ page, baseURL, pla
   await admin.dispose();
 
   // With JavaScript the news comes to the page that is open (ADR 028); without it, the next page shows it.
-  const javascript = await page.evaluate(() => document.documentElement.dataset.hydrated === "true").catch(() => false);
   if (!javascript) await page.goto("/");
-  await expect(page.getByTestId("toast")).toContainText("Withdrawal Failed", { timeout: 15_000 });
+  await expect(page.getByTestId("toast")).toContainText("Withdrawal Failed");
   await expect(page.getByTestId("toast")).toContainText("$60.00 is back in your balance. Name does not match the account");
   await page.goto("/withdraw");
   await expect(page.getByTestId("withdrawal-reason").first()).toHaveText("Why: Name does not match the account");

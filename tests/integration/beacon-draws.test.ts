@@ -12,6 +12,7 @@ import { startScheduler } from "~/services/scheduler.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { startLocalBeacon, type LocalBeacon, type RelayMode } from "../support/local-beacon";
 import { raffleProblems } from "../support/money-invariants";
+import { scaled } from "../support/timeouts";
 
 /** Draws joined by a public beacon, against a local drand beacon (docs/decisions/033-draws-with-a-public-beacon.md). */
 
@@ -158,7 +159,7 @@ describe("a draw with the beacon", () => {
     try {
       await vi.waitFor(
         async () => expect((await db().raffle.findUniqueOrThrow({ where: { id: raffles[0]!.id }, select: { status: true } })).status).toBe("completed"),
-        { timeout: 8_000, interval: 100 },
+        { timeout: scaled(8_000), interval: 100 },
       );
     } finally {
       await scheduler.stop();

@@ -5,6 +5,11 @@ import { createTestUser } from "../support/factories";
 import { FUZZ_RUNS, hostileBody, hostileFields, hostileHeaders, hostileQuery, hostileValue, nastyBodies, nastyQueries, toJson } from "../support/hostile";
 import { ledgerSnapshot } from "../support/ledger-snapshot";
 import { setUpStripeMode } from "../support/stripe-mode";
+import { scaled } from "../support/timeouts";
+
+// One test is a route's whole batch, each nasty value alone and then FUZZ_RUNS random cases,
+// one request after another: its budget grows with the number of cases.
+const ROUTE_TIMEOUT = scaled(60_000 + 5_000 * FUZZ_RUNS);
 
 /**
  * The payment routes again in Stripe mode, where hostile input reaches the Stripe adapter:
@@ -30,7 +35,7 @@ const ROUTES: { path: string; method: "GET" | "POST"; fields?: string[]; plausib
 
 describe("hostile input in Stripe mode", () => {
   for (const route of ROUTES) {
-    it(`${route.method} ${route.path}: never a 5xx, and a refusal changes nothing`, async () => {
+    it(`${route.method} ${route.path}: never a 5xx, and a refusal changes nothing`, { timeout: ROUTE_TIMEOUT }, async () => {
       const body = route.method === "POST" ? hostileFields(route.fields ?? [], route.plausible).chain(hostileBody) : fc.constant(undefined);
       const examples =
         route.method === "POST"

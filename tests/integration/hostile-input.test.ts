@@ -17,6 +17,11 @@ import {
   type HostileBody,
 } from "../support/hostile";
 import { ledgerSnapshot } from "../support/ledger-snapshot";
+import { scaled } from "../support/timeouts";
+
+// One test is a route's whole batch, each nasty value alone and then FUZZ_RUNS random cases,
+// one request after another (a sign-in is a scrypt hash each): its budget grows with the number of cases.
+const ROUTE_TIMEOUT = scaled(60_000 + 5_000 * FUZZ_RUNS);
 
 /**
  * Every route, fed generated hostile input through the production build: loaders get
@@ -324,7 +329,7 @@ describe("hostile input", () => {
     if (!row) continue;
     const at = row.at ?? route.path;
     for (const method of [route.loader ? "GET" : undefined, route.action ? "POST" : undefined].filter(Boolean) as string[]) {
-      it(`${method} ${at}: never a 5xx, and a refusal changes nothing`, async () => {
+      it(`${method} ${at}: never a 5xx, and a refusal changes nothing`, { timeout: ROUTE_TIMEOUT }, async () => {
         const { cookies, ids, playerId } = await world();
         const param = hostileParam([row.id ? ids[row.id] : "x"]);
         const body = method === "POST" ? hostileFields(row.fields ?? [], row.plausible).chain(hostileBody) : fc.constant(undefined);

@@ -3,6 +3,7 @@ import { SPIN_INTERVAL_MS, spinWheel } from "~/services/rewards.server";
 import { call, pageText } from "../support/app";
 import { chiSquare, chiSquareCritical } from "../support/chi-square";
 import { createTestUser } from "../support/factories";
+import { scaled } from "../support/timeouts";
 
 /**
  * The daily wheel, spun through the real service (configuration, VIP jackpot chances,
@@ -66,7 +67,7 @@ describe("the spin wheel against its published odds", () => {
     ["a player without VIP", undefined, 1],
     ["a diamond VIP (5x jackpot chances)", "diamond", 5],
   ] as const) {
-    it(`lands as published for ${label} (chi-square, p > 10⁻⁶)`, { timeout: 120_000 }, async () => {
+    it(`lands as published for ${label} (chi-square, p > 10⁻⁶)`, { timeout: scaled(120_000) }, async () => {
       const published = (await publishedOdds()).get(chances)!;
       const counts = await spin(tier);
       expect([...counts.keys()].every((reward) => published.has(reward))).toBe(true);

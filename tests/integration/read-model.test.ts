@@ -12,6 +12,7 @@ import * as readModel from "~/infra/read-model.server";
 import { sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { testDatabaseUrl } from "../support/database-setup";
+import { scaled } from "../support/timeouts";
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -206,7 +207,7 @@ describe("the read model (sessions and raffles from memory)", () => {
     await vi.waitFor(() => expect(readModel.readModelEnabled()).toBe(false));
     await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "While down" } }));
     expect((await getSession(request()))?.user.firstName).toBe("While down");
-    await vi.waitFor(() => expect(readModel.readModelEnabled()).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(() => expect(readModel.readModelEnabled()).toBe(true), { timeout: scaled(10_000) });
     await settled();
     await getSession(request());
     await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "Back up" } }));

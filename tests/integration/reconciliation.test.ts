@@ -9,6 +9,7 @@ import { readToast } from "~/infra/toast.server";
 import { call, cookiesFrom, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";
+import { scaled } from "../support/timeouts";
 
 /**
  * Reconciliation in the back office (ADR 050): a refund the provider refused is held for
@@ -187,7 +188,7 @@ describe("a flag", () => {
         flagged();
         await new Promise<void>((resolve) => (commit = resolve));
       },
-      { timeout: 30_000 },
+      { timeout: scaled(30_000) },
     );
     await wasFlagged;
     const clearing = clearFlag(admin.id, player.id, flaggedAt!, "Refunded at the dashboard").then(

@@ -4,6 +4,7 @@ import { addMissingRaffleSeries } from "~/models/raffle-schedule.server";
 import { enterRaffle } from "~/services/raffles.server";
 import { schedulerTick, startScheduler, windowStart } from "~/services/scheduler.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
+import { scaled } from "../support/timeouts";
 
 describe("windowStart", () => {
   it("aligns rounds to the clock and staggers concurrent slots", () => {
@@ -58,7 +59,7 @@ describe("the scheduler", () => {
   it("runs on its own timer and stops cleanly", async () => {
     await addMissingRaffleSeries([{ slug: "timer-quick", kind: "quick", tier: "bolt", entryPrice: 10n, durationSeconds: 30 }]);
     const scheduler = startScheduler({ intervalMs: 20 });
-    await expect.poll(() => db().raffle.count({ where: { tier: "bolt" } }), { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => db().raffle.count({ where: { tier: "bolt" } }), { timeout: scaled(10_000) }).toBeGreaterThan(0);
     await scheduler.stop();
   });
 
@@ -71,7 +72,7 @@ describe("the scheduler", () => {
     const scheduler = startScheduler({ intervalMs: 60_000 });
     try {
       await expect
-        .poll(async () => (await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).status, { timeout: 20_000, interval: 50 })
+        .poll(async () => (await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).status, { timeout: scaled(20_000), interval: 50 })
         .toBe("completed");
       const { drawnAt } = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } });
       expect(drawnAt!.getTime()).toBeGreaterThanOrEqual(endsAt.getTime());

@@ -1,5 +1,9 @@
 import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
-import { enrolledAdmin, refundAtProvider, signInRequest, unique, unusedTotpCode, verifyEmailOf } from "../support";
+import { enrolledAdmin, keepToasts, refundAtProvider, signInRequest, unique, unusedTotpCode, verifyEmailOf } from "../support";
+import { scaled } from "../../support/timeouts";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /**
  * The back office on a 360 px phone, with and without JavaScript: each tab at its own address
@@ -50,7 +54,7 @@ async function expectOnScreen(button: Locator) {
 
 for (const javaScriptEnabled of [true, false]) {
   test(`the back office on a 360 px phone ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ browser, baseURL }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(scaled(90_000));
     const payee = await playerWithPayout(browser, baseURL!);
     const refused = await playerWithPayout(browser, baseURL!);
     await refundAtProvider(refused);

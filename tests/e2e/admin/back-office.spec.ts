@@ -1,5 +1,9 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { enrolledAdmin, grantWinnings, refundAtProvider, signInRequest, unique, unusedTotpCode, verifyEmailOf } from "../support";
+import { enrolledAdmin, grantWinnings, keepToasts, refundAtProvider, signInRequest, unique, unusedTotpCode, verifyEmailOf } from "../support";
+import { scaled } from "../../support/timeouts";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /**
  * The back office end to end, once with JavaScript and once without (one test, so the
@@ -44,7 +48,7 @@ async function playerWithPayout(browser: Browser, baseURL: string, dollars: numb
 
 for (const javaScriptEnabled of [true, false]) {
   test(`the back office ${javaScriptEnabled ? "with" : "without"} JavaScript`, async ({ browser, baseURL }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(scaled(90_000));
     const approveMe = await playerWithPayout(browser, baseURL!, 55);
     const rejectMe = await playerWithPayout(browser, baseURL!, 56);
     const bulkMe = await playerWithPayout(browser, baseURL!, 12);
@@ -138,8 +142,8 @@ for (const javaScriptEnabled of [true, false]) {
         .first();
       await active.getByRole("button", { name: "Complete now" }).click();
       await expect(page.getByTestId("toast")).toContainText(/Raffle Completed!|This raffle is no longer active/);
-      await expect(page.getByTestId("toast")).toContainText("Raffle Completed!", { timeout: 1000 });
-    }).toPass({ timeout: 20_000 });
+      await expect(page.getByTestId("toast")).toContainText("Raffle Completed!", { timeout: scaled(1000) });
+    }).toPass({ timeout: scaled(20_000) });
 
     await page.getByRole("link", { name: "audit" }).click();
     // Admins' actions only: the scheduler's and the players' rows would push them off the first page.

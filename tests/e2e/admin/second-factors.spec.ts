@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { DEMO_ADMIN_TOTP_SECRET, DEMO_BOOTSTRAP_KEY, newAdmin, signInRequest, unusedTotpCode } from "../support";
+import { scaled } from "../../support/timeouts";
 
 /**
  * The admin gate's second factor (ADR 036), in the desktop project only (each test drives
@@ -11,7 +12,7 @@ for (const javaScriptEnabled of [true, false]) {
     browser,
     baseURL,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(scaled(60_000));
     const admin = await newAdmin();
     const context = await browser.newContext({ baseURL, javaScriptEnabled });
     const page = await context.newPage();

@@ -3,6 +3,7 @@ import { expect, test } from "@playwright/test";
 import { findCardData } from "../../support/card-scan";
 import { dumpAllTables, runningDatabaseUrl } from "../../support/database-dump";
 import { newDataDir, removeDataDirs, signUpOn, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
+import { scaled } from "../../support/timeouts";
 
 /**
  * Issue 19's attacks, replayed against a production build (`build/server.js`, demo mode,
@@ -20,10 +21,10 @@ let dataDir: string;
 let base: string;
 
 // Generous bounds for a loaded machine: each attack takes a few seconds when it is not.
-test.describe.configure({ mode: "serial", timeout: 60_000 });
+test.describe.configure({ mode: "serial", timeout: scaled(60_000) });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   dataDir = newDataDir();
   server = await startServer(dataDir, {
     SCHEDULER_ENABLED: "false",

@@ -4,6 +4,7 @@ import type { ServerBuild } from "@remix-run/node";
 import { expect, test } from "@playwright/test";
 import { ledgerAt, runningDatabaseUrl } from "../../support/database-dump";
 import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess, signUpOn } from "../../support/server-process";
+import { scaled } from "../../support/timeouts";
 
 /**
  * 10 MB bodies against a real server: 413 for every route that acts and every /api
@@ -67,6 +68,8 @@ function post(pathname: string, body: BodyInit, contentType: string): Promise<Re
 }
 
 test("10 MB bodies are 413 on every route, announced or chunked, and move no coin", async () => {
+  // Two 10 MB uploads per route, over a hundred in all: more than a page's 30 s on a busy machine.
+  test.setTimeout(scaled(120_000));
   const database = await runningDatabaseUrl(dataDir);
   const before = await ledgerAt(database);
   const paths = await targets();

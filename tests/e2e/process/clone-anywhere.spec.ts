@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { removeDataDir, startServer, stopServer, waitUntilReady } from "../../support/server-process";
+import { scaled } from "../../support/timeouts";
 
 /**
  * `npm install && npm start` works wherever a newcomer clones (issue 18, ADR 003): the
@@ -23,7 +24,7 @@ const ORDINARY_USER = "raffle-rush-e2e";
 type Owner = { name: string; uid: number; gid: number };
 
 test.describe.configure({ mode: "serial" });
-test.setTimeout(120_000);
+test.setTimeout(scaled(120_000));
 
 function ordinaryUser(): Owner {
   const ids = () => ({

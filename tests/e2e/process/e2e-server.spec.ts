@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort, newDataDir, removeDataDirs } from "../../support/server-process";
+import { scaled } from "../../support/timeouts";
 
 test.afterAll(() => removeDataDirs());
 
@@ -29,7 +30,7 @@ test("a browser suite's server stops with its database when its process group is
             (r) => r.status,
             () => 0,
           ),
-        { timeout: 90_000, intervals: [250] },
+        { timeout: scaled(90_000), intervals: [250] },
       )
       .toBe(200);
   } finally {

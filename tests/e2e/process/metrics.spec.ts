@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess, signUpOn } from "../../support/server-process";
+import { scaled } from "../../support/timeouts";
 
 /**
  * GET /metrics (ADR 026): off without METRICS_TOKEN, 401 without the right bearer, and
@@ -48,7 +49,7 @@ test("without METRICS_TOKEN there is no /metrics", async () => {
 });
 
 test("with two workers, /metrics needs the token and shows the cluster's counters moving", async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   await withServer({ METRICS_TOKEN: TOKEN, WEB_CONCURRENCY: "2" }, async (base) => {
     expect((await fetch(`${base}/metrics`)).status).toBe(401);
     expect((await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
@@ -92,7 +93,7 @@ test("with two workers, /metrics needs the token and shows the cluster's counter
     expect(afterEntry).not.toContain(raffleId);
 
     // The primary draws the quick rounds (30 s each): its draws reach a worker's scrape.
-    await expect.poll(async () => sample(await scrape(base), "raffle_draws_total"), { timeout: 60_000, intervals: [1_000] }).toBeGreaterThan(0);
+    await expect.poll(async () => sample(await scrape(base), "raffle_draws_total"), { timeout: scaled(60_000), intervals: [1_000] }).toBeGreaterThan(0);
     const afterDraw = await scrape(base);
     expect(sample(afterDraw, "raffle_draw_lag_seconds_count")).toBeGreaterThan(0);
   });

@@ -4,6 +4,7 @@ import Provider from "oidc-provider";
 import { runningDatabaseUrl } from "../../support/database-dump";
 import { freePort, newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
 import { unusedTotpCode } from "../support";
+import { scaled } from "../../support/timeouts";
 
 /**
  * OpenID Connect sign-in end to end: a real OpenID provider (oidc-provider) on a
@@ -84,7 +85,7 @@ test("signs a new player in through the provider, asks for age, residence and Te
 });
 
 test("a player with two-factor authentication gives a code after the provider too", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   const base = `http://localhost:${app.port}`;
   const email = "olive-e2e@oidc.test";
   await page.goto(`${base}/api/login`);

@@ -4,6 +4,7 @@ import { connect, createServer } from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { newDataDir, removeDataDirs, startServer, stopServer as stop, waitUntilReady, type ServerProcess } from "../../support/server-process";
+import { scaled } from "../../support/timeouts";
 
 test.afterAll(() => removeDataDirs());
 
@@ -174,7 +175,7 @@ const isAlive = (pid: number) => {
 };
 
 test("WEB_CONCURRENCY workers answer on one port, the primary alone runs the timed jobs and the workers send mail, a dead worker is replaced, Ctrl-C stops them all", async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   const dataDir = newDataDir();
   const server = await startServer(dataDir, { WEB_CONCURRENCY: "2" });
   const primary = server.child.pid!;
@@ -196,13 +197,13 @@ test("WEB_CONCURRENCY workers answer on one port, the primary alone runs the tim
     body: "email=player%40demo.test",
   });
   expect(reset.status).toBe(200);
-  await expect.poll(() => pidsThatLogged(server.output(), "mail sent").length, { timeout: 15_000 }).toBeGreaterThan(0);
+  await expect.poll(() => pidsThatLogged(server.output(), "mail sent").length).toBeGreaterThan(0);
   expect(workers).toEqual(expect.arrayContaining(pidsThatLogged(server.output(), "mail sent")));
 
   process.kill(workers[0]!, "SIGKILL");
   await expect.poll(() => server.output()).toContain("a worker stopped; starting another");
   // It died young: its replacement starts after a 1 s pause, then boots.
-  await expect.poll(() => pidsThatLogged(server.output(), "listening on").length, { timeout: 30_000 }).toBe(3);
+  await expect.poll(() => pidsThatLogged(server.output(), "listening on").length, { timeout: scaled(30_000) }).toBe(3);
   const replacement = pidsThatLogged(server.output(), "listening on")[2]!;
   for (let i = 0; i < 8; i++) expect(await getOnNewConnection(server.port, "/rules")).toBe(200);
 

@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import { expect, test } from "@playwright/test";
 import { drawnEarly } from "../fair-support";
+import { scaled } from "../../support/timeouts";
 
 /** The browser's check of a draw (issue 20, defect 7) catches a record changed on its way: here its seed. */
 let raffleId: string;
 test.beforeAll(async ({ browser, baseURL }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(scaled(60_000));
   raffleId = await drawnEarly(browser, baseURL!);
 });
 

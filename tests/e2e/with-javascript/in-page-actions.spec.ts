@@ -1,5 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { signUpWithUsername } from "../support";
+import { keepToasts, signUpWithUsername } from "../support";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 type Marked = { stillThisPage?: boolean };
 

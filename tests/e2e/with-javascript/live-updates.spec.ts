@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signUpWithUsername } from "../support";
+import { scaled } from "../../support/timeouts";
 
 /** The page's visibility as the browser would report it for a tab in the background or in front. */
 async function setVisibility(page: Page, state: "hidden" | "visible") {
@@ -16,7 +17,7 @@ async function setVisibility(page: Page, state: "hidden" | "visible") {
  * The page's clock is Playwright's, so the minute passes at once.
  */
 test("a hidden tab closes its live stream after a minute, and shown again reopens it with the page up to date", async ({ page, baseURL }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(scaled(60_000));
   const open = new Set<object>();
   page.on("request", (request) => request.url().endsWith("/api/events") && open.add(request));
   page.on("requestfailed", (request) => open.delete(request));

@@ -1,5 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { signUpWithUsername } from "../support";
+import { keepToasts, signUpWithUsername } from "../support";
+import { scaled } from "../../support/timeouts";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 declare global {
   interface Window {
@@ -34,7 +38,7 @@ test("sound effects and quick raffle notifications: turned on in settings, they 
   page,
   context,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   await context.grantPermissions(["notifications"]);
   await context.addInitScript(recordSignals);
   await signUpWithUsername(page);
@@ -65,7 +69,7 @@ test("sound effects and quick raffle notifications: turned on in settings, they 
         round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 8 && r.participantCount === 0);
         return Boolean(round);
       },
-      { timeout: 40_000, intervals: [1000] },
+      { timeout: scaled(40_000), intervals: [1000] },
     )
     .toBe(true);
   await page.goto("/quick");
@@ -74,13 +78,13 @@ test("sound effects and quick raffle notifications: turned on in settings, they 
   await expect(page.locator(`[data-raffle-id="${round!.id}"]`).getByTestId("my-tickets")).toContainText("1");
 
   await expect
-    .poll(() => page.evaluate(() => window.__notifications), { timeout: 60_000 })
+    .poll(() => page.evaluate(() => window.__notifications), { timeout: scaled(60_000) })
     .toContainEqual(expect.objectContaining({ title: expect.stringMatching(/^(Quick raffle cancelled|Quick raffle drawn|You won!)$/) }));
   expect(await page.evaluate(() => window.__sounds)).toBeGreaterThan(0);
 });
 
 test("with the settings off (the defaults), a drawn round makes no sound and no notification", async ({ page, context }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(scaled(120_000));
   await context.grantPermissions(["notifications"]);
   await context.addInitScript(recordSignals);
   await signUpWithUsername(page);
@@ -97,7 +101,7 @@ test("with the settings off (the defaults), a drawn round makes no sound and no 
         round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 8 && r.participantCount === 0);
         return Boolean(round);
       },
-      { timeout: 40_000, intervals: [1000] },
+      { timeout: scaled(40_000), intervals: [1000] },
     )
     .toBe(true);
   await page.goto("/quick");
@@ -105,6 +109,6 @@ test("with the settings off (the defaults), a drawn round makes no sound and no 
   await card.getByRole("button", { name: "Enter $0.05" }).click();
   await expect(page.getByTestId("toast")).toContainText("Quick Entry!");
   // Drawn: its card leaves the page.
-  await expect(card).toHaveCount(0, { timeout: 60_000 });
+  await expect(card).toHaveCount(0, { timeout: scaled(60_000) });
   expect(await page.evaluate(() => ({ notifications: window.__notifications.length, sounds: window.__sounds }))).toEqual({ notifications: 0, sounds: 0 });
 });

@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { PLAYER_PAGES, playerTest, PUBLIC_PAGES } from "../layout-checks";
 import { enrolledAdmin } from "../support";
+import { scaled } from "../../support/timeouts";
 
 /**
  * Every page, signed out, as a player and as an admin, in both themes (the theme cookie
@@ -13,7 +14,7 @@ const ADMIN_PAGES = ["/admin/payouts", "/admin/users", "/admin/raffles", "/admin
 const THEMES = ["light", "dark"] as const;
 
 // A scan of a page full of raffle cards takes seconds on a busy machine.
-test.describe.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: scaled(60_000) });
 
 async function setTheme(page: Page, baseURL: string, theme: "light" | "dark") {
   await page.context().addCookies([{ name: "theme", value: encodeURIComponent(btoa(JSON.stringify(theme))), url: baseURL }]);

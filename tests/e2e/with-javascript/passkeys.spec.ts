@@ -1,5 +1,9 @@
 import { expect, test, type CDPSession, type Page } from "@playwright/test";
-import { enrolledAdmin, signUpWithUsername } from "../support";
+import { enrolledAdmin, keepToasts, signUpWithUsername } from "../support";
+import { scaled } from "../../support/timeouts";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 /**
  * Passkeys (ADR 037) in Chromium's virtual authenticator (DevTools protocol): a platform
@@ -7,7 +11,7 @@ import { enrolledAdmin, signUpWithUsername } from "../support";
  * Register one in settings, sign out, sign in with it (no email, no password), see it
  * listed as used, remove it, and see it refused afterwards.
  */
-test.setTimeout(120_000);
+test.setTimeout(scaled(120_000));
 
 async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
   const cdp = await page.context().newCDPSession(page);
@@ -41,7 +45,7 @@ test("register a passkey in settings, sign out, sign in with it, see it listed, 
   await expect(page.getByTestId("no-passkeys")).toBeVisible();
   await page.getByLabel("Passkey name").fill("Work laptop");
   await page.getByRole("button", { name: "Add a passkey" }).click();
-  await expect(page.getByTestId("toast")).toContainText("Passkey added", { timeout: 15_000 });
+  await expect(page.getByTestId("toast")).toContainText("Passkey added");
   await expect(page.getByTestId("passkey")).toHaveCount(1);
   await expect(page.getByTestId("passkey")).toContainText("Work laptop");
   await expect(page.getByTestId("passkey")).toContainText("not used yet");
@@ -53,7 +57,7 @@ test("register a passkey in settings, sign out, sign in with it, see it listed, 
   await signOut(page);
   await page.goto("/api/login?returnTo=%2Faccount%2Fpasskeys");
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-  await expect(page).toHaveURL(/\/account\/passkeys$/, { timeout: 15_000 });
+  await expect(page).toHaveURL(/\/account\/passkeys$/);
   await expect(page.getByTestId("passkey")).toContainText(/last used/);
   const after = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
   expect(after.credentials[0]!.signCount).toBeGreaterThan(credentials[0]!.signCount);
@@ -76,12 +80,12 @@ test("an admin adds a passkey with the back office open, and signed in with it, 
   await page.goto("/account/passkeys");
   await page.getByLabel("Passkey name").fill("Admin laptop");
   await page.getByRole("button", { name: "Add a passkey" }).click();
-  await expect(page.getByTestId("toast")).toContainText("Passkey added", { timeout: 15_000 });
+  await expect(page.getByTestId("toast")).toContainText("Passkey added");
 
   await signOut(page);
   await page.goto("/api/login?returnTo=%2Fadmin-access");
   await page.getByRole("button", { name: "Sign in with a passkey" }).click();
-  await expect(page).toHaveURL(/\/admin-access$/, { timeout: 15_000 });
+  await expect(page).toHaveURL(/\/admin-access$/);
   await expect(page.getByLabel("Authentication code")).toBeVisible();
   await page.getByRole("button", { name: "Continue with your passkey" }).click();
   await expect(page).toHaveURL(/\/admin\/payouts$/);

@@ -1,5 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { signUpWithUsername, toastText } from "../support";
+import { keepToasts, signUpWithUsername, toastText } from "../support";
+import { scaled } from "../../support/timeouts";
+
+// Toasts are what these tests read: they last until read, however slow the machine.
+test.beforeEach(({ page }) => keepToasts(page));
 
 test("with JavaScript the reality check rises on its own while the page stays open, and the clock ticks", async ({ page }) => {
   await signUpWithUsername(page);
@@ -14,10 +18,10 @@ test("with JavaScript the reality check rises on its own while the page stays op
   await expect(clock).not.toHaveText(first);
   // No reload: the page's timer brings it (a "minute" is 0.2 s on the test server).
   const reminder = page.getByRole("alertdialog", { name: "Reality check" });
-  await expect(reminder).toBeVisible({ timeout: 20_000 });
+  await expect(reminder).toBeVisible({ timeout: scaled(20_000) });
   await expect(reminder.getByRole("button", { name: "Keep playing" })).toBeFocused();
   await reminder.getByRole("button", { name: "Keep playing" }).click();
   await expect(reminder).toBeHidden();
   // And it comes back one interval later.
-  await expect(reminder).toBeVisible({ timeout: 20_000 });
+  await expect(reminder).toBeVisible({ timeout: scaled(20_000) });
 });

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { openQuickRound, signUpWithUsername } from "../support";
+import { scaled } from "../../support/timeouts";
 
 /**
  * Issue 20, defect 2: winners are told. Two players in one quick round, each on the quick
@@ -12,7 +13,7 @@ const PRICE: Record<string, string> = { desktop: "0.25", mobile: "2.00" };
 
 test("a drawn round shows DRAWING, then its winner beside the next round, and the winner is congratulated live", async ({ browser, baseURL }) => {
   // Two sign-ups and up to two 30-second rounds.
-  test.setTimeout(180_000);
+  test.setTimeout(scaled(180_000));
   const [first, second] = await Promise.all([browser.newContext({ baseURL }), browser.newContext({ baseURL })]);
   const pages = [await first.newPage(), await second.newPage()];
   const names = [(await signUpWithUsername(pages[0]!)).username, (await signUpWithUsername(pages[1]!)).username];
@@ -42,16 +43,16 @@ test("a drawn round shows DRAWING, then its winner beside the next round, and th
   const celebrated = Promise.race(
     pages.map(async (page, index) => {
       const overlay = page.getByTestId("win-celebration");
-      await overlay.waitFor({ state: "visible", timeout: 60_000 });
+      await overlay.waitFor({ state: "visible", timeout: scaled(60_000) });
       // Read at once: the overlay closes itself after 5 s.
       const seen = await overlay.evaluate((el) => ({ text: (el as HTMLElement).innerText, confetti: el.querySelectorAll('[data-testid="confetti"]').length }));
       return { index, ...seen };
     }),
   );
   const card = pages[0]!.locator(`[data-raffle-id="${id}"]`);
-  await expect(card.getByTestId("countdown")).toHaveText("Drawing Winner...", { timeout: 40_000 });
+  await expect(card.getByTestId("countdown")).toHaveText("Drawing Winner...", { timeout: scaled(40_000) });
   const result = card.getByTestId("card-result");
-  await expect(result).toHaveText(new RegExp(`^🏆 (You won \\$${prize}!|(${names[0]}|${names[1]}) won \\$${prize})$`), { timeout: 10_000 });
+  await expect(result).toHaveText(new RegExp(`^🏆 (You won \\$${prize}!|(${names[0]}|${names[1]}) won \\$${prize})$`), { timeout: scaled(10_000) });
   // The next round at this price is open beside the drawn one, while the winner shows.
   await expect(pages[0]!.locator(`[id="price-${price}"] [data-testid="raffle-card"][data-phase="open"]`).first()).toBeVisible();
   await expect(result).toBeVisible();
@@ -66,6 +67,6 @@ test("a drawn round shows DRAWING, then its winner beside the next round, and th
   await expect(pages[winner]!.locator(`[data-raffle-id="${id}"] [data-testid="card-result"]`)).toHaveText(`🏆 You won $${price}!`);
   await expect(pages[1 - winner]!.getByTestId("win-celebration")).toHaveCount(0);
   // The drawn card leaves after a few seconds; the next round stays.
-  await expect(card).toHaveCount(0, { timeout: 15_000 });
+  await expect(card).toHaveCount(0);
   await Promise.all([first.close(), second.close()]);
 });
