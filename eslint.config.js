@@ -20,7 +20,7 @@ export default tseslint.config(
   },
   {
     // Game and money randomness comes from node:crypto only (PRODUCT.md, "Fair draws").
-    // app/services/randomness.test.ts proves the rule catches each way of reaching Math.random.
+    // app/services/fairness/randomness.test.ts proves the rule catches each way of reaching Math.random.
     files: ["server.ts", "server/**/*.ts", "app/**/*.ts", "app/**/*.tsx", "scripts/**/*.ts", "scripts/**/*.mjs"],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
     rules: {

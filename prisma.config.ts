@@ -1,6 +1,6 @@
 import { defineConfig } from "prisma/config";
 
-// Migrations are applied by our own runner (app/models/migrations.server.ts) and by
+// Migrations are applied by our own runner (app/models/system/migrations.server.ts) and by
 // `prisma migrate deploy` on deploys that can fetch Prisma's schema engine.
 export default defineConfig({
   schema: "prisma/schema.prisma",

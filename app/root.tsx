@@ -7,14 +7,14 @@ import { NotFound } from "./components/not-found";
 import { ErrorFrame, generalMessage, useErrorStatus } from "./components/route-error";
 import { Toaster, type ToastMessage } from "./components/toaster";
 import { useOptionalRootData, useRootData } from "./components/use-root-data";
-import { getSession, needsOnboarding } from "./services/auth.server";
+import { getSession, needsOnboarding } from "~/services/accounts/auth.server";
 import { getEnv } from "./infra/env.server";
-import { takeOutcomeNotice } from "./services/outcomes.server";
-import { takePayoutNotice } from "./services/payouts.server";
-import { playState } from "./services/reality-check.server";
-import { getTheme } from "./infra/theme.server";
-import { readToast } from "./infra/toast.server";
-import { userRecord } from "./services/users.server";
+import { takeOutcomeNotice } from "~/services/raffles/outcomes.server";
+import { takePayoutNotice } from "~/services/money/payouts.server";
+import { playState } from "~/services/play-safety/reality-check.server";
+import { getTheme } from "~/web/theme.server";
+import { readToast } from "~/web/toast.server";
+import { userRecord } from "~/services/accounts/user-record.server";
 import stylesheet from "./tailwind.css?url";
 
 export const links: LinksFunction = () => [

@@ -45,9 +45,9 @@ const localBeacon =
     : undefined;
 
 const { connectDb, disconnectDb } = await import("~/models/db.server");
-const { ensureDatabase, startEmbeddedPostgres } = await import("~/infra/embedded-postgres.server");
-const { migrate } = await import("~/models/migrations.server");
-const { seed } = await import("~/infra/seed.server");
+const { ensureDatabase, startEmbeddedPostgres } = await import("../server/embedded-postgres");
+const { migrate } = await import("~/models/system/migrations.server");
+const { seed } = await import("../server/seed");
 const { runPgbench, startApp, startHelloWorld, startScript, root } = await import("./infra");
 const { prepareEntriesReference } = await import("./reference/setup");
 const { createPlayers } = await import("./fixtures");

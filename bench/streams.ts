@@ -36,9 +36,9 @@ process.env.SESSION_SECRET ??= randomBytes(32).toString("hex");
 const metricsToken = randomBytes(24).toString("hex");
 
 const { connectDb, disconnectDb } = await import("~/models/db.server");
-const { ensureDatabase, startEmbeddedPostgres } = await import("~/infra/embedded-postgres.server");
-const { migrate } = await import("~/models/migrations.server");
-const { seed } = await import("~/infra/seed.server");
+const { ensureDatabase, startEmbeddedPostgres } = await import("../server/embedded-postgres");
+const { migrate } = await import("~/models/system/migrations.server");
+const { seed } = await import("../server/seed");
 const { residentBytes, startApp } = await import("./infra");
 const { createPlayers, openBenchRaffle } = await import("./fixtures");
 

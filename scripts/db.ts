@@ -8,8 +8,8 @@
 import path from "node:path";
 import { createInterface } from "node:readline/promises";
 import { dropLocalData, localDataFolders } from "~/infra/cluster-cleanup.server";
-import { seed } from "~/infra/seed.server";
-import { openDatabase } from "~/infra/database.server";
+import { seed } from "../server/seed";
+import { openDatabase } from "../server/database";
 import { ConfigError, getEnv } from "~/infra/env.server";
 
 const command = process.argv[2];

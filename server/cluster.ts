@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import type { Env } from "~/infra/env.server";
 import { getLogger } from "~/infra/logger.server";
 import { registerDatabaseGauges } from "~/infra/metrics.server";
-import { serveClusterMetrics } from "~/infra/metrics-cluster.server";
+import { serveClusterMetrics } from "./metrics-cluster";
 import { logWelcome, onShutdown, openOrExit, startJobs } from "./lifecycle";
 
 /** A cluster's worker still running this long into shutdown is killed (its drain closes connections at 5 s). */

@@ -1,13 +1,13 @@
 import path from "node:path";
 import closeWithGrace from "close-with-grace";
-import { openDatabase, type Database } from "~/infra/database.server";
+import { openDatabase, type Database } from "./database";
 import { ConfigError, getEnv, type Env } from "~/infra/env.server";
 import { getLogger } from "~/infra/logger.server";
 import { startMailSender } from "~/infra/mail/outbox.server";
-import { startPaymentSweep } from "~/services/payments/sweep.server";
-import { EmbeddedPostgresError } from "~/infra/postgres-user.server";
-import { startScheduler, type Scheduler } from "~/services/scheduler.server";
-import { DEMO_USERS, seed } from "~/infra/seed.server";
+import { startPaymentSweep } from "~/services/money/payments/sweep.server";
+import { EmbeddedPostgresError } from "./postgres-user";
+import { startScheduler, type Scheduler } from "~/services/raffles/scheduler.server";
+import { DEMO_USERS, seed } from "./seed";
 
 /** Everything, database included, is closed within this long of SIGTERM or SIGINT, or the process exits 1. */
 const SHUTDOWN_DEADLINE_MS = 9_000;

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { AuditView } from "~/services/admin-audit.server";
+import type { AuditView } from "~/services/back-office/audit-view.server";
 import { Cell, Table } from "./admin-tabs";
 
 const field = "min-h-11 rounded border border-slate-300 bg-white px-2 py-1 text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";

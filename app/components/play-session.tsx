@@ -1,6 +1,6 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import type { PlayState } from "~/services/reality-check.server";
+import type { PlayState } from "~/services/play-safety/reality-check.server";
 import { formatDuration } from "~/shared/responsible-play-options";
 import { useNow } from "./use-now";
 import { utcMinute } from "~/shared/dates";

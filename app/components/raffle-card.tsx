@@ -1,5 +1,5 @@
 import { useFetcher, useLocation } from "@remix-run/react";
-import type { RaffleView } from "~/services/feeds.server";
+import type { RaffleView } from "~/services/raffles/raffle-views.server";
 import { usePaused } from "./play-session";
 import { useCountUp } from "./use-count-up";
 import { useHydrated } from "./use-hydrated";

@@ -1,5 +1,5 @@
 import { forget, remember } from "@epic-web/remember";
-import { saveBeaconChain } from "~/models/beacon.server";
+import { saveBeaconChain } from "~/models/fairness/beacon-chain.server";
 import { getEnv } from "./env.server";
 import { getLogger } from "./logger.server";
 import { beaconRandomness, QUICKNET, roundAfter, roundTime, verifyBeaconSignature, type BeaconChain } from "~/shared/draw-verifier.mjs";

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { isAlive, recordedDataDir, removeEmbeddedPostgres } from "./embedded-postgres.server";
-import { OWNER_FILE, SHARED_HOME } from "./postgres-user.server";
+import { isAlive, recordedDataDir, removeEmbeddedPostgres } from "../../server/embedded-postgres";
+import { OWNER_FILE, SHARED_HOME } from "../../server/postgres-user";
 
 /**
  * What is left of embedded clusters whose owners are gone (issue 39): a PostgreSQL server

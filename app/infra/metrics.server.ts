@@ -2,8 +2,8 @@ import { remember } from "@epic-web/remember";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { Counter, Gauge, Histogram, collectDefaultMetrics, register } from "prom-client";
 import { poolStats } from "~/models/db.server";
-import { ledgerInvariants } from "~/models/ledger.server";
-import { countPaymentsByStatus, countPayoutLegsByStatus, countWithdrawalsByStatus } from "~/models/metrics.server";
+import { ledgerInvariants } from "~/models/money/ledger.server";
+import { countPaymentsByStatus, countPayoutLegsByStatus, countWithdrawalsByStatus } from "~/models/system/status-counts.server";
 import { openStreamCount } from "./events.server";
 
 /**

@@ -2,7 +2,7 @@ import { cachified, type Cache, type CacheEntry } from "@epic-web/cachified";
 import { remember } from "@epic-web/remember";
 import { LRUCache } from "lru-cache";
 import type { RaffleKind } from "~/generated/prisma/client";
-import type { SessionRow } from "~/models/session.server";
+import type { SessionRow } from "~/models/accounts/session.server";
 import { isListening, onNotification, onStatus, startListening } from "./listener.server";
 
 /**

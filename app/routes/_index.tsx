@@ -4,8 +4,8 @@ import { useLoaderData } from "@remix-run/react";
 import { HOME_POLL_MS, HomePage } from "~/components/home-page";
 import { Landing } from "~/components/landing";
 import { PlayerShell } from "~/components/player-shell";
-import { getSession, needsOnboarding } from "~/services/auth.server";
-import { homePage, landingPage } from "~/services/home.server";
+import { getSession, needsOnboarding } from "~/services/accounts/auth.server";
+import { homePage, landingPage } from "~/services/raffles/home.server";
 import { useRootData } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";
 

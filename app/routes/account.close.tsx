@@ -5,12 +5,12 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { z } from "zod";
 import { buttonClass, Field, inputClass } from "~/components/form-fields";
 import { useSchemaForm } from "~/components/schema-form";
-import { closeAccount, closurePreview } from "~/services/account-closure.server";
-import { endSession, requireUser } from "~/services/auth.server";
+import { closeAccount, closurePreview } from "~/services/accounts/account-closure.server";
+import { endSession, requireUser } from "~/services/accounts/auth.server";
 import { DomainError } from "~/shared/domain-error";
-import { readForm } from "~/infra/http.server";
+import { readForm } from "~/web/http.server";
 import { PASSWORD_MAX } from "~/shared/password-policy";
-import { redirectWithToast } from "~/infra/toast.server";
+import { redirectWithToast } from "~/web/toast.server";
 import { PageError } from "~/components/route-error";
 
 /** An account with a password confirms with it; one without (signed up through a provider) types the closing word. */

@@ -7,15 +7,15 @@ import { AccountCard } from "~/components/account-card";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { CodeField, useSchemaForm } from "~/components/schema-form";
 import { PageError } from "~/components/route-error";
-import { AccountError } from "~/services/accounts.server";
-import { requireUser } from "~/services/auth.server";
-import { confirmEmailChangeByCode, confirmEmailChangeByToken, pendingEmailChange, requestEmailChange } from "~/services/email-change.server";
-import { expectedErrorMessage, readForm } from "~/infra/http.server";
+import { AccountError } from "~/services/accounts/sign-up.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { confirmEmailChangeByCode, confirmEmailChangeByToken, pendingEmailChange, requestEmailChange } from "~/services/accounts/email-change.server";
+import { expectedErrorMessage, readForm } from "~/web/http.server";
 import { mailedCode } from "~/shared/email-code-forms";
 import { replyIntent, unshownErrors } from "~/shared/form-reply";
 import { PASSWORD_MAX } from "~/shared/password-policy";
-import { RateLimited } from "~/services/rate-limit.server";
-import { redirectWithToast } from "~/infra/toast.server";
+import { RateLimited } from "~/services/system/rate-limit.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 const requestSchema = z.object({
   intent: z.literal("request"),

@@ -7,11 +7,11 @@ import { AccountCard } from "~/components/account-card";
 import { AddPasskey } from "~/components/passkey-buttons";
 import { FormErrors } from "~/components/form-fields";
 import { PageError } from "~/components/route-error";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/services/accounts/auth.server";
 import { longUtcDate } from "~/shared/dates";
-import { expectedErrorMessage, readForm } from "~/infra/http.server";
-import { listPasskeys, relyingParty, removePasskey } from "~/services/passkeys.server";
-import { redirectWithToast } from "~/infra/toast.server";
+import { expectedErrorMessage, readForm } from "~/web/http.server";
+import { listPasskeys, relyingParty, removePasskey } from "~/services/accounts/passkeys.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 const schema = z.object({
   intent: z.literal("remove", { message: "Unknown action" }),

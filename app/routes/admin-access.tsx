@@ -6,13 +6,20 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { CodeField, useSchemaForm } from "~/components/schema-form";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
-import { confirmAdminEnrolment, enrolWithKey, gateStep, mayPassWithPasskey, passAdminGate, passAdminGateWithPasskey } from "~/services/admin-gate.server";
-import { getSession, requireSession } from "~/services/auth.server";
-import { readForm } from "~/infra/http.server";
+import {
+  confirmAdminEnrolment,
+  enrolWithKey,
+  gateStep,
+  mayPassWithPasskey,
+  passAdminGate,
+  passAdminGateWithPasskey,
+} from "~/services/back-office/admin-gate.server";
+import { getSession, requireSession } from "~/services/accounts/auth.server";
+import { readForm } from "~/web/http.server";
 import { PageError } from "~/components/route-error";
-import { RateLimited } from "~/services/rate-limit.server";
-import { clearEnrolmentCookie, enrolmentBelongsTo, enrolmentCookieFor, pendingEnrolment } from "~/services/second-factor.server";
-import { passActionHeaders } from "~/shared/action-headers";
+import { RateLimited } from "~/services/system/rate-limit.server";
+import { clearEnrolmentCookie, enrolmentBelongsTo, enrolmentCookieFor, pendingEnrolment } from "~/services/accounts/second-factor.server";
+import { passActionHeaders } from "~/web/action-headers";
 import { replyIntent, unshownErrors } from "~/shared/form-reply";
 import { adminGateSchema as schema, gateCodeSchema, gateKeySchema, gatePasskeySchema } from "~/shared/second-factor-forms";
 

@@ -2,9 +2,9 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { AuditLog } from "~/components/admin-audit";
 import { SectionError } from "~/components/route-error";
-import { queryParams } from "~/infra/http.server";
-import { auditView, readAuditFilter } from "~/services/admin-audit.server";
-import { requireAdmin } from "~/services/auth.server";
+import { queryParams } from "~/web/http.server";
+import { auditView, readAuditFilter } from "~/services/back-office/audit-view.server";
+import { requireAdmin } from "~/services/accounts/auth.server";
 
 /** The audit log tab (ADR 043): filtered by who acted, action, target and dates, paged by cursor. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { RaffleList } from "~/components/admin-raffles";
 import { SectionError } from "~/components/route-error";
-import { queryParams } from "~/infra/http.server";
-import { listRafflesForAdmin } from "~/services/admin.server";
-import { requireAdmin } from "~/services/auth.server";
+import { queryParams } from "~/web/http.server";
+import { listRafflesForAdmin } from "~/services/back-office/admin.server";
+import { requireAdmin } from "~/services/accounts/auth.server";
 
 /** The raffles tab (ADR 043): active raffles and the last day's; rounds cancelled without entries only with `empty=1`. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -3,11 +3,11 @@ import { Link, NavLink, Outlet, useLoaderData, useLocation, useRevalidator } fro
 import { useEffect } from "react";
 import { ADMIN_TABS } from "~/components/admin-tabs";
 import { RevenueChart } from "~/components/revenue-chart";
-import { dashboard } from "~/services/admin.server";
-import { requireAdmin } from "~/services/auth.server";
+import { dashboard } from "~/services/back-office/admin.server";
+import { requireAdmin } from "~/services/accounts/auth.server";
 import { formatDecimalDollars as money } from "~/shared/money";
 import { REVENUE_PERIODS, type RevenuePeriod } from "~/shared/revenue-periods";
-import { revenueOverTime } from "~/services/revenue.server";
+import { revenueOverTime } from "~/services/back-office/revenue.server";
 import { PageError } from "~/components/route-error";
 
 const PERIODS = Object.keys(REVENUE_PERIODS) as RevenuePeriod[];

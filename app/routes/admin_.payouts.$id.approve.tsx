@@ -1,5 +1,5 @@
-import { approvePayoutAction } from "~/services/admin-actions.server";
-import { adminPageAction } from "~/services/admin-http.server";
+import { approvePayoutAction } from "~/services/back-office/admin-actions.server";
+import { adminPageAction } from "~/web/admin-http.server";
 
 /** The back office's form: approves a pending payout (a second admin's approval above the threshold). Back to the page with a toast; API clients use /api/admin/payouts/:id/approve (ADR 040). */
 export const action = adminPageAction(approvePayoutAction);

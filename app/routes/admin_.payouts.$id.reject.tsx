@@ -1,5 +1,5 @@
-import { rejectPayoutAction } from "~/services/admin-actions.server";
-import { adminPageAction } from "~/services/admin-http.server";
+import { rejectPayoutAction } from "~/services/back-office/admin-actions.server";
+import { adminPageAction } from "~/web/admin-http.server";
 
 /** The back office's form: rejects a pending payout {reason}; its hold goes back to the player's cash. Back to the page with a toast; API clients use /api/admin/payouts/:id/reject (ADR 040). */
 export const action = adminPageAction(rejectPayoutAction);

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PageError } from "~/components/route-error";
-import { PAYOUT_UPDATED, settleTransferAction } from "~/services/admin-actions.server";
-import { requireAdmin } from "~/services/auth.server";
-import { transferStep } from "~/services/transfers.server";
-import { expectedErrorMessage, readSubmission, uuidParam } from "~/infra/http.server";
-import { pageAction } from "~/infra/page-action.server";
-import { redirectWithToast } from "~/infra/toast.server";
+import { PAYOUT_UPDATED, settleTransferAction } from "~/services/back-office/admin-actions.server";
+import { requireAdmin } from "~/services/accounts/auth.server";
+import { transferStep } from "~/services/money/transfers.server";
+import { expectedErrorMessage, readSubmission, uuidParam } from "~/web/http.server";
+import { pageAction } from "~/web/page-action.server";
+import { redirectWithToast } from "~/web/toast.server";
 import { formatDecimalDollars as money } from "~/shared/money";
 
 /**

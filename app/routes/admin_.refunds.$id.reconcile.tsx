@@ -1,5 +1,5 @@
-import { reconcileRefundAction } from "~/services/admin-actions.server";
-import { adminPageAction } from "~/services/admin-http.server";
+import { reconcileRefundAction } from "~/services/back-office/admin-actions.server";
+import { adminPageAction } from "~/web/admin-http.server";
 
 /** The back office's form: settles a refund held for review as reached the card {reference} or not {failure} (ADR 050). Back to the page with a toast; API clients use /api/admin/refunds/:id/reconcile (ADR 040). */
 export const action = adminPageAction(reconcileRefundAction);

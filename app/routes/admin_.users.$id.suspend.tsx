@@ -1,5 +1,5 @@
-import { suspendUserAction } from "~/services/admin-actions.server";
-import { adminPageAction } from "~/services/admin-http.server";
+import { suspendUserAction } from "~/services/back-office/admin-actions.server";
+import { adminPageAction } from "~/web/admin-http.server";
 
 /** The back office's form: suspends a player {suspended: true} or lifts it {suspended: false}. Back to the page with a toast; API clients use /api/admin/users/:id/suspend (ADR 040). */
 export const action = adminPageAction(suspendUserAction);

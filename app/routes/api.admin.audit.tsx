@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { auditView, readAuditFilter } from "~/services/admin-audit.server";
-import { requireAdmin } from "~/services/auth.server";
-import { jsonError, queryParams } from "~/infra/http.server";
+import { auditView, readAuditFilter } from "~/services/back-office/audit-view.server";
+import { requireAdmin } from "~/services/accounts/auth.server";
+import { jsonError, queryParams } from "~/web/http.server";
 
 /** The audit log, a page at a time, with the back office's filters (actor, action, target, from, to, before, after). */
 export async function loader({ request }: LoaderFunctionArgs) {

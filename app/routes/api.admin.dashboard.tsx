@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { dashboard } from "~/services/admin.server";
-import { requireAdmin } from "~/services/auth.server";
+import { dashboard } from "~/services/back-office/admin.server";
+import { requireAdmin } from "~/services/accounts/auth.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -1,5 +1,5 @@
-import { rejectPayoutAction } from "~/services/admin-actions.server";
-import { adminApiAction } from "~/services/admin-http.server";
+import { rejectPayoutAction } from "~/services/back-office/admin-actions.server";
+import { adminApiAction } from "~/web/admin-http.server";
 
 /** Rejects a pending payout {reason}; its hold goes back to the player's cash. JSON; the back office's form posts to /admin/payouts/:id/reject (ADR 040). */
 export const action = adminApiAction(rejectPayoutAction);

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { settleTransferAction } from "~/services/admin-actions.server";
-import { adminApiAction } from "~/services/admin-http.server";
-import { requireAdmin } from "~/services/auth.server";
-import { transferStep } from "~/services/transfers.server";
-import { apiResponse, uuidParam } from "~/infra/http.server";
+import { settleTransferAction } from "~/services/back-office/admin-actions.server";
+import { adminApiAction } from "~/web/admin-http.server";
+import { requireAdmin } from "~/services/accounts/auth.server";
+import { transferStep } from "~/services/money/transfers.server";
+import { apiResponse, uuidParam } from "~/web/http.server";
 
 /** The transfer step: the full destination, for an admin who may record this transfer; each view is audited. The back office's page is /admin/payouts/:id/transfer (ADR 040). */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listRafflesForAdmin } from "~/services/admin.server";
-import { requireAdmin } from "~/services/auth.server";
-import { queryParams } from "~/infra/http.server";
+import { listRafflesForAdmin } from "~/services/back-office/admin.server";
+import { requireAdmin } from "~/services/accounts/auth.server";
+import { queryParams } from "~/web/http.server";
 
 /** Active raffles and the last day's; rounds cancelled without entries only with ?empty=1. */
 export async function loader({ request }: LoaderFunctionArgs) {

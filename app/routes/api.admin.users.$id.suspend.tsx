@@ -1,5 +1,5 @@
-import { suspendUserAction } from "~/services/admin-actions.server";
-import { adminApiAction } from "~/services/admin-http.server";
+import { suspendUserAction } from "~/services/back-office/admin-actions.server";
+import { adminApiAction } from "~/web/admin-http.server";
 
 /** Suspends a player {suspended: true} or lifts it {suspended: false}. JSON; the back office's form posts to /admin/users/:id/suspend (ADR 040). */
 export const action = adminApiAction(suspendUserAction);

@@ -1,5 +1,5 @@
-import { verifyIdentityAction } from "~/services/admin-actions.server";
-import { adminApiAction } from "~/services/admin-http.server";
+import { verifyIdentityAction } from "~/services/back-office/admin-actions.server";
+import { adminApiAction } from "~/web/admin-http.server";
 
 /** Records that a player's identity was verified. JSON; the back office's form posts to /admin/users/:id/verify (ADR 040). */
 export const action = adminApiAction(verifyIdentityAction);

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listUsers, usersSearch } from "~/services/admin.server";
-import { requireAdmin } from "~/services/auth.server";
-import { queryParams } from "~/infra/http.server";
+import { listUsers, usersSearch } from "~/services/back-office/admin.server";
+import { requireAdmin } from "~/services/accounts/auth.server";
+import { queryParams } from "~/web/http.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { AccountError, userForOidcSignIn } from "~/services/accounts.server";
-import { startSession } from "~/services/auth.server";
-import { authenticateWithOidc, oidcEnabled } from "~/services/oidc.server";
-import { recallReturnTo } from "~/infra/return-to.server";
-import { redirectWithToast } from "~/infra/toast.server";
-import { needsSecondStep, pendingSignInCookie } from "~/services/two-step-sign-in.server";
+import { AccountError, userForOidcSignIn } from "~/services/accounts/sign-up.server";
+import { startSession } from "~/services/accounts/auth.server";
+import { authenticateWithOidc, oidcEnabled } from "~/services/accounts/oidc.server";
+import { recallReturnTo } from "~/web/return-to.server";
+import { redirectWithToast } from "~/web/toast.server";
+import { needsSecondStep, pendingSignInCookie } from "~/services/accounts/two-step-sign-in.server";
 
 /** The identity provider sends the player back here with a code; we finish the sign-in. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { createUsername } from "~/services/accounts.server";
-import { requireUser } from "~/services/auth.server";
-import { apiResponse, readJson } from "~/infra/http.server";
+import { createUsername } from "~/services/accounts/sign-up.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { apiResponse, readJson } from "~/web/http.server";
 
 const schema = z.object({ username: z.string({ message: "Please enter a username to continue." }).max(200) });
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { userRecord } from "~/services/users.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { userRecord } from "~/services/accounts/user-record.server";
 
 /** The signed-in player's record, or 401: the app decides "signed in" from this. */
 export async function loader({ request }: LoaderFunctionArgs) {

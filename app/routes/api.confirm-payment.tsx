@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireUser } from "~/services/auth.server";
-import { apiResponse, jsonError, readJson } from "~/infra/http.server";
-import { confirmPayment } from "~/services/payments/settle.server";
-import { idempotent } from "~/infra/idempotency.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { apiResponse, jsonError, readJson } from "~/web/http.server";
+import { confirmPayment } from "~/services/money/payments/settle.server";
+import { idempotent } from "~/web/idempotency.server";
 
 const schema = z.object({ paymentIntentId: z.string().min(1).max(200) });
 

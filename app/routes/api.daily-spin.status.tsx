@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { spinStatus } from "~/services/rewards.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { spinStatus } from "~/services/rewards/rewards.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

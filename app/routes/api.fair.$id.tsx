@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getOptionalUser } from "~/services/auth.server";
-import { getFairDraw } from "~/services/fair.server";
-import { jsonError, uuidParam } from "~/infra/http.server";
+import { getOptionalUser } from "~/services/accounts/auth.server";
+import { getFairDraw } from "~/services/fairness/fair.server";
+import { jsonError, uuidParam } from "~/web/http.server";
 
 /** Public: anyone may check any draw. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { buttonClass } from "~/components/form-fields";
-import { endAllSessions, endSession, getSession } from "~/services/auth.server";
+import { endAllSessions, endSession, getSession } from "~/services/accounts/auth.server";
 import { PageError } from "~/components/route-error";
 
 /**

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireSessionToken, requireUser } from "~/services/auth.server";
-import { enterAsPlayer } from "~/services/game-actions.server";
-import { apiResponse, uuidParam } from "~/infra/http.server";
-import { idempotent } from "~/infra/idempotency.server";
+import { requireSessionToken, requireUser } from "~/services/accounts/auth.server";
+import { enterAsPlayer } from "~/services/raffles/game-actions.server";
+import { apiResponse, uuidParam } from "~/web/http.server";
+import { idempotent } from "~/web/idempotency.server";
 
 /** POST: the entry as JSON; the cards on the pages post to the page route of the same path without /api (ADR 040). */
 export async function action({ request, params }: ActionFunctionArgs) {

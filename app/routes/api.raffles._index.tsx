@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { listRaffles } from "~/services/feeds.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { listRaffles } from "~/services/raffles/raffle-views.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

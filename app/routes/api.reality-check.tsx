@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireSession } from "~/services/auth.server";
-import { dismissRealityCheck, playState } from "~/services/reality-check.server";
+import { requireSession } from "~/services/accounts/auth.server";
+import { dismissRealityCheck, playState } from "~/services/play-safety/reality-check.server";
 
 /** GET: this stretch of play (length, net result, next reminder). */
 export async function loader({ request }: LoaderFunctionArgs) {

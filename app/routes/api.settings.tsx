@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { jsonError, readForm } from "~/infra/http.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { jsonError, readForm } from "~/web/http.server";
 import { settingsSchema } from "~/shared/player-settings";
-import { saveSettings, settingsOf } from "~/services/settings.server";
+import { saveSettings, settingsOf } from "~/services/accounts/settings.server";
 
 /** The player's settings (ADR 031). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { errorResponse, jsonError } from "~/infra/http.server";
+import { errorResponse, jsonError } from "~/web/http.server";
 import { getLogger } from "~/infra/logger.server";
 import { PaymentProviderUnavailable, WebhookSignatureError } from "~/infra/payment-providers/provider";
-import { handleProviderEvent } from "~/services/payments/webhooks.server";
+import { handleProviderEvent } from "~/services/money/payments/webhooks.server";
 import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 
 /** Stripe's webhook: the raw body's signature is verified before anything is read from it. */

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { claimAsPlayer } from "~/services/game-actions.server";
-import { apiResponse } from "~/infra/http.server";
-import { idempotent } from "~/infra/idempotency.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { claimAsPlayer } from "~/services/raffles/game-actions.server";
+import { apiResponse } from "~/web/http.server";
+import { idempotent } from "~/web/idempotency.server";
 
 /** POST: the bonus claimed, as JSON; the VIP page's button posts to /vip/claim-daily-bonus (ADR 040). */
 export async function action({ request }: ActionFunctionArgs) {

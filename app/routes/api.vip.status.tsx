@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { vipClaimStatus } from "~/services/rewards.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { vipClaimStatus } from "~/services/rewards/rewards.server";
 import { activeVipTier } from "~/shared/vip";
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireUser } from "~/services/auth.server";
+import { requireUser } from "~/services/accounts/auth.server";
 import { DomainError } from "~/shared/domain-error";
-import { apiResponse, readJson } from "~/infra/http.server";
-import { priceVip } from "~/services/payments/pricing.server";
-import { startPayment } from "~/services/payments/start.server";
-import { idempotent } from "~/infra/idempotency.server";
+import { apiResponse, readJson } from "~/web/http.server";
+import { priceVip } from "~/services/money/payments/pricing.server";
+import { startPayment } from "~/services/money/payments/start.server";
+import { idempotent } from "~/web/idempotency.server";
 
 const schema = z.object({ tier: z.string().max(20) });
 

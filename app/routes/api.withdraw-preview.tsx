@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { previewAmount } from "~/services/withdrawals.server";
-import { apiResponse, jsonError, queryParams } from "~/infra/http.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { previewAmount } from "~/services/money/withdrawals.server";
+import { apiResponse, jsonError, queryParams } from "~/web/http.server";
 import { parseDollars } from "~/shared/money";
 
 /**

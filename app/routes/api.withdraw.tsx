@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireUser } from "~/services/auth.server";
-import { consume, LIMITS } from "~/services/rate-limit.server";
-import { apiResponse, jsonError, readJson } from "~/infra/http.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { consume, LIMITS } from "~/services/system/rate-limit.server";
+import { apiResponse, jsonError, readJson } from "~/web/http.server";
 import { fieldsFromAccountInfo } from "~/shared/withdrawal-rules";
-import { requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
-import { idempotent } from "~/infra/idempotency.server";
+import { requestWithdrawal, WithdrawalRefused } from "~/services/money/withdrawals.server";
+import { idempotent } from "~/web/idempotency.server";
 
 /** The spec's call: {amount (number, dollars), method, accountInfo (string)}. A CVV inside accountInfo is dropped. */
 const schema = z.object({

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { listWithdrawals } from "~/services/withdrawals.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { listWithdrawals } from "~/services/money/withdrawals.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

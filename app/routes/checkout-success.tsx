@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { forgetCachedSession, requireUser } from "~/services/auth.server";
-import { successToast } from "~/services/checkout.server";
-import { errorResponse, queryParams } from "~/infra/http.server";
+import { forgetCachedSession, requireUser } from "~/services/accounts/auth.server";
+import { successToast } from "~/services/money/checkout.server";
+import { errorResponse, queryParams } from "~/web/http.server";
 import { PaymentProviderUnavailable } from "~/infra/payment-providers/provider";
-import { confirmPayment, settleHostedCheckout } from "~/services/payments/settle.server";
-import { redirectWithToast } from "~/infra/toast.server";
+import { confirmPayment, settleHostedCheckout } from "~/services/money/payments/settle.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 /** Where Stripe sends the player back (Checkout, or a card that needed a redirect): settle, then home with a toast. */
 export async function loader({ request }: LoaderFunctionArgs) {

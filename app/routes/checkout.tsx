@@ -8,15 +8,15 @@ import { buttonClass, inputClass } from "~/components/form-fields";
 import { PlayerShell } from "~/components/player-shell";
 import { StripePayment } from "~/components/stripe-payment";
 import { useHydrated } from "~/components/use-hydrated";
-import { requireUser } from "~/services/auth.server";
-import { shouldOfferLimits } from "~/services/responsible-play.server";
-import { payWithDemoCard, productFrom, purchaseRefusal, successToast } from "~/services/checkout.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { shouldOfferLimits } from "~/services/play-safety/responsible-play.server";
+import { payWithDemoCard, productFrom, purchaseRefusal, successToast } from "~/services/money/checkout.server";
 import { getEnv } from "~/infra/env.server";
-import { expectedErrorMessage, readForm } from "~/infra/http.server";
+import { expectedErrorMessage, readForm } from "~/web/http.server";
 import { coinsToDecimal } from "~/shared/money";
-import { PaymentFailed } from "~/services/payments/pricing.server";
-import { startHostedCheckout } from "~/services/payments/start.server";
-import { redirectWithToast } from "~/infra/toast.server";
+import { PaymentFailed } from "~/services/money/payments/pricing.server";
+import { startHostedCheckout } from "~/services/money/payments/start.server";
+import { redirectWithToast } from "~/web/toast.server";
 import { PageError } from "~/components/route-error";
 
 /**

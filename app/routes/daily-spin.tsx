@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { spinAsPlayer } from "~/services/game-actions.server";
-import { pageAction } from "~/infra/page-action.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { spinAsPlayer } from "~/services/raffles/game-actions.server";
+import { pageAction } from "~/web/page-action.server";
 
 /** The wheel's spin on the home page (ADR 040); API clients use POST /api/daily-spin. */
 export async function action({ request }: ActionFunctionArgs) {

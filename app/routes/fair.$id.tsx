@@ -3,8 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { DrawCheck } from "~/components/draw-check";
 import { LocalTime } from "~/components/local-time";
-import { getOptionalUser } from "~/services/auth.server";
-import { getFairDraw } from "~/services/fair.server";
+import { getOptionalUser } from "~/services/accounts/auth.server";
+import { getFairDraw } from "~/services/fairness/fair.server";
 import { PageError } from "~/components/route-error";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -3,8 +3,8 @@ import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { FairAlgorithm } from "~/components/fair-algorithm";
 import { LocalTime } from "~/components/local-time";
-import { queryParams } from "~/infra/http.server";
-import { listRecentDraws, raffleExists, readDrawCursor, readRaffleSearch } from "~/services/fair.server";
+import { queryParams } from "~/web/http.server";
+import { listRecentDraws, raffleExists, readDrawCursor, readRaffleSearch } from "~/services/fairness/fair.server";
 import { TIER_LABELS } from "~/shared/raffle-display";
 import { PageError } from "~/components/route-error";
 

@@ -5,11 +5,11 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
-import { requestPasswordReset } from "~/services/email-tokens.server";
+import { requestPasswordReset } from "~/services/accounts/email-tokens.server";
 import { RESET_TOKEN_MINUTES } from "~/shared/recovery";
-import { readForm } from "~/infra/http.server";
-import { RateLimited } from "~/services/rate-limit.server";
-import { passActionHeaders } from "~/shared/action-headers";
+import { readForm } from "~/web/http.server";
+import { RateLimited } from "~/services/system/rate-limit.server";
+import { passActionHeaders } from "~/web/action-headers";
 import { PageError } from "~/components/route-error";
 
 const schema = z.object({

@@ -2,8 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { inputClass } from "~/components/form-fields";
-import { requireUser } from "~/services/auth.server";
-import { filterFrom, HISTORY_TYPES, playerHistory, type HistoryRow } from "~/services/history.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { filterFrom, HISTORY_TYPES, playerHistory, type HistoryRow } from "~/services/money/history.server";
 import { useUser } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { jsonError } from "~/infra/http.server";
-import { filterFrom, historyCsv, playerHistory } from "~/services/history.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { jsonError } from "~/web/http.server";
+import { filterFrom, historyCsv, playerHistory } from "~/services/money/history.server";
 
 /** The history page's rows as CSV, with the same filters. */
 export async function loader({ request }: LoaderFunctionArgs) {

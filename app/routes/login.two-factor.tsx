@@ -6,12 +6,12 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { buttonClass, FormErrors } from "~/components/form-fields";
 import { CodeField, useSchemaForm } from "~/components/schema-form";
 import { PageError } from "~/components/route-error";
-import { startSession } from "~/services/auth.server";
-import { readForm } from "~/infra/http.server";
-import { knownDevice, rememberDevice } from "~/services/known-device.server";
-import { RateLimited } from "~/services/rate-limit.server";
-import { clearPendingSignIn, finishSignIn, pendingSignIn } from "~/services/two-step-sign-in.server";
-import { passActionHeaders } from "~/shared/action-headers";
+import { startSession } from "~/services/accounts/auth.server";
+import { readForm } from "~/web/http.server";
+import { knownDevice, rememberDevice } from "~/services/accounts/known-device.server";
+import { RateLimited } from "~/services/system/rate-limit.server";
+import { clearPendingSignIn, finishSignIn, pendingSignIn } from "~/services/accounts/two-step-sign-in.server";
+import { passActionHeaders } from "~/web/action-headers";
 import { signInCodeSchema as schema } from "~/shared/second-factor-forms";
 
 /** Sign-in's second step (ADR 036): only after the right password, for 5 minutes. */

@@ -6,13 +6,13 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { ResidenceFields } from "~/components/residence-fields";
-import { AccountError, completeOnboarding } from "~/services/accounts.server";
-import { getSession, needsOnboarding, unauthorized } from "~/services/auth.server";
+import { AccountError, completeOnboarding } from "~/services/accounts/sign-up.server";
+import { getSession, needsOnboarding, unauthorized } from "~/services/accounts/auth.server";
 import { isoDayField } from "~/shared/dates";
 import { getEnv } from "~/infra/env.server";
 import { jurisdictionChoices, residenceFields } from "~/shared/jurisdictions";
 import { safeRedirectPath } from "~/shared/safe-redirect";
-import { readForm } from "~/infra/http.server";
+import { readForm } from "~/web/http.server";
 import { PageError } from "~/components/route-error";
 
 const schema = z.object({

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
-import { adminGateOpen, requireSession } from "~/services/auth.server";
+import { adminGateOpen, requireSession } from "~/services/accounts/auth.server";
 import { DomainError } from "~/shared/domain-error";
-import { apiResponse, readJson } from "~/infra/http.server";
+import { apiResponse, readJson } from "~/web/http.server";
 import { registrationResponse } from "~/shared/passkey-input";
-import { PASSKEY_NAME_MAX, registerPasskey, registrationOptions } from "~/services/passkeys.server";
+import { PASSKEY_NAME_MAX, registerPasskey, registrationOptions } from "~/services/accounts/passkeys.server";
 
 const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("options") }),

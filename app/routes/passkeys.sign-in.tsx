@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
-import { startSession } from "~/services/auth.server";
-import { apiResponse, readJson } from "~/infra/http.server";
-import { knownDevice, rememberDevice } from "~/services/known-device.server";
+import { startSession } from "~/services/accounts/auth.server";
+import { apiResponse, readJson } from "~/web/http.server";
+import { knownDevice, rememberDevice } from "~/services/accounts/known-device.server";
 import { authenticationResponse } from "~/shared/passkey-input";
-import { signInOptions, verifyPasskeySignIn } from "~/services/passkeys.server";
+import { signInOptions, verifyPasskeySignIn } from "~/services/accounts/passkeys.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 
 const schema = z.discriminatedUnion("intent", [

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireSessionToken } from "~/services/auth.server";
-import { enterAsPlayer } from "~/services/game-actions.server";
-import { uuidParam } from "~/infra/http.server";
-import { pageAction } from "~/infra/page-action.server";
+import { requireSessionToken } from "~/services/accounts/auth.server";
+import { enterAsPlayer } from "~/services/raffles/game-actions.server";
+import { uuidParam } from "~/web/http.server";
+import { pageAction } from "~/web/page-action.server";
 
 /**
  * A quick round card's "Enter" (ADR 040): back to the page with the spec's toast, with or

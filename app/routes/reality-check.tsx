@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireSession } from "~/services/auth.server";
-import { dismissRealityCheck } from "~/services/reality-check.server";
-import { pageAction } from "~/infra/page-action.server";
+import { requireSession } from "~/services/accounts/auth.server";
+import { dismissRealityCheck } from "~/services/play-safety/reality-check.server";
+import { pageAction } from "~/web/page-action.server";
 
 /**
  * "Keep playing" on the reality check (ADR 040): dismisses the reminder until the next

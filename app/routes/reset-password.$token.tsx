@@ -6,11 +6,11 @@ import { z } from "zod";
 import { AccountCard } from "~/components/account-card";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { DomainError } from "~/shared/domain-error";
-import { resetPassword, resetTokenIsLive, TokenRefused } from "~/services/email-tokens.server";
+import { resetPassword, resetTokenIsLive, TokenRefused } from "~/services/accounts/email-tokens.server";
 import { EXPIRED_LINK } from "~/shared/recovery";
-import { readForm } from "~/infra/http.server";
+import { readForm } from "~/web/http.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/shared/password-policy";
-import { redirectWithToast } from "~/infra/toast.server";
+import { redirectWithToast } from "~/web/toast.server";
 import { PageError } from "~/components/route-error";
 
 const schema = z

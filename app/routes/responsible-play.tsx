@@ -4,15 +4,15 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
 import { ExclusionForm, LimitForm, RealityCheckForm } from "~/components/responsible-play-forms";
-import { getOptionalUser, requireUser } from "~/services/auth.server";
+import { getOptionalUser, requireUser } from "~/services/accounts/auth.server";
 import { DomainError } from "~/shared/domain-error";
-import { errorResponse, expectedErrorMessage, readForm } from "~/infra/http.server";
+import { errorResponse, expectedErrorMessage, readForm } from "~/web/http.server";
 import { counted } from "~/shared/raffle-display";
 import { limitCents, limitsFromFields, responsiblePlaySchema, type ExclusionChoice, type RealityCheckMinutes } from "~/shared/responsible-play-options";
-import { setRealityCheck } from "~/services/reality-check.server";
+import { setRealityCheck } from "~/services/play-safety/reality-check.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
-import { depositLimits, excludeSelf, exclusionStatus, setDepositLimit, type LimitPeriod } from "~/services/responsible-play.server";
-import { redirectWithToast, type NewToast } from "~/infra/toast.server";
+import { depositLimits, excludeSelf, exclusionStatus, setDepositLimit, type LimitPeriod } from "~/services/play-safety/responsible-play.server";
+import { redirectWithToast, type NewToast } from "~/web/toast.server";
 import { utcMinute } from "~/shared/dates";
 import { PageError } from "~/components/route-error";
 

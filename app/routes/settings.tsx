@@ -3,11 +3,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { SettingsContent } from "~/components/settings-dialog";
-import { requireUser } from "~/services/auth.server";
-import { jsonError, readForm } from "~/infra/http.server";
-import { pageAction } from "~/infra/page-action.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { jsonError, readForm } from "~/web/http.server";
+import { pageAction } from "~/web/page-action.server";
 import { settingsSchema } from "~/shared/player-settings";
-import { saveSettings } from "~/services/settings.server";
+import { saveSettings } from "~/services/accounts/settings.server";
 import { useRootData, useUser } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";
 

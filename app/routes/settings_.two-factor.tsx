@@ -8,10 +8,10 @@ import { CodeField, useSchemaForm } from "~/components/schema-form";
 import { PlayerShell } from "~/components/player-shell";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
 import { PageError } from "~/components/route-error";
-import { requireSession } from "~/services/auth.server";
-import { readForm } from "~/infra/http.server";
-import { turnOffTwoFactor, turnOnTwoFactor } from "~/services/player-two-factor.server";
-import { RateLimited } from "~/services/rate-limit.server";
+import { requireSession } from "~/services/accounts/auth.server";
+import { readForm } from "~/web/http.server";
+import { turnOffTwoFactor, turnOnTwoFactor } from "~/services/accounts/player-two-factor.server";
+import { RateLimited } from "~/services/system/rate-limit.server";
 import {
   beginEnrolment,
   clearEnrolmentCookie,
@@ -20,9 +20,9 @@ import {
   hasSecondFactor,
   pendingEnrolment,
   recoveryCodesLeft,
-} from "~/services/second-factor.server";
-import { redirectWithToast } from "~/infra/toast.server";
-import { passActionHeaders } from "~/shared/action-headers";
+} from "~/services/accounts/second-factor.server";
+import { redirectWithToast } from "~/web/toast.server";
+import { passActionHeaders } from "~/web/action-headers";
 import { replyIntent, unshownErrors } from "~/shared/form-reply";
 import { beginEnrolmentSchema, playerTwoFactorSchema as schema, turnOffSchema } from "~/shared/second-factor-forms";
 

@@ -2,10 +2,10 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { z } from "zod";
-import { pageOf } from "~/infra/page-action.server";
+import { pageOf } from "~/web/page-action.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
-import { setThemeCookie, themeSchema } from "~/infra/theme.server";
-import { jsonError, readForm } from "~/infra/http.server";
+import { setThemeCookie, themeSchema } from "~/web/theme.server";
+import { jsonError, readForm } from "~/web/http.server";
 
 const schema = z.object({ theme: themeSchema, redirectTo: z.string().optional() });
 

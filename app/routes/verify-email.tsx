@@ -6,14 +6,14 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "~/components/account-card";
 import { EmailVerificationPanel } from "~/components/email-verification-panel";
 import { buttonClass, FormErrors } from "~/components/form-fields";
-import { requireUser } from "~/services/auth.server";
-import { emailVerification, sendVerification, verifyEmailByCode, verifyEmailByToken } from "~/services/email-tokens.server";
-import { expectedErrorMessage, readForm } from "~/infra/http.server";
-import { RateLimited } from "~/services/rate-limit.server";
-import { redirectWithToast } from "~/infra/toast.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { emailVerification, sendVerification, verifyEmailByCode, verifyEmailByToken } from "~/services/accounts/email-tokens.server";
+import { expectedErrorMessage, readForm } from "~/web/http.server";
+import { RateLimited } from "~/services/system/rate-limit.server";
+import { redirectWithToast } from "~/web/toast.server";
 import { PageError } from "~/components/route-error";
 import { verifyEmailSchema as schema, verifyLinkSchema } from "~/shared/email-code-forms";
-import { passActionHeaders } from "~/shared/action-headers";
+import { passActionHeaders } from "~/web/action-headers";
 
 /**
  * Email verification (ADR 032). The link from the message opens a page whose button

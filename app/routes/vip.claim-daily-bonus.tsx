@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/auth.server";
-import { claimAsPlayer } from "~/services/game-actions.server";
-import { pageAction } from "~/infra/page-action.server";
+import { requireUser } from "~/services/accounts/auth.server";
+import { claimAsPlayer } from "~/services/raffles/game-actions.server";
+import { pageAction } from "~/web/page-action.server";
 
 /** "Claim Daily Bonus" on the VIP page (ADR 040); API clients use POST /api/vip/claim-daily-bonus. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -5,7 +5,7 @@
  * site. One file, three uses (ADR 030, ADR 033): the /fair/<id> page runs it in the
  * browser, scripts/verify-draw.mjs runs it in Node.js, and /fair/draw-verifier.mjs serves it
  * to download. The server draws with the same beacon and message functions, and
- * app/shared/fairness.ts computes the hashes with node:crypto on the hot path
+ * app/services/fairness/draw-math.server.ts computes the hashes with node:crypto on the hot path
  * (draw-verifier.test.ts keeps the two, and docs/fairness.md's vectors, equal).
  *
  * Its only dependencies are @noble/curves and @noble/hashes, audited pure-JS

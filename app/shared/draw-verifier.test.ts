@@ -14,7 +14,7 @@ import {
   verifyBeaconSignature,
   verifyDraw,
 } from "./draw-verifier.mjs";
-import { inclusionProof, merkleRoot, seedHash, winningTicket } from "./fairness";
+import { inclusionProof, merkleRoot, seedHash, winningTicket } from "~/services/fairness/draw-math.server";
 import { scaled } from "../../tests/support/timeouts";
 
 /**

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalances } from "~/models/ledger.server";
-import { requestPasswordReset, sendVerification } from "~/services/email-tokens.server";
-import { hashRecoveryCode, newRecoveryCode } from "~/shared/recovery-codes";
-import { hashPassword } from "~/services/password.server";
-import { requestWithdrawal } from "~/services/withdrawals.server";
+import { userBalances } from "~/models/money/ledger.server";
+import { requestPasswordReset, sendVerification } from "~/services/accounts/email-tokens.server";
+import { hashRecoveryCode, newRecoveryCode } from "~/services/accounts/recovery-codes.server";
+import { hashPassword } from "~/services/accounts/password.server";
+import { requestWithdrawal } from "~/services/money/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
 import { fieldError, formAlerts } from "../support/field-error";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { STREAMS_PER_ACCOUNT, streamsPerAddress, subscribe, TooManyStreams } from "~/infra/events.server";
 import { db } from "~/models/db.server";
-import { SESSIONS_PER_ACCOUNT } from "~/models/session.server";
+import { SESSIONS_PER_ACCOUNT } from "~/models/accounts/session.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 

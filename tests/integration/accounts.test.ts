@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { setSuspension } from "~/services/accounts.server";
+import { setSuspension } from "~/services/accounts/sign-up.server";
 import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 import { totpCode, withTotpFactor } from "../support/second-factor";

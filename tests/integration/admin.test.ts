@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalance, userBalances } from "~/models/ledger.server";
-import { approvePayout, rejectPayout } from "~/services/admin.server";
+import { userBalance, userBalances } from "~/models/money/ledger.server";
+import { approvePayout, rejectPayout } from "~/services/back-office/admin.server";
 import { DomainError } from "~/shared/domain-error";
-import { enterRaffle } from "~/services/raffles.server";
-import { requestWithdrawal } from "~/services/withdrawals.server";
-import { readToast } from "~/infra/toast.server";
+import { enterRaffle } from "~/services/raffles/raffles.server";
+import { requestWithdrawal } from "~/services/money/withdrawals.server";
+import { readToast } from "~/web/toast.server";
 import { call, cookiesFrom, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, grantCoins } from "../support/factories";
 

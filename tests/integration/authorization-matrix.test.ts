@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { setSuspension } from "~/services/accounts.server";
+import { setSuspension } from "~/services/accounts/sign-up.server";
 import { call, routeIds, sessionCookie, type Call } from "../support/app";
 import { createTestUser } from "../support/factories";
 

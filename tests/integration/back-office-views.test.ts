@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { enterRaffle, drawDueRaffles } from "~/services/raffles.server";
-import { revenueOverTime } from "~/services/revenue.server";
-import { requestWithdrawal } from "~/services/withdrawals.server";
+import { enterRaffle, drawDueRaffles } from "~/services/raffles/raffles.server";
+import { revenueOverTime } from "~/services/back-office/revenue.server";
+import { requestWithdrawal } from "~/services/money/withdrawals.server";
 import { call, gatedAdmin, pageText } from "../support/app";
 import { createTestRaffle, createTestUser, withdrawCash } from "../support/factories";
 

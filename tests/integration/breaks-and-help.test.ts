@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { excludeSelf } from "~/services/responsible-play.server";
+import { excludeSelf } from "~/services/play-safety/responsible-play.server";
 import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { houseAccountId, postTransaction, userAccountId, userBalances } from "~/models/ledger.server";
+import { houseAccountId, postTransaction, userAccountId, userBalances } from "~/models/money/ledger.server";
 import { COIN_PACKAGES } from "~/shared/coin-packages";
-import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
+import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
 import { VIP_TIERS } from "~/shared/vip";
 import { call, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { userBalance } from "~/models/ledger.server";
-import { readToast } from "~/infra/toast.server";
+import { userBalance } from "~/models/money/ledger.server";
+import { readToast } from "~/web/toast.server";
 import { call, cookiesFrom, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 

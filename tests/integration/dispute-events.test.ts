@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalances } from "~/models/ledger.server";
-import { priceCoins } from "~/services/payments/pricing.server";
-import { settlePayment } from "~/services/payments/settle.server";
-import { startPayment } from "~/services/payments/start.server";
+import { userBalances } from "~/models/money/ledger.server";
+import { priceCoins } from "~/services/money/payments/pricing.server";
+import { settlePayment } from "~/services/money/payments/settle.server";
+import { startPayment } from "~/services/money/payments/start.server";
 import { createTestUser } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";
 

@@ -2,7 +2,7 @@ import type { ParsedMail } from "mailparser";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { deliverDueMail } from "~/infra/mail/outbox.server";
-import { hashPassword } from "~/services/password.server";
+import { hashPassword } from "~/services/accounts/password.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 import { fieldError, formAlerts } from "../support/field-error";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { claimDueMail } from "~/models/email-outbox.server";
+import { claimDueMail } from "~/models/system/email-outbox.server";
 import { db } from "~/models/db.server";
 import { deliverDueMail, DRAWS_FIRST_WITHIN_MS, MAIL_LEASE_MS, MAIL_MAX_ATTEMPTS, mailPass, queueMail, retryDelayMs } from "~/infra/mail/outbox.server";
-import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles.server";
-import { requestWithdrawal } from "~/services/withdrawals.server";
+import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
+import { requestWithdrawal } from "~/services/money/withdrawals.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { setUpSmtp } from "../support/smtp";
 

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalance } from "~/models/ledger.server";
-import { drawDueRaffles } from "~/services/raffles.server";
+import { userBalance } from "~/models/money/ledger.server";
+import { drawDueRaffles } from "~/services/raffles/raffles.server";
 import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
-import { spinWheel } from "~/services/rewards.server";
+import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
+import { spinWheel } from "~/services/rewards/rewards.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 

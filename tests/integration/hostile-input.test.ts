@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { requestWithdrawal } from "~/services/withdrawals.server";
-import { readToast } from "~/infra/toast.server";
+import { requestWithdrawal } from "~/services/money/withdrawals.server";
+import { readToast } from "~/web/toast.server";
 import { call, routeTable, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import {

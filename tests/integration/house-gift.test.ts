@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { houseAccountId, userBalances } from "~/models/ledger.server";
-import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
+import { houseAccountId, userBalances } from "~/models/money/ledger.server";
+import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
 import { call, cookiesFrom, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, grantCoins, potTotal } from "../support/factories";
 import { codeOf } from "../support/outcomes";

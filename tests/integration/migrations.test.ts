@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { migrate, MigrationError, pendingMigrations, readFunctions, readMigrations } from "~/models/migrations.server";
+import { migrate, MigrationError, pendingMigrations, readFunctions, readMigrations } from "~/models/system/migrations.server";
 import { databaseUrl, dropDatabase, withClient } from "../support/test-database";
 
 const adminUrl = inject("databaseAdminUrl");

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { dashboard } from "~/services/admin.server";
-import { priceCoins, priceVip, type Product } from "~/services/payments/pricing.server";
-import { settlePayment } from "~/services/payments/settle.server";
-import { startPayment } from "~/services/payments/start.server";
-import { checkDeposit, depositLimits, setDepositLimit } from "~/services/responsible-play.server";
+import { dashboard } from "~/services/back-office/admin.server";
+import { priceCoins, priceVip, type Product } from "~/services/money/payments/pricing.server";
+import { settlePayment } from "~/services/money/payments/settle.server";
+import { startPayment } from "~/services/money/payments/start.server";
+import { checkDeposit, depositLimits, setDepositLimit } from "~/services/play-safety/responsible-play.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser, withdrawCash } from "../support/factories";
 import { codeOf } from "../support/outcomes";

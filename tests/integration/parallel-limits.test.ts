@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { LIMITS } from "~/services/rate-limit.server";
+import { LIMITS } from "~/services/system/rate-limit.server";
 import { call, cookiesFrom, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 import { totpCode, totpCodeAt, withTotpFactor } from "../support/second-factor";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { getSession, signedInWithPasskey, startSession } from "~/services/auth.server";
-import { CHALLENGE_TTL_MS } from "~/services/passkeys.server";
+import { getSession, signedInWithPasskey, startSession } from "~/services/accounts/auth.server";
+import { CHALLENGE_TTL_MS } from "~/services/accounts/passkeys.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 import { formAlerts } from "../support/field-error";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalance } from "~/models/ledger.server";
-import { settleStalePayments } from "~/services/payments/sweep.server";
+import { userBalance } from "~/models/money/ledger.server";
+import { settleStalePayments } from "~/services/money/payments/sweep.server";
 import { call, cookiesFrom, pageText } from "../support/app";
 import { buyer, createIntent, setUpStripeMode } from "../support/stripe-mode";
 

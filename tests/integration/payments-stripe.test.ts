@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalance } from "~/models/ledger.server";
-import { enterRaffle } from "~/services/raffles.server";
+import { userBalance } from "~/models/money/ledger.server";
+import { enterRaffle } from "~/services/raffles/raffles.server";
 import { call, pageText } from "../support/app";
 import { createTestRaffle } from "../support/factories";
 import { buyer, createIntent, setUpStripeMode } from "../support/stripe-mode";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { approvePayout } from "~/services/admin.server";
-import { bulkApprove } from "~/services/bulk-approval.server";
-import { requestWithdrawal } from "~/services/withdrawals.server";
+import { approvePayout } from "~/services/back-office/admin.server";
+import { bulkApprove } from "~/services/money/bulk-approval.server";
+import { requestWithdrawal } from "~/services/money/withdrawals.server";
 import { call, cookiesFrom, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { ledgerInvariants, userBalances } from "~/models/ledger.server";
-import { enterRaffle } from "~/services/raffles.server";
-import { requestWithdrawal } from "~/services/withdrawals.server";
+import { ledgerInvariants, userBalances } from "~/models/money/ledger.server";
+import { enterRaffle } from "~/services/raffles/raffles.server";
+import { requestWithdrawal } from "~/services/money/withdrawals.server";
 import { call, gatedAdmin, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalances } from "~/models/ledger.server";
-import { approvePayout, dashboard } from "~/services/admin.server";
-import { settleOpenPayouts } from "~/services/payouts.server";
-import { enterRaffle } from "~/services/raffles.server";
+import { userBalances } from "~/models/money/ledger.server";
+import { approvePayout, dashboard } from "~/services/back-office/admin.server";
+import { settleOpenPayouts } from "~/services/money/payouts.server";
+import { enterRaffle } from "~/services/raffles/raffles.server";
 import { call, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, grantCoins } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalances } from "~/models/ledger.server";
-import { closeAccount } from "~/services/account-closure.server";
-import { depositLimits, excludeSelf } from "~/services/responsible-play.server";
-import { DEMO_WELCOME_COINS } from "~/services/rewards.server";
+import { userBalances } from "~/models/money/ledger.server";
+import { closeAccount } from "~/services/accounts/account-closure.server";
+import { depositLimits, excludeSelf } from "~/services/play-safety/responsible-play.server";
+import { DEMO_WELCOME_COINS } from "~/services/rewards/rewards.server";
 import { call, pageText } from "../support/app";
 import { formAlerts } from "../support/field-error";
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalance } from "~/models/ledger.server";
-import { excludeSelf } from "~/services/responsible-play.server";
-import { enterRaffles } from "~/models/raffle.server";
-import { enterRaffle } from "~/services/raffles.server";
-import { spinWheel } from "~/services/rewards.server";
+import { userBalance } from "~/models/money/ledger.server";
+import { excludeSelf } from "~/services/play-safety/responsible-play.server";
+import { enterRaffles } from "~/models/raffles/raffle.server";
+import { enterRaffle } from "~/services/raffles/raffles.server";
+import { spinWheel } from "~/services/rewards/rewards.server";
 import { codeOf } from "../support/outcomes";
 import { call, cookiesFrom, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";

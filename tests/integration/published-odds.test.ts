@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SPIN_INTERVAL_MS, spinWheel } from "~/services/rewards.server";
+import { SPIN_INTERVAL_MS, spinWheel } from "~/services/rewards/rewards.server";
 import { call, pageText } from "../support/app";
 import { chiSquare, chiSquareCritical } from "../support/chi-square";
 import { createTestUser } from "../support/factories";

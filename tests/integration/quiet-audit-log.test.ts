@@ -1,7 +1,7 @@
 import { register } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles.server";
+import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalance } from "~/models/ledger.server";
-import { consume, giveBack, LIMITS, RateLimited, type Limit } from "~/services/rate-limit.server";
+import { userBalance } from "~/models/money/ledger.server";
+import { consume, giveBack, LIMITS, RateLimited, type Limit } from "~/services/system/rate-limit.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { ledgerSnapshot } from "../support/ledger-snapshot";

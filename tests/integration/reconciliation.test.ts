@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalances } from "~/models/ledger.server";
-import { flagUser } from "~/models/user.server";
-import { approvePayout } from "~/services/admin.server";
-import { settleLeg, settleOpenPayouts } from "~/services/payouts.server";
-import { clearFlag } from "~/services/reconciliation.server";
-import { readToast } from "~/infra/toast.server";
+import { userBalances } from "~/models/money/ledger.server";
+import { flagUser } from "~/models/accounts/user.server";
+import { approvePayout } from "~/services/back-office/admin.server";
+import { settleLeg, settleOpenPayouts } from "~/services/money/payouts.server";
+import { clearFlag } from "~/services/money/reconciliation.server";
+import { readToast } from "~/web/toast.server";
 import { call, cookiesFrom, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";

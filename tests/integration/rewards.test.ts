@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { userBalance } from "~/models/ledger.server";
-import { getLeaderboard, getRecentWinners, getStats, listRaffles, utcWeekStart } from "~/services/feeds.server";
-import { drawDueRaffles, enterRaffle } from "~/services/raffles.server";
-import { claimVipDailyBonus, spinStatus, spinWheel } from "~/services/rewards.server";
+import { userBalance } from "~/models/money/ledger.server";
+import { getLeaderboard, getRecentWinners, getStats, listRaffles, utcWeekStart } from "~/services/raffles/raffle-views.server";
+import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
+import { claimVipDailyBonus, spinStatus, spinWheel } from "~/services/rewards/rewards.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { codeOf } from "../support/outcomes";
 

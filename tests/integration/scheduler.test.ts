@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { addMissingRaffleSeries } from "~/models/raffle-schedule.server";
-import { enterRaffle } from "~/services/raffles.server";
-import { schedulerTick, startScheduler, windowStart } from "~/services/scheduler.server";
+import { addMissingRaffleSeries } from "~/models/raffles/raffle-schedule.server";
+import { enterRaffle } from "~/services/raffles/raffles.server";
+import { schedulerTick, startScheduler, windowStart } from "~/services/raffles/scheduler.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { scaled } from "../support/timeouts";
 

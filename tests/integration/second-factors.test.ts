@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { hashPassword } from "~/services/password.server";
-import { checkSecondFactor } from "~/services/second-factor.server";
+import { hashPassword } from "~/services/accounts/password.server";
+import { checkSecondFactor } from "~/services/accounts/second-factor.server";
 import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 import { fieldError, formAlerts } from "../support/field-error";

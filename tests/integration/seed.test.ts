@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { listRaffleSeries } from "~/models/raffle-schedule.server";
-import { getUserByEmail } from "~/models/user.server";
-import { verifyPassword } from "~/services/password.server";
-import { DEMO_USERS, seed } from "~/infra/seed.server";
+import { listRaffleSeries } from "~/models/raffles/raffle-schedule.server";
+import { getUserByEmail } from "~/models/accounts/user.server";
+import { verifyPassword } from "~/services/accounts/password.server";
+import { DEMO_USERS, seed } from "../../server/seed";
 
 describe("seed", () => {
   it("adds the schedule, and demo users only when asked", async () => {

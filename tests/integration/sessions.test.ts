@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { createSessionRow, findSession, sessionUserSelect } from "~/models/session.server";
+import { createSessionRow, findSession, sessionUserSelect } from "~/models/accounts/session.server";
 import { createTestUser } from "../support/factories";
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");

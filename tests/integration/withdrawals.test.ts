@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { userBalance, userBalances } from "~/models/ledger.server";
-import { requestWithdrawal, WithdrawalRefused } from "~/services/withdrawals.server";
+import { userBalance, userBalances } from "~/models/money/ledger.server";
+import { requestWithdrawal, WithdrawalRefused } from "~/services/money/withdrawals.server";
 import { call, cookiesFrom, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 import { findCardData } from "../support/card-scan";

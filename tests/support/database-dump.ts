@@ -1,4 +1,4 @@
-import { startEmbeddedPostgres } from "~/infra/embedded-postgres.server";
+import { startEmbeddedPostgres } from "../../server/embedded-postgres";
 import { withClient } from "./test-database";
 
 /**

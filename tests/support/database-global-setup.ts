@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { migrate } from "~/models/migrations.server";
-import { ensureDatabase, startEmbeddedPostgres } from "~/infra/embedded-postgres.server";
+import { migrate } from "~/models/system/migrations.server";
+import { ensureDatabase, startEmbeddedPostgres } from "../../server/embedded-postgres";
 import { removeDataDir } from "./server-process";
 import { claimTestFolder, sweepAbandonedTestData, TEST_DATA_ROOT } from "./test-data";
 import { databaseUrl, dropDatabase, withClient } from "./test-database";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, expect, inject } from "vitest";
 import { connectDb, disconnectDb } from "~/models/db.server";
-import { ledgerInvariants } from "~/models/ledger.server";
+import { ledgerInvariants } from "~/models/money/ledger.server";
 import { cloneDatabase, databaseUrl, dropDatabase } from "./test-database";
 
 /** Each test file gets its own database, cloned from the migrated template. */

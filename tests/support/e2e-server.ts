@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ensureDatabase, isAlive, removeEmbeddedPostgres } from "~/infra/embedded-postgres.server";
+import { ensureDatabase, isAlive, removeEmbeddedPostgres } from "../../server/embedded-postgres";
 import { E2E_SUITES, e2eDataDir, e2ePort, isE2eSuite } from "./e2e-suites";
 import { claimTestFolder, sweepAbandonedTestData } from "./test-data";
 import { databaseUrl, dropDatabase } from "./test-database";

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { db } from "~/models/db.server";
-import { houseAccountId, postTransaction, userAccountId } from "~/models/ledger.server";
-import type { NewRaffle } from "~/models/raffle.server";
-import { openRaffle } from "~/services/raffles.server";
+import { houseAccountId, postTransaction, userAccountId } from "~/models/money/ledger.server";
+import type { NewRaffle } from "~/models/raffles/raffle.server";
+import { openRaffle } from "~/services/raffles/raffles.server";
 import { usernameKey } from "~/shared/username";
 import type { VipTierName } from "~/shared/vip";
 

@@ -1,5 +1,5 @@
 import { db } from "~/models/db.server";
-import { ledgerInvariants } from "~/models/ledger.server";
+import { ledgerInvariants } from "~/models/money/ledger.server";
 
 /**
  * What must hold between any two steps, checked in SQL on the live database (the model

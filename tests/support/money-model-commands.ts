@@ -8,13 +8,13 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import { getEnv } from "~/infra/env.server";
 import { DEMO_DECLINED_CARD, DEMO_SUCCESS_CARD, demoProvider } from "~/infra/payment-providers/demo-provider.server";
-import { reversePayment } from "~/services/payment-reversals.server";
-import { priceCoins, priceVip, VIP_PERIOD_DAYS } from "~/services/payments/pricing.server";
-import { settlePayment } from "~/services/payments/settle.server";
-import { startPayment } from "~/services/payments/start.server";
-import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles.server";
-import { excludeSelf } from "~/services/responsible-play.server";
-import { claimVipDailyBonus, SPIN_INTERVAL_MS, spinWheel, utcDay } from "~/services/rewards.server";
+import { reversePayment } from "~/services/money/payment-reversals.server";
+import { priceCoins, priceVip, VIP_PERIOD_DAYS } from "~/services/money/payments/pricing.server";
+import { settlePayment } from "~/services/money/payments/settle.server";
+import { startPayment } from "~/services/money/payments/start.server";
+import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
+import { excludeSelf } from "~/services/play-safety/responsible-play.server";
+import { claimVipDailyBonus, SPIN_INTERVAL_MS, spinWheel, utcDay } from "~/services/rewards/rewards.server";
 import { activeVipTier, VIP_TIERS, type VipTierName } from "~/shared/vip";
 import {
   addRaffle,

@@ -5,12 +5,12 @@
  * and updates the model.
  */
 import { expect } from "vitest";
-import { approvePayout, rejectPayout, verifyIdentity } from "~/services/admin.server";
+import { approvePayout, rejectPayout, verifyIdentity } from "~/services/back-office/admin.server";
 import { getEnv } from "~/infra/env.server";
 import { coinsToDecimal } from "~/shared/money";
-import { settleTransfer } from "~/services/transfers.server";
+import { settleTransfer } from "~/services/money/transfers.server";
 import { POLICY } from "~/shared/policy";
-import { requestWithdrawal } from "~/services/withdrawals.server";
+import { requestWithdrawal } from "~/services/money/withdrawals.server";
 import { expectCode, holderOf, least, outcome, pick, type Command, type Leg, type Model, type Player, type Withdrawal } from "./money-model";
 
 export class Withdraw implements Command {

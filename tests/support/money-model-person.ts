@@ -7,10 +7,10 @@
 import { expect } from "vitest";
 import { getEnv } from "~/infra/env.server";
 import { db } from "~/models/db.server";
-import { CLOSE_WORD, closeAccount } from "~/services/account-closure.server";
-import { AccountError, signUp } from "~/services/accounts.server";
-import { excludeSelf } from "~/services/responsible-play.server";
-import { DEMO_WELCOME_COINS } from "~/services/rewards.server";
+import { CLOSE_WORD, closeAccount } from "~/services/accounts/account-closure.server";
+import { AccountError, signUp } from "~/services/accounts/sign-up.server";
+import { excludeSelf } from "~/services/play-safety/responsible-play.server";
+import { DEMO_WELCOME_COINS } from "~/services/rewards/rewards.server";
 import { createTestUser } from "./factories";
 import { DAY, expectCode, outcome, pick, refundTickets, type Command, type Model, type Player } from "./money-model";
 

@@ -4,7 +4,7 @@ import { db } from "~/models/db.server";
 import { DomainError } from "~/shared/domain-error";
 import type { CoinMix } from "~/shared/coin-mix";
 import { splitPotMix } from "~/shared/prize";
-import { openRaffle, type DrawOutcome } from "~/services/raffles.server";
+import { openRaffle, type DrawOutcome } from "~/services/raffles/raffles.server";
 import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/shared/vip";
 import { createTestUser } from "./factories";
 import { BALANCED, cashOutProblems, ledgerInvariants, raffleProblems } from "./money-invariants";

@@ -1,5 +1,5 @@
 import { db } from "~/models/db.server";
-import type { Limit } from "~/services/rate-limit.server";
+import type { Limit } from "~/services/system/rate-limit.server";
 
 /**
  * Puts `subject` far over `limit` for the next `seconds` (one bucket per window, each

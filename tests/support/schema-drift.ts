@@ -40,7 +40,7 @@ type Dmmf = {
   };
 };
 
-/** The migration runner's own tables (app/models/migrations.server.ts), which schema.prisma does not model. */
+/** The migration runner's own tables (app/models/system/migrations.server.ts), which schema.prisma does not model. */
 const RUNNER_TABLES = ["_prisma_migrations", "_database_functions"];
 
 function nativeTypeSql(field: Field): string | undefined {

@@ -1,5 +1,5 @@
 import { generate, generateSecret } from "otplib";
-import { seedDemoFactor } from "~/services/second-factor.server";
+import { seedDemoFactor } from "~/services/accounts/second-factor.server";
 
 /** The code an authenticator app shows for `secret` at `at` (otplib, as the server checks it). */
 export function totpCode(secret: string, at = new Date()): Promise<string> {

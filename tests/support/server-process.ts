@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
-import { removeEmbeddedPostgres } from "~/infra/embedded-postgres.server";
+import { removeEmbeddedPostgres } from "../../server/embedded-postgres";
 
 /**
  * The production server as a child process: on an embedded database of its own under

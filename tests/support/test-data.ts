@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { MIN_AGE_MS, stopLeftoverPostgres, sweepOrphanedClusters } from "~/infra/cluster-cleanup.server";
-import { isAlive, removeEmbeddedPostgres } from "~/infra/embedded-postgres.server";
+import { isAlive, removeEmbeddedPostgres } from "../../server/embedded-postgres";
 import { OWNER_FILE, removeDataDir } from "./server-process";
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createDemoPayment, findDemoPayment, recordDemoRefund, settleWaitingDemoPayment } from "~/models/demo-payment.server";
+import { createDemoPayment, findDemoPayment, recordDemoRefund, settleWaitingDemoPayment } from "~/models/money/demo-payment.server";
 import { WebhookSignatureError, type PaymentProvider, type ProviderPayment } from "./provider";
 
 /**

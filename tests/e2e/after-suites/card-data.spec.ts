@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { E2E_SUITES, e2eDataDir } from "../../support/e2e-suites";
 import { findCardData } from "../../support/card-scan";
-import { startEmbeddedPostgres } from "~/infra/embedded-postgres.server";
+import { startEmbeddedPostgres } from "../../../server/embedded-postgres";
 import { dumpAllTables } from "../../support/database-dump";
 
 /**

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { startEmbeddedPostgres } from "~/infra/embedded-postgres.server";
+import { startEmbeddedPostgres } from "../../../server/embedded-postgres";
 import { runningDatabaseUrl } from "../../support/database-dump";
 import { newDataDir, removeDataDirs, signUpOn, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { sweepOrphanedClusters } from "~/infra/cluster-cleanup.server";
-import { OWNER_FILE as CLUSTER_OWNER_FILE } from "~/infra/postgres-user.server";
+import { OWNER_FILE as CLUSTER_OWNER_FILE } from "../../../server/postgres-user";
 import { killServer, newDataDir, OWNER_FILE, removeDataDir, removeDataDirs, startServer, stopServer, waitUntilReady } from "../../support/server-process";
 import { sweepAbandonedTestData } from "../../support/test-data";
 

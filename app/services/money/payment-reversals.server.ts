@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import { recordAudit } from "~/models/back-office/audit-event.server";
+import { db } from "~/models/db.server";
+import { houseAccountId, nonZero, postTransaction, userAccountId, userBalances } from "~/models/money/ledger.server";
+import * as payments from "~/models/money/payment.server";
+import { flagUser } from "~/models/accounts/user.server";
+import { bonusCoveredBy, paidMix, smaller } from "~/shared/coin-mix";
+import type { Reversal } from "~/infra/payment-providers/provider";
+import { VIP_PERIOD_DAYS } from "~/shared/vip";
+
+/**
+ * Takes back what a refund or dispute of a payment newly covers (PRODUCT.md "Refunds and
+ * disputes take back exactly what they cover"): for a coin purchase, the covered cents as
+ * cash and the bonus that came with the payment in proportion (floor(bonus × covered ÷
+ * price)), as far as the player still has them; what is already spent flags the account,
+ * and so does every dispute (a charge-back: PRODUCT.md, nothing is paid to such an account).
+ * A refund event carries the payment's refunded total so far, so a repeat, or a refund
+ * this site made itself (a withdrawal paid back to the card, already counted), takes
+ * nothing; a dispute is taken back once, by its id, and no event is handled twice (ADR 053). A VIP purchase refunded or disputed in full loses its 30 days.
+ */
+export async function reversePayment(providerPaymentId: string, reversal: Reversal, now = new Date(), event?: { id: string; type: string }) {
+  await db().$transaction(async (tx) => {
+    // A repeated event, or a second event of the same dispute, changes nothing (issue 31, item 4).
+    if (event && !(await payments.claimProviderEvent(tx, event.id, event.type))) return;
+    const payment = await payments.lockPayment(tx, providerPaymentId);
+    if (!payment || (payment.status !== "succeeded" && payment.status !== "refunded" && payment.status !== "disputed")) return;
+    if (reversal.reason === "dispute") {
+      const dispute = { disputeId: reversal.disputeId, paymentId: payment.id, amountCents: reversal.amountCents, eventId: event?.id };
+      if (!(await payments.claimDispute(tx, dispute))) return;
+    }
+    const open = payment.amountCents - payment.refundedCents - payment.disputedCents;
+    const wanted = reversal.reason === "refund" ? reversal.refundedCents - payment.refundedCents : reversal.amountCents;
+    const covered = Math.max(0, Math.min(wanted, open));
+    if (wanted > open) {
+      // More than is left of it: a dispute of cents already paid back (to the card, by a
+      // withdrawal), or a refund the site did not make. Support looks at it.
+      await flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId} covers ${wanted - open} cents already refunded or disputed`, now);
+      await recordAudit(tx, {
+        actor: "provider",
+        action: `payment.${reversal.reason}_overlap`,
+        target: `user:${payment.userId}`,
+        details: { providerPaymentId, wantedCents: wanted, openCents: open },
+      });
+    }
+    if (covered === 0) return;
+    const refundedCents = payment.refundedCents + (reversal.reason === "refund" ? covered : 0);
+    const disputedCents = payment.disputedCents + (reversal.reason === "dispute" ? covered : 0);
+    const whole = refundedCents + disputedCents === payment.amountCents;
+    await payments.updatePayment(tx, payment.id, {
+      refundedCents,
+      disputedCents,
+      ...(whole ? { status: reversal.reason === "refund" ? "refunded" : "disputed" } : {}),
+    });
+    const details = { providerPaymentId, amountCents: payment.amountCents, coveredCents: covered, refundedCents, disputedCents };
+    const chargedBack = reversal.reason === "dispute" ? `dispute of ${providerPaymentId}: ${covered} cents charged back` : null;
+    if (payment.purpose === "vip") {
+      if (whole) await payments.shortenVip(tx, payment.userId, now, VIP_PERIOD_DAYS);
+      if (chargedBack) await flagUser(tx, payment.userId, chargedBack, now);
+      await recordAudit(tx, { actor: "provider", action: `payment.${reversal.reason}`, target: `user:${payment.userId}`, details });
+      return;
+    }
+    const purchase = { amountCents: payment.amountCents, coinsCredited: payment.coinsCredited ?? 0n };
+    const due = {
+      cash: smaller(BigInt(covered), paidMix(purchase.amountCents, purchase.coinsCredited).cash),
+      bonus: bonusCoveredBy(purchase, payment.refundedCents + payment.disputedCents, covered),
+    };
+    const available = await userBalances(payment.userId, tx);
+    const taken = { cash: smaller(available.cash, due.cash), bonus: smaller(available.bonus, due.bonus) };
+    const missing = due.cash + due.bonus - taken.cash - taken.bonus;
+    // The account's row before its ledger accounts: users before accounts, the order the draws take.
+    if (missing > 0n) {
+      await flagUser(tx, payment.userId, `${reversal.reason} of ${providerPaymentId}: ${missing} coins already spent`, now);
+    } else if (chargedBack) {
+      await flagUser(tx, payment.userId, chargedBack, now);
+    }
+    if (taken.cash + taken.bonus > 0n) {
+      await postTransaction(tx, {
+        kind: "reversal",
+        // Unique per reversal: a repeat is told apart by the payment's totals above, under its lock.
+        reference: `reversal:${providerPaymentId}:${reversal.reason}:${refundedCents + disputedCents}:${randomUUID()}`,
+        userId: payment.userId,
+        memo: reversal.reason,
+        postings: nonZero([
+          { accountId: await userAccountId(tx, payment.userId), amount: -taken.cash },
+          { accountId: await houseAccountId("card_deposits", tx), amount: taken.cash },
+          { accountId: await userAccountId(tx, payment.userId, "user_bonus"), amount: -taken.bonus },
+          { accountId: await houseAccountId("promotions", tx), amount: taken.bonus },
+        ]),
+      });
+    }
+    await recordAudit(tx, {
+      actor: "provider",
+      action: `payment.${reversal.reason}`,
+      target: `user:${payment.userId}`,
+      details: { ...details, reversedCash: taken.cash.toString(), reversedBonus: taken.bonus.toString(), missing: missing.toString() },
+    });
+  });
+}

@@ -1,0 +1,35 @@
+import * as payments from "~/models/money/payment.server";
+import { reversePayment } from "../payment-reversals.server";
+import { refreshRefund } from "../payouts.server";
+import type { ProviderEvent } from "~/infra/payment-providers/provider";
+import { settleHostedCheckout, settlePayment } from "./settle.server";
+
+/** A verified provider event; unknown payments and unknown event types are acknowledged and ignored. */
+export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
+  // A repeat of an event handled before changes nothing (ADR 053). A reversal records its
+  // event in its own transaction; the others are idempotent by the state they find.
+  if (event.eventId && (await payments.providerEventSeen(event.eventId))) return;
+  await handle(event);
+  if (event.eventId && event.kind !== "payment_reversed") await payments.recordProviderEvent(event.eventId, event.kind);
+}
+
+async function handle(event: ProviderEvent): Promise<void> {
+  switch (event.kind) {
+    case "payment_succeeded":
+    case "payment_failed":
+      if (await payments.paymentExists(event.paymentId)) await settlePayment(event.paymentId);
+      return;
+    case "checkout_completed":
+      if (await payments.findPaymentBySession(event.sessionId)) await settleHostedCheckout(event.sessionId);
+      return;
+    case "payment_reversed":
+      await reversePayment(event.paymentId, event.reversal, new Date(), event.eventId ? { id: event.eventId, type: event.kind } : undefined);
+      return;
+    case "refund_updated":
+      // A refund this site sent as part of a withdrawal (others are not ours: ignored).
+      await refreshRefund(event.refundId);
+      return;
+    case "ignored":
+      return;
+  }
+}

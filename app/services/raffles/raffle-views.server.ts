@@ -1,0 +1,170 @@
+import type { RaffleKind } from "~/generated/prisma/client";
+import * as feeds from "~/models/raffles/raffle-board.server";
+import { displayName } from "~/shared/display-name";
+import { coinsToDecimal, formatDollars } from "~/shared/money";
+import { prizeOutlook } from "~/shared/prize";
+import { DRAWN_SHOWN_MS } from "~/shared/raffle-display";
+import * as readModel from "~/infra/read-model.server";
+import { utcDay } from "../rewards/rewards.server";
+import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/shared/vip";
+
+/**
+ * The read side of the game, in the spec's JSON shapes (section 3): dollar strings for
+ * decimal fields, integer coins elsewhere, times as ISO strings.
+ */
+export function timeAgo(then: Date, now: Date): string {
+  const seconds = Math.max(0, Math.floor((now.getTime() - then.getTime()) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
+  return `${Math.floor(seconds / 86_400)}d ago`;
+}
+
+export type RaffleView = {
+  id: string;
+  tier: string;
+  entryPrice: string;
+  currentPot: string;
+  participantCount: number;
+  ticketCount: number;
+  /** When it opened (the card's progress bar runs from here to endTime). */
+  startTime: string;
+  endTime: string;
+  timeRemaining: number;
+  status: "active" | "completed" | "cancelled";
+  vipOnly: boolean;
+  maxTicketsPerPlayer: number;
+  seedHash: string;
+  /** What the asking player stands to win, their VIP multiplier included (prizeOutlook). */
+  couldWin: string;
+  /** Whether `couldWin` is the prize if the round were drawn now (the player is in it, with another player). */
+  couldWinNow: boolean;
+  /** Only when a player asks: their tickets in it. */
+  myTickets?: number;
+};
+
+export async function listRaffles(
+  kind: RaffleKind,
+  { userId, vip, now = new Date() }: { userId?: string; vip?: { vipTier: VipTierName | null; vipExpiry: Date | null }; now?: Date } = {},
+) {
+  const multiplierTenths = winMultiplierTenths(vip ? activeVipTier(vip, now) : null);
+  const [active, mine] = await Promise.all([
+    readModel.activeRaffles(kind, () => feeds.listActiveRaffles(kind)),
+    userId ? readModel.ticketsOf(userId, kind, () => feeds.ticketCounts(userId, kind)) : undefined,
+  ]);
+  const raffles = active.filter((r) => r.startsAt <= now);
+  return raffles.map((r): RaffleView => {
+    const myTickets = mine?.get(r.id) ?? 0;
+    const outlook = prizeOutlook({ pot: r.pot, entryPrice: r.entryPrice, myTickets, participantCount: r.playerCount, multiplierTenths });
+    return {
+      id: r.id,
+      tier: r.tier,
+      entryPrice: coinsToDecimal(r.entryPrice),
+      currentPot: coinsToDecimal(r.pot),
+      participantCount: r.playerCount,
+      ticketCount: r.ticketCount,
+      startTime: r.startsAt.toISOString(),
+      endTime: r.endsAt.toISOString(),
+      timeRemaining: Math.max(0, Math.ceil((r.endsAt.getTime() - now.getTime()) / 1000)),
+      status: r.status,
+      vipOnly: r.vipOnly,
+      maxTicketsPerPlayer: r.maxTicketsPerPlayer,
+      seedHash: r.seedHash,
+      couldWin: coinsToDecimal(outlook.coins),
+      couldWinNow: outlook.ifDrawnNow,
+      ...(mine ? { myTickets } : {}),
+    };
+  });
+}
+
+/** A raffle drawn moments ago, as its card shows it beside the next round (ADR 028). */
+export type DrawnRaffleView = Omit<RaffleView, "timeRemaining" | "maxTicketsPerPlayer" | "seedHash" | "couldWin" | "status"> & {
+  status: "completed" | "cancelled";
+  couldWin: string;
+  drawnAt: string;
+  /** Completed: the winner's name and prize (dollars), and whether it is the player asking. */
+  winner?: string;
+  prize?: string;
+  youWon?: boolean;
+};
+
+/**
+ * The raffles of the kind drawn within DRAWN_SHOWN_MS, newest first: their cards stay, with
+ * the winner, while the next round opens beside them. Shared by every player (a panel), and
+ * read again after any raffle change.
+ */
+export async function listRecentlyDrawn(kind: RaffleKind, { userId, now = new Date() }: { userId?: string; now?: Date } = {}): Promise<DrawnRaffleView[]> {
+  // Read with a margin (a panel is kept up to 5 s), then cut at `now`.
+  const rows = await readModel.panel(`drawn:${kind}`, () => feeds.recentlyDrawn(kind, new Date(Date.now() - DRAWN_SHOWN_MS - 10_000)));
+  return rows
+    .filter((r) => r.drawnAt.getTime() > now.getTime() - DRAWN_SHOWN_MS)
+    .map((r) => ({
+      id: r.id,
+      tier: r.tier,
+      entryPrice: coinsToDecimal(r.entryPrice),
+      currentPot: coinsToDecimal(r.finalPot),
+      participantCount: r.playerCount,
+      ticketCount: r.ticketCount,
+      startTime: r.startsAt.toISOString(),
+      endTime: r.endsAt.toISOString(),
+      status: r.status,
+      vipOnly: r.vipOnly,
+      couldWin: "0.00",
+      couldWinNow: false,
+      drawnAt: r.drawnAt.toISOString(),
+      ...(r.status === "completed"
+        ? { winner: displayName({ username: r.username, firstName: r.firstName }), prize: coinsToDecimal(r.prize ?? 0n), youWon: r.winnerId === userId }
+        : {}),
+    }));
+}
+
+/** The cards a raffle page shows: the open raffles and the ones drawn moments ago, by entry price then end. */
+export function onTheBoard<A extends { entryPrice: string; endTime: string }, D extends { entryPrice: string; endTime: string }>(
+  active: A[],
+  drawn: D[],
+): (A | D)[] {
+  const cents = (r: { entryPrice: string }) => Number(r.entryPrice.replace(".", ""));
+  return [...active, ...drawn].sort((a, b) => cents(a) - cents(b) || a.endTime.localeCompare(b.endTime));
+}
+
+export async function getStats(now = new Date()) {
+  const s = await readModel.panel(`stats:${utcDay(now).toISOString()}`, () => feeds.stats(now, utcDay(now)));
+  return { totalPlayers: s.players, totalPots: coinsToDecimal(s.pots), winnersToday: s.winners };
+}
+
+/** Winners of every kind of raffle, newest first (the home panel and the big-win banner). */
+export async function getRecentWinners(now = new Date(), limit = 10) {
+  return (await readModel.panel(`winners:${limit}`, () => feeds.recentWinners(undefined, limit))).map((r) => ({
+    raffleId: r.id,
+    username: displayName(r.winner),
+    amount: formatDollars(r.prize ?? 0n),
+    amountCoins: Number(r.prize ?? 0n),
+    timeAgo: timeAgo(r.drawnAt!, now),
+    entryAmount: formatDollars(r.entryPrice),
+    tier: r.tier,
+  }));
+}
+
+export async function getRecentQuickWinners(now = new Date(), limit = 10) {
+  return (await readModel.panel(`quick-winners:${limit}`, () => feeds.recentWinners("quick", limit))).map((r) => ({
+    raffleId: r.id,
+    username: displayName(r.winner),
+    amount: formatDollars(r.prize ?? 0n),
+    timeAgo: timeAgo(r.drawnAt!, now),
+  }));
+}
+
+/** Monday 00:00 UTC of `now`'s week. */
+export function utcWeekStart(now: Date): Date {
+  const day = utcDay(now);
+  const sinceMonday = (day.getUTCDay() + 6) % 7;
+  return new Date(day.getTime() - sinceMonday * 86_400_000);
+}
+
+export async function getLeaderboard(now = new Date(), limit = 10) {
+  return (await readModel.panel(`leaderboard:${utcWeekStart(now).toISOString()}:${limit}`, () => feeds.leaderboard(utcWeekStart(now), limit))).map((row) => ({
+    username: displayName(row),
+    totalWins: Number(row.wins),
+    totalWinnings: formatDollars(row.winnings),
+  }));
+}

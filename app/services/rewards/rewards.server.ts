@@ -1,0 +1,103 @@
+import { randomInt } from "node:crypto";
+import { recordAudit } from "~/models/back-office/audit-event.server";
+import { db } from "~/models/db.server";
+import { houseAccountId, postTransaction, userAccountId, type Tx } from "~/models/money/ledger.server";
+import { lastSpin, recordSpin, recordVipClaim, vipClaimOn } from "~/models/rewards/daily-reward.server";
+import { lockUser } from "~/models/accounts/user.server";
+import { claimPersonGrant } from "~/models/play-safety/person-control.server";
+import { personEmailKey } from "~/infra/person-key.server";
+import { DomainError } from "~/shared/domain-error";
+import { assertMayPlay } from "../play-safety/responsible-play.server";
+import { getEnv } from "~/infra/env.server";
+import { pickReward, wheelOdds } from "~/shared/spin-wheel";
+import { activeVipTier, VIP_TIERS } from "~/shared/vip";
+
+/** The daily wheel turns once every 24 hours per player. */
+export const SPIN_INTERVAL_MS = 24 * 60 * 60 * 1000;
+
+/** Coins the house gives are bonus coins: play only, never withdrawn (PRODUCT.md). */
+async function givePromotion(
+  tx: Tx,
+  { userId, amount, kind, reference }: { userId: string; amount: bigint; kind: "spin_reward" | "bonus"; reference: string },
+) {
+  await postTransaction(tx, {
+    kind,
+    reference,
+    userId,
+    postings: [
+      { accountId: await houseAccountId("promotions", tx), amount: -amount },
+      { accountId: await userAccountId(tx, userId, "user_bonus"), amount },
+    ],
+  });
+}
+
+/** In demo mode (no real money), every new account starts with these coins to play with. */
+export const DEMO_WELCOME_COINS = 1000n;
+
+/** Once per person (ADR 053): an account opened again with the same email gets none. */
+export async function grantDemoWelcome(userId: string, email: string): Promise<boolean> {
+  const personKey = personEmailKey(email);
+  return db().$transaction(async (tx) => {
+    if (!(await claimPersonGrant(tx, personKey, "demo-welcome", userId))) return false;
+    await givePromotion(tx, { userId, amount: DEMO_WELCOME_COINS, kind: "bonus", reference: `demo-welcome:${userId}` });
+    return true;
+  });
+}
+
+export async function spinStatus(userId: string, now = new Date()): Promise<{ canSpin: boolean; nextSpinTime: Date }> {
+  const last = await lastSpin(userId);
+  const next = last ? new Date(last.spunAt.getTime() + SPIN_INTERVAL_MS) : now;
+  return { canSpin: next.getTime() <= now.getTime(), nextSpinTime: next };
+}
+
+/** Spins the wheel: the server picks the reward (node:crypto) from the configured weights. */
+export async function spinWheel(userId: string, now = new Date()): Promise<{ reward: bigint; nextSpinTime: Date }> {
+  return db().$transaction(async (tx) => {
+    const user = await lockUser(tx, userId);
+    if (!user) throw new DomainError("user_not_found", "Player not found");
+    await assertMayPlay(userId, now, tx);
+    const last = await lastSpin(userId, tx);
+    if (last && now.getTime() - last.spunAt.getTime() < SPIN_INTERVAL_MS) {
+      throw new DomainError("spin_not_ready", "You have already spun today. Come back when the countdown ends.");
+    }
+    const tier = activeVipTier(user, now);
+    const reward = pickReward(wheelOdds(getEnv().SPIN_WHEEL_WEIGHTS, tier ? VIP_TIERS[tier].jackpotChances : 1), randomInt);
+    const spin = await recordSpin(tx, { userId, reward, spunAt: now });
+    await givePromotion(tx, { userId, amount: reward, kind: "spin_reward", reference: `spin:${spin.id}` });
+    await recordAudit(tx, { actor: userId, action: "spin", target: `user:${userId}`, details: { reward: reward.toString() } });
+    return { reward, nextSpinTime: new Date(now.getTime() + SPIN_INTERVAL_MS) };
+  });
+}
+
+/** Midnight UTC of `now`'s day. */
+export function utcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/** A VIP's daily free coins: once per UTC day, the active tier's amount. */
+export async function claimVipDailyBonus(userId: string, now = new Date()): Promise<{ amount: bigint }> {
+  return db().$transaction(async (tx) => {
+    const user = await lockUser(tx, userId);
+    if (!user) throw new DomainError("user_not_found", "Player not found");
+    await assertMayPlay(userId, now, tx);
+    const tier = activeVipTier(user, now);
+    if (!tier) throw new DomainError("not_vip", "The daily bonus is for active VIP members");
+    const amount = BigInt(VIP_TIERS[tier].dailyCoins);
+    const day = utcDay(now);
+    if (!(await recordVipClaim(tx, { userId, day, tier, amount }))) {
+      throw new DomainError("already_claimed", "You have already claimed today's bonus. Come back tomorrow (UTC).");
+    }
+    await givePromotion(tx, {
+      userId,
+      amount,
+      kind: "bonus",
+      reference: `vip-daily:${userId}:${day.toISOString().slice(0, 10)}`,
+    });
+    await recordAudit(tx, { actor: userId, action: "vip.daily_bonus", target: `user:${userId}`, details: { tier, amount: amount.toString() } });
+    return { amount };
+  });
+}
+
+export async function vipClaimStatus(userId: string, now = new Date()) {
+  return { claimedToday: (await vipClaimOn(userId, utcDay(now))) !== null };
+}
