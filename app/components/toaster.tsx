@@ -3,9 +3,9 @@ import { createContext, useCallback, useContext, useState, type ReactNode } from
 import { WinCelebration } from "./big-win";
 import { useHydrated } from "./use-hydrated";
 
-export type ToastType = "success" | "error" | "info";
-/** `celebrate`: a win of the player's own, shown (with JavaScript) as the celebration overlay. */
-export type ToastMessage = { id: string; title: string; description?: string; type: ToastType; celebrate?: boolean };
+import type { ToastMessage, ToastType } from "~/shared/toast";
+
+export type { ToastMessage, ToastType } from "~/shared/toast";
 
 /** The spec: one toast visible at a time, shown for 5 s unless dismissed. */
 export const TOAST_DURATION_MS = 5000;

@@ -1,4 +1,4 @@
-import type { ToastMessage } from "~/components/toaster";
+import type { ToastMessage } from "./toast";
 
 /** What `/api/confirm-payment` answers once Stripe.js has confirmed a payment in the page. */
 export type Confirmation = { status?: string; coins?: number; tier?: string; message?: string };

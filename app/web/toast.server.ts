@@ -1,7 +1,7 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { ToastMessage } from "~/components/toaster";
+import type { NewToast, ToastMessage } from "~/shared/toast";
 import { getEnv } from "~/infra/env.server";
 import { sessionSecret } from "~/infra/session-secret.server";
 
@@ -35,7 +35,7 @@ function toastStorage() {
   return storage;
 }
 
-export type NewToast = Omit<ToastMessage, "id" | "type"> & { type?: ToastMessage["type"] };
+export type { NewToast };
 
 export async function toastHeaders(toast: NewToast): Promise<Headers> {
   const session = await toastStorage().getSession();

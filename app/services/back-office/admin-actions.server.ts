@@ -7,7 +7,7 @@ import { uuidParam } from "~/web/http.server";
 import { settleTransfer } from "../money/transfers.server";
 import { clearFlag, reconcileRefund } from "../money/reconciliation.server";
 import { extendExclusionByAdmin } from "../play-safety/responsible-play.server";
-import type { NewToast } from "~/web/toast.server";
+import type { NewToast } from "~/shared/toast";
 import { REJECT_REASONS, rejectReasonText } from "~/shared/payout-decisions";
 
 /**

@@ -7,7 +7,7 @@ import { confirmPayment, type Settlement } from "./payments/settle.server";
 import { startPayment } from "./payments/start.server";
 import { assertMayPlay } from "../play-safety/responsible-play.server";
 import { vipDowngradeRefusal, type VipTierName } from "~/shared/vip";
-import type { NewToast } from "~/web/toast.server";
+import type { NewToast } from "~/shared/toast";
 
 /**
  * The checkout pages' actions: the demo card form, Stripe's hosted checkout for

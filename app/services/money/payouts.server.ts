@@ -12,7 +12,7 @@ import { queuePayoutOutcomeMail } from "./mail-notices.server";
 import { coinsToDecimal } from "~/shared/money";
 import { bonusCoveredBy, smaller } from "~/shared/coin-mix";
 import { PaymentProviderUnavailable, type ProviderRefund } from "~/infra/payment-providers/provider";
-import type { NewToast } from "~/web/toast.server";
+import type { NewToast } from "~/shared/toast";
 
 /**
  * Payouts that move money (PRODUCT.md "Payments and withdrawals"; ADR 021). A withdrawal

@@ -3,7 +3,7 @@ import { coinsToDecimal } from "~/shared/money";
 import { enterRaffle } from "./raffles.server";
 import { consume, LIMITS } from "../system/rate-limit.server";
 import { claimVipDailyBonus, spinWheel } from "../rewards/rewards.server";
-import type { NewToast } from "~/web/toast.server";
+import type { NewToast } from "~/shared/toast";
 
 /**
  * The game's actions as both their JSON answer and their toast, so the API route (JSON)

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { ToastMessage } from "~/components/toaster";
 import { takeOutcomeNotices, type TakenOutcome } from "~/models/raffles/outcome-notice.server";
 import { counted, TIER_LABELS } from "~/shared/raffle-display";
-import type { NewToast } from "~/web/toast.server";
+import type { NewToast, ToastMessage } from "~/shared/toast";
 
 /**
  * Telling players what happened (PRODUCT.md; docs/decisions/028-telling-players-what-happened.md):
