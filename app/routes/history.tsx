@@ -3,14 +3,15 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { inputClass } from "~/components/form-fields";
 import { requireUser } from "~/services/accounts/auth.server";
-import { filterFrom, HISTORY_TYPES, playerHistory, type HistoryRow } from "~/services/money/history.server";
+import { readHistoryFilter, HISTORY_TYPES, playerHistory, type HistoryRow } from "~/services/money/history.server";
+import { queryParams } from "~/web/http.server";
 import { useUser } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";
 
 /** The player's full record (/history.csv downloads the same rows). Works without JavaScript (a GET form). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const history = await playerHistory(user.id, filterFrom(request));
+  const history = await playerHistory(user.id, readHistoryFilter(queryParams(request)));
   // A date that is not a real day: the page says so, with the default period, as a 400.
   return Response.json({ ...history, types: Object.keys(HISTORY_TYPES) }, { status: history.problem ? 400 : 200 });
 }

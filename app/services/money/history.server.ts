@@ -1,6 +1,5 @@
 import type { LedgerTransactionKind } from "~/generated/prisma/client";
 import * as history from "~/models/money/movement.server";
-import { queryParams } from "~/web/http.server";
 import { EARLIEST_YEAR, LATEST_YEAR, parseIsoDay } from "~/shared/dates";
 import { coinsToDecimal } from "~/shared/money";
 
@@ -43,8 +42,8 @@ export type HistoryFilter = { type?: string; from?: string; to?: string };
 /** Records are kept and shown for at least this long. */
 export const HISTORY_DAYS = 92;
 
-export function filterFrom(request: Request): HistoryFilter {
-  const params = queryParams(request);
+/** The filter a page's query asks for; the route reads the query (`queryParams`). */
+export function readHistoryFilter(params: URLSearchParams): HistoryFilter {
   return { type: params.get("type") ?? undefined, from: params.get("from") ?? undefined, to: params.get("to") ?? undefined };
 }
 
