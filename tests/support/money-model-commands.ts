@@ -307,7 +307,6 @@ class Checked implements Command {
 }
 
 // ---- generation ----
-
 const player = fc.nat({ max: 2 });
 const index = fc.nat({ max: 7 });
 const vipTiers = Object.keys(VIP_TIERS) as VipTierName[];
