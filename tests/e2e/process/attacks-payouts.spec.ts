@@ -1,59 +1,16 @@
 import { expect, test } from "@playwright/test";
 import { runningDatabaseUrl } from "../../support/database-dump";
-import { newDataDir, removeDataDirs, signUpOn, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
 import { withClient } from "../../support/test-database";
 import { DEMO_ADMIN_TOTP_SECRET, unusedTotpCode, verifyEmailOf } from "../support";
+import { signUpOn } from "../../support/server-process";
+import { attackTarget, cookiesOf } from "./attack-target";
 
 /**
  * Issue 31's payout attacks, replayed against a production build (`build/server.js`, demo
  * mode, its own embedded database), apart from attacks.spec.ts to keep each file short.
  */
-/** Short, but not so short that 45 sign-ins at once on a loaded machine are cut off too. */
-const REQUEST_TIMEOUT_SECONDS = 5;
-const STREAM_MAX_SECONDS = 2;
-let server: ServerProcess;
-let dataDir: string;
-let base: string;
 
-// Generous bounds for a loaded machine: each attack takes a few seconds when it is not.
-test.describe.configure({ mode: "serial", timeout: 60_000 });
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  dataDir = newDataDir();
-  server = await startServer(dataDir, {
-    SCHEDULER_ENABLED: "false",
-    REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_SECONDS),
-    EVENT_STREAM_MAX_SECONDS: String(STREAM_MAX_SECONDS),
-  });
-  await waitUntilReady(server, 110_000);
-  base = `http://localhost:${server.port}`;
-});
-
-test.afterAll(async () => {
-  await stopServer(server);
-  removeDataDirs();
-});
-
-type Send = { method?: string; cookie?: string; form?: Record<string, string>; json?: unknown; body?: string; type?: string };
-
-/** One request as an attacker's script sends it: no cookie jar, no redirects followed. */
-function send(path: string, { method = "GET", cookie, form, json, body, type }: Send = {}): Promise<Response> {
-  const headers: Record<string, string> = { Origin: base, Accept: "application/json" };
-  if (cookie) headers.Cookie = cookie;
-  if (form) [body, type] = [new URLSearchParams(form).toString(), "application/x-www-form-urlencoded"];
-  if (json !== undefined) [body, type] = [JSON.stringify(json), "application/json"];
-  if (type) headers["Content-Type"] = type;
-  return fetch(`${base}${path}`, { method, headers, body, redirect: "manual" });
-}
-
-const cookiesOf = (response: Response) =>
-  response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-const signIn = (email: string, password: string, cookie?: string) =>
-  send("/api/login", { method: "POST", cookie, form: { intent: "signin", email, password } });
+const { target, send, signIn } = attackTarget();
 
 /**
  * Issue 31's payout controls (h-payouts), replayed against the same production build: the
@@ -61,7 +18,7 @@ const signIn = (email: string, password: string, cookie?: string) =>
  * and approvals racing the player's bonus spending without a 500.
  */
 test.describe("issue 31: payouts an admin can send, limits that count the player", () => {
-  const databaseUrl = () => runningDatabaseUrl(dataDir);
+  const databaseUrl = () => runningDatabaseUrl(target.dataDir);
 
   /** Cash won (not from a card, so it is paid by transfer), given as test data is: in the database. */
   async function winnings(email: string, coins: number) {
@@ -81,7 +38,7 @@ test.describe("issue 31: payouts an admin can send, limits that count the player
   }
 
   async function player(email: string, { won = 0, bought = 0 } = {}) {
-    const cookie = await signUpOn(base, email);
+    const cookie = await signUpOn(target.base, email);
     await verifyEmailOf(email, await databaseUrl());
     if (won > 0) await winnings(email, won);
     for (let i = 0; i < bought; i++) {

@@ -2,8 +2,8 @@ import { connect } from "node:net";
 import { expect, test } from "@playwright/test";
 import { findCardData } from "../../support/card-scan";
 import { dumpAllTables, runningDatabaseUrl } from "../../support/database-dump";
-import { newDataDir, removeDataDirs, signUpOn, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
-import { scaled } from "../../support/timeouts";
+import { newDataDir, signUpOn, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
+import { attackTarget, cookiesOf, REQUEST_TIMEOUT_SECONDS, STREAM_MAX_SECONDS } from "./attack-target";
 
 /**
  * Issue 19's attacks, replayed against a production build (`build/server.js`, demo mode,
@@ -11,58 +11,13 @@ import { scaled } from "../../support/timeouts";
  * request timeout and the streams' maximum age are shortened so that it runs in seconds.
  * Each attack's own suite goes deeper (README, Tests).
  */
-/** Short, but not so short that 45 sign-ins at once on a loaded machine are cut off too. */
-const REQUEST_TIMEOUT_SECONDS = 5;
-const STREAM_MAX_SECONDS = 2;
 const PASSWORD = "correct horse battery staple";
 const CVV = "654";
-let server: ServerProcess;
-let dataDir: string;
-let base: string;
-
-// Generous bounds for a loaded machine: each attack takes a few seconds when it is not.
-test.describe.configure({ mode: "serial", timeout: scaled(60_000) });
-
-test.beforeAll(async () => {
-  test.setTimeout(scaled(120_000));
-  dataDir = newDataDir();
-  server = await startServer(dataDir, {
-    SCHEDULER_ENABLED: "false",
-    REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_SECONDS),
-    EVENT_STREAM_MAX_SECONDS: String(STREAM_MAX_SECONDS),
-  });
-  await waitUntilReady(server, 110_000);
-  base = `http://localhost:${server.port}`;
-});
-
-test.afterAll(async () => {
-  await stopServer(server);
-  removeDataDirs();
-});
-
-type Send = { method?: string; cookie?: string; form?: Record<string, string>; json?: unknown; body?: string; type?: string };
-
-/** One request as an attacker's script sends it: no cookie jar, no redirects followed. */
-function send(path: string, { method = "GET", cookie, form, json, body, type }: Send = {}): Promise<Response> {
-  const headers: Record<string, string> = { Origin: base, Accept: "application/json" };
-  if (cookie) headers.Cookie = cookie;
-  if (form) [body, type] = [new URLSearchParams(form).toString(), "application/x-www-form-urlencoded"];
-  if (json !== undefined) [body, type] = [JSON.stringify(json), "application/json"];
-  if (type) headers["Content-Type"] = type;
-  return fetch(`${base}${path}`, { method, headers, body, redirect: "manual" });
-}
-
-const cookiesOf = (response: Response) =>
-  response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-const signIn = (email: string, password: string, cookie?: string) =>
-  send("/api/login", { method: "POST", cookie, form: { intent: "signin", email, password } });
+const { target, send, signIn } = attackTarget();
 
 /** A player with $24.99 of cash, bought with the demo provider's test card. */
 async function playerWithCash(email: string): Promise<string> {
-  const cookie = await signUpOn(base, email);
+  const cookie = await signUpOn(target.base, email);
   const paid = await send("/checkout?package=package_4", {
     method: "POST",
     cookie,
@@ -85,14 +40,14 @@ test("1. card data typed into the PayPal and Venmo fields is refused (422) and k
   }
   expect(await (await send("/api/withdrawals", { cookie })).json()).toEqual([]);
   // (Not a search for "4444": a random token or id may hold it.)
-  expect(findCardData(await dumpAllTables(await runningDatabaseUrl(dataDir)), { cvvs: [CVV] })).toEqual([]);
+  expect(findCardData(await dumpAllTables(await runningDatabaseUrl(target.dataDir)), { cvvs: [CVV] })).toEqual([]);
 });
 
 test("2. one session's many event streams get 429 with Retry-After past the cap, and a stream ends at its maximum age", async () => {
-  const cookie = await signUpOn(base, "streams@example.com");
+  const cookie = await signUpOn(target.base, "streams@example.com");
   const controller = new AbortController();
   const responses = await Promise.all(
-    Array.from({ length: 12 }, () => fetch(`${base}/api/events`, { headers: { Cookie: cookie }, signal: controller.signal })),
+    Array.from({ length: 12 }, () => fetch(`${target.base}/api/events`, { headers: { Cookie: cookie }, signal: controller.signal })),
   );
   const statuses = responses.map((r) => r.status);
   expect(statuses.filter((s) => s === 200)).toHaveLength(4);
@@ -110,7 +65,7 @@ test("2. one session's many event streams get 429 with Retry-After past the cap,
 
 test("3. 45 wrong passwords at once are checked at most 10 times; the owner's browser still signs in", async () => {
   const email = "besieged@example.com";
-  const device = (await signUpOn(base, email))
+  const device = (await signUpOn(target.base, email))
     .split("; ")
     .filter((c) => c.startsWith("__device="))
     .join("; ");
@@ -129,7 +84,7 @@ test("3. 45 wrong passwords at once are checked at most 10 times; the owner's br
 });
 
 test("4. hostile bodies and dates: never a 5xx, impossible dates refused", async () => {
-  const cookie = await signUpOn(base, "hostile@example.com");
+  const cookie = await signUpOn(target.base, "hostile@example.com");
   const nested = await send("/api/create-payment-intent", { method: "POST", cookie, body: "[".repeat(5_000) + "]".repeat(5_000), type: "application/json" });
   expect(nested.status).toBe(400);
   for (const from of ["9999-99-99", "0000-01-01"]) {
@@ -150,21 +105,21 @@ test("4. hostile bodies and dates: never a 5xx, impossible dates refused", async
     // Nothing was stored: the address is still free.
     expect((await send("/api/login", { method: "POST", form: { ...form, dateOfBirth: "1990-02-28" } })).status).toBe(302);
   }
-  expect(server.output()).not.toMatch(/"statusCode":5\d\d|"status":5\d\d/);
+  expect(target.server.output()).not.toMatch(/"statusCode":5\d\d|"status":5\d\d/);
 });
 
 test("5. card numbers in a path or query are masked in the log however they are separated or encoded", async () => {
   for (const path of ["/nope/4242_4242_4242_4242", "/rules?q=4242.4242.4242.4242", "/rules?q=%34%32%34%32%34%32%34%32%34%32%34%32%34%32%34%32"]) {
     expect((await send(path)).status).toBeLessThan(500);
   }
-  await expect.poll(() => server.output()).toContain("/nope/");
-  expect(findCardData(server.output(), { cvvs: [CVV] })).toEqual([]);
+  await expect.poll(() => target.server.output()).toContain("/nope/");
+  expect(findCardData(target.server.output(), { cvvs: [CVV] })).toEqual([]);
 });
 
 test("6. a body sent one byte at a time is cut off with 408 soon after the request timeout", async () => {
   const started = Date.now();
   const answer = await new Promise<string>((resolve) => {
-    const socket = connect(server.port, "127.0.0.1");
+    const socket = connect(target.server.port, "127.0.0.1");
     // One byte every 5 s, as in the review; the server must not wait for the rest (the attack held on for 130 s).
     const ticker = setInterval(() => socket.destroyed || socket.write("n"), 5_000);
     let text = "";
@@ -176,7 +131,7 @@ test("6. a body sent one byte at a time is cut off with 408 soon after the reque
       resolve(text);
     });
     socket.write(
-      `POST /api/login HTTP/1.1\r\nHost: localhost\r\nOrigin: ${base}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n`,
+      `POST /api/login HTTP/1.1\r\nHost: localhost\r\nOrigin: ${target.base}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n`,
     );
     socket.write("i");
   });
@@ -185,7 +140,7 @@ test("6. a body sent one byte at a time is cut off with 408 soon after the reque
 });
 
 test("7. reserved names and look-alikes of taken ones are refused as usernames", async () => {
-  const cookie = await signUpOn(base, "names@example.com");
+  const cookie = await signUpOn(target.base, "names@example.com");
   for (const username of ["DemoPIayer", "Dem0Player", "admin", "Admin", "support"]) {
     const response = await send("/api/auth/create-username", { method: "POST", cookie, json: { username } });
     expect(response.status, username).toBe(400);
@@ -256,16 +211,19 @@ test.describe("issue 31: controls that hold", () => {
     );
     expect(again.map((r) => r.status)).toEqual([403, 403, 403, 403, 403]);
     expect(await again[0]!.text()).toMatch(/You excluded yourself from play until/);
-    const accounts = await sql<{ n: number }>(dataDir, "SELECT count(*)::int AS n FROM users WHERE email IN ($1, $2)", [email, email.replace("@", "+new@")]);
+    const accounts = await sql<{ n: number }>(target.dataDir, "SELECT count(*)::int AS n FROM users WHERE email IN ($1, $2)", [
+      email,
+      email.replace("@", "+new@"),
+    ]);
     expect(accounts).toEqual([{ n: 0 }]);
   });
 
   test("5. an admin's entries are refused (403) on the page action, both APIs and a burst, moving nothing", async () => {
     const email = `staff-${Date.now()}@example.com`;
-    const cookie = await signUpOn(base, email);
-    await sql(dataDir, "UPDATE users SET is_admin = true WHERE email = $1", [email]);
-    const [raffle] = await sql<{ id: string }>(dataDir, "SELECT id::text AS id FROM raffles WHERE status = 'active' AND kind = 'regular' LIMIT 1");
-    const [quick] = await sql<{ id: string }>(dataDir, "SELECT id::text AS id FROM raffles WHERE status = 'active' AND kind = 'quick' LIMIT 1");
+    const cookie = await signUpOn(target.base, email);
+    await sql(target.dataDir, "UPDATE users SET is_admin = true WHERE email = $1", [email]);
+    const [raffle] = await sql<{ id: string }>(target.dataDir, "SELECT id::text AS id FROM raffles WHERE status = 'active' AND kind = 'regular' LIMIT 1");
+    const [quick] = await sql<{ id: string }>(target.dataDir, "SELECT id::text AS id FROM raffles WHERE status = 'active' AND kind = 'quick' LIMIT 1");
     const raffleId = raffle?.id ?? crypto.randomUUID();
     const answers = await Promise.all([
       send(`/api/raffles/${raffleId}/enter`, { method: "POST", cookie, json: {} }),
@@ -275,7 +233,9 @@ test.describe("issue 31: controls that hold", () => {
     expect(answers.map((r) => r.status)).toEqual(Array(6).fill(403));
     const page = await send(`/raffles/${raffleId}/enter`, { method: "POST", cookie, form: {} });
     expect(page.status).toBe(302);
-    const entries = await sql<{ n: number }>(dataDir, "SELECT count(*)::int AS n FROM entries e JOIN users u ON u.id = e.user_id WHERE u.email = $1", [email]);
+    const entries = await sql<{ n: number }>(target.dataDir, "SELECT count(*)::int AS n FROM entries e JOIN users u ON u.id = e.user_id WHERE u.email = $1", [
+      email,
+    ]);
     expect(entries).toEqual([{ n: 0 }]);
   });
 
