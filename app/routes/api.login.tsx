@@ -12,7 +12,7 @@ import { AccountError, signIn, signUp } from "~/services/accounts/sign-up.server
 import { getOptionalUser, startSession } from "~/services/accounts/auth.server";
 import { isoDayField } from "~/shared/dates";
 import { getEnv } from "~/infra/env.server";
-import { knownDevice, rememberDevice } from "~/services/accounts/known-device.server";
+import { knownDevice, rememberDevice } from "~/web/known-device.server";
 import { jurisdictionChoices, residenceFields } from "~/shared/jurisdictions";
 import { authenticateWithOidc, oidcEnabled } from "~/services/accounts/oidc.server";
 import { relyingParty } from "~/services/accounts/passkeys.server";
