@@ -37,7 +37,6 @@ const LEGACY_WEB_IN_SERVICES = [
   "app/services/back-office/admin-actions.server.ts",
   "app/services/money/checkout.server.ts",
   "app/services/money/payouts.server.ts",
-  "app/services/raffles/outcomes.server.ts",
 ];
 
 export default tseslint.config(

@@ -9,7 +9,7 @@ import { Toaster, type ToastMessage } from "./components/toaster";
 import { useOptionalRootData, useRootData } from "./components/use-root-data";
 import { getSession, needsOnboarding } from "~/services/accounts/auth.server";
 import { getEnv } from "./infra/env.server";
-import { takeOutcomeNotice } from "~/services/raffles/outcomes.server";
+import { takeOutcomeNotice } from "~/web/outcome-toasts.server";
 import { takePayoutNotice } from "~/services/money/payouts.server";
 import { playState } from "~/services/play-safety/reality-check.server";
 import { getTheme } from "~/web/theme.server";
