@@ -35,7 +35,6 @@ const LEGACY_WEB_IN_SERVICES = [
   "app/services/accounts/second-factor.server.ts",
   "app/services/accounts/two-step-sign-in.server.ts",
   "app/services/back-office/admin-actions.server.ts",
-  "app/services/money/checkout.server.ts",
   "app/services/money/payouts.server.ts",
 ];
 
