@@ -33,7 +33,6 @@ const TOAST = { group: ["~/shared/toast", "~/web/*", "~/components/*"], message:
 const LEGACY_WEB_IN_SERVICES = [
   "app/services/accounts/auth.server.ts",
   "app/services/accounts/second-factor.server.ts",
-  "app/services/accounts/two-step-sign-in.server.ts",
   "app/services/back-office/admin-actions.server.ts",
   "app/services/money/payouts.server.ts",
 ];

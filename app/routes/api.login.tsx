@@ -23,7 +23,8 @@ import { rememberReturnTo } from "~/web/return-to.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { readForm } from "~/web/http.server";
 import { PageError } from "~/components/route-error";
-import { needsSecondStep, pendingSignInCookie } from "~/services/accounts/two-step-sign-in.server";
+import { needsSecondStep } from "~/services/accounts/two-step-sign-in.server";
+import { pendingSignInCookie } from "~/web/pending-sign-in.server";
 import { passActionHeaders } from "~/web/action-headers";
 
 const email = z.string({ message: "Email is required" }).trim().email("Enter a valid email address").max(254);
