@@ -32,7 +32,6 @@ const TOAST = { group: ["~/shared/toast", "~/web/*", "~/components/*"], message:
 /** Services that still read cookies or word toasts (issue 32 moves them to app/web). */
 const LEGACY_WEB_IN_SERVICES = [
   "app/services/accounts/auth.server.ts",
-  "app/services/accounts/second-factor.server.ts",
   "app/services/back-office/admin-actions.server.ts",
   "app/services/money/payouts.server.ts",
 ];
