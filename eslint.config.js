@@ -30,7 +30,7 @@ const NODE_ONLY = {
 const REMIX = { group: ["@remix-run/*"], message: "Remix answers HTTP in routes and app/web; services and models return values." };
 const TOAST = { group: ["~/shared/toast", "~/web/*", "~/components/*"], message: "Toasts are the routes' words: return a value." };
 /** Services that still read cookies or word toasts (issue 32 moves them to app/web). */
-const LEGACY_WEB_IN_SERVICES = ["app/services/accounts/auth.server.ts", "app/services/money/payouts.server.ts"];
+const LEGACY_WEB_IN_SERVICES = ["app/services/accounts/auth.server.ts"];
 
 export default tseslint.config(
   { ignores: ["build/**", "app/generated/**", "node_modules/**", ".data/**", "tests/artifacts/**"] },

@@ -10,7 +10,7 @@ import { useOptionalRootData, useRootData } from "./components/use-root-data";
 import { getSession, needsOnboarding } from "~/services/accounts/auth.server";
 import { getEnv } from "./infra/env.server";
 import { takeOutcomeNotice } from "~/web/outcome-toasts.server";
-import { takePayoutNotice } from "~/services/money/payouts.server";
+import { takePayoutNotice } from "~/web/payout-toasts.server";
 import { playState } from "~/services/play-safety/reality-check.server";
 import { getTheme } from "~/web/theme.server";
 import { readToast } from "~/web/toast.server";
