@@ -30,17 +30,7 @@ const NODE_ONLY = {
 const REMIX = { group: ["@remix-run/*"], message: "Remix answers HTTP in routes and app/web; services and models return values." };
 const TOAST = { group: ["~/shared/toast", "~/web/*", "~/components/*"], message: "Toasts are the routes' words: return a value." };
 /** Services that still read cookies or word toasts (issue 32 moves them to app/web). */
-const LEGACY_WEB_IN_SERVICES = [
-  "app/services/accounts/auth.server.ts",
-  "app/services/accounts/known-device.server.ts",
-  "app/services/accounts/second-factor.server.ts",
-  "app/services/accounts/two-step-sign-in.server.ts",
-  "app/services/back-office/admin-actions.server.ts",
-  "app/services/money/checkout.server.ts",
-  "app/services/money/payouts.server.ts",
-  "app/services/raffles/game-actions.server.ts",
-  "app/services/raffles/outcomes.server.ts",
-];
+const LEGACY_WEB_IN_SERVICES = ["app/services/accounts/auth.server.ts"];
 
 export default tseslint.config(
   { ignores: ["build/**", "app/generated/**", "node_modules/**", ".data/**", "tests/artifacts/**"] },
@@ -96,13 +86,6 @@ export default tseslint.config(
       ],
     },
     rules: { "boundaries/dependencies": ["error", { default: "disallow", message: LAYER_MESSAGE, policies: LAYERS }] },
-  },
-  {
-    // Not yet moved out (issue 32): services that still answer with a Response.
-    files: ["app/services/back-office/admin-actions.server.ts"],
-    rules: {
-      "boundaries/dependencies": ["error", { default: "disallow", message: LAYER_MESSAGE, policies: [...LAYERS, layer("services", ["web"])] }],
-    },
   },
   {
     // app/shared is bundled for the browser too.

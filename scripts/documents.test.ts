@@ -8,6 +8,7 @@ import { describe, expect, test } from "vitest";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DECISIONS = path.join(ROOT, "docs/decisions");
 const README_MAX_LINES = 200;
+const ARCHITECTURE_MAX_LINES = 120;
 const ADR_MAX_WORDS = 600;
 
 const read = (file: string) => readFileSync(file, "utf8");
@@ -23,6 +24,10 @@ const statusOf = (text: string) => /^Status:.*(?:\n.+)*/m.exec(text)?.[0].replac
 describe("documents", () => {
   test(`the README is at most ${README_MAX_LINES} lines`, () => {
     expect(lineCount(read(path.join(ROOT, "README.md")))).toBeLessThanOrEqual(README_MAX_LINES);
+  });
+
+  test(`ARCHITECTURE.md is one page: at most ${ARCHITECTURE_MAX_LINES} lines`, () => {
+    expect(lineCount(read(path.join(ROOT, "docs/ARCHITECTURE.md")))).toBeLessThanOrEqual(ARCHITECTURE_MAX_LINES);
   });
 
   test("there are decision records to check", () => {

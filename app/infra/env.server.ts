@@ -4,7 +4,7 @@ import { parseJurisdictions, type Jurisdictions } from "~/shared/jurisdictions";
 
 /**
  * The process configuration, parsed once from the environment at start-up.
- * Every variable is documented in the README; keep the two in step.
+ * Every variable is documented in docs/configuration.md; keep the two in step.
  */
 const booleanFlag = z.enum(["true", "false", "1", "0"], { message: "expected true or false" }).transform((value) => value === "true" || value === "1");
 

@@ -1,4 +1,4 @@
-import { rejectPayoutAction } from "~/services/back-office/admin-actions.server";
+import { rejectPayoutAction } from "~/web/admin-actions.server";
 import { adminPageAction } from "~/web/admin-http.server";
 
 /** The back office's form: rejects a pending payout {reason}; its hold goes back to the player's cash. Back to the page with a toast; API clients use /api/admin/payouts/:id/reject (ADR 040). */

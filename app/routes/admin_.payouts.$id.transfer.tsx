@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PageError } from "~/components/route-error";
-import { PAYOUT_UPDATED, settleTransferAction } from "~/services/back-office/admin-actions.server";
+import { PAYOUT_UPDATED, settleTransferAction } from "~/web/admin-actions.server";
 import { requireAdmin } from "~/services/accounts/auth.server";
 import { transferStep } from "~/services/money/transfers.server";
 import { expectedErrorMessage, readSubmission, uuidParam } from "~/web/http.server";

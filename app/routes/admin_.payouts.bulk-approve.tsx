@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PageError } from "~/components/route-error";
-import { bulkApproveAction, bulkSchema } from "~/services/back-office/admin-actions.server";
+import { bulkApproveAction, bulkSchema } from "~/web/admin-actions.server";
 import { bulkCandidates } from "~/services/money/bulk-approval.server";
 import { requireAdmin } from "~/services/accounts/auth.server";
 import { jsonError, queryParams, readSubmission } from "~/web/http.server";

@@ -1,4 +1,4 @@
-import { reconcileRefundAction } from "~/services/back-office/admin-actions.server";
+import { reconcileRefundAction } from "~/web/admin-actions.server";
 import { adminPageAction } from "~/web/admin-http.server";
 
 /** The back office's form: settles a refund held for review as reached the card {reference} or not {failure} (ADR 050). Back to the page with a toast; API clients use /api/admin/refunds/:id/reconcile (ADR 040). */

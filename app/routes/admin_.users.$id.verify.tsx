@@ -1,4 +1,4 @@
-import { verifyIdentityAction } from "~/services/back-office/admin-actions.server";
+import { verifyIdentityAction } from "~/web/admin-actions.server";
 import { adminPageAction } from "~/web/admin-http.server";
 
 /** The back office's form: records that a player's identity was verified. Back to the page with a toast; API clients use /api/admin/users/:id/verify (ADR 040). */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { settleTransferAction } from "~/services/back-office/admin-actions.server";
+import { settleTransferAction } from "~/web/admin-actions.server";
 import { adminApiAction } from "~/web/admin-http.server";
 import { requireAdmin } from "~/services/accounts/auth.server";
 import { transferStep } from "~/services/money/transfers.server";

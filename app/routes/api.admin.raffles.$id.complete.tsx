@@ -1,4 +1,4 @@
-import { completeRaffleAction } from "~/services/back-office/admin-actions.server";
+import { completeRaffleAction } from "~/web/admin-actions.server";
 import { adminApiAction } from "~/web/admin-http.server";
 
 /** Completes an active raffle early: drawn now, or cancelled and refunded below two players. JSON; the back office's form posts to /admin/raffles/:id/complete (ADR 040). */

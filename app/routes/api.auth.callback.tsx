@@ -5,7 +5,8 @@ import { startSession } from "~/services/accounts/auth.server";
 import { authenticateWithOidc, oidcEnabled } from "~/services/accounts/oidc.server";
 import { recallReturnTo } from "~/web/return-to.server";
 import { redirectWithToast } from "~/web/toast.server";
-import { needsSecondStep, pendingSignInCookie } from "~/services/accounts/two-step-sign-in.server";
+import { needsSecondStep } from "~/services/accounts/two-step-sign-in.server";
+import { pendingSignInCookie } from "~/web/pending-sign-in.server";
 
 /** The identity provider sends the player back here with a code; we finish the sign-in. */
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -7,7 +7,7 @@ import { idempotent } from "~/web/idempotency.server";
 /** POST: the spin's reward as JSON; the home page's wheel posts to /daily-spin (ADR 040). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return idempotent(request, user.id, () => apiResponse(async () => Response.json((await spinAsPlayer(user)).json)));
+  return idempotent(request, user.id, () => apiResponse(async () => Response.json(await spinAsPlayer(user))));
 }
 
 export function loader() {

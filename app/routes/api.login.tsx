@@ -12,7 +12,7 @@ import { AccountError, signIn, signUp } from "~/services/accounts/sign-up.server
 import { getOptionalUser, startSession } from "~/services/accounts/auth.server";
 import { isoDayField } from "~/shared/dates";
 import { getEnv } from "~/infra/env.server";
-import { knownDevice, rememberDevice } from "~/services/accounts/known-device.server";
+import { knownDevice, rememberDevice } from "~/web/known-device.server";
 import { jurisdictionChoices, residenceFields } from "~/shared/jurisdictions";
 import { authenticateWithOidc, oidcEnabled } from "~/services/accounts/oidc.server";
 import { relyingParty } from "~/services/accounts/passkeys.server";
@@ -23,7 +23,8 @@ import { rememberReturnTo } from "~/web/return-to.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { readForm } from "~/web/http.server";
 import { PageError } from "~/components/route-error";
-import { needsSecondStep, pendingSignInCookie } from "~/services/accounts/two-step-sign-in.server";
+import { needsSecondStep } from "~/services/accounts/two-step-sign-in.server";
+import { pendingSignInCookie } from "~/web/pending-sign-in.server";
 import { passActionHeaders } from "~/web/action-headers";
 
 const email = z.string({ message: "Email is required" }).trim().email("Enter a valid email address").max(254);

@@ -9,7 +9,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // The session is checked by the entry itself, in its transaction (enterAsPlayer).
   const sessionHash = await requireSessionToken(request);
   const playerId = async () => (await requireUser(request)).id;
-  return idempotent(request, playerId, () => apiResponse(async () => Response.json((await enterAsPlayer(sessionHash, uuidParam(params.id), "regular")).json)));
+  return idempotent(request, playerId, () => apiResponse(async () => Response.json(await enterAsPlayer(sessionHash, uuidParam(params.id), "regular"))));
 }
 
 export function loader() {

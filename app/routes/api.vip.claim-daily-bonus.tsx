@@ -7,7 +7,7 @@ import { idempotent } from "~/web/idempotency.server";
 /** POST: the bonus claimed, as JSON; the VIP page's button posts to /vip/claim-daily-bonus (ADR 040). */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  return idempotent(request, user.id, () => apiResponse(async () => Response.json((await claimAsPlayer(user)).json)));
+  return idempotent(request, user.id, () => apiResponse(async () => Response.json(await claimAsPlayer(user))));
 }
 
 export function loader() {

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { forgetCachedSession, requireUser } from "~/services/accounts/auth.server";
-import { successToast } from "~/services/money/checkout.server";
+import { successToast } from "~/web/checkout-toasts";
 import { errorResponse, queryParams } from "~/web/http.server";
 import { PaymentProviderUnavailable } from "~/infra/payment-providers/provider";
 import { confirmPayment, settleHostedCheckout } from "~/services/money/payments/settle.server";

@@ -10,13 +10,14 @@ import { StripePayment } from "~/components/stripe-payment";
 import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/services/accounts/auth.server";
 import { shouldOfferLimits } from "~/services/play-safety/responsible-play.server";
-import { payWithDemoCard, productFrom, purchaseRefusal, successToast } from "~/services/money/checkout.server";
+import { payWithDemoCard, productFrom, purchaseRefusal } from "~/services/money/checkout.server";
 import { getEnv } from "~/infra/env.server";
 import { expectedErrorMessage, readForm } from "~/web/http.server";
 import { coinsToDecimal } from "~/shared/money";
 import { PaymentFailed } from "~/services/money/payments/pricing.server";
 import { startHostedCheckout } from "~/services/money/payments/start.server";
 import { redirectWithToast } from "~/web/toast.server";
+import { checkoutUnavailable, successToast } from "~/web/checkout-toasts";
 import { PageError } from "~/components/route-error";
 
 /**
@@ -51,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const product = productFrom(url);
   if (!product) throw await redirectWithToast("/", INIT_FAILED);
   const refusal = await purchaseRefusal(user, product);
-  if (refusal) throw await redirectWithToast(product.purpose === "vip" ? "/vip" : "/", refusal);
+  if (refusal) throw await redirectWithToast(product.purpose === "vip" ? "/vip" : "/", checkoutUnavailable(refusal));
   const env = getEnv();
   return {
     offerLimits: await shouldOfferLimits(user.id),

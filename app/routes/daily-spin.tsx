@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireUser } from "~/services/accounts/auth.server";
 import { spinAsPlayer } from "~/services/raffles/game-actions.server";
+import { spunToast } from "~/web/game-toasts";
 import { pageAction } from "~/web/page-action.server";
 
 /** The wheel's spin on the home page (ADR 040); API clients use POST /api/daily-spin. */
 export async function action({ request }: ActionFunctionArgs) {
-  return pageAction(request, async () => (await spinAsPlayer(await requireUser(request))).toast, { failureTitle: "Error" });
+  return pageAction(request, async () => spunToast(await spinAsPlayer(await requireUser(request))), { failureTitle: "Error" });
 }
 
 export function loader() {

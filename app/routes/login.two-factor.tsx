@@ -8,9 +8,10 @@ import { CodeField, useSchemaForm } from "~/components/schema-form";
 import { PageError } from "~/components/route-error";
 import { startSession } from "~/services/accounts/auth.server";
 import { readForm } from "~/web/http.server";
-import { knownDevice, rememberDevice } from "~/services/accounts/known-device.server";
+import { knownDevice, rememberDevice } from "~/web/known-device.server";
 import { RateLimited } from "~/services/system/rate-limit.server";
-import { clearPendingSignIn, finishSignIn, pendingSignIn } from "~/services/accounts/two-step-sign-in.server";
+import { finishSignIn } from "~/services/accounts/two-step-sign-in.server";
+import { clearPendingSignIn, pendingSignIn } from "~/web/pending-sign-in.server";
 import { passActionHeaders } from "~/web/action-headers";
 import { signInCodeSchema as schema } from "~/shared/second-factor-forms";
 

@@ -3,7 +3,7 @@ import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
 import { startSession } from "~/services/accounts/auth.server";
 import { apiResponse, readJson } from "~/web/http.server";
-import { knownDevice, rememberDevice } from "~/services/accounts/known-device.server";
+import { knownDevice, rememberDevice } from "~/web/known-device.server";
 import { authenticationResponse } from "~/shared/passkey-input";
 import { signInOptions, verifyPasskeySignIn } from "~/services/accounts/passkeys.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";

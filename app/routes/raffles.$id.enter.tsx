@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { requireSessionToken } from "~/services/accounts/auth.server";
 import { enterAsPlayer } from "~/services/raffles/game-actions.server";
 import { uuidParam } from "~/web/http.server";
+import { enteredToast } from "~/web/game-toasts";
 import { pageAction } from "~/web/page-action.server";
 
 /**
@@ -12,7 +13,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return pageAction(
     request,
     // The session is checked by the entry itself, in its transaction (enterAsPlayer).
-    async () => (await enterAsPlayer(await requireSessionToken(request), uuidParam(params.id), "regular")).toast,
+    async () => enteredToast(await enterAsPlayer(await requireSessionToken(request), uuidParam(params.id), "regular"), "regular"),
     { failureTitle: "Entry Failed" },
   );
 }

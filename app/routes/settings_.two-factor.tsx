@@ -12,15 +12,8 @@ import { requireSession } from "~/services/accounts/auth.server";
 import { readForm } from "~/web/http.server";
 import { turnOffTwoFactor, turnOnTwoFactor } from "~/services/accounts/player-two-factor.server";
 import { RateLimited } from "~/services/system/rate-limit.server";
-import {
-  beginEnrolment,
-  clearEnrolmentCookie,
-  enrolmentBelongsTo,
-  enrolmentCookieFor,
-  hasSecondFactor,
-  pendingEnrolment,
-  recoveryCodesLeft,
-} from "~/services/accounts/second-factor.server";
+import { beginEnrolment, hasSecondFactor, pendingEnrolment, recoveryCodesLeft } from "~/services/accounts/second-factor.server";
+import { clearEnrolmentCookie, enrolmentBelongsTo, enrolmentCookieFor } from "~/web/enrolment-cookie.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { passActionHeaders } from "~/web/action-headers";
 import { replyIntent, unshownErrors } from "~/shared/form-reply";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import type { AdminRun } from "~/services/back-office/admin-actions.server";
+import type { AdminRun } from "./admin-actions.server";
 import { requireAdmin } from "~/services/accounts/auth.server";
 import { apiResponse, readJson, readSubmission } from "~/web/http.server";
 import { idempotent } from "~/web/idempotency.server";

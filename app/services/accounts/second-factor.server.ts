@@ -1,13 +1,10 @@
-import { createCookie } from "@remix-run/node";
 import { generateSecret, generateURI, verify } from "otplib";
 import QRCode from "qrcode";
 import { recordAudit } from "~/models/back-office/audit-event.server";
 import { db } from "~/models/db.server";
 import * as factors from "~/models/accounts/totp-factor.server";
 import { decrypt, encrypt } from "~/infra/crypto-box.server";
-import { getEnv } from "~/infra/env.server";
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from "~/services/accounts/recovery-codes.server";
-import { sessionSecret } from "~/infra/session-secret.server";
 
 /**
  * TOTP second factors (RFC 6238 through otplib: SHA-1, 6 digits, 30 s) and recovery codes
@@ -108,34 +105,4 @@ export async function seedDemoFactor(userId: string, secret: string, now = new D
 
 async function audit(userId: string, action: string, details: Record<string, number | string>) {
   await db().$transaction((tx) => recordAudit(tx, { actor: userId, action, target: `user:${userId}`, details }));
-}
-
-/**
- * Who may see and confirm a pending enrolment: the session that began it (for an admin,
- * the one that gave the bootstrap key), for 15 minutes. Another session of the same
- * account (a stolen password without the key) sees nothing pending and cannot confirm.
- */
-let enrolmentCookie: ReturnType<typeof createCookie> | undefined;
-function cookie() {
-  enrolmentCookie ??= createCookie("__enrol", {
-    httpOnly: true,
-    sameSite: "lax",
-    path: "/",
-    secure: getEnv().secureCookies,
-    secrets: [sessionSecret()],
-    maxAge: 15 * 60,
-  });
-  return enrolmentCookie;
-}
-
-export function enrolmentCookieFor(sessionId: string): Promise<string> {
-  return cookie().serialize(sessionId);
-}
-
-export async function enrolmentBelongsTo(request: Request, sessionId: string): Promise<boolean> {
-  return (await cookie().parse(request.headers.get("Cookie"))) === sessionId;
-}
-
-export function clearEnrolmentCookie(): Promise<string> {
-  return cookie().serialize("", { maxAge: 0 });
 }

@@ -9,10 +9,8 @@ import { noticeEvents, publish } from "~/infra/events.server";
 import { getLogger } from "~/infra/logger.server";
 import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 import { queuePayoutOutcomeMail } from "./mail-notices.server";
-import { coinsToDecimal } from "~/shared/money";
 import { bonusCoveredBy, smaller } from "~/shared/coin-mix";
 import { PaymentProviderUnavailable, type ProviderRefund } from "~/infra/payment-providers/provider";
-import type { NewToast } from "~/shared/toast";
 
 /**
  * Payouts that move money (PRODUCT.md "Payments and withdrawals"; ADR 021). A withdrawal
@@ -337,22 +335,9 @@ export async function refreshRefund(refundId: string, now = new Date()): Promise
   await applyRefund(leg.withdrawalId, leg.id, await paymentProvider().getRefund(refundId), now);
 }
 
-/**
- * What became of the player's withdrawal whose state changed last, as a toast for their next
- * page (with or without JavaScript), once: on its way, completed, or failed with the reason.
- */
-export async function takePayoutNotice(userId: string, withdrawalId: string): Promise<NewToast | null> {
-  const w = await legs.takePayoutNews(userId, withdrawalId);
-  if (!w) return null;
-  if (w.status === "approved" || w.status === "processing") {
-    return { type: "info", title: "Withdrawal Processing", description: `Your $${coinsToDecimal(w.amount)} withdrawal was approved and is being sent.` };
-  }
-  if (w.status === "completed") return { type: "success", title: "Withdrawal Completed", description: `$${coinsToDecimal(w.amount)} has been sent.` };
-  // What did not go out came back; a part that did go out stays sent.
-  const back = w.status === "rejected" ? w.amount : w.legs.filter((l) => l.status === "failed").reduce((sum, l) => sum + l.amount, 0n);
-  const sent = w.legs.filter((l) => l.status === "completed").reduce((sum, l) => sum + l.amount, 0n);
-  const parts = [`$${coinsToDecimal(back)} is back in your balance.`, sent > 0n ? `$${coinsToDecimal(sent)} was sent.` : "", w.failureReason ?? ""];
-  return { type: "error", title: "Withdrawal Failed", description: parts.filter(Boolean).join(" ") };
+/** The news of the player's withdrawal whose state changed last, taken once (app/web/payout-toasts words it). */
+export function takePayoutNews(userId: string, withdrawalId: string) {
+  return legs.takePayoutNews(userId, withdrawalId);
 }
 
 /** The sweep: sends approved withdrawals a crash left unsent, and asks the provider about refunds still open. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outcomeToast } from "./outcomes.server";
+import { outcomeToast } from "./outcome-toasts.server";
 
 const at = new Date("2026-11-25T04:00:00Z");
 

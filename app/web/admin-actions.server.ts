@@ -1,17 +1,17 @@
 import { z } from "zod";
-import type { CurrentSession } from "../accounts/auth.server";
-import { approvePayout, completeRaffle, rejectPayout, suspendUser, verifyIdentity } from "./admin.server";
-import { bulkApprove } from "../money/bulk-approval.server";
+import type { CurrentSession } from "~/services/accounts/auth.server";
+import { approvePayout, completeRaffle, rejectPayout, suspendUser, verifyIdentity } from "~/services/back-office/admin.server";
+import { bulkApprove } from "~/services/money/bulk-approval.server";
 import { utcMinute } from "~/shared/dates";
 import { uuidParam } from "~/web/http.server";
-import { settleTransfer } from "../money/transfers.server";
-import { clearFlag, reconcileRefund } from "../money/reconciliation.server";
-import { extendExclusionByAdmin } from "../play-safety/responsible-play.server";
+import { settleTransfer } from "~/services/money/transfers.server";
+import { clearFlag, reconcileRefund } from "~/services/money/reconciliation.server";
+import { extendExclusionByAdmin } from "~/services/play-safety/responsible-play.server";
 import type { NewToast } from "~/shared/toast";
 import { REJECT_REASONS, rejectReasonText } from "~/shared/payout-decisions";
 
 /**
- * The back office's actions, each as its JSON answer (for `/api/admin/...`) and its toast
+ * The back office's actions (HTTP glue over the back-office and money services), each as its JSON answer (for `/api/admin/...`) and its toast
  * (for the back office's forms, `/admin/...`): both routes read the same input and call the
  * same service (ADR 040). `id` is the route's `:id`; `input` reads the body against the
  * action's schema: the API's JSON (`readJson`), the back office's form (`readSubmission`,
