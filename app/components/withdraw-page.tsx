@@ -10,7 +10,16 @@ import { utcMinute } from "~/shared/dates";
 import { previewWithdrawal, type RefundablePurchase } from "~/shared/withdrawal-preview";
 
 type Leg = { kind: string; amount: string; to: string; status: string; reason: string | null };
-type History = { id: string; amount: string; method: string; destination: string; status: string; reason: string | null; legs: Leg[]; createdAt: string }[];
+type History = {
+  id: string;
+  amount: string;
+  method: string | null;
+  destination: string;
+  status: string;
+  reason: string | null;
+  legs: Leg[];
+  createdAt: string;
+}[];
 
 const STATUS_STYLE: Record<string, string> = {
   completed: "bg-emerald-100 text-emerald-900",
@@ -25,7 +34,17 @@ const STATUS_STYLE: Record<string, string> = {
  * clears them, and a fetcher sends the form (ADR 040). A request that went through adds a
  * withdrawal to the history, whose newest id keys this form: it starts empty again.
  */
-function WithdrawForm({ balance, purchases = [], bonusBalance = 0 }: { balance: number; purchases?: RefundablePurchase[]; bonusBalance?: number }) {
+function WithdrawForm({
+  balance,
+  backToCards,
+  purchases = [],
+  bonusBalance = 0,
+}: {
+  balance: number;
+  backToCards: string;
+  purchases?: RefundablePurchase[];
+  bonusBalance?: number;
+}) {
   const hydrated = useHydrated();
   const showToast = useShowToast();
   const withdraw = useFetcher();
@@ -35,10 +54,13 @@ function WithdrawForm({ balance, purchases = [], bonusBalance = 0 }: { balance: 
   const [fields, setFields] = useState<Record<string, string>>({});
   const balanceDollars = coinsToDecimal(BigInt(balance));
   const shown = hydrated ? (method ? [method] : []) : WITHDRAWAL_METHODS;
-  const incomplete = amount === "" || !method || METHOD_FIELDS[method].some((f) => !(fields[f.name] ?? "").trim());
   // The split of the amount typed so far (money goes back the way it came): cards first.
   const typed = parseDollars(amount);
   const split = typed === undefined ? undefined : previewWithdrawal(purchases, typed, BigInt(bonusBalance));
+  const toMethod = (coins: bigint) => previewWithdrawal(purchases, coins, BigInt(bonusBalance)).method;
+  // A method is asked for only when part of the amount goes to it; the server decides the same from its own split.
+  const methodOptional = split !== undefined && split.method === 0n;
+  const incomplete = amount === "" || (!methodOptional && (!method || METHOD_FIELDS[method].some((f) => !(fields[f.name] ?? "").trim())));
 
   return (
     <withdraw.Form
@@ -50,7 +72,7 @@ function WithdrawForm({ balance, purchases = [], bonusBalance = 0 }: { balance: 
       className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
       onSubmit={(event) => {
         // The spec's checks and toasts first; the server checks the same rules again.
-        const checked = validateWithdrawal({ amount, method, fields }, BigInt(balance));
+        const checked = validateWithdrawal({ amount, method, fields }, BigInt(balance), toMethod);
         if (!checked.ok) {
           event.preventDefault();
           showToast({ type: "error", ...checked.problem });
@@ -72,7 +94,16 @@ function WithdrawForm({ balance, purchases = [], bonusBalance = 0 }: { balance: 
         />
       </label>
       <label className="flex flex-col gap-1 text-sm font-semibold">
-        Method
+        <span>
+          Method{" "}
+          <span className="font-normal text-slate-600 dark:text-slate-400" data-testid="method-need">
+            {methodOptional
+              ? "(not needed: all of it goes back to your cards)"
+              : backToCards === "0.00"
+                ? null
+                : `(needed only for the part above $${backToCards}, which goes back to your cards)`}
+          </span>
+        </span>
         <select
           name="method"
           value={method}
@@ -111,7 +142,8 @@ function WithdrawForm({ balance, purchases = [], bonusBalance = 0 }: { balance: 
       ))}
       {hydrated && split ? (
         <p className="text-sm" data-testid="withdraw-split">
-          ${coinsToDecimal(split.cards)} back to your cards · ${coinsToDecimal(split.method)} to {method ? METHOD_LABELS[method] : "the method you choose"}
+          ${coinsToDecimal(split.cards)} back to your cards
+          {split.method > 0n ? ` · $${coinsToDecimal(split.method)} to ${method ? METHOD_LABELS[method] : "the method you choose"}` : ""}
           {split.bonusBack > 0n ? (
             <span className="block" data-testid="withdraw-bonus-back">
               The refund takes back {split.bonusBack.toLocaleString("en-US")} bonus coins that came with those purchases.
@@ -170,7 +202,7 @@ export function WithdrawPage({
           </>
         ) : null}
       </p>
-      <WithdrawForm key={history[0]?.id ?? "none"} balance={balance} purchases={purchases} bonusBalance={bonus} />
+      <WithdrawForm key={history[0]?.id ?? "none"} balance={balance} backToCards={backToCards} purchases={purchases} bonusBalance={bonus} />
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="text-xl font-bold">
           Withdrawal history

@@ -7,11 +7,15 @@ import { fieldsFromAccountInfo } from "~/shared/withdrawal-rules";
 import { requestWithdrawal, WithdrawalRefused } from "~/services/money/withdrawals.server";
 import { idempotent } from "~/web/idempotency.server";
 
-/** The spec's call: {amount (number, dollars), method, accountInfo (string)}. A CVV inside accountInfo is dropped. */
+/**
+ * The spec's call: {amount (number, dollars), method, accountInfo (string)}. A CVV inside
+ * accountInfo is dropped. Method and accountInfo may be left out when all of the amount
+ * goes back to the player's cards (the preview's toMethod is "0.00").
+ */
 const schema = z.object({
   amount: z.union([z.number().finite(), z.string().max(20)]),
-  method: z.string().max(20),
-  accountInfo: z.string().max(300),
+  method: z.string().max(20).default(""),
+  accountInfo: z.string().max(300).default(""),
 });
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -26,6 +26,22 @@ describe("withdrawal rules, in the spec's order", () => {
     expect(validateWithdrawal({ amount: "10", method: "bank", fields: { routingNumber: "1234567890", accountNumber: "1" } }, 1000n)).toEqual(missing);
   });
 
+  it("asks for no method when nothing goes to it, and ignores one sent", () => {
+    const allToCards = () => 0n;
+    expect(validateWithdrawal({ amount: "10", method: "", fields: {} }, 1000n, allToCards)).toEqual({
+      ok: true,
+      value: { amountCoins: 1000n, method: null, fields: {} },
+    });
+    expect(validateWithdrawal({ amount: "10", method: "paypal", fields: { username: "" } }, 1000n, allToCards)).toMatchObject({
+      ok: true,
+      value: { method: null },
+    });
+    expect(validateWithdrawal({ amount: "10", method: "", fields: {} }, 1000n, () => 1n)).toMatchObject({
+      ok: false,
+      problem: { title: "Missing Information" },
+    });
+  });
+
   it("accepts a complete request, in coins", () => {
     expect(validateWithdrawal(venmo("12.34"), 5000n)).toEqual({ ok: true, value: { amountCoins: 1234n, method: "venmo", fields: { username: "lucky" } } });
   });

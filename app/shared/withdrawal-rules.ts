@@ -33,7 +33,8 @@ export const METHOD_FIELDS: Record<WithdrawalMethod, { name: string; label: stri
 export type WithdrawalInput = { amount: string; method: string; fields: Record<string, string | undefined> };
 export type WithdrawalProblem = { title: string; description: string };
 
-export type ValidWithdrawal = { amountCoins: bigint; method: WithdrawalMethod; fields: Record<string, string> };
+/** `method` is null when nothing goes to one: the whole amount goes back to the cards. */
+export type ValidWithdrawal = { amountCoins: bigint; method: WithdrawalMethod | null; fields: Record<string, string> };
 
 /** Only cash (money paid in or won) can be withdrawn, never bonus coins (PRODUCT.md). */
 export function insufficientCash(withdrawableCoins: bigint): WithdrawalProblem {
@@ -43,10 +44,17 @@ export function insufficientCash(withdrawableCoins: bigint): WithdrawalProblem {
   };
 }
 
-/** Checks a request against the player's withdrawable cash (`withdrawableCoins`). */
+/**
+ * Checks a request against the player's withdrawable cash (`withdrawableCoins`).
+ * `toMethod(amount)` is how much of the amount goes to the chosen method once the cards
+ * are paid back (PRODUCT.md "Money goes back the way it came"): when it is nothing, no
+ * method is asked for; one given is still checked and kept, for a request that races
+ * another for the same card payments may need it after all.
+ */
 export function validateWithdrawal(
   input: WithdrawalInput,
   withdrawableCoins: bigint,
+  toMethod: (amountCoins: bigint) => bigint = (amountCoins) => amountCoins,
 ): { ok: true; value: ValidWithdrawal } | { ok: false; problem: WithdrawalProblem } {
   const minimum = BigInt(POLICY.minimumWithdrawalCoins);
   // Cents are the smallest unit: a third decimal is refused, never rounded away.
@@ -62,6 +70,8 @@ export function validateWithdrawal(
   }
   if (amountCoins > withdrawableCoins) return { ok: false, problem: insufficientCash(withdrawableCoins) };
   const method = WITHDRAWAL_METHODS.find((m) => m === input.method);
+  const blank = !method || METHOD_FIELDS[method].every((field) => !input.fields[field.name]?.trim());
+  if (blank && toMethod(amountCoins) <= 0n) return { ok: true, value: { amountCoins, method: null, fields: {} } };
   const missing = { ok: false as const, problem: { title: "Missing Information", description: "Please fill in all required fields" } };
   if (!method) return missing;
   const fields: Record<string, string> = {};

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import { setupModel } from "../support/money-model";
-import { commands, startingCoins } from "../support/money-model-commands";
+import { setupModel, startingCoins } from "../support/money-model";
+import { commands } from "../support/money-model-commands";
 
 /**
  * The model test (tests/support/money-model.ts, money-model-commands.ts and money-model-payouts.ts): fast-check generates sequences of

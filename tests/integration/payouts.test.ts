@@ -4,7 +4,7 @@ import { userBalances } from "~/models/money/ledger.server";
 import { approvePayout, dashboard } from "~/services/back-office/admin.server";
 import { settleOpenPayouts } from "~/services/money/payouts.server";
 import { enterRaffle } from "~/services/raffles/raffles.server";
-import { call, gatedAdmin, pageText, sessionCookie } from "../support/app";
+import { call, cookiesFrom, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, grantCoins } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";
 
@@ -66,6 +66,43 @@ describe("payouts", () => {
     const second = (await (await withdraw(p.cookie, 10)).json()) as { legs: { kind: string; amount: string }[] };
     expect(second.legs.map((l) => [l.kind, l.amount])).toEqual([["transfer", "10.00"]]);
     expect(await pageText(await call("/withdraw", { cookie: p.cookie }))).toContain("the first <strong>$0.00</strong> of a withdrawal");
+  });
+
+  it("asks for a method only for the part that goes to it: none when all of it goes back to the cards (issue 31)", async () => {
+    const p = await buyer(5_000n);
+    const noMethod = (amount: number) => call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount, method: "", accountInfo: "" } });
+    // $29.98 goes back to the cards: $10 needs no method, and a PayPal left blank on the form is no reason to refuse.
+    const first = await call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount: 10 } });
+    expect(first.status).toBe(200);
+    const form = await call("/withdraw", { method: "POST", cookie: p.cookie, form: { amount: "10", method: "paypal", "paypal.username": "" } });
+    expect(await pageText(await call("/withdraw", { cookie: `${p.cookie}; ${cookiesFrom(form)}` }))).toContain("Withdrawal Requested");
+    const stored = await db().withdrawal.findMany({ where: { userId: p.id }, select: { method: true, destinationEncrypted: true } });
+    expect(stored).toEqual([
+      { method: null, destinationEncrypted: null },
+      { method: null, destinationEncrypted: null },
+    ]);
+    // Each leg named by where it goes: back to the card, and no method's leg.
+    const [listed] = (await (await call("/api/withdrawals", { cookie: p.cookie })).json()) as { destination: string; legs: { kind: string; to: string }[] }[];
+    expect(listed!.destination).toBe("Back to your cards");
+    expect(listed!.legs.map((l) => l.kind)).toEqual(["card_refund"]);
+    expect(listed!.legs[0]!.to).toMatch(/^Back to the card you paid with on /);
+    // $9.98 is left for the cards: $20 sends $10.02 to a method, which must be named.
+    const refused = await noMethod(20);
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({ title: "Missing Information", message: "Please fill in all required fields" });
+    expect((await userBalances(p.id)).cash).toBe(5_000n + 2_998n - 2_000n);
+  });
+
+  it("decides from its own split under the lock: two no-method requests for the same card cents, one passes", async () => {
+    const p = await buyer(5_000n);
+    const results = await Promise.all(
+      [20, 20].map((amount) => call("/api/withdraw", { method: "POST", cookie: p.cookie, json: { amount, method: "", accountInfo: "" } })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
+    const refused = (await results.find((r) => r.status === 422)!.json()) as { message: string };
+    expect(refused.message).toBe("$10.02 of this withdrawal goes to the method you choose: choose one and fill in its fields");
+    expect(await db().withdrawal.count({ where: { userId: p.id } })).toBe(1);
+    expect((await userBalances(p.id)).cash).toBe(5_000n + 2_998n - 2_000n);
   });
 
   it("says before the request how many bonus coins the refunds take back, on the page and in the API, and takes that many", async () => {

@@ -49,7 +49,7 @@ export async function raffleProblems(raffleIds?: string[]): Promise<string[]> {
       UNION ALL SELECT id, status || ' with ' || prizes || ' prize transactions, ' || draws || ' draws, ' || cancels || ' cancels' FROM r
         WHERE (status = 'active' AND (prizes, draws, cancels) <> (0, 0, 0))
            OR (status = 'completed' AND (prizes, draws, cancels) <> (1, 1, 0))
-           OR (status = 'cancelled' AND (prizes, draws, cancels) <> (0, 0, 1))
+           OR (status = 'cancelled' AND ((prizes, draws) <> (0, 0) OR cancels > 1 OR (tickets > 0 AND cancels <> 1)))
     ) problems ORDER BY id, problem`;
   return rows.map((row) => `raffle ${row.id}: ${row.problem}`);
 }

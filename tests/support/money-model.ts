@@ -1,4 +1,4 @@
-import type fc from "fast-check";
+import fc from "fast-check";
 import { expect } from "vitest";
 import { db } from "~/models/db.server";
 import { DomainError } from "~/shared/domain-error";
@@ -6,6 +6,7 @@ import type { CoinMix } from "~/shared/coin-mix";
 import { splitPotMix } from "~/shared/prize";
 import { openRaffle, type DrawOutcome } from "~/services/raffles/raffles.server";
 import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/shared/vip";
+import { verifyIdentity } from "~/services/back-office/admin.server";
 import { createTestUser } from "./factories";
 import { BALANCED, cashOutProblems, ledgerInvariants, raffleProblems } from "./money-invariants";
 
@@ -116,11 +117,27 @@ export function expectCode(result: { code: string }, expected: string, what: str
 
 // ---- setup and the whole-database check ----
 
-/** Each player starts with `[cash, bonus]` coins: cash as if paid by card, bonus as the house gives. */
-export async function setupModel(base: Date, startingCoins: [bigint, bigint][]): Promise<{ model: Model; real: Real }> {
+/** Starting cash and bonus coins per player: none, some, enough for the large payouts. */
+const someCoins = fc.constantFrom(0n, 300n, 2_000n, 80_000n);
+/**
+ * `[cash, bonus, identity verified]` for each of three players. The first is rich and
+ * verified, so that their payouts pass the second-approver amount (over $500 in 24 hours)
+ * and approvals reach that rule, not only the identity check before it (the others'
+ * requests still meet that check).
+ */
+export const startingCoins = fc.tuple(
+  fc.tuple(fc.constantFrom(80_000n, 150_000n), someCoins, fc.constant(true)),
+  fc.tuple(someCoins, someCoins, fc.constant(false)),
+  fc.tuple(someCoins, someCoins, fc.constant(false)),
+);
+
+/** Each player starts with `[cash, bonus, verified]`: cash as if paid by card, bonus as the house gives. */
+export async function setupModel(base: Date, startingCoins: [bigint, bigint, boolean][]): Promise<{ model: Model; real: Real }> {
   const players: Player[] = [];
-  for (const [cash, bonus] of startingCoins) {
+  const admins = [(await createTestUser({ isAdmin: true })).id, (await createTestUser({ isAdmin: true })).id];
+  for (const [cash, bonus, verified] of startingCoins) {
     const user = await createTestUser({ cash, coins: bonus });
+    if (verified) await verifyIdentity(admins[0]!, user.id, base);
     players.push({
       id: user.id,
       email: user.email,
@@ -134,11 +151,10 @@ export async function setupModel(base: Date, startingCoins: [bigint, bigint][]):
       claimedDays: new Set(),
       excludedUntil: null,
       selfExcluded: false,
-      verified: false,
+      verified,
       flagged: false,
     });
   }
-  const admins = [(await createTestUser({ isAdmin: true })).id, (await createTestUser({ isAdmin: true })).id];
   const model: Model = { now: base, end: new Date(base.getTime() + RUN_SPAN_MS), players, closed: [], admins, raffles: [], payments: [], withdrawals: [] };
   await addRaffle(model, { startOffsetMs: -1000, durationMs: 20 * 60_000, entryPrice: 50n, vipOnly: false, cap: 10 });
   await addRaffle(model, { startOffsetMs: -1000, durationMs: 3 * 3_600_000, entryPrice: 5n, vipOnly: false, cap: 3 });

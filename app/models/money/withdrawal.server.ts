@@ -12,7 +12,7 @@ export function insertWithdrawal(
     id: string;
     userId: string;
     amount: bigint;
-    method: WithdrawalMethod;
+    method: WithdrawalMethod | null;
     destinationMasked: string;
     destinationEncrypted?: string;
     cardToken?: string;

@@ -220,7 +220,7 @@ export const payoutView = (now: Date) => (w: Awaited<ReturnType<typeof admin.pen
   player: w.user.username ?? w.user.email,
   amount: dollars(w.amount),
   method: w.method,
-  destination: w.destinationMasked,
+  destination: w.method ? w.destinationMasked : "Back to the player's cards",
   status: w.status,
   requiresVerification: w.requiresVerification && !w.user.identityVerifiedAt,
   awaitingSecondApproval: w.firstApproverId !== null,

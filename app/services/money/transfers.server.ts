@@ -29,7 +29,8 @@ export async function transferStep(adminId: string, withdrawalId: string): Promi
     if (!w) throw new DomainError("withdrawal_not_found", "Payout not found");
     refuseOwnAccount(adminId, w.userId);
     const leg = w.legs[0];
-    if (!leg) throw new DomainError("withdrawal_decided", "This payout has no transfer waiting for a reference");
+    // A withdrawal without a method has no transfer leg: all of it went back to the cards.
+    if (!leg || !w.method) throw new DomainError("withdrawal_decided", "This payout has no transfer waiting for a reference");
     // Who may not be paid is not shown where to pay them.
     await refuseBlockedPayee(tx, w.userId);
     // A card is paid to the provider's token (its number is never stored).

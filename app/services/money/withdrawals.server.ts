@@ -47,8 +47,18 @@ export const EMAIL_NOT_VERIFIED = {
   description: "Please verify your email address before your first withdrawal: use the link or the code we sent you, or send a new one from the withdraw page.",
 };
 
+/** What a withdrawal with no method shows as its destination ("… to your cards"). */
+export const CARDS_ONLY = "your cards";
+
+/** The part of a withdrawal that goes to a method when the request was made without one. */
+const methodNeeded = (coins: bigint): WithdrawalProblem => ({
+  title: "Missing Information",
+  description: `$${coinsToDecimal(coins)} of this withdrawal goes to the method you choose: choose one and fill in its fields`,
+});
+
 async function destinationOf(value: ValidWithdrawal) {
   const { method, fields } = value;
+  if (method === null) return { destinationMasked: CARDS_ONLY };
   if (method === "debit_card") {
     const digits = (fields.cardNumber ?? "").replace(/[\s-]/g, "");
     const expiry = /^(\d{2})\/(\d{2})$/.exec(fields.expiry ?? "");
@@ -82,7 +92,9 @@ async function destinationOf(value: ValidWithdrawal) {
  * cash account keeps two requests from claiming the same payment's cents.
  */
 export async function requestWithdrawal(userId: string, input: WithdrawalInput, now = new Date()) {
-  const checked = validateWithdrawal(input, (await userBalances(userId)).cash);
+  const [{ cash }, { purchases, bonusBalance }] = await Promise.all([userBalances(userId), withdrawalPreview(userId, now)]);
+  // Whether a method is needed is the server's own split, never the client's.
+  const checked = validateWithdrawal(input, cash, (coins) => previewWithdrawal(purchases, coins, BigInt(bonusBalance)).method);
   if (!checked.ok) throw new WithdrawalRefused(checked.problem);
   // Checked before the card is tokenized; a verified address stays verified.
   if (!(await isEmailVerified(userId))) throw new WithdrawalRefused(EMAIL_NOT_VERIFIED);
@@ -115,6 +127,9 @@ export async function requestWithdrawal(userId: string, input: WithdrawalInput, 
       throw error;
     }
     const planned = await planLegs(tx, userId, amount, now);
+    // A parallel request claimed the card payments this one counted on: the rest needs a method.
+    const transfer = planned.find((leg) => leg.kind === "transfer");
+    if (transfer && checked.value.method === null) throw new WithdrawalRefused(methodNeeded(transfer.amount));
     await insertLegs(tx, id, planned);
     const legs = planned.map((leg) => legView({ ...leg, paidAt: leg.paidAt ?? null }, destination.destinationMasked));
     await recordAudit(tx, {
