@@ -40,7 +40,7 @@ export function SiteFooter({ isAdmin = false, signedIn = true }: { isAdmin?: boo
   );
 }
 
-/** Mobile bottom navigation: Home, Raffles, Winners, Profile (Profile signs out, as the spec says). */
+/** Mobile bottom navigation: Home, Raffles, Winners, Profile (the account page, with Logout inside: PRODUCT.md). */
 export function BottomNav() {
   const item = "flex min-h-12 flex-1 flex-col items-center justify-center text-xs font-semibold";
   return (
@@ -57,11 +57,9 @@ export function BottomNav() {
       <a href="/#winners" className={item}>
         Winners
       </a>
-      <form method="post" action="/api/logout" className="flex flex-1">
-        <button type="submit" className={item}>
-          Profile
-        </button>
-      </form>
+      <Link to="/account" className={item}>
+        Profile
+      </Link>
     </nav>
   );
 }
