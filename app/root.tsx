@@ -3,6 +3,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/reac
 import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { DemoBanner } from "./components/demo-banner";
+import { useInPageLinks } from "./components/in-page-links";
 import { NotFound } from "./components/not-found";
 import { ErrorFrame, generalMessage, useErrorStatus } from "./components/route-error";
 import { Toaster, type ToastMessage } from "./components/toaster";
@@ -59,6 +60,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // Undefined when the root loader itself failed (the root ErrorBoundary renders then).
   const root = useOptionalRootData();
   const nonce = useNonce();
+  useInPageLinks();
   return (
     <html lang="en" className={root?.theme === "dark" ? "dark" : undefined}>
       <head>

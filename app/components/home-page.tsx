@@ -24,41 +24,27 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
   const now = useNow(serverNow);
   // A raffle drawn moments ago stays beside the next round, with its winner, for a few seconds.
   const raffles = data.raffles.filter((r) => stillShown(r, now));
-  // While play is stopped (a break, an exclusion, a place no longer served): no win banners, offers, wheel or coin store.
-  const promote = usePaused() === null;
+  // While play is stopped (a break, an exclusion, a place no longer served) no page invites
+  // play (PRODUCT.md): no cards, pots, countdowns, winners or links to raffles; the account stays.
+  if (usePaused() !== null) return <PausedHome />;
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
-      {promote ? <BigWinBanner winners={data.winners} /> : null}
+      <BigWinBanner winners={data.winners} />
       <section aria-labelledby="hero-title" className="rounded-2xl bg-linear-to-br from-slate-900 via-indigo-950 to-slate-900 p-6 text-white shadow-lg">
-        {promote ? (
-          <>
-            <h1 id="hero-title" className="text-3xl font-black">
-              Win half the pot
-            </h1>
-            <p className="mt-1 text-slate-300">Raffles from $0.05, drawn provably fair.</p>
-          </>
-        ) : (
-          <>
-            <h1 id="hero-title" className="text-3xl font-black">
-              Your account
-            </h1>
-            <p className="mt-1 text-slate-300">Your balance, your history and withdrawals stay open to you.</p>
-          </>
-        )}
+        <h1 id="hero-title" className="text-3xl font-black">
+          Win half the pot
+        </h1>
+        <p className="mt-1 text-slate-300">Raffles from $0.05, drawn provably fair.</p>
         <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
           <a href="#featured" className={`${heroLink} bg-brand-700`}>
             View Raffles
           </a>
-          {promote ? (
-            <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>
-              Join VIP
-            </a>
-          ) : null}
-          {promote ? (
-            <a href="#coin-store" className={`${heroLink} bg-white text-slate-900`}>
-              Buy Coins
-            </a>
-          ) : null}
+          <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>
+            Join VIP
+          </a>
+          <a href="#coin-store" className={`${heroLink} bg-white text-slate-900`}>
+            Buy Coins
+          </a>
           <a href="/withdraw" className={`${heroLink} border border-white`}>
             Withdraw
           </a>
@@ -105,11 +91,39 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         })}
       </section>
       <div className="grid gap-6 lg:grid-cols-3">
-        {promote ? <SpinWheel canSpin={data.spin.canSpin} nextSpinTime={data.spin.nextSpinTime} now={now} /> : null}
+        <SpinWheel canSpin={data.spin.canSpin} nextSpinTime={data.spin.nextSpinTime} now={now} />
         <RecentWinners winners={data.winners} />
         <Leaderboard entries={data.leaderboard} />
       </div>
-      {promote ? <CoinStore /> : null}
+      <CoinStore />
+    </main>
+  );
+}
+
+/** Home while play is stopped: the balance, history, withdrawal and help, and nothing to play. */
+function PausedHome() {
+  return (
+    <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
+      <section aria-labelledby="hero-title" className="rounded-2xl bg-linear-to-br from-slate-900 via-indigo-950 to-slate-900 p-6 text-white shadow-lg">
+        <h1 id="hero-title" className="text-3xl font-black">
+          Your account
+        </h1>
+        <p className="mt-1 text-slate-300">Your balance, your history and withdrawals stay open to you.</p>
+        <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
+          <a href="/account" className={`${heroLink} bg-brand-700`}>
+            Balance
+          </a>
+          <a href="/history" className={`${heroLink} border border-white`}>
+            History
+          </a>
+          <a href="/withdraw" className={`${heroLink} border border-white`}>
+            Withdraw
+          </a>
+          <a href="/responsible-play" className={`${heroLink} border border-white`}>
+            Help
+          </a>
+        </div>
+      </section>
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
 import { useState, type ReactNode } from "react";
 import { displayName } from "~/shared/display-name";
+import { CoinBalance } from "./coin-balance";
 import { OutcomeSignals } from "./outcome-signals";
 import { PausedNotice, PlaySession } from "./play-session";
 import { SettingsDialog } from "./settings-dialog";
@@ -29,15 +30,8 @@ export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gam
         <Link to="/" className="mr-auto text-lg font-black">
           Raffle Rush
         </Link>
-        {/* Every coin the player can play with; the cash/bonus split is one step away, on /history. */}
-        <Link
-          to="/history"
-          title={`${user.cashBalance.toLocaleString("en-US")} cash (withdrawable) · ${user.bonusBalance.toLocaleString("en-US")} bonus (play only)`}
-          className="rounded-full bg-amber-100 px-3 font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100"
-          data-testid="coin-balance"
-        >
-          {user.coinBalance.toLocaleString("en-US")} coins
-        </Link>
+        {/* Every coin the player can play with; its cash/bonus split opens on a tap. */}
+        <CoinBalance />
         <div className="flex w-full flex-wrap items-center gap-x-2 gap-y-1 text-sm sm:w-auto sm:gap-3">
           {root.play ? <PlaySession play={root.play} serverNow={root.serverNow} /> : null}
           <span className="max-w-40 truncate">

@@ -124,7 +124,7 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
         <dd>{raffle.participantCount}</dd>
         <dt>Time left</dt>
         <dd className={urgent ? "font-mono text-red-700 dark:text-red-400" : "font-mono"} data-testid="countdown">
-          {phase === "drawing" ? drawingText : drawn ? "Drawn" : formatCountdown(left)}
+          {phase === "drawing" ? drawingText : phase === "cancelled" ? "Cancelled" : drawn ? "Drawn" : formatCountdown(left)}
         </dd>
         {kind === "quick" && !drawn ? (
           <>

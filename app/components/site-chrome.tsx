@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { usePaused } from "./play-session";
 
 /**
  * The footer of every page: legal links, fair play, History (signed in) and Support (admins
@@ -40,8 +41,9 @@ export function SiteFooter({ isAdmin = false, signedIn = true }: { isAdmin?: boo
   );
 }
 
-/** Mobile bottom navigation: Home, Raffles, Winners, Profile (Profile signs out, as the spec says). */
+/** Mobile bottom navigation: Home, Raffles, Winners, Profile (the account page, with Logout inside: PRODUCT.md). */
 export function BottomNav() {
+  const paused = usePaused() !== null;
   const item = "flex min-h-12 flex-1 flex-col items-center justify-center text-xs font-semibold";
   return (
     <nav
@@ -51,17 +53,20 @@ export function BottomNav() {
       <Link to="/" className={item}>
         Home
       </Link>
-      <a href="/#featured" className={item}>
-        Raffles
-      </a>
-      <a href="/#winners" className={item}>
-        Winners
-      </a>
-      <form method="post" action="/api/logout" className="flex flex-1">
-        <button type="submit" className={item}>
-          Profile
-        </button>
-      </form>
+      {/* While play is stopped no link leads to raffles (PRODUCT.md). */}
+      {paused ? null : (
+        <>
+          <a href="/#featured" className={item}>
+            Raffles
+          </a>
+          <a href="/#winners" className={item}>
+            Winners
+          </a>
+        </>
+      )}
+      <Link to="/account" className={item}>
+        Profile
+      </Link>
     </nav>
   );
 }

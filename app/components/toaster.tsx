@@ -29,8 +29,9 @@ const tone: Record<ToastType, string> = {
   error: "border-red-600 bg-red-50 text-red-950 dark:bg-red-950 dark:text-red-50",
   info: "border-slate-400 bg-white text-slate-950 dark:bg-slate-900 dark:text-slate-50",
 };
-const boxClass = "pointer-events-auto relative w-full rounded-lg border-l-4 p-4 pr-12 shadow-lg";
-const listClass = "fixed right-0 bottom-0 z-50 m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none";
+const boxClass = "relative w-full rounded-lg border-l-4 p-4 pr-12 shadow-lg";
+// The list itself lets taps through (empty or not); on a phone it sits above the bottom bar (h-12 and its border).
+const listClass = "pointer-events-none fixed right-0 bottom-13 z-50 m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none sm:bottom-0";
 
 /**
  * Radix toasts once React runs. Before that (and with JavaScript off) the flash
@@ -62,7 +63,7 @@ export function Toaster({ flash, children }: { flash: ToastMessage | null; child
               onOpenChange={(open) => {
                 if (!open) setCurrent(null);
               }}
-              className={`${boxClass} ${tone[current.type]}`}
+              className={`${boxClass} pointer-events-auto ${tone[current.type]}`}
               data-testid="toast"
             >
               <ToastPrimitive.Title className="font-semibold">{current.title}</ToastPrimitive.Title>
@@ -76,7 +77,7 @@ export function Toaster({ flash, children }: { flash: ToastMessage | null; child
         </ToastPrimitive.Provider>
       ) : flash ? (
         // Without JavaScript nothing dismisses it: it lets clicks through to what it covers.
-        <ol className={`${listClass} pointer-events-none`}>
+        <ol className={listClass}>
           <li role="status" className={`${boxClass} ${tone[flash.type]}`} data-testid="toast">
             <div className="font-semibold">{flash.title}</div>
             {flash.description ? <div className="mt-1 text-sm">{flash.description}</div> : null}

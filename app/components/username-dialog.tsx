@@ -72,8 +72,8 @@ export function UsernameDialog() {
         <p id="username-hint" className="text-xs text-slate-600 dark:text-slate-400">
           {USERNAME_HINT}
         </p>
-        {/* Without JavaScript the button stays enabled: the server checks the same rules. */}
-        <button type="submit" className={buttonClass} disabled={pending || (hydrated && value.trim() === "")}>
+        {/* Enabled for spaces, so that they get "Username Required"; without JavaScript the server checks the same rules. */}
+        <button type="submit" className={buttonClass} disabled={pending || (hydrated && value === "")}>
           {pending ? "Creating..." : "Create Username"}
         </button>
       </create.Form>

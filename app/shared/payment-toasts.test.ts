@@ -13,6 +13,10 @@ describe("what a player is told after paying in the page", () => {
     });
   });
 
+  it("writes the coins with a thousands separator", () => {
+    expect(confirmationOutcome("coins", true, { status: "succeeded", coins: 5500 }).toast.description).toBe("5,500 coins have been added to your account!");
+  });
+
   it("never announces a payment still processing as paid", () => {
     expect(confirmationOutcome("coins", true, { status: "pending" })).toEqual({
       toast: { type: "info", title: "Payment Processing", description: "Your payment is being processed; your coins will appear shortly." },

@@ -8,7 +8,7 @@ export const paymentToasts = {
   coinsAdded: (coins: number | bigint): Omit<ToastMessage, "id"> => ({
     type: "success",
     title: "Payment Successful!",
-    description: `${coins} coins have been added to your account!`,
+    description: `${coins.toLocaleString("en-US")} coins have been added to your account!`,
   }),
   vipActive: (tier: string): Omit<ToastMessage, "id"> => ({
     type: "success",

@@ -8,6 +8,8 @@ import { z } from "zod";
 export const USERNAME_MAX = 20;
 export const USERNAME_HINT = "3-20 characters, letters, numbers, and underscores only";
 
+const USERNAME_REQUIRED = "Username Required: Please enter a username to continue.";
+
 export type UsernameProblem = { title: string; description: string };
 
 /**
@@ -15,7 +17,8 @@ export type UsernameProblem = { title: string; description: string };
  * `validateUsername` then run on it in the browser and again in `createUsername`.
  */
 export const usernameFormSchema = z.object({
-  username: z.string({ message: "Username Required: Please enter a username to continue." }).max(200),
+  // Trimmed, then required: spaces alone are no username (the rules then run on the trimmed name).
+  username: z.string({ message: USERNAME_REQUIRED }).max(200).trim().min(1, USERNAME_REQUIRED),
 });
 
 export const USERNAME_TAKEN = "That username is already taken. Try another one!";

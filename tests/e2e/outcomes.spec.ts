@@ -47,7 +47,13 @@ test("a player alone in a round is told it was cancelled and refunded", async ({
   const paid = Math.round(Number(price) * 100);
   await expect(page.getByTestId("coin-balance")).toHaveText(`${1000 - paid} coins`);
   // With JavaScript, the page stays open and the news comes to it (after the entry's toast).
-  if (await hydrated(page)) await page.getByTestId("toast").getByRole("button", { name: "Close" }).click();
+  if (await hydrated(page)) {
+    await page.getByTestId("toast").getByRole("button", { name: "Close" }).click();
+    // Its card says what came of it (issue 33: it read "Drawn"), for the few seconds it stays.
+    const card = page.locator(`[data-raffle-id="${id}"]`);
+    await expect(card.getByTestId("card-result")).toContainText("Every ticket was refunded", { timeout: scaled(60_000) });
+    await expect(card.getByTestId("countdown")).toHaveText("Cancelled");
+  }
 
   await toastSays(page, /Raffle Cancelled/);
   await expect(page.getByTestId("toast")).toContainText(

@@ -58,3 +58,10 @@ test("buying VIP gold activates it for 30 days", async ({ page }) => {
   await page.getByRole("button", { name: "Claim Daily Bonus" }).click();
   await expect(page.getByTestId("toast")).toContainText("You received 30 bonus coins!");
 });
+
+test("the checkout writes coin amounts with a thousands separator (issue 33)", async ({ page }) => {
+  await signUpWithUsername(page);
+  await page.goto("/checkout?package=package_4");
+  await expect(page.getByTestId("order-item")).toHaveText("5,000 coins");
+  await expect(page.getByTestId("order-total")).toHaveText("$24.99");
+});

@@ -14,7 +14,15 @@ export type Product =
 
 export function priceCoins(packageId: string | null | undefined): Product | undefined {
   const pkg = findCoinPackage(packageId);
-  return pkg && { purpose: "coins", product: pkg.id, amountCents: pkg.priceCents, coins: BigInt(pkg.coins), description: `${pkg.coins} coins` };
+  return (
+    pkg && {
+      purpose: "coins",
+      product: pkg.id,
+      amountCents: pkg.priceCents,
+      coins: BigInt(pkg.coins),
+      description: `${pkg.coins.toLocaleString("en-US")} coins`,
+    }
+  );
 }
 
 export function priceVip(tier: string | null | undefined): Product | undefined {
