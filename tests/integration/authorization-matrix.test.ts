@@ -188,6 +188,7 @@ const MATRIX: Record<string, Row> = {
   // Only after the right password (a signed cookie of 5 minutes); anyone else starts again.
   "routes/login.two-factor": { request: ["/login/two-factor"], expect: all("→/api/login") },
   "routes/api.settings": { request: ["/api/settings", { method: "POST", form: { soundEffects: "on" } }], expect: api(200) },
+  "routes/account._index": { request: ["/account"], expect: signedIn(LOGIN("/account"), 200) },
   "routes/account.close": { request: ["/account/close"], expect: signedIn(LOGIN("/account/close"), 200) },
   "routes/account.email": { request: ["/account/email"], expect: signedIn(LOGIN("/account/email"), 200) },
   "routes/account.passkeys": { request: ["/account/passkeys"], expect: signedIn(LOGIN("/account/passkeys"), 200) },

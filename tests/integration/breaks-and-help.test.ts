@@ -36,7 +36,10 @@ describe("marketing stops during a break", () => {
     const invitations = ["Win half the pot", ">Enter $", "QUICK ENTER", "ENDING SOON"];
     const homeAgain = await pageText(await call("/", { cookie: await sessionCookie(resting.id) }));
     for (const invitation of invitations) expect(homeAgain).not.toContain(invitation);
-    expect(homeAgain).toContain('data-testid="entry-paused"');
+    // No raffle cards or pots at all, only the account's calm panel (PRODUCT.md, revised 2026-11-27).
+    expect(homeAgain).not.toContain('data-testid="raffle-card"');
+    expect(homeAgain).not.toContain('data-testid="pot"');
+    expect(homeAgain).toContain('href="/withdraw"');
     const quick = await pageText(await call("/quick", { cookie: await sessionCookie(resting.id) }));
     for (const invitation of invitations) expect(quick).not.toContain(invitation);
     expect(quick).not.toContain("Buy coins");

@@ -211,6 +211,7 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/login.two-factor": { as: "anonymous", fields: ["code"], plausible: { code: ["123456"] } },
   "routes/account.close": { as: "player", fields: ["password", "typed"], plausible: { password: ["not the password"], typed: ["CLOSE"] } },
   "routes/account.export": { as: "player" },
+  "routes/account._index": { as: "player" },
   "routes/account.email": {
     as: "player",
     fields: ["intent", "newEmail", "password", "code", "token"],
