@@ -20,8 +20,9 @@ test("a player turns on two-factor authentication and signs in with a code, then
   await expect(page.getByRole("alert")).toContainText("That code is not right");
   await page.getByLabel("Code from the app").fill(await unusedTotpCode(email, secret));
   await page.getByRole("button", { name: "Turn on two-factor authentication" }).click();
+  // allInnerTexts does not wait: wait for the list first (the last alert may still show).
+  await expect(page.getByTestId("recovery-codes").getByRole("listitem")).toHaveCount(10);
   const codes = await page.getByTestId("recovery-codes").getByRole("listitem").allInnerTexts();
-  expect(codes).toHaveLength(10);
 
   for (const code of [() => unusedTotpCode(email, secret), async () => codes[0]!]) {
     const context = await browser.newContext({ baseURL, javaScriptEnabled, viewport: page.viewportSize() });
