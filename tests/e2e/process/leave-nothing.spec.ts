@@ -40,7 +40,8 @@ async function nestedRun(args: string[]) {
     {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, E2E_PORT: String(await freePorts()), E2E_DATA_ROOT: path.join(root, "suites") },
+      // Not E2E_AFTER_SUITES, which npm test's second run sets and which starts no suite server.
+      env: { ...process.env, E2E_AFTER_SUITES: "", E2E_PORT: String(await freePorts()), E2E_DATA_ROOT: path.join(root, "suites") },
     },
   );
   let output = "";
