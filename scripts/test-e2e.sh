@@ -6,7 +6,10 @@
 set -u
 cd "$(dirname "$0")/.."
 
+# The suites' databases stay for the card-data scan, owned by this script, and go when it ends.
+trap 'node --import tsx tests/support/e2e-cleanup.ts' EXIT
+
 status=0
-npx playwright test --project=desktop --project=mobile --project=no-javascript "$@" || status=1
+E2E_KEEP_DATABASES=$$ npx playwright test --project=desktop --project=mobile --project=no-javascript "$@" || status=1
 E2E_AFTER_SUITES=1 npx playwright test --project=process --project=after-suites --no-deps "$@" || status=1
 exit "$status"

@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ensureDatabase, isAlive, removeEmbeddedPostgres } from "../../server/embedded-postgres";
-import { E2E_SUITES, e2eDataDir, e2ePort, isE2eSuite } from "./e2e-suites";
+import { DROP_FILE, E2E_SUITES, e2eDataDir, e2ePort, isE2eSuite } from "./e2e-suites";
+import { OWNER_FILE } from "./server-process";
 import { claimTestFolder, sweepAbandonedTestData } from "./test-data";
 import { databaseUrl, dropDatabase } from "./test-database";
 
@@ -49,7 +50,11 @@ if (process.env.DATABASE_URL) {
   env.SEED_ON_START = "true";
   writeFileSync(path.join(dataDir, "database-url"), env.DATABASE_URL, { mode: 0o600 });
   removeDatabase = () => dropDatabase(adminUrl, name);
+  writeFileSync(path.join(dataDir, DROP_FILE), JSON.stringify({ adminUrl, name }), { mode: 0o600 });
 }
+// npm test's first run keeps each suite's database for the card-data scan of its second run
+// (scripts/test-e2e.sh, which names itself here and removes them when it ends).
+const keeper = Number(process.env.E2E_KEEP_DATABASES) || undefined;
 
 // The server runs in a process group of its own, and hears a stop once, from here: Playwright
 // stops a web server by signalling its whole group, so the server would otherwise hear it
@@ -89,7 +94,8 @@ if (runner) setInterval(() => !isAlive(runner) && stop("SIGTERM"), 500).unref();
 child.on("close", (code) => {
   log.end(async () => {
     try {
-      await removeDatabase();
+      if (keeper) writeFileSync(path.join(dataDir, OWNER_FILE), `${keeper}\n`);
+      else await removeDatabase();
     } catch (error) {
       process.stderr.write(`could not remove the ${suite} suite's database: ${(error as Error).message}\n`);
     }

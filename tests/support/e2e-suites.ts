@@ -8,6 +8,9 @@ import path from "node:path";
 export const E2E_SUITES = ["desktop", "mobile", "no-javascript"] as const;
 export type E2eSuite = (typeof E2E_SUITES)[number];
 
+/** On DATABASE_URL, where a suite's server names the database it made, for its removal. */
+export const DROP_FILE = "database-drop.json";
+
 /** The first suite's port (E2E_PORT, default 3210); the others follow it. */
 export function e2ePort(suite: E2eSuite): number {
   return Number(process.env.E2E_PORT ?? 3210) + E2E_SUITES.indexOf(suite);

@@ -40,8 +40,8 @@ async function nestedRun(args: string[]) {
     {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      // Not E2E_AFTER_SUITES, which npm test's second run sets and which starts no suite server.
-      env: { ...process.env, E2E_AFTER_SUITES: "", E2E_PORT: String(await freePorts()), E2E_DATA_ROOT: path.join(root, "suites") },
+      // Not npm test's E2E_AFTER_SUITES (no suite server) nor E2E_KEEP_DATABASES (kept for a scan).
+      env: { ...process.env, E2E_AFTER_SUITES: "", E2E_KEEP_DATABASES: "", E2E_PORT: String(await freePorts()), E2E_DATA_ROOT: path.join(root, "suites") },
     },
   );
   let output = "";
