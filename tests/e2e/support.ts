@@ -100,8 +100,8 @@ export async function e2eDatabaseUrl(suite: E2eSuite = currentSuite()): Promise<
  * that a withdrawal of it has a transfer leg: in the browser suites nobody plays long
  * enough to win cash. Made directly in the database, as test data is.
  */
-export async function grantWinnings(email: string, coins: number) {
-  await withClient(await e2eDatabaseUrl(), async (client) => {
+export async function grantWinnings(email: string, coins: number, databaseUrl?: string) {
+  await withClient(databaseUrl ?? (await e2eDatabaseUrl()), async (client) => {
     await client.query(
       `WITH u AS (SELECT id FROM users WHERE email = $1),
             a AS (INSERT INTO ledger_accounts (kind, user_id) SELECT 'user', id FROM u

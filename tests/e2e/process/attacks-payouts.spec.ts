@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { runningDatabaseUrl } from "../../support/database-dump";
 import { withClient } from "../../support/test-database";
-import { DEMO_ADMIN_TOTP_SECRET, unusedTotpCode, verifyEmailOf } from "../support";
+import { DEMO_ADMIN_TOTP_SECRET, grantWinnings, unusedTotpCode, verifyEmailOf } from "../support";
 import { signUpOn } from "../../support/server-process";
 import { attackTarget, cookiesOf } from "./attack-target";
 
@@ -21,21 +21,7 @@ test.describe("issue 31: payouts an admin can send, limits that count the player
   const databaseUrl = () => runningDatabaseUrl(target.dataDir);
 
   /** Cash won (not from a card, so it is paid by transfer), given as test data is: in the database. */
-  async function winnings(email: string, coins: number) {
-    await withClient(await databaseUrl(), (client) =>
-      client.query(
-        `WITH u AS (SELECT id FROM users WHERE email = $1),
-              a AS (INSERT INTO ledger_accounts (kind, user_id) SELECT 'user', id FROM u
-                    ON CONFLICT (user_id, kind) DO UPDATE SET kind = EXCLUDED.kind RETURNING id),
-              t AS (INSERT INTO ledger_transactions (kind, reference, user_id) SELECT 'prize', 'attack-winnings:' || gen_random_uuid(), id FROM u RETURNING id)
-         INSERT INTO ledger_postings (transaction_id, account_id, amount)
-         SELECT t.id, x.account, x.amount FROM t,
-           (SELECT (SELECT id FROM a) AS account, $2::bigint AS amount
-            UNION ALL SELECT (SELECT id FROM ledger_accounts WHERE kind = 'house_rake'), -$2::bigint) x`,
-        [email, coins],
-      ),
-    );
-  }
+  const winnings = async (email: string, coins: number) => grantWinnings(email, coins, await databaseUrl());
 
   async function player(email: string, { won = 0, bought = 0 } = {}) {
     const cookie = await signUpOn(target.base, email);

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { runningDatabaseUrl } from "../../support/database-dump";
 import { newDataDir, removeDataDirs, signUpOn, startServer, stopServer, waitUntilReady, type ServerProcess } from "../../support/server-process";
 import { withClient } from "../../support/test-database";
-import { DEMO_ADMIN_TOTP_SECRET, unusedTotpCode, verifyEmailOf } from "../support";
+import { DEMO_ADMIN_TOTP_SECRET, grantWinnings, unusedTotpCode, verifyEmailOf } from "../support";
 
 /**
  * Issue 31, item 5, replayed against a production build (`build/server.js`, demo mode, its
@@ -64,19 +64,7 @@ async function diamondPlayer(email: string, won: number) {
   const cookie = await signUpOn(base, email);
   await verifyEmailOf(email, await runningDatabaseUrl(dataDir));
   await query("UPDATE users SET vip_tier = 'diamond', vip_expiry = now() + interval '1 day' WHERE email = $1", [email]);
-  if (won > 0) {
-    await query(
-      `WITH u AS (SELECT id FROM users WHERE email = $1),
-            a AS (INSERT INTO ledger_accounts (kind, user_id) SELECT 'user', id FROM u
-                  ON CONFLICT (user_id, kind) DO UPDATE SET kind = EXCLUDED.kind RETURNING id),
-            t AS (INSERT INTO ledger_transactions (kind, reference, user_id) SELECT 'prize', 'attack-winnings:' || gen_random_uuid(), id FROM u RETURNING id)
-       INSERT INTO ledger_postings (transaction_id, account_id, amount)
-       SELECT t.id, x.account, x.amount FROM t,
-         (SELECT (SELECT id FROM a) AS account, $2::bigint AS amount
-          UNION ALL SELECT (SELECT id FROM ledger_accounts WHERE kind = 'house_rake'), -$2::bigint) x`,
-      [email, won],
-    );
-  }
+  if (won > 0) await grantWinnings(email, won, await runningDatabaseUrl(dataDir));
   const [user] = await query<{ id: string }>("SELECT id::text AS id FROM users WHERE email = $1", [email]);
   return { id: user!.id, cookie };
 }
