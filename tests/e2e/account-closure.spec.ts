@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { hydratedIfJavaScript, keepToasts, signUpWithUsername } from "./support";
+import { hydratedIfJavaScript, keepToasts, signUpWithUsername, submitSignUp } from "./support";
 
 // Toasts are what these tests read: they last until read, however slow the machine.
 test.beforeEach(({ page }) => keepToasts(page));
@@ -57,14 +57,7 @@ test("a self-exclusion outlives the account: signing up again with the same emai
   await page.getByRole("button", { name: "Close my account" }).click();
   await expect(page.getByTestId("toast")).toContainText("Your account is closed");
 
-  await page.goto("/api/login");
-  const form = page.getByRole("form", { name: "Create an account" });
-  await form.getByLabel("Email").fill(email);
-  await form.getByLabel("Password").fill("correct horse battery staple");
-  await form.getByLabel("Date of birth").fill("1990-05-17");
-  await form.getByLabel("Country where you live").selectOption("GB");
-  await form.getByLabel(/accept the/).check();
-  await form.getByRole("button", { name: "Create account" }).click();
+  const form = await submitSignUp(page, email);
   await expect(form.getByRole("alert")).toContainText(/You excluded yourself from play until \d{4}-\d{2}-\d{2}/);
   await expect(page.getByRole("dialog", { name: "Choose your username" })).toHaveCount(0);
 

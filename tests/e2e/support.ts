@@ -10,10 +10,8 @@ import { scaled } from "../support/timeouts";
 
 export const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
 
-/** Signs up a fresh adult player through the form and gives them a username. */
-export async function signUpWithUsername(page: Page): Promise<{ email: string; username: string }> {
-  const id = unique();
-  const email = `e2e-${id}@example.com`;
+/** Fills and sends the sign-up form as an adult in GB; returns the form, for its errors. */
+export async function submitSignUp(page: Page, email: string) {
   await page.goto("/api/login");
   const form = page.getByRole("form", { name: "Create an account" });
   await form.getByLabel("Email").fill(email);
@@ -22,6 +20,14 @@ export async function signUpWithUsername(page: Page): Promise<{ email: string; u
   await form.getByLabel("Country where you live").selectOption("GB");
   await form.getByLabel(/accept the/).check();
   await form.getByRole("button", { name: "Create account" }).click();
+  return form;
+}
+
+/** Signs up a fresh adult player through the form and gives them a username. */
+export async function signUpWithUsername(page: Page): Promise<{ email: string; username: string }> {
+  const id = unique();
+  const email = `e2e-${id}@example.com`;
+  await submitSignUp(page, email);
   const username = `p_${id}`.slice(0, 20);
   const dialog = page.getByRole("dialog", { name: "Choose your username" });
   await dialog.getByLabel("Username").fill(username);
