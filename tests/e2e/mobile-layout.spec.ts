@@ -12,6 +12,8 @@ test.describe.configure({ timeout: scaled(60_000) });
 
 async function checkPage(page: Page, path: string) {
   const problems: string[] = [];
+  // Sizes at rest: a win celebrating mid-check would otherwise be measured half-grown.
+  await page.emulateMedia({ reducedMotion: "reduce" });
   for (const width of test.info().project.name === "desktop" ? DESKTOP_WIDTHS : PHONE_WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
     const response = await page.goto(path);

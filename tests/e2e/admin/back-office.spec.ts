@@ -6,12 +6,14 @@ import { scaled } from "../../support/timeouts";
 test.beforeEach(({ page }) => keepToasts(page));
 
 /**
- * The back office end to end, once with JavaScript and once without (one test, so the
- * two runs never decide each other's payouts): pass the gate, approve one payout, reject
- * one, bulk-approve under $50, reconcile a refund the provider refused and clear the flag it
- * left (ADR 050), complete a raffle early, and find each in the audit log.
+ * The back office end to end, once with JavaScript and once without: pass the gate, approve
+ * one payout, reject one, bulk-approve under $50, reconcile a refund the provider refused and
+ * clear the flag it left (ADR 050), complete a raffle early, and find each in the audit log.
  */
 const PASSWORD = "correct horse battery staple";
+
+// One after the other: run side by side, one run's bulk approval pays the other's payout.
+test.describe.configure({ mode: "default" });
 
 /**
  * A player with a pending payout: paid with cash bought by card (refunded to the card when
