@@ -29,8 +29,6 @@ const NODE_ONLY = {
 };
 const REMIX = { group: ["@remix-run/*"], message: "Remix answers HTTP in routes and app/web; services and models return values." };
 const TOAST = { group: ["~/shared/toast", "~/web/*", "~/components/*"], message: "Toasts are the routes' words: return a value." };
-/** Services that still read cookies or word toasts (issue 32 moves them to app/web). */
-const LEGACY_WEB_IN_SERVICES = ["app/services/accounts/auth.server.ts"];
 
 export default tseslint.config(
   { ignores: ["build/**", "app/generated/**", "node_modules/**", ".data/**", "tests/artifacts/**"] },
@@ -96,7 +94,7 @@ export default tseslint.config(
   {
     // Services return values and models rows; routes (with app/web) turn them into answers.
     files: ["app/services/**/*.ts", "app/models/**/*.ts"],
-    ignores: ["**/*.test.ts", ...LEGACY_WEB_IN_SERVICES],
+    ignores: ["**/*.test.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [REMIX, TOAST] }] },
   },
   {

@@ -12,7 +12,7 @@ import { isCrossSite } from "~/shared/csrf";
 import type { Env } from "~/infra/env.server";
 import { closeEvents } from "~/infra/events.server";
 import { startReadModel, stopReadModel } from "~/infra/read-model.server";
-import { forgetCachedSession } from "~/services/accounts/auth.server";
+import { forgetCachedSession } from "~/web/auth.server";
 import { getLogger, loggableUrl } from "~/infra/logger.server";
 import { httpMetrics, routeLabeller } from "./server/http-metrics";
 import { bearerMatches, METRICS_CONTENT_TYPE, registerDatabaseGauges } from "~/infra/metrics.server";

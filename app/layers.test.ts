@@ -17,7 +17,8 @@ describe("the layer rules", () => {
 
   it("refuses an import back up, by alias or by relative path", { timeout: 60_000 }, async () => {
     const refused: [string, string][] = [
-      ["app/models/sample.server.ts", 'export { requireUser } from "~/services/accounts/auth.server";'],
+      ["app/models/sample.server.ts", 'export { endAllSessions } from "~/services/accounts/sessions.server";'],
+      ["app/services/sample.server.ts", 'export { requireUser } from "~/web/auth.server";'],
       ["app/models/sample.server.ts", 'export { getEnv } from "~/infra/env.server";'],
       ["app/infra/sample.server.ts", 'export { consume } from "~/services/system/rate-limit.server";'],
       ["app/services/sample.server.ts", 'export { Toaster } from "../components/toaster";'],
@@ -36,7 +37,8 @@ describe("the layer rules", () => {
 
   it("allows the arrows down, and a component naming a loader's type", { timeout: 60_000 }, async () => {
     const allowed: [string, string][] = [
-      ["app/routes/sample.tsx", 'export { requireUser } from "~/services/accounts/auth.server";'],
+      ["app/routes/sample.tsx", 'export { requireUser } from "~/web/auth.server";'],
+      ["app/routes/sample.tsx", 'export { needsOnboarding } from "~/services/accounts/sessions.server";'],
       ["app/services/sample.server.ts", 'export { db } from "~/models/db.server";'],
       ["app/models/sample.server.ts", 'export { formatDollars } from "~/shared/money";'],
       ["app/components/sample.tsx", 'export type { PlayState } from "~/services/play-safety/reality-check.server";'],

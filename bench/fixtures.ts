@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import schedule from "../prisma/schedule.json" with { type: "json" };
 import { db } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId } from "~/models/money/ledger.server";
-import { startSession } from "~/services/accounts/auth.server";
+import { startSession } from "~/web/auth.server";
 import { beacon } from "~/infra/beacon.server";
 import { roundAfter } from "~/shared/draw-verifier.mjs";
 import { openRaffle } from "~/services/raffles/raffles.server";

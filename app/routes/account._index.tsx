@@ -4,7 +4,7 @@ import { BalanceSplit } from "~/components/coin-balance";
 import { PlayerShell } from "~/components/player-shell";
 import { PageError } from "~/components/route-error";
 import { useUser } from "~/components/use-root-data";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { displayName } from "~/shared/display-name";
 
 export async function loader({ request }: LoaderFunctionArgs) {

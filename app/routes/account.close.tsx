@@ -6,7 +6,7 @@ import { z } from "zod";
 import { buttonClass, Field, inputClass } from "~/components/form-fields";
 import { useSchemaForm } from "~/components/schema-form";
 import { closeAccount, closurePreview } from "~/services/accounts/account-closure.server";
-import { endSession, requireUser } from "~/services/accounts/auth.server";
+import { endSession, requireUser } from "~/web/auth.server";
 import { DomainError } from "~/shared/domain-error";
 import { readForm } from "~/web/http.server";
 import { PASSWORD_MAX } from "~/shared/password-policy";

@@ -8,7 +8,7 @@ import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fi
 import { CodeField, useSchemaForm } from "~/components/schema-form";
 import { PageError } from "~/components/route-error";
 import { AccountError } from "~/services/accounts/sign-up.server";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { confirmEmailChangeByCode, confirmEmailChangeByToken, pendingEmailChange, requestEmailChange } from "~/services/accounts/email-change.server";
 import { expectedErrorMessage, readForm } from "~/web/http.server";
 import { mailedCode } from "~/shared/email-code-forms";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { exportAccountData } from "~/services/accounts/account-export.server";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 
 /** "Download my data": the player's data as a JSON attachment, generated on request (ADR 035). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -7,7 +7,7 @@ import { AccountCard } from "~/components/account-card";
 import { AddPasskey } from "~/components/passkey-buttons";
 import { FormErrors } from "~/components/form-fields";
 import { PageError } from "~/components/route-error";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { longUtcDate } from "~/shared/dates";
 import { expectedErrorMessage, readForm } from "~/web/http.server";
 import { listPasskeys, relyingParty, removePasskey } from "~/services/accounts/passkeys.server";

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { createUsername } from "~/services/accounts/sign-up.server";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { jsonError, readForm } from "~/web/http.server";
 import { pageAction } from "~/web/page-action.server";
 import { usernameFormSchema } from "~/shared/username";

@@ -14,7 +14,7 @@ import {
   passAdminGate,
   passAdminGateWithPasskey,
 } from "~/services/back-office/admin-gate.server";
-import { getSession, requireSession } from "~/services/accounts/auth.server";
+import { getSession, requireSession } from "~/web/auth.server";
 import { readForm } from "~/web/http.server";
 import { PageError } from "~/components/route-error";
 import { RateLimited } from "~/services/system/rate-limit.server";

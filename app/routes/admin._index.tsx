@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { ADMIN_TABS } from "~/components/admin-tabs";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 
 /**
  * `/admin` opens the first tab. `/admin?tab=X&...`, a tab's address before the tabs became

@@ -4,7 +4,7 @@ import { AuditLog } from "~/components/admin-audit";
 import { SectionError } from "~/components/route-error";
 import { queryParams } from "~/web/http.server";
 import { auditView, readAuditFilter } from "~/services/back-office/audit-view.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 
 /** The audit log tab (ADR 043): filtered by who acted, action, target and dates, paged by cursor. */
 export async function loader({ request }: LoaderFunctionArgs) {

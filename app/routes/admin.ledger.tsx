@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { Cell, Table } from "~/components/admin-tabs";
 import { SectionError } from "~/components/route-error";
 import { reconciliation } from "~/services/back-office/admin.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { formatDecimalDollars as money } from "~/shared/money";
 
 /** The ledger tab (ADR 043): every account kind's total; the sum of all must be zero. */

@@ -3,7 +3,7 @@ import { Form, Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { ActionButton, Cell, Table, TextAction } from "~/components/admin-tabs";
 import { SectionError } from "~/components/route-error";
 import { payoutsTab } from "~/services/back-office/admin.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { utcMinute } from "~/shared/dates";
 import { formatDecimalDollars as money } from "~/shared/money";
 import { REJECT_REASONS } from "~/shared/payout-decisions";

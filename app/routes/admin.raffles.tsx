@@ -4,7 +4,7 @@ import { RaffleList } from "~/components/admin-raffles";
 import { SectionError } from "~/components/route-error";
 import { queryParams } from "~/web/http.server";
 import { listRafflesForAdmin } from "~/services/back-office/admin.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 
 /** The raffles tab (ADR 043): active raffles and the last day's; rounds cancelled without entries only with `empty=1`. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { ADMIN_TABS } from "~/components/admin-tabs";
 import { RevenueChart } from "~/components/revenue-chart";
 import { dashboard } from "~/services/back-office/admin.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { formatDecimalDollars as money } from "~/shared/money";
 import { REVENUE_PERIODS, type RevenuePeriod } from "~/shared/revenue-periods";
 import { revenueOverTime } from "~/services/back-office/revenue.server";

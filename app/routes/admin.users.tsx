@@ -4,7 +4,7 @@ import { ActionButton, Cell, SelectAction, Table, TextAction } from "~/component
 import { SectionError } from "~/components/route-error";
 import { queryParams } from "~/web/http.server";
 import { listUsers, usersSearch } from "~/services/back-office/admin.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { utcMinute } from "~/shared/dates";
 import { formatDecimalDollars as money } from "~/shared/money";
 import { BREAKS, EXCLUSIONS } from "~/shared/responsible-play-options";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PageError } from "~/components/route-error";
 import { PAYOUT_UPDATED, settleTransferAction } from "~/web/admin-actions.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { transferStep } from "~/services/money/transfers.server";
 import { expectedErrorMessage, readSubmission, uuidParam } from "~/web/http.server";
 import { pageAction } from "~/web/page-action.server";

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { PageError } from "~/components/route-error";
 import { bulkApproveAction, bulkSchema } from "~/web/admin-actions.server";
 import { bulkCandidates } from "~/services/money/bulk-approval.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { jsonError, queryParams, readSubmission } from "~/web/http.server";
 import { pageAction } from "~/web/page-action.server";
 import { redirectWithToast } from "~/web/toast.server";

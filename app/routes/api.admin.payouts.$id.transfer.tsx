@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { settleTransferAction } from "~/web/admin-actions.server";
 import { adminApiAction } from "~/web/admin-http.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { transferStep } from "~/services/money/transfers.server";
 import { apiResponse, uuidParam } from "~/web/http.server";
 

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listRafflesForAdmin } from "~/services/back-office/admin.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { queryParams } from "~/web/http.server";
 
 /** Active raffles and the last day's; rounds cancelled without entries only with ?empty=1. */

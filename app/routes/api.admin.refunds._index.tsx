@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listRefundsInReview } from "~/services/back-office/admin.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 
 /** Refunds held for review, oldest first, each with the leg id that /api/admin/refunds/:id/reconcile takes (ADR 050). */
 export async function loader({ request }: LoaderFunctionArgs) {

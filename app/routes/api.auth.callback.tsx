@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { AccountError, userForOidcSignIn } from "~/services/accounts/sign-up.server";
-import { startSession } from "~/services/accounts/auth.server";
+import { startSession } from "~/web/auth.server";
 import { authenticateWithOidc, oidcEnabled } from "~/services/accounts/oidc.server";
 import { recallReturnTo } from "~/web/return-to.server";
 import { redirectWithToast } from "~/web/toast.server";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { createUsername } from "~/services/accounts/sign-up.server";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { apiResponse, readJson } from "~/web/http.server";
 
 const schema = z.object({ username: z.string({ message: "Please enter a username to continue." }).max(200) });

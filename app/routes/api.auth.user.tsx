@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { userRecord } from "~/services/accounts/user-record.server";
 
 /** The signed-in player's record, or 401: the app decides "signed in" from this. */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { apiResponse, jsonError, readJson } from "~/web/http.server";
 import { confirmPayment } from "~/services/money/payments/settle.server";
 import { idempotent } from "~/web/idempotency.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { spinAsPlayer } from "~/services/raffles/game-actions.server";
 import { apiResponse } from "~/web/http.server";
 import { idempotent } from "~/web/idempotency.server";

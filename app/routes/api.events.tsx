@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser, sessionTokenHash } from "~/services/accounts/auth.server";
+import { requireUser, sessionTokenHash } from "~/web/auth.server";
 import { getEnv } from "~/infra/env.server";
 import { eventsOpen, subscribe, TooManyStreams } from "~/infra/events.server";
 

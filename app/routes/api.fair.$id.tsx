@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { getOptionalUser } from "~/services/accounts/auth.server";
+import { getOptionalUser } from "~/web/auth.server";
 import { getFairDraw } from "~/services/fairness/fair.server";
 import { jsonError, uuidParam } from "~/web/http.server";
 

@@ -9,7 +9,7 @@ import { PasskeySignIn } from "~/components/passkey-buttons";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
 import { ResidenceFields, type ResidenceChoices } from "~/components/residence-fields";
 import { AccountError, signIn, signUp } from "~/services/accounts/sign-up.server";
-import { getOptionalUser, startSession } from "~/services/accounts/auth.server";
+import { getOptionalUser, startSession } from "~/web/auth.server";
 import { isoDayField } from "~/shared/dates";
 import { getEnv } from "~/infra/env.server";
 import { knownDevice, rememberDevice } from "~/web/known-device.server";

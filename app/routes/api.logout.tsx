@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link } from "@remix-run/react";
 import { buttonClass } from "~/components/form-fields";
-import { endAllSessions, endSession, getSession } from "~/services/accounts/auth.server";
+import { endAllSessions } from "~/services/accounts/sessions.server";
+import { endSession, getSession } from "~/web/auth.server";
 import { PageError } from "~/components/route-error";
 
 /**

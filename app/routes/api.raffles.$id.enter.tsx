@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireSessionToken, requireUser } from "~/services/accounts/auth.server";
+import { requireSessionToken, requireUser } from "~/web/auth.server";
 import { enterAsPlayer } from "~/services/raffles/game-actions.server";
 import { apiResponse, uuidParam } from "~/web/http.server";
 import { idempotent } from "~/web/idempotency.server";

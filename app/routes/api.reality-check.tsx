@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireSession } from "~/services/accounts/auth.server";
+import { requireSession } from "~/web/auth.server";
 import { dismissRealityCheck, playState } from "~/services/play-safety/reality-check.server";
 
 /** GET: this stretch of play (length, net result, next reminder). */

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { getRecentQuickWinners } from "~/services/raffles/raffle-views.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

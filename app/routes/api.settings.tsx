@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { jsonError, readForm } from "~/web/http.server";
 import { settingsSchema } from "~/shared/player-settings";
 import { saveSettings, settingsOf } from "~/services/accounts/settings.server";

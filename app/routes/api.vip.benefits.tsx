@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { coinsToDecimal } from "~/shared/money";
 import { VIP_TIERS } from "~/shared/vip";
 

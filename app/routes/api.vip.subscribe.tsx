@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { DomainError } from "~/shared/domain-error";
 import { apiResponse, readJson } from "~/web/http.server";
 import { priceVip } from "~/services/money/payments/pricing.server";

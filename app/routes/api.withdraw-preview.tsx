@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { previewAmount } from "~/services/money/withdrawals.server";
 import { apiResponse, jsonError, queryParams } from "~/web/http.server";
 import { parseDollars } from "~/shared/money";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { consume, LIMITS } from "~/services/system/rate-limit.server";
 import { apiResponse, jsonError, readJson } from "~/web/http.server";
 import { fieldsFromAccountInfo } from "~/shared/withdrawal-rules";

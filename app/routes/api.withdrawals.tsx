@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { listWithdrawals } from "~/services/money/withdrawals.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

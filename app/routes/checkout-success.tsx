@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { forgetCachedSession, requireUser } from "~/services/accounts/auth.server";
+import { forgetCachedSession, requireUser } from "~/web/auth.server";
 import { successToast } from "~/web/checkout-toasts";
 import { errorResponse, queryParams } from "~/web/http.server";
 import { PaymentProviderUnavailable } from "~/infra/payment-providers/provider";

@@ -8,7 +8,7 @@ import { buttonClass, inputClass } from "~/components/form-fields";
 import { PlayerShell } from "~/components/player-shell";
 import { StripePayment } from "~/components/stripe-payment";
 import { useHydrated } from "~/components/use-hydrated";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { shouldOfferLimits } from "~/services/play-safety/responsible-play.server";
 import { payWithDemoCard, productFrom, purchaseRefusal } from "~/services/money/checkout.server";
 import { getEnv } from "~/infra/env.server";

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "~/components/account-card";
-import { devMailReader } from "~/services/system/dev-mailbox.server";
+import { devMailReader } from "~/web/dev-mailbox.server";
 import { readDevMail } from "~/infra/mail/dev-mailbox.server";
 import { PageError } from "~/components/route-error";
 

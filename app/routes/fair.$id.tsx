@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { DrawCheck } from "~/components/draw-check";
 import { LocalTime } from "~/components/local-time";
-import { getOptionalUser } from "~/services/accounts/auth.server";
+import { getOptionalUser } from "~/web/auth.server";
 import { getFairDraw } from "~/services/fairness/fair.server";
 import { PageError } from "~/components/route-error";
 

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { inputClass } from "~/components/form-fields";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { readHistoryFilter, HISTORY_TYPES, playerHistory, type HistoryRow } from "~/services/money/history.server";
 import { queryParams } from "~/web/http.server";
 import { useUser } from "~/components/use-root-data";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { readHistoryFilter, historyCsv, playerHistory } from "~/services/money/history.server";
 import { jsonError, queryParams } from "~/web/http.server";
 

@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { buttonClass, FormErrors } from "~/components/form-fields";
 import { CodeField, useSchemaForm } from "~/components/schema-form";
 import { PageError } from "~/components/route-error";
-import { startSession } from "~/services/accounts/auth.server";
+import { startSession } from "~/web/auth.server";
 import { readForm } from "~/web/http.server";
 import { knownDevice, rememberDevice } from "~/web/known-device.server";
 import { RateLimited } from "~/services/system/rate-limit.server";

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import type { RegistrationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
-import { adminGateOpen, requireSession } from "~/services/accounts/auth.server";
+import { adminGateOpen } from "~/services/accounts/sessions.server";
+import { requireSession } from "~/web/auth.server";
 import { DomainError } from "~/shared/domain-error";
 import { apiResponse, readJson } from "~/web/http.server";
 import { registrationResponse } from "~/shared/passkey-input";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { z } from "zod";
-import { startSession } from "~/services/accounts/auth.server";
+import { startSession } from "~/web/auth.server";
 import { apiResponse, readJson } from "~/web/http.server";
 import { knownDevice, rememberDevice } from "~/web/known-device.server";
 import { authenticationResponse } from "~/shared/passkey-input";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireSessionToken } from "~/services/accounts/auth.server";
+import { requireSessionToken } from "~/web/auth.server";
 import { enterAsPlayer } from "~/services/raffles/game-actions.server";
 import { uuidParam } from "~/web/http.server";
 import { enteredToast } from "~/web/game-toasts";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { QUICK_POLL_MS, QuickPage } from "~/components/quick-page";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { quickPage } from "~/services/raffles/quick.server";
 import { useRootData } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";

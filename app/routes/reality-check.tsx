@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireSession } from "~/services/accounts/auth.server";
+import { requireSession } from "~/web/auth.server";
 import { dismissRealityCheck } from "~/services/play-safety/reality-check.server";
 import { pageAction } from "~/web/page-action.server";
 

@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useLoaderData } from "@remix-run/react";
 import type { z } from "zod";
 import { ExclusionForm, LimitForm, RealityCheckForm } from "~/components/responsible-play-forms";
-import { getOptionalUser, requireUser } from "~/services/accounts/auth.server";
+import { getOptionalUser, requireUser } from "~/web/auth.server";
 import { DomainError } from "~/shared/domain-error";
 import { errorResponse, expectedErrorMessage, readForm } from "~/web/http.server";
 import { counted } from "~/shared/raffle-display";

@@ -3,7 +3,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { SettingsContent } from "~/components/settings-dialog";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { jsonError, readForm } from "~/web/http.server";
 import { pageAction } from "~/web/page-action.server";
 import { settingsSchema } from "~/shared/player-settings";

@@ -8,7 +8,7 @@ import { CodeField, useSchemaForm } from "~/components/schema-form";
 import { PlayerShell } from "~/components/player-shell";
 import { RecoveryCodeList, TotpEnrolment } from "~/components/second-factor";
 import { PageError } from "~/components/route-error";
-import { requireSession } from "~/services/accounts/auth.server";
+import { requireSession } from "~/web/auth.server";
 import { readForm } from "~/web/http.server";
 import { turnOffTwoFactor, turnOnTwoFactor } from "~/services/accounts/player-two-factor.server";
 import { RateLimited } from "~/services/system/rate-limit.server";

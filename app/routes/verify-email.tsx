@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AccountCard } from "~/components/account-card";
 import { EmailVerificationPanel } from "~/components/email-verification-panel";
 import { buttonClass, FormErrors } from "~/components/form-fields";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { emailVerification, sendVerification, verifyEmailByCode, verifyEmailByToken } from "~/services/accounts/email-tokens.server";
 import { expectedErrorMessage, readForm } from "~/web/http.server";
 import { RateLimited } from "~/services/system/rate-limit.server";

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { PlayerShell } from "~/components/player-shell";
 import { VipPage } from "~/components/vip-page";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { vipClaimStatus } from "~/services/rewards/rewards.server";
 import { useUser } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { claimAsPlayer } from "~/services/raffles/game-actions.server";
 import { claimedToast } from "~/web/game-toasts";
 import { pageAction } from "~/web/page-action.server";

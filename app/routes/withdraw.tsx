@@ -5,7 +5,7 @@ import { z } from "zod";
 import { EmailVerificationPanel } from "~/components/email-verification-panel";
 import { PlayerShell } from "~/components/player-shell";
 import { WithdrawPage } from "~/components/withdraw-page";
-import { requireUser } from "~/services/accounts/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { emailVerification } from "~/services/accounts/email-tokens.server";
 import { consume, LIMITS } from "~/services/system/rate-limit.server";
 import { errorResponse, expectedErrorMessage, readForm } from "~/web/http.server";

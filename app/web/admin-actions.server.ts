@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CurrentSession } from "~/services/accounts/auth.server";
+import type { CurrentSession } from "~/services/accounts/sessions.server";
 import { approvePayout, completeRaffle, rejectPayout, suspendUser, verifyIdentity } from "~/services/back-office/admin.server";
 import { bulkApprove } from "~/services/money/bulk-approval.server";
 import { utcMinute } from "~/shared/dates";

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import type { AdminRun } from "./admin-actions.server";
-import { requireAdmin } from "~/services/accounts/auth.server";
+import { requireAdmin } from "~/web/auth.server";
 import { apiResponse, readJson, readSubmission } from "~/web/http.server";
 import { idempotent } from "~/web/idempotency.server";
 import { pageAction } from "~/web/page-action.server";

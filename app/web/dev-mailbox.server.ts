@@ -1,6 +1,6 @@
 import { getEnv } from "~/infra/env.server";
 import type { MailReader } from "~/infra/mail/dev-mailbox.server";
-import { getOptionalUser, unauthorized } from "../accounts/auth.server";
+import { getOptionalUser, unauthorized } from "./auth.server";
 
 /**
  * Who may read the demo mailbox (ADR 054): no one outside demo mode or with real mail

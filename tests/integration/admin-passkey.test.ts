@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { startSession } from "~/services/accounts/auth.server";
+import { startSession } from "~/web/auth.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 import { totpCode, withTotpFactor } from "../support/second-factor";

@@ -3,7 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, inject, it } from "vitest";
 import { db } from "~/models/db.server";
-import { sessionCookieName, startSession } from "~/services/accounts/auth.server";
+import { sessionCookieName, startSession } from "~/web/auth.server";
 import { settleStalePayments, STALE_PAYMENT_MS } from "~/services/money/payments/sweep.server";
 import { settleOpenPayouts } from "~/services/money/payouts.server";
 import { openRaffle } from "~/services/raffles/raffles.server";

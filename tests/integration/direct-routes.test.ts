@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { sessionCookieName } from "~/services/accounts/auth.server";
+import { sessionCookieName } from "~/web/auth.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { startProductionServerForFile } from "../support/test-server";

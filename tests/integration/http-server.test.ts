@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { sessionCookieName } from "~/services/accounts/auth.server";
+import { sessionCookieName } from "~/web/auth.server";
 import { sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { startProductionServerForFile } from "../support/test-server";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { getSession, signedInWithPasskey, startSession } from "~/services/accounts/auth.server";
+import { signedInWithPasskey } from "~/services/accounts/sessions.server";
+import { getSession, startSession } from "~/web/auth.server";
 import { CHALLENGE_TTL_MS } from "~/services/accounts/passkeys.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";

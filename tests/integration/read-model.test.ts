@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { createSessionRow, findSession, touchPlay } from "~/models/accounts/session.server";
-import { getSession, sessionTokenHash } from "~/services/accounts/auth.server";
+import { getSession, sessionTokenHash } from "~/web/auth.server";
 import { suspendUser } from "~/services/back-office/admin.server";
 import { listRaffles } from "~/services/raffles/raffle-views.server";
 import { onNotification, stopListening } from "~/infra/listener.server";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { enterRaffles } from "~/models/raffles/raffle.server";
 import { listUsers } from "~/services/back-office/admin.server";
-import { getSession } from "~/services/accounts/auth.server";
+import { getSession } from "~/web/auth.server";
 import { checkJurisdiction, placesServed, type Places } from "~/shared/jurisdictions";
 import { getEnv } from "~/infra/env.server";
 import { enterRaffle } from "~/services/raffles/raffles.server";

@@ -2,7 +2,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler, type ServerBuild } from "@remix-run/node";
 import { db } from "~/models/db.server";
-import { startSession } from "~/services/accounts/auth.server";
+import { startSession } from "~/web/auth.server";
 import { createTestUser } from "./factories";
 
 /**

@@ -1,7 +1,7 @@
 import * as accounts from "~/models/accounts/account.server";
 import { recordAudit } from "~/models/back-office/audit-event.server";
 import { db } from "~/models/db.server";
-import { endAllSessions } from "./auth.server";
+import { endAllSessions } from "./sessions.server";
 import { parseIsoDay } from "~/shared/dates";
 import { getEnv } from "~/infra/env.server";
 import { personEmailKey } from "~/infra/person-key.server";

@@ -1,5 +1,5 @@
 import { userBalances } from "~/models/money/ledger.server";
-import type { SessionUser } from "./auth.server";
+import type { SessionUser } from "./sessions.server";
 import { settingsOf } from "./settings.server";
 import { activeVipTier } from "~/shared/vip";
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { recordAudit } from "~/models/back-office/audit-event.server";
 import { db } from "~/models/db.server";
 import { markAdminGatePassed } from "~/models/accounts/session.server";
-import { signedInWithPasskey, type CurrentSession } from "../accounts/auth.server";
+import { signedInWithPasskey, type CurrentSession } from "~/services/accounts/sessions.server";
 import { getEnv } from "~/infra/env.server";
 import { getLogger } from "~/infra/logger.server";
 import { consume, giveBack, LIMITS, type Hit } from "../system/rate-limit.server";

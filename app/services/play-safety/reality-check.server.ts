@@ -3,7 +3,7 @@ import { recordAudit } from "~/models/back-office/audit-event.server";
 import { db } from "~/models/db.server";
 import { setRealityCheckMinutes } from "~/models/play-safety/play-limits.server";
 import { markRealityCheckSeen } from "~/models/accounts/session.server";
-import type { CurrentSession } from "../accounts/auth.server";
+import type { CurrentSession } from "~/services/accounts/sessions.server";
 import { DomainError } from "~/shared/domain-error";
 import { getEnv } from "~/infra/env.server";
 import { runningExclusion } from "./responsible-play.server";

@@ -1,6 +1,6 @@
 import { remember } from "@epic-web/remember";
 import { enterRaffles, type EntryRequest, type EntryRow } from "~/models/raffles/raffle.server";
-import { PLAY_IDLE_GAP_MS } from "../accounts/auth.server";
+import { PLAY_IDLE_GAP_MS } from "~/services/accounts/sessions.server";
 import { getEnv } from "~/infra/env.server";
 import { placesServed } from "~/shared/jurisdictions";
 import { entryLimit } from "../system/rate-limit.server";

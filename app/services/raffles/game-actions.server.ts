@@ -1,4 +1,4 @@
-import type { SessionUser } from "../accounts/auth.server";
+import type { SessionUser } from "~/services/accounts/sessions.server";
 import { coinsToDecimal } from "~/shared/money";
 import { enterRaffle } from "./raffles.server";
 import { consume, LIMITS } from "../system/rate-limit.server";
