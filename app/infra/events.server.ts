@@ -1,5 +1,5 @@
 import { remember } from "@epic-web/remember";
-import type { Tx } from "~/models/money/ledger.server";
+import type { Tx } from "~/models/db.server";
 import { onNotification, type Channel, startListening, stopListening } from "./listener.server";
 
 /**

@@ -1,7 +1,10 @@
 import { remember } from "@epic-web/remember";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaClient } from "~/generated/prisma/client";
+import { PrismaClient, type Prisma } from "~/generated/prisma/client";
+
+/** A client inside a database transaction: models that take one join the caller's work. */
+export type Tx = Prisma.TransactionClient;
 
 /**
  * The one Prisma client of this process. server.ts (or a test's setup) connects it

@@ -1,6 +1,6 @@
 import * as outbox from "~/models/system/email-outbox.server";
 import { rafflesAwaitDraw } from "~/models/raffles/raffle.server";
-import type { Tx } from "~/models/money/ledger.server";
+import type { Tx } from "~/models/db.server";
 import { getEnv } from "~/infra/env.server";
 import { getLogger } from "~/infra/logger.server";
 import { OPTIONAL_KINDS, renderMail, type MailData, type MailKind, MAIL_KINDS } from "./templates";

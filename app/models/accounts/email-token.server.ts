@@ -1,6 +1,5 @@
 import type { EmailToken, User } from "~/generated/prisma/client";
-import { db } from "../db.server";
-import type { Tx } from "../money/ledger.server";
+import { db, type Tx } from "../db.server";
 
 /**
  * Single-use tokens sent by mail (password resets, email verification). Only the

@@ -1,6 +1,5 @@
 import type { Passkey, WebauthnChallenge } from "~/generated/prisma/client";
-import { db } from "../db.server";
-import type { Tx } from "../money/ledger.server";
+import { db, type Tx } from "../db.server";
 
 /**
  * Passkeys (WebAuthn credentials) and their ceremonies' challenges

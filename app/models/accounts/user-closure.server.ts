@@ -1,6 +1,5 @@
 import type { Raffle, User } from "~/generated/prisma/client";
-import { db } from "../db.server";
-import type { Tx } from "../money/ledger.server";
+import { db, type Tx } from "../db.server";
 
 /**
  * What closing an account reads and changes (docs/decisions/035-closing-an-account.md).

@@ -1,6 +1,5 @@
 import type { User } from "~/generated/prisma/client";
-import type { Tx } from "../money/ledger.server";
-import { db } from "../db.server";
+import { db, type Tx } from "../db.server";
 
 /** The fields any part of the app may read; never the password hash. */
 export const publicUserSelect = {

@@ -1,5 +1,5 @@
-import type { LedgerAccount, LedgerAccountKind, LedgerTransaction, LedgerTransactionKind, Prisma } from "~/generated/prisma/client";
-import { db } from "../db.server";
+import type { LedgerAccount, LedgerAccountKind, LedgerTransaction, LedgerTransactionKind } from "~/generated/prisma/client";
+import { db, type Tx } from "../db.server";
 
 /**
  * Double-entry ledger access. Callers run these inside one database transaction
@@ -7,8 +7,6 @@ import { db } from "../db.server";
  * postings sum to zero per transaction, keeps balances from postings, and refuses
  * edits (prisma/migrations/*_ledger_and_raffles).
  */
-export type Tx = Prisma.TransactionClient;
-
 export type Posting = { accountId: string; amount: bigint };
 
 export type NewLedgerTransaction = {

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Payment, PaymentPurpose, PaymentStatus, VipTier } from "~/generated/prisma/client";
-import { db } from "../db.server";
-import type { Tx } from "./ledger.server";
+import { db, type Tx } from "../db.server";
 
 export function createPaymentRow(
   tx: Tx,

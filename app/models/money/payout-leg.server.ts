@@ -1,6 +1,5 @@
 import type { Payment, PayoutLeg, PayoutLegKind, PayoutLegStatus } from "~/generated/prisma/client";
-import { db } from "../db.server";
-import type { Tx } from "./ledger.server";
+import { db, type Tx } from "../db.server";
 
 /** Payout legs: the parts of a withdrawal (docs/decisions/018-payouts-that-move-money.md). */
 

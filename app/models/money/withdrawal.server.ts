@@ -1,6 +1,5 @@
 import type { Withdrawal, WithdrawalMethod, WithdrawalStatus } from "~/generated/prisma/client";
-import { db } from "../db.server";
-import type { Tx } from "./ledger.server";
+import { db, type Tx } from "../db.server";
 
 export async function withdrawalStatus(id: string): Promise<WithdrawalStatus> {
   return (await db().withdrawal.findUniqueOrThrow({ where: { id }, select: { status: true } })).status;

@@ -1,5 +1,5 @@
 import type { Prisma } from "~/generated/prisma/client";
-import type { Tx } from "../money/ledger.server";
+import type { Tx } from "../db.server";
 import type { LimitRow } from "./play-limits.server";
 
 /**

@@ -1,7 +1,6 @@
 import type { User } from "~/generated/prisma/client";
 import type { Places } from "~/shared/jurisdictions";
-import { db } from "../db.server";
-import type { Tx } from "../money/ledger.server";
+import { db, type Tx } from "../db.server";
 
 export function setRealityCheckMinutes(tx: Tx, userId: string, minutes: number | null) {
   return tx.user.update({ where: { id: userId }, data: { realityCheckMinutes: minutes }, select: { id: true } });
@@ -70,33 +69,4 @@ export async function playGateOf(userId: string, places: Places, client: Tx = db
 
 export function setExclusion(tx: Tx, userId: string, excludedUntil: Date, exclusionKind: string) {
   return tx.user.update({ where: { id: userId }, data: { excludedUntil, exclusionKind } });
-}
-
-/** Active raffles in which the player holds tickets. */
-export function openEntriesOf(userId: string) {
-  return db().entry.findMany({
-    where: { userId, raffle: { status: "active" } },
-    distinct: ["raffleId"],
-    select: { raffleId: true },
-  });
-}
-
-/**
- * Removes the player's tickets from a locked raffle and closes the gaps in the positions;
- * returns how many there were and what they cost in cash and in bonus coins.
- */
-export async function removeTickets(tx: Tx, raffleId: string, userId: string): Promise<{ count: number; cash: bigint; bonus: bigint }> {
-  const [removed] = await tx.$queryRaw<{ count: number; cash: bigint; bonus: bigint }[]>`
-    WITH d AS (DELETE FROM entries WHERE raffle_id = ${raffleId}::uuid AND user_id = ${userId}::uuid RETURNING cash, bonus)
-    SELECT count(*)::int AS count, coalesce(sum(cash), 0)::bigint AS cash, coalesce(sum(bonus), 0)::bigint AS bonus FROM d`;
-  const { count } = removed!;
-  if (count === 0) return removed!;
-  // Two steps, so that no intermediate position collides with another ticket's.
-  await tx.$executeRaw`UPDATE entries SET position = position + 1000000000 WHERE raffle_id = ${raffleId}::uuid`;
-  await tx.$executeRaw`
-    UPDATE entries e SET position = r.rn - 1
-    FROM (SELECT id, row_number() OVER (ORDER BY position) AS rn FROM entries WHERE raffle_id = ${raffleId}::uuid) r
-    WHERE e.id = r.id`;
-  await tx.raffle.update({ where: { id: raffleId }, data: { ticketCount: { decrement: count }, playerCount: { decrement: 1 } } });
-  return removed!;
 }

@@ -1,5 +1,5 @@
 import type { Entry, LedgerAccount, Raffle, User } from "~/generated/prisma/client";
-import type { Tx } from "../money/ledger.server";
+import type { Tx } from "../db.server";
 
 /**
  * The SQL of drawing many raffles in one transaction: a few statements per batch

@@ -1,6 +1,5 @@
 import type { OutcomeNotice, Raffle } from "~/generated/prisma/client";
-import { db } from "../db.server";
-import type { Tx } from "../money/ledger.server";
+import { db, type Tx } from "../db.server";
 
 /**
  * Outcomes a player has not been told about yet (docs/decisions/028-telling-players-what-happened.md):

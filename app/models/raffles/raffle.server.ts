@@ -1,6 +1,5 @@
 import type { Raffle, RaffleKind } from "~/generated/prisma/client";
-import { db } from "../db.server";
-import type { Tx } from "../money/ledger.server";
+import { db, type Tx } from "../db.server";
 
 export type NewRaffle = {
   scheduleId?: string;

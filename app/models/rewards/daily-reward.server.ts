@@ -1,5 +1,4 @@
-import { db } from "../db.server";
-import type { Tx } from "../money/ledger.server";
+import { db, type Tx } from "../db.server";
 
 export function lastSpin(userId: string, client: Tx = db()) {
   return client.dailySpin.findFirst({ where: { userId }, orderBy: { spunAt: "desc" }, select: { spunAt: true } });

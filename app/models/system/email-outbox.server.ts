@@ -1,6 +1,5 @@
 import type { EmailOutbox, Prisma } from "~/generated/prisma/client";
-import { db } from "../db.server";
-import type { Tx } from "../money/ledger.server";
+import { db, type Tx } from "../db.server";
 
 /**
  * The email outbox (docs/decisions/032-email-outbox-and-recovery.md): rows written in the

@@ -1,8 +1,7 @@
 import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
 import { recordAudit } from "~/models/back-office/audit-event.server";
-import { db } from "~/models/db.server";
+import { db, type Tx } from "~/models/db.server";
 import * as tokens from "~/models/accounts/email-token.server";
-import type { Tx } from "~/models/money/ledger.server";
 import { DomainError } from "~/shared/domain-error";
 import { AccountError } from "./sign-up.server";
 import { TokenRefused } from "./email-tokens.server";

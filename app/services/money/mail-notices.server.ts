@@ -1,4 +1,4 @@
-import type { Tx } from "~/models/money/ledger.server";
+import type { Tx } from "~/models/db.server";
 import { maskedDestinationOf } from "~/models/money/withdrawal.server";
 import { queueMail } from "~/infra/mail/outbox.server";
 import { longUtcDate, utcMinute } from "~/shared/dates";

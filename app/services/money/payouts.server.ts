@@ -1,6 +1,6 @@
 import { recordAudit } from "~/models/back-office/audit-event.server";
-import { db } from "~/models/db.server";
-import { houseAccountId, lockAccounts, postTransaction, userAccountId, type Tx } from "~/models/money/ledger.server";
+import { db, type Tx } from "~/models/db.server";
+import { houseAccountId, lockAccounts, postTransaction, userAccountId } from "~/models/money/ledger.server";
 import * as legs from "~/models/money/payout-leg.server";
 import { flagUser, lockUser, userStanding } from "~/models/accounts/user.server";
 import { lockWithdrawal, updateWithdrawal } from "~/models/money/withdrawal.server";

@@ -1,9 +1,10 @@
 import { recordAudit } from "~/models/back-office/audit-event.server";
-import { db } from "~/models/db.server";
-import { nonZero, postTransaction, userAccountId, type Tx } from "~/models/money/ledger.server";
+import { db, type Tx } from "~/models/db.server";
+import { nonZero, postTransaction, userAccountId } from "~/models/money/ledger.server";
 import { lockRaffle, potAccounts } from "~/models/raffles/raffle.server";
 import { PENDING_PAYMENT_HORIZON_MS } from "~/models/money/payment.server";
 import * as rp from "~/models/play-safety/play-limits.server";
+import * as entries from "~/models/raffles/entry.server";
 import { lockUser } from "~/models/accounts/user.server";
 import { DomainError } from "~/shared/domain-error";
 import { coinsToDecimal } from "~/shared/money";
@@ -204,7 +205,7 @@ export async function excludeSelf(userId: string, choice: ExclusionChoice, now =
     });
   });
   let refunded = 0;
-  for (const { raffleId } of await rp.openEntriesOf(userId)) refunded += await refundOpenEntries(raffleId, userId, now);
+  for (const { raffleId } of await entries.openEntriesOf(userId)) refunded += await refundOpenEntries(raffleId, userId, now);
   return { until, refunded };
 }
 
@@ -212,7 +213,7 @@ async function refundOpenEntries(raffleId: string, userId: string, now: Date): P
   return db().$transaction(async (tx) => {
     const raffle = await lockRaffle(tx, raffleId);
     if (!raffle || raffle.status !== "active") return 0;
-    const removed = await rp.removeTickets(tx, raffleId, userId);
+    const removed = await entries.removeTickets(tx, raffleId, userId);
     if (removed.count === 0) return 0;
     // Each ticket goes back in its own mix.
     const pots = await potAccounts(tx, raffleId);

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { insertWinMails } from "~/models/system/email-outbox.server";
 import type { RaffleKind } from "~/generated/prisma/client";
-import { db } from "~/models/db.server";
-import { createRafflePots, houseAccountId, nonZero, type Tx } from "~/models/money/ledger.server";
+import { db, type Tx } from "~/models/db.server";
+import { createRafflePots, houseAccountId, nonZero } from "~/models/money/ledger.server";
 import {
   addWinnings,
   claimDueRaffles,

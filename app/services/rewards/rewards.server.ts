@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { recordAudit } from "~/models/back-office/audit-event.server";
-import { db } from "~/models/db.server";
-import { houseAccountId, postTransaction, userAccountId, type Tx } from "~/models/money/ledger.server";
+import { db, type Tx } from "~/models/db.server";
+import { houseAccountId, postTransaction, userAccountId } from "~/models/money/ledger.server";
 import { lastSpin, recordSpin, recordVipClaim, vipClaimOn } from "~/models/rewards/daily-reward.server";
 import { lockUser } from "~/models/accounts/user.server";
 import { claimPersonGrant } from "~/models/play-safety/person-control.server";
