@@ -10,7 +10,7 @@ import { PageError } from "~/components/route-error";
 import { AccountError } from "~/services/accounts/sign-up.server";
 import { requireUser } from "~/web/auth.server";
 import { confirmEmailChangeByCode, confirmEmailChangeByToken, pendingEmailChange, requestEmailChange } from "~/services/accounts/email-change.server";
-import { expectedErrorMessage, readForm } from "~/web/http.server";
+import { expectedFailure, readForm } from "~/web/http.server";
 import { mailedCode } from "~/shared/email-code-forms";
 import { replyIntent, unshownErrors } from "~/shared/form-reply";
 import { PASSWORD_MAX } from "~/shared/password-policy";
@@ -64,7 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const address = await requestEmailChange(user.id, input);
     return redirectWithToast("/account/email", { type: "success", title: "Check your new inbox", description: `We sent a link and a code to ${address}.` });
   } catch (error) {
-    const message = expectedErrorMessage(error);
+    const message = expectedFailure(error)?.message;
     if (!message) throw error;
     if (error instanceof RateLimited) {
       return Response.json(submission.reply({ formErrors: [message], hideFields: ["password"] }), {

@@ -9,7 +9,7 @@ import { FormErrors } from "~/components/form-fields";
 import { PageError } from "~/components/route-error";
 import { requireUser } from "~/web/auth.server";
 import { longUtcDate } from "~/shared/dates";
-import { expectedErrorMessage, readForm } from "~/web/http.server";
+import { expectedFailure, readForm } from "~/web/http.server";
 import { listPasskeys, relyingParty, removePasskey } from "~/services/accounts/passkeys.server";
 import { redirectWithToast } from "~/web/toast.server";
 
@@ -35,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const name = await removePasskey(user.id, submission.value.passkeyId);
     return redirectWithToast("/account/passkeys", { type: "success", title: "Passkey removed", description: `"${name}" no longer signs you in.` });
   } catch (error) {
-    const message = expectedErrorMessage(error);
+    const message = expectedFailure(error)?.message;
     if (!message) throw error;
     return Response.json(submission.reply({ formErrors: [message] }), { status: 404 });
   }

@@ -4,7 +4,7 @@ import { PageError } from "~/components/route-error";
 import { PAYOUT_UPDATED, settleTransferAction } from "~/web/admin-actions.server";
 import { requireAdmin } from "~/web/auth.server";
 import { transferStep } from "~/services/money/transfers.server";
-import { expectedErrorMessage, readSubmission, uuidParam } from "~/web/http.server";
+import { expectedFailure, readSubmission, uuidParam } from "~/web/http.server";
 import { pageAction } from "~/web/page-action.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { formatDecimalDollars as money } from "~/shared/money";
@@ -21,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   try {
     return await transferStep(session.user.id, uuidParam(params.id));
   } catch (error) {
-    const message = expectedErrorMessage(error);
+    const message = expectedFailure(error)?.message;
     if (message === undefined) throw error;
     throw await redirectWithToast("/admin/payouts", { type: "error", title: "Error", description: message });
   }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { forgetCachedSession, requireUser } from "~/web/auth.server";
 import { successToast } from "~/web/checkout-toasts";
-import { errorResponse, queryParams } from "~/web/http.server";
+import { expectedFailure, queryParams } from "~/web/http.server";
 import { PaymentProviderUnavailable } from "~/infra/payment-providers/provider";
 import { confirmPayment, settleHostedCheckout } from "~/services/money/payments/settle.server";
 import { redirectWithToast } from "~/web/toast.server";
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         description: "The payment service is not answering right now. If you were charged, your coins are added within a few minutes.",
       });
     }
-    if (!errorResponse(error)) throw error;
+    if (!expectedFailure(error)) throw error;
     return redirectWithToast("/", {
       type: "error",
       title: "Payment Processing Error",

@@ -12,7 +12,7 @@ import { requireUser } from "~/web/auth.server";
 import { shouldOfferLimits } from "~/services/play-safety/responsible-play.server";
 import { payWithDemoCard, productFrom, purchaseRefusal } from "~/services/money/checkout.server";
 import { getEnv } from "~/infra/env.server";
-import { expectedErrorMessage, readForm } from "~/web/http.server";
+import { expectedFailure, readForm } from "~/web/http.server";
 import { coinsToDecimal } from "~/shared/money";
 import { PaymentFailed } from "~/services/money/payments/pricing.server";
 import { startHostedCheckout } from "~/services/money/payments/start.server";
@@ -90,7 +90,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectWithToast(product.purpose === "vip" ? "/vip" : "/", successToast(settlement));
   } catch (error) {
     if (error instanceof PaymentFailed) return redirectWithToast(back, { type: "error", title: "Payment Failed", description: error.message });
-    const message = expectedErrorMessage(error);
+    const message = expectedFailure(error)?.message;
     if (message === undefined) throw error;
     return redirectWithToast(back, { type: "error", title: "Payment Failed", description: message });
   }

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { ExclusionForm, LimitForm, RealityCheckForm } from "~/components/responsible-play-forms";
 import { getOptionalUser, requireUser } from "~/web/auth.server";
 import { DomainError } from "~/shared/domain-error";
-import { errorResponse, expectedErrorMessage, readForm } from "~/web/http.server";
+import { expectedFailure, readForm } from "~/web/http.server";
 import { counted } from "~/shared/raffle-display";
 import { limitCents, limitsFromFields, responsiblePlaySchema, type ExclusionChoice, type RealityCheckMinutes } from "~/shared/responsible-play-options";
 import { setRealityCheck } from "~/services/play-safety/reality-check.server";
@@ -40,9 +40,9 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     return redirectWithToast("/responsible-play", await save(user.id, submission.value));
   } catch (error) {
-    const message = expectedErrorMessage(error);
-    if (message === undefined) throw error;
-    return Response.json(submission.reply({ formErrors: [message] }), { status: errorResponse(error)!.status });
+    const failure = expectedFailure(error);
+    if (!failure) throw error;
+    return Response.json(submission.reply({ formErrors: [failure.message] }), { status: failure.status });
   }
 }
 
@@ -91,9 +91,9 @@ async function saveOfferedLimits(userId: string, submission: Parsed): Promise<Re
   try {
     for (const [period, cents] of limits) await setDepositLimit(userId, period as LimitPeriod, cents);
   } catch (error) {
-    const message = expectedErrorMessage(error);
-    if (message === undefined) throw error;
-    return notSaved(message);
+    const failure = expectedFailure(error);
+    if (!failure) throw error;
+    return notSaved(failure.message);
   }
   return redirectWithToast(back, { type: "success", title: "Deposit limits saved", description: "Your limits apply now." });
 }

@@ -8,7 +8,7 @@ import { EmailVerificationPanel } from "~/components/email-verification-panel";
 import { buttonClass, FormErrors } from "~/components/form-fields";
 import { requireUser } from "~/web/auth.server";
 import { emailVerification, sendVerification, verifyEmailByCode, verifyEmailByToken } from "~/services/accounts/email-tokens.server";
-import { expectedErrorMessage, readForm } from "~/web/http.server";
+import { expectedFailure, readForm } from "~/web/http.server";
 import { RateLimited } from "~/services/system/rate-limit.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { PageError } from "~/components/route-error";
@@ -50,7 +50,7 @@ export async function action({ request }: ActionFunctionArgs) {
     await sendVerification(user.id, { resend: true });
     return redirectWithToast("/withdraw", { type: "success", title: "Message sent", description: `We sent a new link and code to ${user.email}.` });
   } catch (error) {
-    const message = expectedErrorMessage(error);
+    const message = expectedFailure(error)?.message;
     if (!message) throw error;
     const limited = error instanceof RateLimited ? { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } } : { status: 400 };
     const reply =

@@ -8,7 +8,7 @@ import { WithdrawPage } from "~/components/withdraw-page";
 import { requireUser } from "~/web/auth.server";
 import { emailVerification } from "~/services/accounts/email-tokens.server";
 import { consume, LIMITS } from "~/services/system/rate-limit.server";
-import { errorResponse, expectedErrorMessage, readForm } from "~/web/http.server";
+import { expectedFailure, readForm } from "~/web/http.server";
 import { backWithToast } from "~/web/page-action.server";
 import { METHOD_FIELDS, WITHDRAWAL_METHODS, type WithdrawalMethod } from "~/shared/withdrawal-rules";
 import { listWithdrawals, requestWithdrawal, withdrawalPreview, WithdrawalRefused } from "~/services/money/withdrawals.server";
@@ -67,12 +67,9 @@ export async function action({ request }: ActionFunctionArgs) {
     });
   } catch (error) {
     if (error instanceof WithdrawalRefused) return backWithToast("/withdraw", { type: "error", ...error.problem });
-    if (!errorResponse(error)) throw error;
-    return backWithToast("/withdraw", {
-      type: "error",
-      title: "Withdrawal Failed",
-      description: expectedErrorMessage(error) || "Failed to process withdrawal",
-    });
+    const failure = expectedFailure(error);
+    if (!failure) throw error;
+    return backWithToast("/withdraw", { type: "error", title: "Withdrawal Failed", description: failure.message });
   }
 }
 

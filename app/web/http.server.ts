@@ -47,27 +47,30 @@ export function jsonError(status: number, message: string, init?: ResponseInit):
   return Response.json({ message }, { ...init, status });
 }
 
-/** The HTTP response for an expected failure, or undefined for a bug (which must surface as a 500). */
-export function errorResponse(error: unknown): Response | undefined {
-  if (error instanceof Response) return error;
-  if (error instanceof DomainError) return jsonError(STATUS[error.code], error.message);
-  if (error instanceof RateLimited) {
-    return jsonError(429, error.message, { headers: { "Retry-After": String(error.retryAfterSeconds) } });
-  }
-  if (error instanceof AccountError) return jsonError(400, error.message);
+/** An expected failure as the site answers it: status, the player's words, headers. */
+export type Failure = { status: number; message: string; headers?: Record<string, string> };
+
+/**
+ * The one place an error becomes an answer: what an expected failure says and with which
+ * status, or undefined for a bug (which must surface as a 500). The API answers it as JSON,
+ * pages as a toast or a form error, both with its status.
+ */
+export function expectedFailure(error: unknown): Failure | undefined {
+  if (error instanceof DomainError) return { status: STATUS[error.code], message: error.message };
+  if (error instanceof RateLimited) return { status: 429, message: error.message, headers: { "Retry-After": String(error.retryAfterSeconds) } };
+  if (error instanceof AccountError) return { status: 400, message: error.message };
   if (error instanceof PaymentProviderUnavailable) {
     getLogger().warn({ err: error.cause }, "the payment provider is unavailable");
-    return jsonError(503, error.message, { headers: { "Retry-After": "60" } });
+    return { status: 503, message: error.message, headers: { "Retry-After": "60" } };
   }
   return undefined;
 }
 
-/** The player-facing message of an expected failure (for a toast), or undefined for a bug. */
-export function expectedErrorMessage(error: unknown): string | undefined {
-  if (error instanceof DomainError || error instanceof RateLimited || error instanceof AccountError || error instanceof PaymentProviderUnavailable) {
-    return error.message;
-  }
-  return undefined;
+/** The JSON answer for an expected failure (or a thrown Response as it is), or undefined for a bug. */
+export function errorResponse(error: unknown): Response | undefined {
+  if (error instanceof Response) return error;
+  const failure = expectedFailure(error);
+  return failure && jsonError(failure.status, failure.message, { headers: failure.headers });
 }
 
 /** Runs an API handler, answering expected failures with their status and JSON message. */

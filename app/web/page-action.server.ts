@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/node";
-import { errorResponse } from "./http.server";
+import { expectedFailure } from "./http.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { redirectWithToast, type NewToast } from "./toast.server";
 
@@ -42,8 +42,13 @@ export async function pageAction(
   try {
     return await backWithToast(page, await run());
   } catch (error) {
-    const response = errorResponse(error);
-    if (!response) throw error;
+    if (!(error instanceof Response)) {
+      const failure = expectedFailure(error);
+      if (!failure) throw error;
+      return backWithToast(page, { type: "error", title: failureTitle, description: failure.message });
+    }
+    // A guard's or a validator's answer, thrown as a Response.
+    const response = error;
     if (response.status === 401 || response.headers.get("Location")?.startsWith("/api/login")) {
       return redirectWithToast(`/api/login?returnTo=${encodeURIComponent(page)}`, LOGGED_OUT);
     }
