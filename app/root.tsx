@@ -72,7 +72,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+      <body className="min-h-screen bg-canvas text-ink antialiased">
         {root?.demoMode ? <DemoBanner /> : null}
         {children}
         <ScrollRestoration nonce={nonce} />

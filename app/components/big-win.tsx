@@ -31,14 +31,14 @@ export function BigWinBanner({ winners }: { winners: Winner[] }) {
   return (
     <div
       role="status"
-      className="fixed inset-x-0 top-4 z-50 mx-auto w-fit max-w-[90vw] overflow-hidden rounded-xl bg-amber-300 px-6 py-4 text-center text-amber-950 shadow-2xl"
+      className="fixed inset-x-0 top-4 z-50 mx-auto w-fit max-w-[90vw] overflow-hidden rounded-xl bg-gold px-6 py-4 text-center text-on-gold shadow-2xl"
     >
       <div aria-hidden="true" className="pointer-events-none absolute inset-0">
         {Array.from({ length: CONFETTI_PIECES }, (_, i) => (
           <span
             key={i}
             data-testid="confetti"
-            className="absolute h-2 w-1 animate-bounce bg-brand-700"
+            className="absolute h-2 w-1 animate-bounce bg-accent"
             style={{ left: `${(i * 5) % 100}%`, top: `${(i * 37) % 100}%` }}
           />
         ))}

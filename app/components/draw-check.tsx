@@ -63,7 +63,7 @@ function Outcome({ verdict }: { verdict: Verdict }) {
   if (!verdict.drawn) return <p>{verdict.reason}</p>;
   return (
     <div className={`rounded-lg border-2 p-3 ${verdict.verified ? "border-emerald-700" : "border-red-700"}`}>
-      <p className={`text-lg font-black ${verdict.verified ? "text-emerald-800 dark:text-emerald-300" : "text-red-800 dark:text-red-300"}`}>
+      <p className={`text-lg font-black ${verdict.verified ? "text-win" : "text-danger"}`}>
         {verdict.verified
           ? `✓ Verified in your browser: ticket #${verdict.winningTicket} won, as published.`
           : "✗ This draw does not verify: the published record does not add up."}
@@ -96,7 +96,7 @@ function Verifier({ raffleId }: { raffleId: string }) {
     "console.log(await verifyDraw(draw));",
   ].join("\n");
   return (
-    <details className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+    <details className="rounded-lg border border-line p-3">
       <summary className="cursor-pointer font-semibold">The verifier’s code (the same file this page runs)</summary>
       <p className="mt-2 text-sm">
         Save it as <code>draw-verifier.mjs</code> (or{" "}
@@ -105,19 +105,19 @@ function Verifier({ raffleId }: { raffleId: string }) {
         </a>
         ), then run:
       </p>
-      <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
+      <pre className="mt-2 overflow-x-auto rounded bg-sunken p-2 text-xs">
         <code>{usage}</code>
       </pre>
       {hydrated ? (
         <button
           type="button"
-          className="mt-2 rounded-md bg-brand-700 px-3 py-1 font-bold text-white"
+          className="mt-2 rounded-md bg-accent px-3 py-1 font-bold text-on-accent"
           onClick={() => void navigator.clipboard.writeText(verifierSource).then(() => setCopied(true))}
         >
           {copied ? "Copied" : "Copy the verifier"}
         </button>
       ) : null}
-      <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800" data-testid="verifier-source">
+      <pre className="mt-2 max-h-96 overflow-auto rounded bg-sunken p-2 text-xs" data-testid="verifier-source">
         <code>{verifierSource}</code>
       </pre>
     </details>

@@ -30,25 +30,25 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
       <BigWinBanner winners={data.winners} />
-      <section aria-labelledby="hero-title" className="rounded-2xl bg-linear-to-br from-slate-900 via-indigo-950 to-slate-900 p-6 text-white shadow-lg">
-        <h1 id="hero-title" className="text-3xl font-black">
+      <section aria-labelledby="hero-title" className="hero">
+        <h1 id="hero-title" className="text-3xl font-bold sm:text-4xl">
           Win half the pot
         </h1>
-        <p className="mt-1 text-slate-300">Raffles from $0.05, drawn provably fair.</p>
+        <p className="mt-1 text-on-night-muted">Raffles from $0.05, drawn provably fair.</p>
         <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
-          <a href="#featured" className={`${heroLink} bg-brand-700`}>
+          <a href="#featured" className={`${heroLink} bg-accent text-on-accent`}>
             View Raffles
           </a>
-          <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>
+          <a href="/vip" className={`${heroLink} bg-gold text-on-gold`}>
             Join VIP
           </a>
-          <a href="#coin-store" className={`${heroLink} bg-white text-slate-900`}>
+          <a href="#coin-store" className={`${heroLink} bg-surface text-ink`}>
             Buy Coins
           </a>
-          <a href="/withdraw" className={`${heroLink} border border-white`}>
+          <a href="/withdraw" className={`${heroLink} border border-on-night-muted`}>
             Withdraw
           </a>
-          <a href="/quick" className={`${heroLink} border border-white`}>
+          <a href="/quick" className={`${heroLink} border border-on-night-muted`}>
             Quick Raffles
           </a>
         </div>
@@ -104,22 +104,22 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
 function PausedHome() {
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
-      <section aria-labelledby="hero-title" className="rounded-2xl bg-linear-to-br from-slate-900 via-indigo-950 to-slate-900 p-6 text-white shadow-lg">
-        <h1 id="hero-title" className="text-3xl font-black">
+      <section aria-labelledby="hero-title" className="hero">
+        <h1 id="hero-title" className="text-3xl font-bold sm:text-4xl">
           Your account
         </h1>
-        <p className="mt-1 text-slate-300">Your balance, your history and withdrawals stay open to you.</p>
+        <p className="mt-1 text-on-night-muted">Your balance, your history and withdrawals stay open to you.</p>
         <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
-          <a href="/account" className={`${heroLink} bg-brand-700`}>
+          <a href="/account" className={`${heroLink} bg-accent text-on-accent`}>
             Balance
           </a>
-          <a href="/history" className={`${heroLink} border border-white`}>
+          <a href="/history" className={`${heroLink} border border-on-night-muted`}>
             History
           </a>
-          <a href="/withdraw" className={`${heroLink} border border-white`}>
+          <a href="/withdraw" className={`${heroLink} border border-on-night-muted`}>
             Withdraw
           </a>
-          <a href="/responsible-play" className={`${heroLink} border border-white`}>
+          <a href="/responsible-play" className={`${heroLink} border border-on-night-muted`}>
             Help
           </a>
         </div>

@@ -8,7 +8,7 @@ export function LegalPage({ title, updated, sections }: { title: string; updated
         ← Back to Raffle Rush
       </Link>
       <h1 className="mt-4 text-3xl font-black">{title}</h1>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Last updated {updated}</p>
+      <p className="mt-1 text-sm text-ink-muted">Last updated {updated}</p>
       <ol className="mt-6 flex flex-col gap-6">
         {sections.map((section, i) => (
           <li key={section.heading}>

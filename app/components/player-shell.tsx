@@ -26,7 +26,7 @@ export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gam
   return (
     <div className="min-h-screen">
       {/* Two rows on a phone (brand and coins; then the session, name, Settings and Logout), one from sm up: sticky only there, where it costs little height. */}
-      <header className="z-20 flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-slate-200 bg-white/95 px-4 py-2 sm:sticky sm:top-0 sm:py-3 dark:border-slate-800 dark:bg-slate-950/95">
+      <header className="z-20 flex flex-wrap items-center gap-x-3 gap-y-1 border-b border-line bg-surface/95 px-4 py-2 sm:sticky sm:top-0 sm:py-3">
         <Link to="/" className="mr-auto text-lg font-black">
           Raffle Rush
         </Link>
@@ -46,12 +46,12 @@ export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gam
               event.preventDefault();
               setSettingsOpen(true);
             }}
-            className="ml-auto rounded-md border border-slate-300 px-3 sm:ml-0 dark:border-slate-700"
+            className="ml-auto rounded-md border border-line-strong px-3 sm:ml-0"
           >
             Settings
           </a>
           <form method="post" action="/api/logout">
-            <button type="submit" className="rounded-md border border-slate-300 px-3 dark:border-slate-700">
+            <button type="submit" className="rounded-md border border-line-strong px-3">
               Logout
             </button>
           </form>
