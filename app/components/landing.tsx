@@ -1,3 +1,4 @@
+import { Logo } from "./logo";
 import { SiteFooter } from "./site-chrome";
 
 const features = [
@@ -14,8 +15,8 @@ export function Landing({ live }: { live: { totalPlayers: number; totalPots: str
   return (
     <div className="flex min-h-screen flex-col">
       <header className="flex items-center justify-between gap-4 border-b border-line px-4 py-3">
-        <div className="flex items-center gap-2 text-lg font-black">
-          Raffle Rush
+        <div className="flex items-center gap-2">
+          <Logo />
           <span className="rounded bg-red-600 px-2 py-0.5 text-xs font-bold text-white">LIVE</span>
         </div>
         <a href="/api/login" className={loginButton}>
