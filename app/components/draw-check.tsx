@@ -1,3 +1,4 @@
+import { CircleCheck, CircleX } from "lucide-react";
 import { useEffect, useState } from "react";
 import verifierSource from "~/shared/draw-verifier.mjs?raw";
 import { verifyDraw } from "~/shared/draw-verifier.mjs";
@@ -63,16 +64,28 @@ function Outcome({ verdict }: { verdict: Verdict }) {
   if (!verdict.drawn) return <p>{verdict.reason}</p>;
   return (
     <div className={`rounded-lg border-2 p-3 ${verdict.verified ? "border-emerald-700" : "border-red-700"}`}>
-      <p className={`text-lg font-black ${verdict.verified ? "text-win" : "text-danger"}`}>
+      <p className={`flex gap-2 text-lg font-black ${verdict.verified ? "text-win" : "text-danger"}`}>
+        {verdict.verified ? (
+          <CircleCheck aria-hidden="true" className="mt-1 size-5 shrink-0" />
+        ) : (
+          <CircleX aria-hidden="true" className="mt-1 size-5 shrink-0" />
+        )}
         {verdict.verified
-          ? `✓ Verified in your browser: ticket #${verdict.winningTicket} won, as published.`
-          : "✗ This draw does not verify: the published record does not add up."}
+          ? `Verified in your browser: ticket #${verdict.winningTicket} won, as published.`
+          : "This draw does not verify: the published record does not add up."}
       </p>
       {verdict.reason ? <p>{verdict.reason}</p> : null}
       <ul className="mt-2 text-sm">
         {verdict.checks.map((check) => (
           <li key={check.name}>
-            {check.ok ? "✓" : "✗"} {check.label}
+            {/* The icon shows the result; the words say it to a screen reader. */}
+            {check.ok ? (
+              <CircleCheck aria-hidden="true" className="mr-1 inline size-4 align-[-3px] text-win" />
+            ) : (
+              <CircleX aria-hidden="true" className="mr-1 inline size-4 align-[-3px] text-danger" />
+            )}
+            <span className="sr-only">{check.ok ? "Passed: " : "Failed: "}</span>
+            {check.label}
             {check.ok ? null : (
               <span className="block font-mono break-all">
                 published {check.expected}, recomputed {check.actual}

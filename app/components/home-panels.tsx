@@ -1,6 +1,9 @@
 import { COIN_PACKAGES } from "~/shared/coin-packages";
 import { coinsToDecimal } from "~/shared/money";
-import { counted, leaderboardBadge, WINNER_ICON_GLYPH, winnerIcon } from "~/shared/raffle-display";
+import { Crown, Star, Zap } from "lucide-react";
+import { counted, leaderboardBadge, winnerIcon } from "~/shared/raffle-display";
+
+const WINNER_ICONS = { crown: Crown, star: Star, bolt: Zap } as const;
 
 const panel = "rounded-xl border border-line bg-surface p-4";
 
@@ -35,13 +38,11 @@ export function RecentWinners({ winners }: { winners: Winner[] }) {
       ) : (
         <ul className="mt-3 divide-y divide-line">
           {winners.map((w) => {
-            const icon = winnerIcon(w.amountCoins);
+            const Icon = WINNER_ICONS[winnerIcon(w.amountCoins)];
             return (
               <li key={w.raffleId} className="flex items-center justify-between gap-2 py-2" data-testid="recent-winner">
                 <span>
-                  <span role="img" aria-label={icon}>
-                    {WINNER_ICON_GLYPH[icon]}
-                  </span>{" "}
+                  <Icon aria-hidden="true" className="mr-1 inline size-4 align-[-2px] text-accent-ink" />
                   <strong>{w.username}</strong>
                   <span className="block text-xs text-ink-muted">
                     {w.timeAgo} · {w.entryAmount} entry ·{" "}

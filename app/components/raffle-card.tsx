@@ -1,11 +1,13 @@
 import { useFetcher, useLocation } from "@remix-run/react";
+import { Trophy } from "lucide-react";
 import type { RaffleView } from "~/services/raffles/raffle-views.server";
 import { usePaused } from "./play-session";
 import { useCountUp } from "./use-count-up";
 import { useHydrated } from "./use-hydrated";
 import { useOptionalUser } from "./use-root-data";
 import { coinsToDecimal, parseDollars } from "~/shared/money";
-import { cardPhase, elapsedShare, formatCountdown, secondsLeft, ticketsOutlook, tierClass, TIER_LABELS } from "~/shared/raffle-display";
+import { cardPhase, elapsedShare, formatCountdown, secondsLeft, ticketsOutlook } from "~/shared/raffle-display";
+import { raffleTier, TierChip } from "./tiers";
 
 /**
  * The fields of the API's raffle view that a card shows; a raffle drawn moments ago also
@@ -48,7 +50,7 @@ function Result({ raffle, phase }: { raffle: RaffleCardData; phase: "won" | "can
       className={`motion-safe:animate-reveal rounded-lg p-3 text-center font-bold ${raffle.youWon ? "bg-win-strong text-white" : "bg-gold text-on-gold"}`}
       data-testid="card-result"
     >
-      <span aria-hidden="true">🏆 </span>
+      <Trophy aria-hidden="true" className="mr-1 inline size-5 align-[-4px]" />
       {raffle.youWon ? `You won $${raffle.prize}!` : `${raffle.winner} won $${raffle.prize}`}
     </p>
   );
@@ -88,19 +90,20 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
           ? "QUICK ENTER"
           : `Enter $${raffle.entryPrice}`;
   const urgent = !paused && (phase === "urgent" || phase === "ending-soon");
-  const tierLabel = kind === "quick" ? raffle.tier.toUpperCase() : (TIER_LABELS[raffle.tier] ?? raffle.tier.toUpperCase());
+  const tier = raffleTier(raffle.tier, kind);
+  const tierLabel = tier.name;
   const share = drawn || phase === "drawing" ? 1 : elapsedShare(raffle.startTime, raffle.endTime, now);
 
   return (
     <article
-      className={`rc ${tierClass(raffle.tier)}${urgent ? " border-red-500 ring-2 ring-red-500/40" : ""}${raffle.youWon && drawn ? " ring-4 ring-emerald-500" : ""}`}
+      className={`rc ${tier.className}${urgent ? " border-red-500 ring-2 ring-red-500/40" : ""}${raffle.youWon && drawn ? " ring-4 ring-emerald-500" : ""}`}
       aria-label={`${tierLabel} raffle, $${raffle.entryPrice} entry`}
       data-testid="raffle-card"
       data-raffle-id={raffle.id}
       data-phase={phase}
     >
       <div className="rc-head">
-        <span className="rc-chip">{tierLabel}</span>
+        <TierChip tier={tier} shared />
         {raffle.vipOnly ? <span className="rc-chip bg-gold text-on-gold">VIP</span> : null}
         {phase === "ending-soon" && !paused ? (
           <span className="inline-flex items-center gap-1.5 rounded-full bg-red-700 px-2.5 py-0.5 text-xs font-bold text-white">
