@@ -18,9 +18,12 @@ import { getTheme } from "~/web/theme.server";
 import { readToast } from "~/web/toast.server";
 import { userRecord } from "~/services/accounts/user-record.server";
 import stylesheet from "./tailwind.css?url";
+import textFont from "@fontsource-variable/figtree/files/figtree-latin-wght-normal.woff2?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
+  // The text face is on every page: fetched with the stylesheet, not after it (ADR 073).
+  { rel: "preload", href: textFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -70,7 +73,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+      <body className="min-h-screen bg-canvas text-ink antialiased">
         {root?.demoMode ? <DemoBanner /> : null}
         {children}
         <ScrollRestoration nonce={nonce} />

@@ -8,10 +8,7 @@ export function AccountCard({ title, children }: { title: string; children: Reac
       <Link to="/" className="text-lg font-black">
         Raffle Rush
       </Link>
-      <section
-        className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900"
-        aria-labelledby="account-card-title"
-      >
+      <section className="flex flex-col gap-4 rounded-xl border border-line bg-surface p-6" aria-labelledby="account-card-title">
         <h1 id="account-card-title" className="text-xl font-bold">
           {title}
         </h1>

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { AuditView } from "~/services/back-office/audit-view.server";
 import { Cell, Table } from "./admin-tabs";
 
-const field = "min-h-11 rounded border border-slate-300 bg-white px-2 py-1 text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
+const field = "min-h-11 rounded border border-line-strong bg-surface px-2 py-1 text-ink";
 
 /** The page of the log the cursor names, with the filters kept. */
 function pageHref(filter: AuditView["filter"], cursor: { before?: string; after?: string }) {
@@ -63,7 +63,7 @@ export function AuditLog({ view }: { view: AuditView }) {
           <tr key={e.id} data-testid="audit-event">
             <Cell label="When">{e.createdAt.slice(0, 19).replace("T", " ")}</Cell>
             <Cell label="Who">
-              {e.actor} <span className="text-xs text-slate-600 dark:text-slate-400">({e.actorKind})</span>
+              {e.actor} <span className="text-xs text-ink-muted">({e.actorKind})</span>
             </Cell>
             <Cell label="What">{e.action}</Cell>
             <Cell label="Target">

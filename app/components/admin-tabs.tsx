@@ -5,9 +5,9 @@ import type { ReactNode } from "react";
 export const ADMIN_TABS = ["payouts", "users", "raffles", "audit", "ledger"] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
-const th = "px-2 py-1 text-left text-xs font-semibold uppercase text-slate-600 dark:text-slate-400";
+const th = "px-2 py-1 text-left text-xs font-semibold uppercase text-ink-muted";
 const td = "px-2 py-1 align-top";
-const small = "min-h-6 min-w-6 rounded border border-slate-300 px-2 py-0.5 text-xs font-semibold max-sm:min-h-11 dark:border-slate-600";
+const small = "min-h-6 min-w-6 rounded border border-line-strong px-2 py-0.5 text-xs font-semibold max-sm:min-h-11";
 
 /**
  * A table of the back office. On a phone its rows stack (each cell on its own line, led by
@@ -27,7 +27,7 @@ export function Table({ head, children, label }: { head: string[]; children: Rea
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">{children}</tbody>
+        <tbody className="divide-y divide-line">{children}</tbody>
       </table>
     </div>
   );
@@ -67,13 +67,7 @@ export function TextAction({
       ))}
       <label className="flex items-center gap-1 text-xs">
         {label}
-        <input
-          name={name}
-          required
-          minLength={3}
-          maxLength={200}
-          className="w-36 max-w-full rounded border bg-white px-2 py-1 text-sm text-slate-900 dark:bg-slate-900 dark:text-slate-100"
-        />
+        <input name={name} required minLength={3} maxLength={200} className="w-36 max-w-full rounded border bg-surface px-2 py-1 text-sm text-ink" />
       </label>
       <button type="submit" disabled={fetcher.state !== "idle"} className={`${small} min-h-6 ${danger ? "text-red-800 dark:text-red-300" : ""}`}>
         {button}
@@ -131,7 +125,7 @@ export function SelectAction({
       <label className="sr-only" htmlFor={id}>
         {label}
       </label>
-      <select id={id} name={name} defaultValue={defaultValue} className="rounded border bg-white px-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+      <select id={id} name={name} defaultValue={defaultValue} className="rounded border bg-surface px-1 text-ink">
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -1,3 +1,4 @@
+import { Trophy } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { BIG_WIN_COINS } from "~/shared/raffle-display";
 import type { Winner } from "./home-panels";
@@ -31,14 +32,14 @@ export function BigWinBanner({ winners }: { winners: Winner[] }) {
   return (
     <div
       role="status"
-      className="fixed inset-x-0 top-4 z-50 mx-auto w-fit max-w-[90vw] overflow-hidden rounded-xl bg-amber-300 px-6 py-4 text-center text-amber-950 shadow-2xl"
+      className="fixed inset-x-0 top-4 z-50 mx-auto w-fit max-w-[90vw] overflow-hidden rounded-xl bg-gold px-6 py-4 text-center text-on-gold shadow-2xl"
     >
       <div aria-hidden="true" className="pointer-events-none absolute inset-0">
         {Array.from({ length: CONFETTI_PIECES }, (_, i) => (
           <span
             key={i}
             data-testid="confetti"
-            className="absolute h-2 w-1 animate-bounce bg-brand-700"
+            className="absolute h-2 w-1 animate-bounce bg-accent"
             style={{ left: `${(i * 5) % 100}%`, top: `${(i * 37) % 100}%` }}
           />
         ))}
@@ -86,9 +87,7 @@ export function WinCelebration({
             />
           ))}
         </div>
-        <p aria-hidden="true" className="relative text-5xl">
-          🏆
-        </p>
+        <Trophy aria-hidden="true" className="relative mx-auto size-12" />
         <p className="relative mt-2 text-2xl font-black">{win.title}</p>
         {win.description ? <p className="relative mt-2 text-sm font-semibold">{win.description}</p> : null}
         <button type="button" onClick={onClose} className="relative mt-4 min-h-11 rounded-lg bg-amber-950 px-5 py-2 font-bold text-amber-50">

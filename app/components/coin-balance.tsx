@@ -10,15 +10,12 @@ export function CoinBalance() {
   return (
     <details className="group relative" data-testid="coin-balance-details">
       <summary
-        className="cursor-pointer list-none rounded-full bg-amber-100 px-3 font-bold text-amber-900 dark:bg-amber-900 dark:text-amber-100 [&::-webkit-details-marker]:hidden"
+        className="cursor-pointer list-none rounded-full bg-gold px-3 font-bold text-on-gold [&::-webkit-details-marker]:hidden"
         data-testid="coin-balance"
       >
         {user.coinBalance.toLocaleString("en-US")} coins
       </summary>
-      <div
-        className="absolute right-0 z-30 mt-2 w-64 rounded-xl border border-slate-200 bg-white p-3 text-sm shadow-lg dark:border-slate-800 dark:bg-slate-900"
-        data-testid="coin-split"
-      >
+      <div className="absolute right-0 z-30 mt-2 w-64 rounded-xl border border-line bg-surface p-3 text-sm shadow-lg" data-testid="coin-split">
         <BalanceSplit />
         <Link to="/history" className="mt-2 inline-flex min-h-11 items-center underline">
           History

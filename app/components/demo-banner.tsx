@@ -4,7 +4,7 @@
  */
 export function DemoBanner() {
   return (
-    <p data-testid="demo-banner" className="bg-amber-300 px-4 py-1 text-center text-sm font-semibold text-slate-950">
+    <p data-testid="demo-banner" className="bg-gold px-4 py-1 text-center text-sm font-semibold text-on-gold">
       Demo site: payments are simulated with test cards, and no real money is charged or paid out.
     </p>
   );

@@ -9,9 +9,9 @@ export const LIMIT_FIELDS = [
 /** Optional deposit limits, offered at sign-up and before the first purchase. */
 export function DepositLimitFields({ idPrefix, errors = {} }: { idPrefix: string; errors?: Partial<Record<string, string[]>> }) {
   return (
-    <fieldset className="flex min-w-0 flex-col gap-3 rounded-md border border-slate-300 p-3 dark:border-slate-700">
+    <fieldset className="flex min-w-0 flex-col gap-3 rounded-md border border-line-strong p-3">
       <legend className="px-1 text-sm font-semibold">Deposit limits (optional)</legend>
-      <p className="text-xs text-slate-600 dark:text-slate-400">
+      <p className="text-xs text-ink-muted">
         Cap what you can spend on coins. Leave blank for no limit; you can change them any time on the Responsible play page.
       </p>
       <div className="grid gap-3 sm:grid-cols-3 sm:gap-2">

@@ -1,3 +1,4 @@
+import { CircleCheck, CircleX } from "lucide-react";
 import { useEffect, useState } from "react";
 import verifierSource from "~/shared/draw-verifier.mjs?raw";
 import { verifyDraw } from "~/shared/draw-verifier.mjs";
@@ -63,16 +64,28 @@ function Outcome({ verdict }: { verdict: Verdict }) {
   if (!verdict.drawn) return <p>{verdict.reason}</p>;
   return (
     <div className={`rounded-lg border-2 p-3 ${verdict.verified ? "border-emerald-700" : "border-red-700"}`}>
-      <p className={`text-lg font-black ${verdict.verified ? "text-emerald-800 dark:text-emerald-300" : "text-red-800 dark:text-red-300"}`}>
+      <p className={`flex gap-2 text-lg font-black ${verdict.verified ? "text-win" : "text-danger"}`}>
+        {verdict.verified ? (
+          <CircleCheck aria-hidden="true" className="mt-1 size-5 shrink-0" />
+        ) : (
+          <CircleX aria-hidden="true" className="mt-1 size-5 shrink-0" />
+        )}
         {verdict.verified
-          ? `✓ Verified in your browser: ticket #${verdict.winningTicket} won, as published.`
-          : "✗ This draw does not verify: the published record does not add up."}
+          ? `Verified in your browser: ticket #${verdict.winningTicket} won, as published.`
+          : "This draw does not verify: the published record does not add up."}
       </p>
       {verdict.reason ? <p>{verdict.reason}</p> : null}
       <ul className="mt-2 text-sm">
         {verdict.checks.map((check) => (
           <li key={check.name}>
-            {check.ok ? "✓" : "✗"} {check.label}
+            {/* The icon shows the result; the words say it to a screen reader. */}
+            {check.ok ? (
+              <CircleCheck aria-hidden="true" className="mr-1 inline size-4 align-[-3px] text-win" />
+            ) : (
+              <CircleX aria-hidden="true" className="mr-1 inline size-4 align-[-3px] text-danger" />
+            )}
+            <span className="sr-only">{check.ok ? "Passed: " : "Failed: "}</span>
+            {check.label}
             {check.ok ? null : (
               <span className="block font-mono break-all">
                 published {check.expected}, recomputed {check.actual}
@@ -96,7 +109,7 @@ function Verifier({ raffleId }: { raffleId: string }) {
     "console.log(await verifyDraw(draw));",
   ].join("\n");
   return (
-    <details className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+    <details className="rounded-lg border border-line p-3">
       <summary className="cursor-pointer font-semibold">The verifier’s code (the same file this page runs)</summary>
       <p className="mt-2 text-sm">
         Save it as <code>draw-verifier.mjs</code> (or{" "}
@@ -105,19 +118,19 @@ function Verifier({ raffleId }: { raffleId: string }) {
         </a>
         ), then run:
       </p>
-      <pre className="mt-2 overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
+      <pre className="mt-2 overflow-x-auto rounded bg-sunken p-2 text-xs">
         <code>{usage}</code>
       </pre>
       {hydrated ? (
         <button
           type="button"
-          className="mt-2 rounded-md bg-brand-700 px-3 py-1 font-bold text-white"
+          className="mt-2 rounded-md bg-accent px-3 py-1 font-bold text-on-accent"
           onClick={() => void navigator.clipboard.writeText(verifierSource).then(() => setCopied(true))}
         >
           {copied ? "Copied" : "Copy the verifier"}
         </button>
       ) : null}
-      <pre className="mt-2 max-h-96 overflow-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800" data-testid="verifier-source">
+      <pre className="mt-2 max-h-96 overflow-auto rounded bg-sunken p-2 text-xs" data-testid="verifier-source">
         <code>{verifierSource}</code>
       </pre>
     </details>

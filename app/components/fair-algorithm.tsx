@@ -1,6 +1,6 @@
 /** How a draw is made and checked: docs/fairness.md, as players read it on /fair. */
 export function FairAlgorithm() {
-  const code = "rounded bg-slate-100 px-1 font-mono text-sm dark:bg-slate-800";
+  const code = "rounded bg-sunken px-1 font-mono text-sm";
   return (
     <section aria-labelledby="algorithm-title" className="flex flex-col gap-3">
       <h2 id="algorithm-title" className="text-2xl font-bold">

@@ -9,7 +9,7 @@ export function Field({ label, id, errors, hint, children }: { label: string; id
       </label>
       {children}
       {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
+        <p id={`${id}-hint`} className="text-xs text-ink-muted">
           {hint}
         </p>
       ) : null}
@@ -22,11 +22,10 @@ export function Field({ label, id, errors, hint, children }: { label: string; id
   );
 }
 
-export const inputClass =
-  "rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
+export const inputClass = "rounded-md border border-line-strong bg-surface px-3 py-2 text-ink focus-visible:outline-2 focus-visible:outline-accent";
 
 export const buttonClass =
-  "inline-flex items-center justify-center rounded-md bg-brand-700 px-4 py-2 font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-50";
+  "inline-flex items-center justify-center rounded-md bg-accent px-4 py-2 font-semibold text-on-accent hover:bg-accent-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-50";
 
 export function FormErrors({ errors }: { errors?: string[] }) {
   if (!errors?.length) return null;

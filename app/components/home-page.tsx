@@ -4,6 +4,7 @@ import { usePaused } from "./play-session";
 import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "./home-panels";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { SpinWheel } from "./spin-wheel";
+import { raffleTier, TierIcon, TierSprite } from "./tiers";
 import { useNow } from "./use-now";
 
 /** The home page's data is read again this often when its live stream is down (PlayerShell). */
@@ -30,25 +31,26 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
       <BigWinBanner winners={data.winners} />
-      <section aria-labelledby="hero-title" className="rounded-2xl bg-linear-to-br from-slate-900 via-indigo-950 to-slate-900 p-6 text-white shadow-lg">
-        <h1 id="hero-title" className="text-3xl font-black">
+      <TierSprite tiers={REGULAR_TIERS} />
+      <section aria-labelledby="hero-title" className="hero">
+        <h1 id="hero-title" className="text-3xl font-bold sm:text-4xl">
           Win half the pot
         </h1>
-        <p className="mt-1 text-slate-300">Raffles from $0.05, drawn provably fair.</p>
+        <p className="mt-1 text-on-night-muted">Raffles from $0.05, drawn provably fair.</p>
         <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
-          <a href="#featured" className={`${heroLink} bg-brand-700`}>
+          <a href="#featured" className={`${heroLink} bg-accent text-on-accent`}>
             View Raffles
           </a>
-          <a href="/vip" className={`${heroLink} bg-amber-400 text-amber-950`}>
+          <a href="/vip" className={`${heroLink} bg-gold text-on-gold`}>
             Join VIP
           </a>
-          <a href="#coin-store" className={`${heroLink} bg-white text-slate-900`}>
+          <a href="#coin-store" className={`${heroLink} bg-surface text-ink`}>
             Buy Coins
           </a>
-          <a href="/withdraw" className={`${heroLink} border border-white`}>
+          <a href="/withdraw" className={`${heroLink} border border-on-night-muted`}>
             Withdraw
           </a>
-          <a href="/quick" className={`${heroLink} border border-white`}>
+          <a href="/quick" className={`${heroLink} border border-on-night-muted`}>
             Quick Raffles
           </a>
         </div>
@@ -77,10 +79,14 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         </h2>
         {REGULAR_TIERS.map((tier) => {
           const inTier = raffles.filter((r) => r.tier === tier);
+          const identity = raffleTier(tier, "regular");
           if (inTier.length === 0) return null;
           return (
             <section key={tier} aria-label={TIER_LABELS[tier]}>
-              <h3 className="text-lg font-bold">{TIER_LABELS[tier]}</h3>
+              <h3 className={`flex items-center gap-2 text-lg font-bold ${identity.className}`}>
+                <TierIcon tier={identity} shared className="size-5 text-(--t-edge)" />
+                {identity.name}
+              </h3>
               <div className="mt-2 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {inTier.map((raffle) => (
                   <RaffleCard key={raffle.id} raffle={raffle} kind="regular" balance={balance} now={now} />
@@ -104,22 +110,22 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
 function PausedHome() {
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
-      <section aria-labelledby="hero-title" className="rounded-2xl bg-linear-to-br from-slate-900 via-indigo-950 to-slate-900 p-6 text-white shadow-lg">
-        <h1 id="hero-title" className="text-3xl font-black">
+      <section aria-labelledby="hero-title" className="hero">
+        <h1 id="hero-title" className="text-3xl font-bold sm:text-4xl">
           Your account
         </h1>
-        <p className="mt-1 text-slate-300">Your balance, your history and withdrawals stay open to you.</p>
+        <p className="mt-1 text-on-night-muted">Your balance, your history and withdrawals stay open to you.</p>
         <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
-          <a href="/account" className={`${heroLink} bg-brand-700`}>
+          <a href="/account" className={`${heroLink} bg-accent text-on-accent`}>
             Balance
           </a>
-          <a href="/history" className={`${heroLink} border border-white`}>
+          <a href="/history" className={`${heroLink} border border-on-night-muted`}>
             History
           </a>
-          <a href="/withdraw" className={`${heroLink} border border-white`}>
+          <a href="/withdraw" className={`${heroLink} border border-on-night-muted`}>
             Withdraw
           </a>
-          <a href="/responsible-play" className={`${heroLink} border border-white`}>
+          <a href="/responsible-play" className={`${heroLink} border border-on-night-muted`}>
             Help
           </a>
         </div>

@@ -1,8 +1,11 @@
 import { COIN_PACKAGES } from "~/shared/coin-packages";
 import { coinsToDecimal } from "~/shared/money";
-import { counted, leaderboardBadge, WINNER_ICON_GLYPH, winnerIcon } from "~/shared/raffle-display";
+import { Crown, Star, Zap } from "lucide-react";
+import { counted, leaderboardBadge, winnerIcon } from "~/shared/raffle-display";
 
-const panel = "rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900";
+const WINNER_ICONS = { crown: Crown, star: Star, bolt: Zap } as const;
+
+const panel = "rounded-xl border border-line bg-surface p-4";
 
 export function StatsTiles({ stats }: { stats: { totalPlayers: number; totalPots: string; winnersToday: number } }) {
   const tiles = [
@@ -14,8 +17,8 @@ export function StatsTiles({ stats }: { stats: { totalPlayers: number; totalPots
     <dl className="grid grid-cols-3 gap-2 sm:gap-4">
       {tiles.map((tile) => (
         <div key={tile.label} className={`${panel} text-center`}>
-          <dt className="text-xs text-slate-600 sm:text-sm dark:text-slate-400">{tile.label}</dt>
-          <dd className="text-lg font-black sm:text-2xl">{tile.value}</dd>
+          <dt className="text-xs text-ink-muted sm:text-sm">{tile.label}</dt>
+          <dd className="font-display text-lg font-bold tabular-nums sm:text-2xl">{tile.value}</dd>
         </div>
       ))}
     </dl>
@@ -31,26 +34,24 @@ export function RecentWinners({ winners }: { winners: Winner[] }) {
         Recent Winners
       </h2>
       {winners.length === 0 ? (
-        <p className="mt-3 text-slate-600 dark:text-slate-400">No recent winners yet</p>
+        <p className="mt-3 text-ink-muted">No recent winners yet</p>
       ) : (
-        <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
+        <ul className="mt-3 divide-y divide-line">
           {winners.map((w) => {
-            const icon = winnerIcon(w.amountCoins);
+            const Icon = WINNER_ICONS[winnerIcon(w.amountCoins)];
             return (
               <li key={w.raffleId} className="flex items-center justify-between gap-2 py-2" data-testid="recent-winner">
                 <span>
-                  <span role="img" aria-label={icon}>
-                    {WINNER_ICON_GLYPH[icon]}
-                  </span>{" "}
+                  <Icon aria-hidden="true" className="mr-1 inline size-4 align-[-2px] text-accent-ink" />
                   <strong>{w.username}</strong>
-                  <span className="block text-xs text-slate-600 dark:text-slate-400">
+                  <span className="block text-xs text-ink-muted">
                     {w.timeAgo} · {w.entryAmount} entry ·{" "}
                     <a className="underline" href={`/fair/${w.raffleId}`}>
                       verify
                     </a>
                   </span>
                 </span>
-                <span className="font-bold text-emerald-700 dark:text-emerald-400">{w.amount}</span>
+                <span className="font-bold text-win">{w.amount}</span>
               </li>
             );
           })}
@@ -67,15 +68,15 @@ export function Leaderboard({ entries }: { entries: { username: string; totalWin
         Top Players This Week
       </h2>
       {entries.length === 0 ? (
-        <p className="mt-3 text-slate-600 dark:text-slate-400">No players on leaderboard yet</p>
+        <p className="mt-3 text-ink-muted">No players on leaderboard yet</p>
       ) : (
-        <ol className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
+        <ol className="mt-3 divide-y divide-line">
           {entries.map((e, i) => (
             <li key={`${e.username}-${i}`} className="flex items-center justify-between gap-2 py-2">
               <span>
-                <span className="mr-2 inline-block w-10 rounded bg-slate-200 text-center text-xs font-bold dark:bg-slate-700">{leaderboardBadge(i + 1)}</span>
+                <span className="mr-2 inline-block w-10 rounded bg-sunken text-center text-xs font-bold">{leaderboardBadge(i + 1)}</span>
                 {e.username}
-                <span className="ml-2 text-xs text-slate-600 dark:text-slate-400">{counted(e.totalWins, "win", "wins")}</span>
+                <span className="ml-2 text-xs text-ink-muted">{counted(e.totalWins, "win", "wins")}</span>
               </span>
               <span className="font-bold">{e.totalWinnings}</span>
             </li>
@@ -94,12 +95,12 @@ export function CoinStore() {
       </h2>
       <ul className="mt-3 grid grid-cols-2 gap-3 lg:grid-cols-4">
         {COIN_PACKAGES.map((p) => (
-          <li key={p.id} className="flex flex-col items-center gap-2 rounded-lg border border-slate-200 p-3 text-center dark:border-slate-700">
-            {"badge" in p ? <span className="rounded bg-amber-300 px-2 text-xs font-bold text-amber-950">{p.badge}</span> : null}
-            <span className="text-2xl font-black">{p.coins.toLocaleString("en-US")}</span>
+          <li key={p.id} className="flex flex-col items-center gap-2 rounded-lg border border-line p-3 text-center">
+            {"badge" in p ? <span className="rounded bg-gold px-2 text-xs font-bold text-on-gold">{p.badge}</span> : null}
+            <span className="font-display text-2xl font-bold">{p.coins.toLocaleString("en-US")}</span>
             <span className="text-sm">coins</span>
             <span className="font-semibold">${coinsToDecimal(BigInt(p.priceCents))}</span>
-            <a href={`/checkout?package=${p.id}`} className="w-full rounded-md bg-brand-700 px-3 py-1 font-bold text-white">
+            <a href={`/checkout?package=${p.id}`} className="w-full rounded-md bg-accent px-3 py-1 font-bold text-on-accent">
               Buy Now
             </a>
           </li>

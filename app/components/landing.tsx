@@ -1,3 +1,4 @@
+import { Logo } from "./logo";
 import { SiteFooter } from "./site-chrome";
 
 const features = [
@@ -7,15 +8,15 @@ const features = [
 ];
 
 const loginButton =
-  "inline-flex items-center justify-center rounded-md bg-brand-700 px-5 py-3 font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600";
+  "inline-flex items-center justify-center rounded-md bg-accent px-5 py-3 font-semibold text-on-accent hover:bg-accent-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
 
 /** The signed-out landing page. Every sign-in button is a plain link to /api/login. */
 export function Landing({ live }: { live: { totalPlayers: number; totalPots: string; winnersToday: number } }) {
   return (
     <div className="flex min-h-screen flex-col">
-      <header className="flex items-center justify-between gap-4 border-b border-slate-200 px-4 py-3 dark:border-slate-800">
-        <div className="flex items-center gap-2 text-lg font-black">
-          Raffle Rush
+      <header className="flex items-center justify-between gap-4 border-b border-line px-4 py-3">
+        <div className="flex items-center gap-2">
+          <Logo />
           <span className="rounded bg-red-600 px-2 py-0.5 text-xs font-bold text-white">LIVE</span>
         </div>
         <a href="/api/login" className={loginButton}>
@@ -24,17 +25,17 @@ export function Landing({ live }: { live: { totalPlayers: number; totalPots: str
       </header>
       <main className="flex-1">
         <section className="mx-auto max-w-3xl px-4 py-16 text-center">
-          <h1 className="text-4xl font-black sm:text-5xl">Micro-stakes raffles. Real winners.</h1>
-          <p className="mt-4 text-lg text-slate-700 dark:text-slate-300">Buy a ticket, watch the pot grow, and win half of it. For adults 18 and over.</p>
+          <h1 className="text-4xl font-bold sm:text-5xl">Micro-stakes raffles. Real winners.</h1>
+          <p className="mt-4 text-lg text-ink-muted">Buy a ticket, watch the pot grow, and win half of it. For adults 18 and over.</p>
           <a href="/api/login" className={`${loginButton} mt-8`}>
             Get Started
           </a>
         </section>
         <section aria-label="Features" className="mx-auto grid max-w-5xl gap-4 px-4 pb-16 sm:grid-cols-3">
           {features.map((feature) => (
-            <article key={feature.title} className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
+            <article key={feature.title} className="rounded-xl border border-line bg-surface p-6">
               <h2 className="text-xl font-bold">{feature.title}</h2>
-              <p className="mt-2 text-slate-700 dark:text-slate-300">{feature.text}</p>
+              <p className="mt-2 text-ink-muted">{feature.text}</p>
             </article>
           ))}
         </section>
@@ -45,19 +46,19 @@ export function Landing({ live }: { live: { totalPlayers: number; totalPots: str
           <dl className="mt-4 grid grid-cols-3 gap-4 text-center" data-testid="live-strip">
             <div>
               <dt className="text-sm">Active players</dt>
-              <dd className="text-2xl font-black">{live.totalPlayers.toLocaleString("en-US")}</dd>
+              <dd className="font-display text-2xl font-bold">{live.totalPlayers.toLocaleString("en-US")}</dd>
             </div>
             <div>
               <dt className="text-sm">Total live pots</dt>
-              <dd className="text-2xl font-black">${live.totalPots}</dd>
+              <dd className="font-display text-2xl font-bold">${live.totalPots}</dd>
             </div>
             <div>
               <dt className="text-sm">Winners today</dt>
-              <dd className="text-2xl font-black">{live.winnersToday.toLocaleString("en-US")}</dd>
+              <dd className="font-display text-2xl font-bold">{live.winnersToday.toLocaleString("en-US")}</dd>
             </div>
           </dl>
         </section>
-        <section className="bg-slate-900 px-4 py-12 text-center text-white">
+        <section className="bg-night px-4 py-12 text-center text-on-night">
           <h2 className="text-2xl font-bold">Ready to play?</h2>
           <a href="/api/login" className={`${loginButton} mt-6`}>
             Join Now

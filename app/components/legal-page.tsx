@@ -1,14 +1,13 @@
 import { Link } from "@remix-run/react";
+import { ArrowLeft } from "lucide-react";
 import type { ReactNode } from "react";
 
 export function LegalPage({ title, updated, sections }: { title: string; updated: string; sections: { heading: string; body: ReactNode }[] }) {
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
-      <Link to="/" className="underline">
-        ← Back to Raffle Rush
-      </Link>
+      <BackHome />
       <h1 className="mt-4 text-3xl font-black">{title}</h1>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Last updated {updated}</p>
+      <p className="mt-1 text-sm text-ink-muted">Last updated {updated}</p>
       <ol className="mt-6 flex flex-col gap-6">
         {sections.map((section, i) => (
           <li key={section.heading}>
@@ -19,9 +18,17 @@ export function LegalPage({ title, updated, sections }: { title: string; updated
           </li>
         ))}
       </ol>
-      <Link to="/" className="mt-10 inline-block underline">
-        ← Back to Raffle Rush
-      </Link>
+      <BackHome className="mt-10" />
     </main>
+  );
+}
+
+/** The way back from a page outside the player's frame. */
+export function BackHome({ className = "" }: { className?: string }) {
+  return (
+    <Link to="/" className={`inline-flex items-center gap-1 underline ${className}`}>
+      <ArrowLeft aria-hidden="true" className="size-4" />
+      Back to Raffle Rush
+    </Link>
   );
 }

@@ -40,7 +40,7 @@ export function PasskeySignIn({ returnTo }: { returnTo: string }) {
   const hydrated = useHydrated();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  if (!hydrated) return <p className="text-sm text-slate-600 dark:text-slate-400">{PASSKEYS_NEED_JAVASCRIPT}</p>;
+  if (!hydrated) return <p className="text-sm text-ink-muted">{PASSKEYS_NEED_JAVASCRIPT}</p>;
   if (!browserSupportsWebAuthn()) return null;
   const signIn = async () => {
     setBusy(true);

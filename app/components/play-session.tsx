@@ -77,7 +77,7 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
   const elapsed = now - Date.parse(play.startedAt);
   return (
     <>
-      <span className="tabular-nums text-slate-600 dark:text-slate-300" data-testid="session-clock" title="Time playing this session">
+      <span className="tabular-nums text-ink-muted" data-testid="session-clock" title="Time playing this session">
         <span className="sr-only">Playing for </span>
         <span aria-hidden="true">Session </span>
         {clock(elapsed)}
@@ -90,7 +90,7 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
             aria-modal="true"
             aria-labelledby="reality-check-title"
             aria-describedby="reality-check-body"
-            className="flex w-full max-w-md flex-col gap-4 rounded-xl bg-white p-6 text-slate-900 shadow-xl dark:bg-slate-900 dark:text-slate-100"
+            className="flex w-full max-w-md flex-col gap-4 rounded-xl bg-surface p-6 text-ink shadow-xl"
             data-testid="reality-check"
           >
             <h2 id="reality-check-title" className="text-xl font-black">
@@ -105,10 +105,10 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
               </p>
             </div>
             <div className="flex flex-wrap gap-3">
-              <a href="/history" className="rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">
+              <a href="/history" className="rounded-md border border-line-strong px-4 py-2 font-semibold">
                 View history
               </a>
-              <a href="/api/logout" className="rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">
+              <a href="/api/logout" className="rounded-md border border-line-strong px-4 py-2 font-semibold">
                 Stop playing
               </a>
               {/* One answer with or without JavaScript (ADR 040): back to the page. */}
@@ -122,7 +122,7 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
               >
                 {/* The reminder interrupts play on purpose: focus lands on it. */}
                 {/* eslint-disable-next-line jsx-a11y/no-autofocus */}
-                <button type="submit" autoFocus className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white">
+                <button type="submit" autoFocus className="rounded-md bg-accent px-4 py-2 font-semibold text-on-accent">
                   Keep playing
                 </button>
               </keepPlaying.Form>

@@ -1,7 +1,9 @@
+import { Zap } from "lucide-react";
 import { usePaused } from "./play-session";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
-import { stillShown } from "~/shared/raffle-display";
+import { QUICK_TIERS, stillShown } from "~/shared/raffle-display";
+import { TierSprite } from "./tiers";
 
 /** The quick page's data is read again this often when its live stream is down (PlayerShell). */
 export const QUICK_POLL_MS = 5_000;
@@ -28,6 +30,7 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
       <h1 className="text-3xl font-black">Quick Raffles</h1>
+      <TierSprite tiers={QUICK_TIERS} />
       <section aria-label="Recent quick winners" className="overflow-hidden rounded-lg bg-slate-900 px-4 py-2 text-sm text-white">
         {data.winners.length === 0 ? (
           <p>No recent winners yet</p>
@@ -37,7 +40,7 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
           <ul className="flex gap-6 overflow-x-auto whitespace-nowrap" tabIndex={0} aria-label="Recent quick winners">
             {data.winners.map((w) => (
               <li key={w.raffleId}>
-                ⚡ {w.username} won {w.amount} · {w.timeAgo}
+                <Zap aria-hidden="true" className="inline size-4 align-[-2px] text-gold" /> {w.username} won {w.amount} · {w.timeAgo}
               </li>
             ))}
           </ul>

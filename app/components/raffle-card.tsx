@@ -1,11 +1,13 @@
 import { useFetcher, useLocation } from "@remix-run/react";
+import { Trophy } from "lucide-react";
 import type { RaffleView } from "~/services/raffles/raffle-views.server";
 import { usePaused } from "./play-session";
 import { useCountUp } from "./use-count-up";
 import { useHydrated } from "./use-hydrated";
 import { useOptionalUser } from "./use-root-data";
 import { coinsToDecimal, parseDollars } from "~/shared/money";
-import { cardPhase, elapsedShare, formatCountdown, secondsLeft, ticketsOutlook, tierClass, TIER_LABELS } from "~/shared/raffle-display";
+import { cardPhase, elapsedShare, formatCountdown, secondsLeft, ticketsOutlook } from "~/shared/raffle-display";
+import { raffleTier, TierChip } from "./tiers";
 
 /**
  * The fields of the API's raffle view that a card shows; a raffle drawn moments ago also
@@ -38,17 +40,17 @@ function Pot({ dollars }: { dollars: string }) {
 function Result({ raffle, phase }: { raffle: RaffleCardData; phase: "won" | "cancelled" }) {
   if (phase === "cancelled") {
     return (
-      <p className="rounded-lg bg-slate-100 p-3 text-center text-sm dark:bg-slate-800" data-testid="card-result">
+      <p className="rounded-lg bg-sunken p-3 text-center text-sm" data-testid="card-result">
         Cancelled: fewer than two players joined. Every ticket was refunded.
       </p>
     );
   }
   return (
     <p
-      className={`motion-safe:animate-reveal rounded-lg p-3 text-center font-bold ${raffle.youWon ? "bg-emerald-600 text-white" : "bg-amber-100 text-amber-950 dark:bg-amber-900 dark:text-amber-50"}`}
+      className={`motion-safe:animate-reveal rounded-lg p-3 text-center font-bold ${raffle.youWon ? "bg-win-strong text-white" : "bg-gold text-on-gold"}`}
       data-testid="card-result"
     >
-      <span aria-hidden="true">🏆 </span>
+      <Trophy aria-hidden="true" className="mr-1 inline size-5 align-[-4px]" />
       {raffle.youWon ? `You won $${raffle.prize}!` : `${raffle.winner} won $${raffle.prize}`}
     </p>
   );
@@ -88,20 +90,21 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
           ? "QUICK ENTER"
           : `Enter $${raffle.entryPrice}`;
   const urgent = !paused && (phase === "urgent" || phase === "ending-soon");
-  const tierLabel = kind === "quick" ? raffle.tier.toUpperCase() : (TIER_LABELS[raffle.tier] ?? raffle.tier.toUpperCase());
+  const tier = raffleTier(raffle.tier, kind);
+  const tierLabel = tier.name;
   const share = drawn || phase === "drawing" ? 1 : elapsedShare(raffle.startTime, raffle.endTime, now);
 
   return (
     <article
-      className={`rc ${tierClass(raffle.tier)}${urgent ? " border-red-500 ring-2 ring-red-500/40" : ""}${raffle.youWon && drawn ? " ring-4 ring-emerald-500" : ""}`}
+      className={`rc ${tier.className}${urgent ? " border-red-500 ring-2 ring-red-500/40" : ""}${raffle.youWon && drawn ? " ring-4 ring-emerald-500" : ""}`}
       aria-label={`${tierLabel} raffle, $${raffle.entryPrice} entry`}
       data-testid="raffle-card"
       data-raffle-id={raffle.id}
       data-phase={phase}
     >
       <div className="rc-head">
-        <span className="rc-chip">{tierLabel}</span>
-        {raffle.vipOnly ? <span className="rc-chip bg-amber-300 text-amber-950">VIP</span> : null}
+        <TierChip tier={tier} shared />
+        {raffle.vipOnly ? <span className="rc-chip bg-gold text-on-gold">VIP</span> : null}
         {phase === "ending-soon" && !paused ? (
           <span className="inline-flex items-center gap-1.5 rounded-full bg-red-700 px-2.5 py-0.5 text-xs font-bold text-white">
             {/* The dot pulses, not the words: fading text would dip below a readable contrast. */}
@@ -123,7 +126,7 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
         <dt>Players</dt>
         <dd>{raffle.participantCount}</dd>
         <dt>Time left</dt>
-        <dd className={urgent ? "font-mono text-red-700 dark:text-red-400" : "font-mono"} data-testid="countdown">
+        <dd className={urgent ? "font-display text-danger" : "font-display"} data-testid="countdown">
           {phase === "drawing" ? drawingText : phase === "cancelled" ? "Cancelled" : drawn ? "Drawn" : formatCountdown(left)}
         </dd>
         {kind === "quick" && !drawn ? (
@@ -153,7 +156,7 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
           <Result raffle={raffle} phase={phase} />
         </div>
       ) : paused ? (
-        <p className="text-center text-sm text-slate-600 dark:text-slate-400" data-testid="entry-paused">
+        <p className="text-center text-sm text-ink-muted" data-testid="entry-paused">
           Entries are paused for your account.
         </p>
       ) : membersOnly ? (
@@ -162,7 +165,7 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
             type="button"
             disabled
             aria-describedby={`vip-only-${raffle.id}`}
-            className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white opacity-60"
+            className="w-full rounded-md bg-accent px-4 py-2 font-bold text-on-accent opacity-60"
           >
             VIP members only
           </button>

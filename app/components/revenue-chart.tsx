@@ -34,14 +34,9 @@ export function RevenueChart({ period, points }: { period: Period; points: Point
         Revenue {period === "daily" ? "per day, last 30 days" : period === "weekly" ? "per week, last 12 weeks" : "per month, last 12 months"}:{" "}
         {formatDollars(BigInt(total))} in all
       </figcaption>
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        className="h-auto w-full max-w-2xl text-brand-700 dark:text-brand-400"
-        role="img"
-        aria-labelledby="revenue-chart-title"
-      >
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} className="h-auto w-full max-w-2xl text-accent-ink" role="img" aria-labelledby="revenue-chart-title">
         <title id="revenue-chart-title">{`Revenue ${period}: highest ${formatDollars(BigInt(max))}, total ${formatDollars(BigInt(total))}`}</title>
-        <line x1={LEFT} x2={WIDTH} y1={y(0)} y2={y(0)} className="stroke-slate-400" strokeWidth={1} />
+        <line x1={LEFT} x2={WIDTH} y1={y(0)} y2={y(0)} className="stroke-line-strong" strokeWidth={1} />
         {points.map((p, i) => {
           const top = Math.min(y(p.cents), y(0));
           const height = Math.max(p.cents === 0 ? 0 : 1, Math.abs(y(p.cents) - y(0)));
@@ -51,7 +46,7 @@ export function RevenueChart({ period, points }: { period: Period; points: Point
                 <title>{`${label(period, p.start)}: ${formatDollars(BigInt(p.cents))}`}</title>
               </rect>
               {i % every === 0 ? (
-                <text x={px(LEFT + i * slot + slot / 2)} y={HEIGHT - 6} textAnchor="middle" className="fill-slate-600 text-[11px] dark:fill-slate-400">
+                <text x={px(LEFT + i * slot + slot / 2)} y={HEIGHT - 6} textAnchor="middle" className="fill-ink-muted text-[11px]">
                   {label(period, p.start)}
                 </text>
               ) : null}

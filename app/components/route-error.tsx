@@ -17,11 +17,11 @@ export type StatusMessage = { title: string; message: ReactNode; back?: WayBack 
 export function ErrorFrame({ status, title, children, back = HOME }: { status?: number; title: string; children: ReactNode; back?: WayBack }) {
   return (
     <main data-testid="route-error" className="mx-auto flex min-h-screen max-w-lg flex-col items-center justify-center gap-4 p-6 text-center">
-      {status === 404 ? <p className="text-6xl font-black text-brand-600">404</p> : null}
+      {status === 404 ? <p className="font-display text-6xl font-bold text-accent-ink">404</p> : null}
       <h1 className="text-3xl font-bold">{title}</h1>
       <div className="flex flex-col gap-2">{children}</div>
       <nav aria-label="Where to go next" className="flex flex-wrap justify-center gap-3">
-        <a className="rounded-md bg-brand-700 px-4 py-2 font-semibold text-white" href={back.to}>
+        <a className="rounded-md bg-accent px-4 py-2 font-semibold text-on-accent" href={back.to}>
           {back.label}
         </a>
         {back.to === HOME.to ? null : (

@@ -9,8 +9,8 @@ import { SETTING_KEYS, SETTING_LABELS, type PlayerSettings } from "~/shared/play
 type Account = { id: string; username: string | null; email: string; createdAt: string; vipTier: string; vipActive: boolean };
 type SettingsProps = { account: Account; theme: "light" | "dark"; supportEmail: string; settings: PlayerSettings };
 
-const section = "border-t border-slate-200 pt-3 dark:border-slate-700";
-const button = "min-h-11 rounded-md border border-slate-300 px-3 py-1 dark:border-slate-600";
+const section = "border-t border-line pt-3";
+const button = "min-h-11 rounded-md border border-line-strong px-3 py-1";
 
 /** The account's short facts, as Account Information shows them. */
 export function accountInformation(account: Pick<Account, "id" | "createdAt">): string {
@@ -69,7 +69,7 @@ function SettingSwitches({ settings }: { settings: PlayerSettings }) {
             <label key={key} className="mt-1 flex min-h-11 items-center justify-between gap-3">
               <span>
                 {SETTING_LABELS[key].label}
-                <span className="block text-xs text-slate-600 dark:text-slate-400">{SETTING_LABELS[key].hint}</span>
+                <span className="block text-xs text-ink-muted">{SETTING_LABELS[key].hint}</span>
               </span>
               <input
                 type="checkbox"
@@ -92,7 +92,7 @@ function SettingSwitches({ settings }: { settings: PlayerSettings }) {
           <button type="submit" className={button}>
             Save settings
           </button>
-          <span className="ml-2 text-slate-600 dark:text-slate-400">Sounds and browser notifications need JavaScript in this browser.</span>
+          <span className="ml-2 text-ink-muted">Sounds and browser notifications need JavaScript in this browser.</span>
         </p>
       )}
     </save.Form>
@@ -123,7 +123,7 @@ export function SettingsContent({ account, theme, supportEmail, settings }: Sett
     <div className="flex flex-col gap-3">
       <section aria-label="Account">
         <p className="font-semibold">{account.username ?? account.email}</p>
-        <p className="text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-sm text-ink-muted">
           {account.email} · VIP {account.vipActive ? account.vipTier : "bronze"}
         </p>
       </section>
@@ -238,13 +238,13 @@ export function SettingsDialog({ open, onClose, ...props }: SettingsProps & { op
       ref={dialog}
       onClose={onClose}
       aria-labelledby="settings-title"
-      className="m-auto max-h-[90vh] w-full max-w-md overflow-y-auto rounded-xl bg-white p-6 text-slate-900 backdrop:bg-slate-950/70 dark:bg-slate-900 dark:text-slate-100"
+      className="m-auto max-h-[90vh] w-full max-w-md overflow-y-auto rounded-xl bg-surface p-6 text-ink backdrop:bg-slate-950/70"
     >
       <h2 id="settings-title" className="text-xl font-bold">
         Settings
       </h2>
       <div className="mt-4">{open ? <SettingsContent {...props} /> : null}</div>
-      <button type="button" onClick={onClose} className="mt-6 min-h-11 w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white">
+      <button type="button" onClick={onClose} className="mt-6 min-h-11 w-full rounded-md bg-accent px-4 py-2 font-bold text-on-accent">
         Done
       </button>
     </dialog>

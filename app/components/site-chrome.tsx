@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { House, Ticket, Trophy, UserRound } from "lucide-react";
 import { usePaused } from "./play-session";
 
 /**
@@ -9,9 +10,7 @@ export function SiteFooter({ isAdmin = false, signedIn = true }: { isAdmin?: boo
   // 44 px tall: a row of small links is easy to miss with a finger (ADR 029).
   const link = "inline-flex min-h-11 items-center underline";
   return (
-    <footer
-      className={`mt-10 flex flex-wrap justify-center gap-x-6 gap-y-1 border-t border-slate-200 px-4 py-6 text-sm dark:border-slate-800 ${signedIn ? "pb-24 sm:pb-6" : ""}`}
-    >
+    <footer className={`mt-10 flex flex-wrap justify-center gap-x-6 gap-y-1 border-t border-line px-4 py-6 text-sm ${signedIn ? "pb-24 sm:pb-6" : ""}`}>
       <Link to="/terms" className={link}>
         Terms of Service
       </Link>
@@ -46,25 +45,26 @@ export function BottomNav() {
   const paused = usePaused() !== null;
   const item = "flex min-h-12 flex-1 flex-col items-center justify-center text-xs font-semibold";
   return (
-    <nav
-      aria-label="Mobile"
-      className="fixed inset-x-0 bottom-0 z-30 flex border-t border-slate-200 bg-white sm:hidden dark:border-slate-800 dark:bg-slate-900"
-    >
+    <nav aria-label="Mobile" className="fixed inset-x-0 bottom-0 z-30 flex border-t border-line bg-surface sm:hidden">
       <Link to="/" className={item}>
+        <House aria-hidden="true" className="size-5" />
         Home
       </Link>
       {/* While play is stopped no link leads to raffles (PRODUCT.md). */}
       {paused ? null : (
         <>
           <a href="/#featured" className={item}>
+            <Ticket aria-hidden="true" className="size-5" />
             Raffles
           </a>
           <a href="/#winners" className={item}>
+            <Trophy aria-hidden="true" className="size-5" />
             Winners
           </a>
         </>
       )}
       <Link to="/account" className={item}>
+        <UserRound aria-hidden="true" className="size-5" />
         Profile
       </Link>
     </nav>

@@ -81,7 +81,7 @@ function PayForm({ label, kind }: { label: string; kind: Init["kind"] }) {
       }}
     >
       <PaymentElement />
-      <button type="submit" disabled={!stripe || pending} className="rounded-md bg-brand-700 px-4 py-2 font-bold text-white disabled:opacity-60">
+      <button type="submit" disabled={!stripe || pending} className="rounded-md bg-accent px-4 py-2 font-bold text-on-accent disabled:opacity-60">
         {pending ? "Processing..." : label}
       </button>
     </form>

@@ -27,7 +27,7 @@ export function useShowToast() {
 const tone: Record<ToastType, string> = {
   success: "border-emerald-500 bg-emerald-50 text-emerald-950 dark:bg-emerald-950 dark:text-emerald-50",
   error: "border-red-600 bg-red-50 text-red-950 dark:bg-red-950 dark:text-red-50",
-  info: "border-slate-400 bg-white text-slate-950 dark:bg-slate-900 dark:text-slate-50",
+  info: "border-line-strong bg-surface text-ink",
 };
 const boxClass = "relative w-full rounded-lg border-l-4 p-4 pr-12 shadow-lg";
 // The list itself lets taps through (empty or not); on a phone it sits above the bottom bar (h-12 and its border).

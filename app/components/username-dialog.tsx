@@ -34,12 +34,12 @@ export function UsernameDialog() {
       aria-labelledby="username-title"
       // It cannot be dismissed: Escape does nothing until a username exists.
       onCancel={(event) => event.preventDefault()}
-      className="fixed inset-0 z-40 m-auto w-full max-w-sm rounded-xl bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-950/70 dark:bg-slate-900 dark:text-slate-100"
+      className="fixed inset-0 z-40 m-auto w-full max-w-sm rounded-xl bg-surface p-6 text-ink shadow-xl backdrop:bg-slate-950/70"
     >
       <h2 id="username-title" className="text-xl font-bold">
         Choose your username
       </h2>
-      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">Other players see it when you win.</p>
+      <p className="mt-1 text-sm text-ink-muted">Other players see it when you win.</p>
       {/* One answer with or without JavaScript (ADR 040): the page again, with the spec's toast. */}
       <create.Form
         method="post"
@@ -69,7 +69,7 @@ export function UsernameDialog() {
           onChange={(event) => setValue(event.target.value)}
           className={inputClass}
         />
-        <p id="username-hint" className="text-xs text-slate-600 dark:text-slate-400">
+        <p id="username-hint" className="text-xs text-ink-muted">
           {USERNAME_HINT}
         </p>
         {/* Enabled for spaces, so that they get "Username Required"; without JavaScript the server checks the same rules. */}

@@ -69,7 +69,7 @@ function WithdrawForm({
       preventScrollReset
       // The spec's own checks and messages, not the browser's.
       noValidate
-      className="flex flex-col gap-4 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+      className="flex flex-col gap-4 rounded-xl border border-line bg-surface p-4"
       onSubmit={(event) => {
         // The spec's checks and toasts first; the server checks the same rules again.
         const checked = validateWithdrawal({ amount, method, fields }, BigInt(balance), toMethod);
@@ -96,7 +96,7 @@ function WithdrawForm({
       <label className="flex flex-col gap-1 text-sm font-semibold">
         <span>
           Method{" "}
-          <span className="font-normal text-slate-600 dark:text-slate-400" data-testid="method-need">
+          <span className="font-normal text-ink-muted" data-testid="method-need">
             {methodOptional
               ? "(not needed: all of it goes back to your cards)"
               : backToCards === "0.00"
@@ -208,15 +208,15 @@ export function WithdrawPage({
           Withdrawal history
         </h2>
         {history.length === 0 ? (
-          <p className="mt-2 text-slate-600 dark:text-slate-400">No withdrawals yet</p>
+          <p className="mt-2 text-ink-muted">No withdrawals yet</p>
         ) : (
-          <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800">
+          <ul className="mt-2 divide-y divide-line">
             {history.map((w) => (
               <li key={w.id} className="flex flex-col gap-1 py-2" data-testid="withdrawal">
                 <span className="flex items-center justify-between gap-2">
                   <span>
                     <strong>${w.amount}</strong> · {w.destination}
-                    <span className="block text-xs text-slate-600 dark:text-slate-400">{utcMinute(w.createdAt)}</span>
+                    <span className="block text-xs text-ink-muted">{utcMinute(w.createdAt)}</span>
                   </span>
                   <span className={`rounded px-2 py-0.5 text-xs font-bold ${STATUS_STYLE[w.status] ?? STATUS_STYLE.pending}`}>{w.status}</span>
                 </span>
@@ -226,7 +226,7 @@ export function WithdrawPage({
                   </span>
                 ) : null}
                 {w.legs.length > 1 || w.legs[0]?.kind === "card_refund" ? (
-                  <ul className="ml-3 text-xs text-slate-700 dark:text-slate-300">
+                  <ul className="ml-3 text-xs text-ink-muted">
                     {w.legs.map((leg, i) => (
                       <li key={i} data-testid="withdrawal-leg">
                         ${leg.amount} · {leg.to} · {leg.status}

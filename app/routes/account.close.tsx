@@ -12,6 +12,7 @@ import { readForm } from "~/web/http.server";
 import { PASSWORD_MAX } from "~/shared/password-policy";
 import { redirectWithToast } from "~/web/toast.server";
 import { PageError } from "~/components/route-error";
+import { BackHome } from "~/components/legal-page";
 
 /** An account with a password confirms with it; one without (signed up through a provider) types the closing word. */
 const withPassword = z.object({ password: z.string({ message: "Enter your password to close your account." }).max(PASSWORD_MAX) });
@@ -55,9 +56,7 @@ export default function CloseAccount() {
   const [form, fields] = useSchemaForm("close-account", schema, lastResult);
   return (
     <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-10">
-      <Link to="/" className="underline">
-        ← Back to Raffle Rush
-      </Link>
+      <BackHome />
       <h1 className="text-3xl font-black">Close your account</h1>
       <section aria-labelledby="export-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
         <h2 id="export-title" className="text-xl font-bold">

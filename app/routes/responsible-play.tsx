@@ -15,6 +15,7 @@ import { depositLimits, excludeSelf, exclusionStatus, setDepositLimit, type Limi
 import { redirectWithToast, type NewToast } from "~/web/toast.server";
 import { utcMinute } from "~/shared/dates";
 import { PageError } from "~/components/route-error";
+import { BackHome } from "~/components/legal-page";
 
 type Parsed = Submission<z.input<typeof responsiblePlaySchema>, string[], z.output<typeof responsiblePlaySchema>>;
 
@@ -102,9 +103,7 @@ export default function ResponsiblePlay() {
   const data = useLoaderData<typeof loader>();
   return (
     <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10">
-      <Link to="/" className="underline">
-        ← Back to Raffle Rush
-      </Link>
+      <BackHome />
       <h1 className="text-3xl font-black">Responsible play</h1>
       <p>
         Raffles are entertainment, not a way to make money. Set limits before you play, take a break when you need one, and talk to someone if play stops being

@@ -1,10 +1,11 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { getEnv } from "~/infra/env.server";
 import { POLICY } from "~/shared/policy";
 import { expectedReward, wheelOdds } from "~/shared/spin-wheel";
 import { VIP_TIERS } from "~/shared/vip";
 import { PageError } from "~/components/route-error";
+import { BackHome } from "~/components/legal-page";
 
 /** Published odds and rules, from the same configuration the game runs on. */
 export function loader() {
@@ -26,9 +27,7 @@ export default function Rules() {
   const { wheels } = useLoaderData<typeof loader>();
   return (
     <main className="mx-auto max-w-3xl px-4 py-10 leading-relaxed">
-      <Link to="/" className="underline">
-        ← Back to Raffle Rush
-      </Link>
+      <BackHome />
       <h1 className="mt-4 text-3xl font-black">Rules and odds</h1>
       <section className="mt-6">
         <h2 className="text-xl font-bold">Raffles</h2>

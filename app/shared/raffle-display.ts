@@ -68,8 +68,6 @@ export function winnerIcon(amountCoins: number): "crown" | "star" | "bolt" {
   return "bolt";
 }
 
-export const WINNER_ICON_GLYPH = { crown: "👑", star: "⭐", bolt: "⚡" } as const;
-
 /** Big-win celebrations are for real wins of $1,000 or more. */
 export const BIG_WIN_COINS = 100_000;
 

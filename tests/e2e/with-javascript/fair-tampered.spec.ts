@@ -21,7 +21,7 @@ test("a draw whose published record was changed does not verify", async ({ page 
   await page.goto(`/fair/${raffleId}`);
   const result = page.getByTestId("verification-result");
   await expect(result).toContainText("This draw does not verify");
-  await expect(result).toContainText("✗ SHA-256(seed) equals the seed hash published at the start");
+  await expect(result).toContainText("Failed: SHA-256(seed) equals the seed hash published at the start");
 });
 
 /**
@@ -65,12 +65,12 @@ test("the browser checks a beacon draw's BLS signature, and refuses another roun
 
   await page.goto(`/fair/${raffleId}`);
   await expect(result).toContainText(`Verified in your browser: ticket #${winner} won, as published.`);
-  await expect(result).toContainText("✓ The round's BLS signature verifies against the chain's public key");
-  await expect(result).toContainText("✓ The beacon round is the first after the raffle's end");
+  await expect(result).toContainText("Passed: The round's BLS signature verifies against the chain's public key");
+  await expect(result).toContainText("Passed: The beacon round is the first after the raffle's end");
 
   // Round 124's time is after this raffle's end by more than a round: the signature must be round 123's.
   served = { ...draw, beacon: { ...draw.beacon, round: 124 } };
   await page.reload();
   await expect(result).toContainText("This draw does not verify");
-  await expect(result).toContainText("✗ The round's BLS signature verifies against the chain's public key");
+  await expect(result).toContainText("Failed: The round's BLS signature verifies against the chain's public key");
 });

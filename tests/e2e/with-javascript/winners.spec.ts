@@ -52,7 +52,7 @@ test("a drawn round shows DRAWING, then its winner beside the next round, and th
   const card = pages[0]!.locator(`[data-raffle-id="${id}"]`);
   await expect(card.getByTestId("countdown")).toHaveText("Drawing Winner...", { timeout: scaled(40_000) });
   const result = card.getByTestId("card-result");
-  await expect(result).toHaveText(new RegExp(`^🏆 (You won \\$${prize}!|(${names[0]}|${names[1]}) won \\$${prize})$`), { timeout: scaled(10_000) });
+  await expect(result).toHaveText(new RegExp(`^(You won \\$${prize}!|(${names[0]}|${names[1]}) won \\$${prize})$`), { timeout: scaled(10_000) });
   // The next round at this price is open beside the drawn one, while the winner shows.
   await expect(pages[0]!.locator(`[id="price-${price}"] [data-testid="raffle-card"][data-phase="open"]`).first()).toBeVisible();
   await expect(result).toBeVisible();
@@ -64,7 +64,7 @@ test("a drawn round shows DRAWING, then its winner beside the next round, and th
   expect(celebration.text).toContain(`Congratulations! You won ${coins} coins!`);
   expect(celebration.text).toContain("You won the");
   expect(celebration.confetti).toBe(20);
-  await expect(pages[winner]!.locator(`[data-raffle-id="${id}"] [data-testid="card-result"]`)).toHaveText(`🏆 You won $${price}!`);
+  await expect(pages[winner]!.locator(`[data-raffle-id="${id}"] [data-testid="card-result"]`)).toHaveText(`You won $${price}!`);
   await expect(pages[1 - winner]!.getByTestId("win-celebration")).toHaveCount(0);
   // The drawn card leaves after a few seconds; the next round stays.
   await expect(card).toHaveCount(0);
