@@ -1,6 +1,7 @@
 import { COIN_PACKAGES } from "~/shared/coin-packages";
 import { coinsToDecimal } from "~/shared/money";
 import { counted, leaderboardBadge, WINNER_ICON_GLYPH, winnerIcon } from "~/shared/raffle-display";
+import { DemoMark } from "./demo-mark";
 
 const panel = "rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900";
 
@@ -22,7 +23,7 @@ export function StatsTiles({ stats }: { stats: { totalPlayers: number; totalPots
   );
 }
 
-export type Winner = { raffleId: string; username: string; amount: string; amountCoins: number; timeAgo: string; entryAmount: string };
+export type Winner = { raffleId: string; username: string; isDemo?: boolean; amount: string; amountCoins: number; timeAgo: string; entryAmount: string };
 
 export function RecentWinners({ winners }: { winners: Winner[] }) {
   return (
@@ -43,6 +44,7 @@ export function RecentWinners({ winners }: { winners: Winner[] }) {
                     {WINNER_ICON_GLYPH[icon]}
                   </span>{" "}
                   <strong>{w.username}</strong>
+                  <DemoMark isDemo={w.isDemo} />
                   <span className="block text-xs text-slate-600 dark:text-slate-400">
                     {w.timeAgo} · {w.entryAmount} entry ·{" "}
                     <a className="underline" href={`/fair/${w.raffleId}`}>
@@ -60,7 +62,7 @@ export function RecentWinners({ winners }: { winners: Winner[] }) {
   );
 }
 
-export function Leaderboard({ entries }: { entries: { username: string; totalWins: number; totalWinnings: string }[] }) {
+export function Leaderboard({ entries }: { entries: { username: string; isDemo?: boolean; totalWins: number; totalWinnings: string }[] }) {
   return (
     <section aria-labelledby="leaderboard-title" className={panel}>
       <h2 id="leaderboard-title" className="text-xl font-bold">
@@ -75,6 +77,7 @@ export function Leaderboard({ entries }: { entries: { username: string; totalWin
               <span>
                 <span className="mr-2 inline-block w-10 rounded bg-slate-200 text-center text-xs font-bold dark:bg-slate-700">{leaderboardBadge(i + 1)}</span>
                 {e.username}
+                <DemoMark isDemo={e.isDemo} />
                 <span className="ml-2 text-xs text-slate-600 dark:text-slate-400">{counted(e.totalWins, "win", "wins")}</span>
               </span>
               <span className="font-bold">{e.totalWinnings}</span>

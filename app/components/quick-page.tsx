@@ -2,13 +2,14 @@ import { usePaused } from "./play-session";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
 import { stillShown } from "~/shared/raffle-display";
+import { DemoMark } from "./demo-mark";
 
 /** The quick page's data is read again this often when its live stream is down (PlayerShell). */
 export const QUICK_POLL_MS = 5_000;
 
 type QuickData = {
   raffles: RaffleCardData[];
-  winners: { raffleId: string; username: string; amount: string; timeAgo: string }[];
+  winners: { raffleId: string; username: string; isDemo?: boolean; amount: string; timeAgo: string }[];
 };
 
 /** Amount chips: one per distinct entry price, with how many rounds run at it. */
@@ -37,7 +38,8 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
           <ul className="flex gap-6 overflow-x-auto whitespace-nowrap" tabIndex={0} aria-label="Recent quick winners">
             {data.winners.map((w) => (
               <li key={w.raffleId}>
-                ⚡ {w.username} won {w.amount} · {w.timeAgo}
+                ⚡ {w.username}
+                <DemoMark isDemo={w.isDemo} /> won {w.amount} · {w.timeAgo}
               </li>
             ))}
           </ul>

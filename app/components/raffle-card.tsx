@@ -6,6 +6,7 @@ import { useHydrated } from "./use-hydrated";
 import { useOptionalUser } from "./use-root-data";
 import { coinsToDecimal, parseDollars } from "~/shared/money";
 import { cardPhase, elapsedShare, formatCountdown, secondsLeft, ticketsOutlook, tierClass, TIER_LABELS } from "~/shared/raffle-display";
+import { DemoMark } from "./demo-mark";
 
 /**
  * The fields of the API's raffle view that a card shows; a raffle drawn moments ago also
@@ -14,6 +15,7 @@ import { cardPhase, elapsedShare, formatCountdown, secondsLeft, ticketsOutlook, 
 export type RaffleCardData = Omit<RaffleView, "timeRemaining" | "maxTicketsPerPlayer" | "seedHash"> & {
   drawnAt?: string;
   winner?: string;
+  winnerIsDemo?: boolean;
   prize?: string;
   youWon?: boolean;
 };
@@ -49,7 +51,15 @@ function Result({ raffle, phase }: { raffle: RaffleCardData; phase: "won" | "can
       data-testid="card-result"
     >
       <span aria-hidden="true">🏆 </span>
-      {raffle.youWon ? `You won $${raffle.prize}!` : `${raffle.winner} won $${raffle.prize}`}
+      {raffle.youWon ? (
+        `You won $${raffle.prize}!`
+      ) : (
+        <>
+          {raffle.winner}
+          <DemoMark isDemo={raffle.winnerIsDemo} />
+          {` won $${raffle.prize}`}
+        </>
+      )}
     </p>
   );
 }
