@@ -4,13 +4,17 @@
  */
 export function DemoMark({ isDemo }: { isDemo?: boolean | null }) {
   if (!isDemo) return null;
+  // The space keeps "Ava12 demo" two words for screen readers and copied text.
   return (
-    <span
-      className="ml-1 inline-block rounded border border-current px-1 align-middle text-[0.7em] font-semibold uppercase leading-tight tracking-wide opacity-80"
-      title="A simulated demo player"
-      data-testid="demo-mark"
-    >
-      demo
-    </span>
+    <>
+      {" "}
+      <span
+        className="inline-block rounded border border-current px-1 align-middle text-[0.7em] font-semibold uppercase leading-tight tracking-wide"
+        title="A simulated demo player"
+        data-testid="demo-mark"
+      >
+        demo
+      </span>
+    </>
   );
 }

@@ -20,6 +20,7 @@ export type NewAccount = {
   emailVerifiedAt?: Date;
   /** A demo crowd player (ADR 074), marked as such from the moment it exists. */
   isDemo?: boolean;
+  emailNotifications?: boolean;
 };
 
 export type Created = { outcome: "created"; userId: string } | { outcome: "taken" } | { outcome: "excluded"; until: Date };

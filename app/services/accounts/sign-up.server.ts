@@ -85,7 +85,8 @@ export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: stri
       termsAcceptedAt: now,
       country: residence.country,
       region: residence.region,
-      ...(input.isDemo ? { isDemo: true } : {}),
+      // Nobody reads a demo player's mail: no win messages either.
+      ...(input.isDemo ? { isDemo: true, emailNotifications: false } : {}),
     },
     { personKey, now },
   );

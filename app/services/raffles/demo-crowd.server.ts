@@ -18,7 +18,7 @@ import { enterRaffle } from "./raffles.server";
  * random, human-like pauses, so that a fresh demo has live pots, winners and a leaderboard.
  */
 export type CrowdMember = { userId: string; username: string; nextAt: number; busy: boolean };
-export type Crowd = { size: number; members: CrowdMember[]; speedup: number };
+export type Crowd = { size: number; members: CrowdMember[]; speedup: number; nextSignUpAt: number };
 
 /** A crowd player's address: nobody's (.invalid), the same on every start, so a restart finds them. */
 export const crowdEmail = (index: number) => `crowd-${String(index).padStart(2, "0")}@demo-crowd.invalid`;
@@ -66,8 +66,11 @@ function pause(crowd: Crowd, range: { min: number; max: number } = PAUSE_MS): nu
   return Math.ceil(randomInt(range.min, range.max) / crowd.speedup);
 }
 
+/** How long the crowd waits before it tries again to sign up the players it is missing. */
+const SIGN_UP_RETRY_MS = 10_000;
+
 export function newCrowd(size: number, speedup = getEnv().DEMO_CROWD_SPEEDUP): Crowd {
-  return { size, members: [], speedup };
+  return { size, members: [], speedup, nextSignUpAt: 0 };
 }
 
 /** Signs up the crowd players that are missing and names them; one that fails is tried again next time. */
@@ -75,7 +78,9 @@ export async function ensureCrowd(crowd: Crowd, now = new Date()): Promise<void>
   if (!getEnv().demoMode) throw new Error("the demo crowd runs in demo mode only");
   const emails = Array.from({ length: crowd.size }, (_, i) => crowdEmail(i + 1));
   const known = new Map(crowd.members.map((m) => [m.userId, m]));
-  if (known.size === crowd.size) return;
+  if (known.size === crowd.size || now.getTime() < crowd.nextSignUpAt) return;
+  // A player that cannot be signed up yet (the sign-up limit, a taken name) is tried again later, not every pass.
+  crowd.nextSignUpAt = now.getTime() + SIGN_UP_RETRY_MS;
   const existing = new Map((await demoPlayersByEmail(emails)).map((u) => [u.email, u]));
   const allowed = getEnv().ALLOWED_COUNTRIES;
   const country = allowed.countries[0] ?? Object.keys(allowed.regions)[0]!;

@@ -56,6 +56,10 @@ test("a fresh demo has two-player rounds and demo-marked winners within 3 minute
     );
     await page.goto(`${base}/`);
     await expect(page.getByTestId("recent-winner").first().getByTestId("demo-mark")).toBeVisible();
+    // On /quick: the winners ticker, and a round's card once it is drawn (every 30 s).
+    await page.goto(`${base}/quick`);
+    await expect(page.getByRole("list", { name: "Recent quick winners" }).getByTestId("demo-mark").first()).toBeVisible();
+    await expect(page.getByTestId("card-result").getByTestId("demo-mark").first()).toBeVisible({ timeout: scaled(90_000) });
   } finally {
     // The crowd stops with the server: a clean shutdown, nothing left running.
     const { code } = await stopServer(server);
