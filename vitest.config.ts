@@ -9,8 +9,9 @@ const shared = {
 export default defineConfig({
   test: {
     // Demo mode on purpose (a DATABASE_URL without Stripe keys refuses to start otherwise);
-    // tests/support/stripe-mode.ts sets Stripe keys, which always mean real mode.
-    env: { NODE_ENV: "test", DATA_DIR: ".data/test", LOG_LEVEL: "silent", DEMO_MODE: "true" },
+    // tests/support/stripe-mode.ts sets Stripe keys, which always mean real mode. The demo
+    // crowd (ADR 074) plays only where a test turns it on.
+    env: { NODE_ENV: "test", DATA_DIR: ".data/test", LOG_LEVEL: "silent", DEMO_MODE: "true", DEMO_CROWD: "0" },
     projects: [
       {
         ...shared,

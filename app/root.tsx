@@ -54,6 +54,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       supportEmail: getEnv().SUPPORT_EMAIL,
       /** Demo payments, no real money: every page says so (DemoBanner). */
       demoMode: getEnv().demoMode,
+      /** The demo crowd plays (ADR 074): the banner says some players are simulated. */
+      demoCrowd: getEnv().DEMO_CROWD > 0,
       serverNow: Date.now(),
     },
     { headers: headers ?? undefined },
@@ -74,7 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen bg-canvas text-ink antialiased">
-        {root?.demoMode ? <DemoBanner /> : null}
+        {root?.demoMode ? <DemoBanner crowd={root.demoCrowd} /> : null}
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -38,7 +38,8 @@ export async function startApp({ port, env, logFile }: { port: number; env: Reco
   const nodeArgs = process.env.BENCH_APP_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, "build/server.js")], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", ...env },
+    // No simulated players (ADR 074) in what is measured.
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DEMO_CROWD: "0", ...env },
     stdio: ["ignore", out, out],
   });
   child.once("exit", (code, signal) => {

@@ -7,6 +7,7 @@ import { startMailSender } from "~/infra/mail/outbox.server";
 import { startPaymentSweep } from "~/services/money/payments/sweep.server";
 import { EmbeddedPostgresError } from "./postgres-user";
 import { startScheduler, type Scheduler } from "~/services/raffles/scheduler.server";
+import { startDemoCrowd } from "~/services/raffles/demo-crowd.server";
 import { DEMO_USERS, seed } from "./seed";
 
 /** Everything, database included, is closed within this long of SIGTERM or SIGINT, or the process exits 1. */
@@ -115,8 +116,11 @@ export function startJobs(env: Env, which: "all" | "timed" | "mail" = "all") {
   // workers, they send it and the primary does not: a thousand winners' messages must not
   // take the event loop that is drawing the next thousand.
   const mailSender = which !== "timed" ? startMailSender() : none;
+  // The demo crowd's simulated players (ADR 074): demo mode only, beside the draws, once for all.
+  const crowd = timed && env.demoMode && env.DEMO_CROWD > 0 ? startDemoCrowd(env.DEMO_CROWD) : none;
   return {
     stop: async () => {
+      await crowd.stop();
       await scheduler.stop();
       await paymentSweep.stop();
       await mailSender.stop();

@@ -29,6 +29,13 @@ describe("the big-win banner", () => {
     expect(screen.queryByRole("status")).toBeNull();
   });
 
+  it("marks a demo crowd player's win as demo (ADR 074)", () => {
+    const { rerender } = render(<BigWinBanner winners={[]} />);
+    rerender(<BigWinBanner winners={[{ ...win("demo", 100_000), isDemo: true }]} />);
+    expect(screen.getByRole("status")).toHaveTextContent("Lucky demo won $1000");
+    expect(screen.getByTestId("demo-mark")).toHaveTextContent("demo");
+  });
+
   it("ignores smaller wins and closes with its button", () => {
     const { rerender } = render(<BigWinBanner winners={[]} />);
     rerender(<BigWinBanner winners={[win("small", 99_999)]} />);

@@ -2,6 +2,7 @@ import { Trophy } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { BIG_WIN_COINS } from "~/shared/raffle-display";
 import type { Winner } from "./home-panels";
+import { DemoMark } from "./demo-mark";
 
 /** The banner shows for 5 s (or until closed) with 20 confetti pieces, for real wins of $1,000 or more. */
 export const BIG_WIN_MS = 5000;
@@ -45,7 +46,8 @@ export function BigWinBanner({ winners }: { winners: Winner[] }) {
         ))}
       </div>
       <p className="relative text-lg font-black">
-        BIG WIN! {shown.username} won {shown.amount}!
+        BIG WIN! {shown.username}
+        <DemoMark isDemo={shown.isDemo} /> won {shown.amount}!
       </p>
       <button type="button" onClick={() => setShown(null)} className="relative mt-1 text-sm underline" aria-label="Close">
         Close

@@ -2,6 +2,7 @@ import { COIN_PACKAGES } from "~/shared/coin-packages";
 import { coinsToDecimal } from "~/shared/money";
 import { Crown, Star, Zap } from "lucide-react";
 import { counted, leaderboardBadge, winnerIcon } from "~/shared/raffle-display";
+import { DemoMark } from "./demo-mark";
 
 const WINNER_ICONS = { crown: Crown, star: Star, bolt: Zap } as const;
 
@@ -25,7 +26,7 @@ export function StatsTiles({ stats }: { stats: { totalPlayers: number; totalPots
   );
 }
 
-export type Winner = { raffleId: string; username: string; amount: string; amountCoins: number; timeAgo: string; entryAmount: string };
+export type Winner = { raffleId: string; username: string; isDemo?: boolean; amount: string; amountCoins: number; timeAgo: string; entryAmount: string };
 
 export function RecentWinners({ winners }: { winners: Winner[] }) {
   return (
@@ -44,6 +45,7 @@ export function RecentWinners({ winners }: { winners: Winner[] }) {
                 <span>
                   <Icon aria-hidden="true" className="mr-1 inline size-4 align-[-2px] text-accent-ink" />
                   <strong>{w.username}</strong>
+                  <DemoMark isDemo={w.isDemo} />
                   <span className="block text-xs text-ink-muted">
                     {w.timeAgo} · {w.entryAmount} entry ·{" "}
                     <a className="underline" href={`/fair/${w.raffleId}`}>
@@ -61,7 +63,7 @@ export function RecentWinners({ winners }: { winners: Winner[] }) {
   );
 }
 
-export function Leaderboard({ entries }: { entries: { username: string; totalWins: number; totalWinnings: string }[] }) {
+export function Leaderboard({ entries }: { entries: { username: string; isDemo?: boolean; totalWins: number; totalWinnings: string }[] }) {
   return (
     <section aria-labelledby="leaderboard-title" className={panel}>
       <h2 id="leaderboard-title" className="text-xl font-bold">
@@ -76,6 +78,7 @@ export function Leaderboard({ entries }: { entries: { username: string; totalWin
               <span>
                 <span className="mr-2 inline-block w-10 rounded bg-sunken text-center text-xs font-bold">{leaderboardBadge(i + 1)}</span>
                 {e.username}
+                <DemoMark isDemo={e.isDemo} />
                 <span className="ml-2 text-xs text-ink-muted">{counted(e.totalWins, "win", "wins")}</span>
               </span>
               <span className="font-bold">{e.totalWinnings}</span>

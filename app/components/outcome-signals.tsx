@@ -4,7 +4,7 @@ import { parseDollars } from "~/shared/money";
 import { useOptionalUser } from "./use-root-data";
 
 /** The live stream's draw, as use-live-updates passes it on (see DRAWN_EVENT). */
-export type DrawnEvent = { raffleId: string; kind: string; outcome: "completed" | "cancelled"; winner?: string; prize?: string };
+export type DrawnEvent = { raffleId: string; kind: string; outcome: "completed" | "cancelled"; winner?: string; winnerIsDemo?: boolean; prize?: string };
 
 /** The window event use-live-updates dispatches for every draw it hears. */
 export const DRAWN_EVENT = "raffle:drawn";
@@ -38,7 +38,10 @@ export function drawnMessage(event: DrawnEvent, me: string | null): { title: str
   if (event.outcome === "cancelled") return { title: "Quick raffle cancelled", body: "Fewer than two players joined: your entry was refunded." };
   const coins = (parseDollars(event.prize ?? "0") ?? 0n).toLocaleString("en-US");
   if (me !== null && event.winner === me) return { title: "You won!", body: `Congratulations! You won ${coins} coins!` };
-  return { title: "Quick raffle drawn", body: `${event.winner ?? "A player"} won ${coins} coins. Better luck next round!` };
+  return {
+    title: "Quick raffle drawn",
+    body: `${event.winner ?? "A player"}${event.winnerIsDemo ? " (demo player)" : ""} won ${coins} coins. Better luck next round!`,
+  };
 }
 
 /** The raffles on the page's data that the player holds tickets in (home, quick: `raffles[].myTickets`). */

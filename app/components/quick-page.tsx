@@ -4,13 +4,14 @@ import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
 import { QUICK_TIERS, stillShown } from "~/shared/raffle-display";
 import { TierSprite } from "./tiers";
+import { DemoMark } from "./demo-mark";
 
 /** The quick page's data is read again this often when its live stream is down (PlayerShell). */
 export const QUICK_POLL_MS = 5_000;
 
 type QuickData = {
   raffles: RaffleCardData[];
-  winners: { raffleId: string; username: string; amount: string; timeAgo: string }[];
+  winners: { raffleId: string; username: string; isDemo?: boolean; amount: string; timeAgo: string }[];
 };
 
 /** Amount chips: one per distinct entry price, with how many rounds run at it. */
@@ -40,7 +41,8 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
           <ul className="flex gap-6 overflow-x-auto whitespace-nowrap" tabIndex={0} aria-label="Recent quick winners">
             {data.winners.map((w) => (
               <li key={w.raffleId}>
-                <Zap aria-hidden="true" className="inline size-4 align-[-2px] text-gold" /> {w.username} won {w.amount} · {w.timeAgo}
+                <Zap aria-hidden="true" className="inline size-4 align-[-2px] text-gold" /> {w.username}
+                <DemoMark isDemo={w.isDemo} /> won {w.amount} · {w.timeAgo}
               </li>
             ))}
           </ul>

@@ -8,6 +8,7 @@ import { useOptionalUser } from "./use-root-data";
 import { coinsToDecimal, parseDollars } from "~/shared/money";
 import { cardPhase, elapsedShare, formatCountdown, secondsLeft, ticketsOutlook } from "~/shared/raffle-display";
 import { raffleTier, TierChip } from "./tiers";
+import { DemoMark } from "./demo-mark";
 
 /**
  * The fields of the API's raffle view that a card shows; a raffle drawn moments ago also
@@ -16,6 +17,7 @@ import { raffleTier, TierChip } from "./tiers";
 export type RaffleCardData = Omit<RaffleView, "timeRemaining" | "maxTicketsPerPlayer" | "seedHash"> & {
   drawnAt?: string;
   winner?: string;
+  winnerIsDemo?: boolean;
   prize?: string;
   youWon?: boolean;
 };
@@ -51,7 +53,15 @@ function Result({ raffle, phase }: { raffle: RaffleCardData; phase: "won" | "can
       data-testid="card-result"
     >
       <Trophy aria-hidden="true" className="mr-1 inline size-5 align-[-4px]" />
-      {raffle.youWon ? `You won $${raffle.prize}!` : `${raffle.winner} won $${raffle.prize}`}
+      {raffle.youWon ? (
+        `You won $${raffle.prize}!`
+      ) : (
+        <>
+          {raffle.winner}
+          <DemoMark isDemo={raffle.winnerIsDemo} />
+          {` won $${raffle.prize}`}
+        </>
+      )}
     </p>
   );
 }

@@ -9,6 +9,23 @@ describe("parseEnv", () => {
     expect(env.ALLOWED_COUNTRIES).toEqual({ countries: ["GB", "IE", "MT"], regions: { CA: ["CA-ON"], US: ["US-NJ", "US-PA"] } });
   });
 
+  it("runs the demo crowd in demo mode only (ADR 074): 12 players unless DEMO_CROWD says otherwise", () => {
+    expect(parseEnv({}).DEMO_CROWD).toBe(12);
+    expect(parseEnv({ DEMO_CROWD: "0" }).DEMO_CROWD).toBe(0);
+    expect(parseEnv({ DEMO_CROWD: "3" }).DEMO_CROWD).toBe(3);
+    const real = {
+      STRIPE_SECRET_KEY: "sk_test_abc",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+      SESSION_SECRET: "x".repeat(32),
+      PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32).toString("base64"),
+      ADMIN_ACCESS_KEY: "a-real-admin-key",
+      ALLOWED_COUNTRIES: "GB",
+      SUPPORT_EMAIL: "help@raffle.example",
+    };
+    expect(parseEnv(real).DEMO_CROWD).toBe(0);
+    expect(parseEnv({ ...real, DEMO_CROWD: "0" }).DEMO_CROWD).toBe(0);
+  });
+
   it("treats empty values as unset", () => {
     expect(parseEnv({ PORT: "", DATABASE_URL: "" }).PORT).toBe(3000);
   });
@@ -70,6 +87,9 @@ describe("parseEnv", () => {
     ],
     [{ DEMO_MODE: "false" }, /^Invalid configuration: DEMO_MODE=false needs real payments, but STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY are unset$/],
     [{ DEMO_MODE: "yes" }, /^Invalid configuration: DEMO_MODE expected true or false/],
+    [{ STRIPE_SECRET_KEY: "sk_live_abc", DEMO_CROWD: "12" }, /^Invalid configuration: DEMO_CROWD is for demos only, not with STRIPE_SECRET_KEY set/],
+    [{ DEMO_CROWD: "many" }, /^Invalid configuration: DEMO_CROWD expected a whole number of demo players/],
+    [{ DEMO_CROWD: "-1" }, /^Invalid configuration: DEMO_CROWD expected 0 \(off\) or more demo players/],
   ])("refuses %o with one line naming the variable", (source, message) => {
     expect(() => parseEnv(source)).toThrow(ConfigError);
     expect(() => parseEnv(source)).toThrow(message);

@@ -149,6 +149,18 @@ const schema = z.object({
    * Stripe keys always mean real mode.
    */
   DEMO_MODE: booleanFlag.optional(),
+  /**
+   * How many simulated, labelled demo players play in a demo (ADR 074); 0 turns them off.
+   * Default: 12 in demo mode. Refused with Stripe keys.
+   */
+  DEMO_CROWD: z.coerce
+    .number({ message: "expected a whole number of demo players" })
+    .int("expected a whole number of demo players")
+    .min(0, "expected 0 (off) or more demo players")
+    .max(50, "expected at most 50 demo players")
+    .optional(),
+  /** Tests only: the demo crowd's pauses between actions are divided by this (1: human-like). */
+  DEMO_CROWD_SPEEDUP: z.coerce.number({ message: "expected a number" }).min(1, "expected 1 or more").max(100, "expected at most 100").default(1),
   SEED_ON_START: booleanFlag.optional(),
   SEED_DEMO_USERS: booleanFlag.optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),
@@ -198,13 +210,18 @@ const schema = z.object({
   SPIN_WHEEL_WEIGHTS: spinWeights.default(spinWeights.parse("5:50,10:30,25:15,50:5")),
 });
 
+/** Demo players in a demo when DEMO_CROWD is unset: enough for two-player rounds within a minute. */
+export const DEFAULT_DEMO_CROWD = 12;
+
 /** The admin gate's key in demo mode only (the README prints it). */
 export const DEMO_ADMIN_ACCESS_KEY = "demo-admin-access-key";
 
 /** The support address a demo shows when none is configured: no one reads it, and it says so. */
 export const DEMO_SUPPORT_EMAIL = "no-one-reads-this@demo.invalid";
 
-export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY" | "ALLOWED_COUNTRIES" | "SUPPORT_EMAIL"> & {
+export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY" | "ALLOWED_COUNTRIES" | "SUPPORT_EMAIL" | "DEMO_CROWD"> & {
+  /** Demo players the demo crowd keeps playing (0: none; always 0 outside demo mode). */
+  DEMO_CROWD: number;
   ADMIN_ACCESS_KEY: string;
   SUPPORT_EMAIL: string;
   ALLOWED_COUNTRIES: Jurisdictions;
@@ -243,6 +260,10 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (demoMode && env.DEMO_MODE === undefined && env.DATABASE_URL !== undefined) {
     throw new ConfigError(`Invalid configuration: ${unsetNames} while DATABASE_URL is set: set them for real payments, or DEMO_MODE=true for a demo`);
   }
+  // Simulated players must never share a site with real money (ADR 074).
+  if (!demoMode && env.DEMO_CROWD !== undefined && env.DEMO_CROWD > 0) {
+    throw new ConfigError("Invalid configuration: DEMO_CROWD is for demos only, not with STRIPE_SECRET_KEY set (set DEMO_CROWD=0 or unset it)");
+  }
   if (!demoMode && env.STRIPE_PUBLISHABLE_KEY === undefined) {
     throw new ConfigError("Invalid configuration: STRIPE_PUBLISHABLE_KEY is required when STRIPE_SECRET_KEY is set");
   }
@@ -274,6 +295,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ADMIN_ACCESS_KEY: env.ADMIN_ACCESS_KEY ?? DEMO_ADMIN_ACCESS_KEY,
     SUPPORT_EMAIL: env.SUPPORT_EMAIL ?? DEMO_SUPPORT_EMAIL,
     ALLOWED_COUNTRIES: env.ALLOWED_COUNTRIES ?? (parseJurisdictions(DEMO_ALLOWED_COUNTRIES) as Jurisdictions),
+    DEMO_CROWD: demoMode ? (env.DEMO_CROWD ?? DEFAULT_DEMO_CROWD) : 0,
     demoMode,
   };
 }

@@ -12,7 +12,7 @@ export const CHANNEL = "raffle_events" satisfies Channel;
 export type GameEvent =
   | { type: "pot"; raffleId: string; kind: string; currentPot: string; participantCount: number; ticketCount: number }
   | { type: "round"; raffleId: string; kind: string; tier: string }
-  | { type: "drawn"; raffleId: string; kind: string; outcome: "completed" | "cancelled"; winner?: string; prize?: string }
+  | { type: "drawn"; raffleId: string; kind: string; outcome: "completed" | "cancelled"; winner?: string; winnerIsDemo?: boolean; prize?: string }
   /** News for these players (an outcome, a withdrawal's new state): only their own streams hear it (api.events). */
   | { type: "notice"; userIds: string[] };
 

@@ -8,6 +8,7 @@ import { requireAdmin } from "~/web/auth.server";
 import { utcMinute } from "~/shared/dates";
 import { formatDecimalDollars as money } from "~/shared/money";
 import { BREAKS, EXCLUSIONS } from "~/shared/responsible-play-options";
+import { DemoMark } from "~/components/demo-mark";
 
 /** The users tab (ADR 043): a search by email or username (`q`), 25 players a page (`page`). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -45,6 +46,7 @@ export default function AdminUsers() {
           <tr key={u.id}>
             <Cell label="Player">
               {u.username ?? "—"}
+              <DemoMark isDemo={u.isDemo} />
               <span className="block text-xs break-all">{u.email}</span>
             </Cell>
             <Cell label="Balance">{u.coinBalance.toLocaleString("en-US")}</Cell>

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { DemoMark } from "~/components/demo-mark";
 import { DrawCheck } from "~/components/draw-check";
 import { LocalTime } from "~/components/local-time";
 import { getOptionalUser } from "~/web/auth.server";
@@ -76,7 +77,18 @@ export default function FairDrawPage() {
             <Row label="Seed (revealed)" value={draw.seed} />
             <Row label="Merkle root" value={draw.merkleRoot} />
             <Row label="Winning ticket" value={draw.winningTicket} />
-            <Row label="Winner" value={draw.winner} mono={false} />
+            <Row
+              label="Winner"
+              value={
+                draw.winner ? (
+                  <>
+                    {draw.winner}
+                    <DemoMark isDemo={draw.winnerIsDemo} />
+                  </>
+                ) : null
+              }
+              mono={false}
+            />
             <Row label="Pot" value={draw.pot ? `$${draw.pot}` : null} />
             <Row label="Prize" value={draw.prize ? `$${draw.prize}` : null} />
           </>

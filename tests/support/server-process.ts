@@ -69,6 +69,8 @@ export async function startServer(dataDir: string, extraEnv: Record<string, stri
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: "info",
+    // No simulated players (ADR 074) unless the test asks for them in extraEnv.
+    DEMO_CROWD: "0",
   };
   delete env.DATABASE_URL;
   Object.assign(env, extraEnv);

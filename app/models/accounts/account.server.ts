@@ -18,6 +18,9 @@ export type NewAccount = {
   country?: string;
   region?: string | null;
   emailVerifiedAt?: Date;
+  /** A demo crowd player (ADR 074), marked as such from the moment it exists. */
+  isDemo?: boolean;
+  emailNotifications?: boolean;
 };
 
 export type Created = { outcome: "created"; userId: string } | { outcome: "taken" } | { outcome: "excluded"; until: Date };

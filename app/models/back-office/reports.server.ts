@@ -36,6 +36,7 @@ export function searchUsers(query: string, usernameQueryKey: string, page: numbe
         id: true,
         email: true,
         username: true,
+        isDemo: true,
         totalWinnings: true,
         vipTier: true,
         vipExpiry: true,

@@ -52,7 +52,7 @@ export async function ticketsOfRaffles(tx: Tx, raffleIds: string[]): Promise<Map
   return tickets;
 }
 
-export type DrawPlayer = Pick<User, "id" | "vipTier" | "vipExpiry" | "username" | "firstName"> & {
+export type DrawPlayer = Pick<User, "id" | "vipTier" | "vipExpiry" | "username" | "firstName" | "isDemo"> & {
   /** Their cash ("user") and bonus ledger accounts. */
   account: LedgerAccount["id"];
   bonusAccount: LedgerAccount["id"];
@@ -67,7 +67,7 @@ export async function playersForDraw(tx: Tx, userIds: string[]): Promise<DrawPla
     ON CONFLICT (user_id, kind) DO NOTHING`;
   return tx.$queryRaw<DrawPlayer[]>`
     SELECT u.id::text AS id, u.vip_tier AS "vipTier", u.vip_expiry AS "vipExpiry", u.username,
-           u.first_name AS "firstName", a.id::text AS account, b.id::text AS "bonusAccount"
+           u.first_name AS "firstName", u.is_demo AS "isDemo", a.id::text AS account, b.id::text AS "bonusAccount"
     FROM users u
     JOIN ledger_accounts a ON a.user_id = u.id AND a.kind = 'user'
     JOIN ledger_accounts b ON b.user_id = u.id AND b.kind = 'user_bonus'

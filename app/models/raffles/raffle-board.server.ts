@@ -41,7 +41,7 @@ export async function recentWinners(kind: RaffleKind | undefined, limit: number)
       prize: true,
       entryPrice: true,
       drawnAt: true,
-      winner: { select: { username: true, firstName: true } },
+      winner: { select: { username: true, firstName: true, isDemo: true } },
     },
   });
 }
@@ -57,11 +57,11 @@ export async function stats(now: Date, dayStart: Date) {
 }
 
 export async function leaderboard(since: Date, limit: number) {
-  return db().$queryRaw<(Pick<User, "username" | "firstName"> & { wins: bigint; winnings: bigint })[]>`
-    SELECT u.username, u.first_name AS "firstName", count(*) AS wins, sum(r.prize)::bigint AS winnings
+  return db().$queryRaw<(Pick<User, "username" | "firstName" | "isDemo"> & { wins: bigint; winnings: bigint })[]>`
+    SELECT u.username, u.first_name AS "firstName", u.is_demo AS "isDemo", count(*) AS wins, sum(r.prize)::bigint AS winnings
     FROM raffles r JOIN users u ON u.id = r.winner_id
     WHERE r.status = 'completed' AND r.drawn_at >= ${since}
-    GROUP BY u.id, u.username, u.first_name
+    GROUP BY u.id, u.username, u.first_name, u.is_demo
     ORDER BY winnings DESC, wins DESC, u.username
     LIMIT ${limit}`;
 }
@@ -88,6 +88,7 @@ export async function recentlyDrawn(kind: RaffleKind, since: Date) {
   return db().$queryRaw<
     (Pick<Raffle, "id" | "tier" | "entryPrice" | "playerCount" | "ticketCount" | "startsAt" | "endsAt" | "vipOnly" | "prize" | "winnerId"> &
       Pick<User, "username" | "firstName"> & {
+        winnerIsDemo: boolean | null;
         finalPot: bigint;
         drawnAt: NonNullable<Raffle["drawnAt"]>;
         status: Exclude<Raffle["status"], "active">;
@@ -96,7 +97,8 @@ export async function recentlyDrawn(kind: RaffleKind, since: Date) {
     SELECT r.id::text AS id, r.tier, r.entry_price AS "entryPrice", coalesce(r.final_pot, 0) AS "finalPot",
            r.player_count AS "playerCount", r.ticket_count AS "ticketCount", r.starts_at AS "startsAt",
            r.ends_at AS "endsAt", r.drawn_at AS "drawnAt", r.status, r.vip_only AS "vipOnly", r.prize,
-           r.winner_id::text AS "winnerId", u.username, u.first_name AS "firstName"
+           r.winner_id::text AS "winnerId", u.username, u.first_name AS "firstName",
+           u.is_demo AS "winnerIsDemo"
     FROM raffles r LEFT JOIN users u ON u.id = r.winner_id
     WHERE r.drawn_at > ${since} AND r.kind = ${kind}::"RaffleKind" AND r.status IN ('completed', 'cancelled')
     ORDER BY r.drawn_at DESC LIMIT 100`;

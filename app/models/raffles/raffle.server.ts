@@ -180,7 +180,7 @@ export function fairDrawRow(raffleId: string) {
       beaconSignature: true,
       cancelReason: true,
       chain: { select: { hash: true, publicKey: true, scheme: true, periodSeconds: true, genesisTime: true, beaconId: true } },
-      winner: { select: { username: true, firstName: true } },
+      winner: { select: { username: true, firstName: true, isDemo: true } },
       entries: { orderBy: { position: "asc" }, select: { id: true, position: true, userId: true } },
     },
   });

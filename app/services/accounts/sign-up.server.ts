@@ -62,12 +62,15 @@ export type SignUp = Residence & {
   acceptTerms: boolean;
   /** Deposit limits chosen at sign-up, in cents (optional). */
   depositLimits?: Partial<Record<LimitPeriod, number>>;
+  /** A demo crowd player (ADR 074, demo mode only): marked demo, and sent no mail. */
+  isDemo?: boolean;
 };
 
 export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: string; now?: Date }): Promise<string> {
   await consume(signUpLimit(), ip, now);
   const problem = passwordProblem(input.password);
   if (problem) throw new AccountError("password", problem);
+  if (input.isDemo && !getEnv().demoMode) throw new Error("demo players exist in demo mode only");
   if (!isAdult(input.dateOfBirth, now)) {
     throw new AccountError("dateOfBirth", "You must be 18 or older to play. This site is for adults only.");
   }
@@ -82,6 +85,8 @@ export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: stri
       termsAcceptedAt: now,
       country: residence.country,
       region: residence.region,
+      // Nobody reads a demo player's mail: no win messages either.
+      ...(input.isDemo ? { isDemo: true, emailNotifications: false } : {}),
     },
     { personKey, now },
   );
@@ -95,8 +100,9 @@ export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: stri
     if (cents !== undefined) await setDepositLimit(userId, period as LimitPeriod, cents, now);
   }
   if (getEnv().demoMode) await grantDemoWelcome(userId, input.email);
-  // Needed before a first withdrawal (ADR 032); the message goes through the outbox.
-  await sendVerification(userId, { now });
+  // Needed before a first withdrawal (ADR 032); the message goes through the outbox. A demo
+  // player's address is nobody's (.invalid) and it never withdraws.
+  if (!input.isDemo) await sendVerification(userId, { now });
   return userId;
 }
 

@@ -281,6 +281,8 @@ export async function listUsers(query: string, page: number, pageSize = 25, now 
       id: u.id,
       email: u.email,
       username: u.username,
+      /** One of the demo crowd's simulated players (ADR 074). */
+      isDemo: u.isDemo,
       coinBalance: Number(u.accounts.reduce((sum, a) => sum + a.balance, 0n)),
       cashBalance: Number(u.accounts.find((a) => a.kind === "user")?.balance ?? 0n),
       totalWinnings: Number(u.totalWinnings),

@@ -84,6 +84,8 @@ export type DrawnRaffleView = Omit<RaffleView, "timeRemaining" | "maxTicketsPerP
   drawnAt: string;
   /** Completed: the winner's name and prize (dollars), and whether it is the player asking. */
   winner?: string;
+  /** Completed: whether the winner is one of the demo crowd's simulated players (ADR 074). */
+  winnerIsDemo?: boolean;
   prize?: string;
   youWon?: boolean;
 };
@@ -113,7 +115,12 @@ export async function listRecentlyDrawn(kind: RaffleKind, { userId, now = new Da
       couldWinNow: false,
       drawnAt: r.drawnAt.toISOString(),
       ...(r.status === "completed"
-        ? { winner: displayName({ username: r.username, firstName: r.firstName }), prize: coinsToDecimal(r.prize ?? 0n), youWon: r.winnerId === userId }
+        ? {
+            winner: displayName({ username: r.username, firstName: r.firstName }),
+            winnerIsDemo: r.winnerIsDemo === true,
+            prize: coinsToDecimal(r.prize ?? 0n),
+            youWon: r.winnerId === userId,
+          }
         : {}),
     }));
 }
@@ -137,6 +144,7 @@ export async function getRecentWinners(now = new Date(), limit = 10) {
   return (await readModel.panel(`winners:${limit}`, () => feeds.recentWinners(undefined, limit))).map((r) => ({
     raffleId: r.id,
     username: displayName(r.winner),
+    isDemo: r.winner?.isDemo === true,
     amount: formatDollars(r.prize ?? 0n),
     amountCoins: Number(r.prize ?? 0n),
     timeAgo: timeAgo(r.drawnAt!, now),
@@ -149,6 +157,7 @@ export async function getRecentQuickWinners(now = new Date(), limit = 10) {
   return (await readModel.panel(`quick-winners:${limit}`, () => feeds.recentWinners("quick", limit))).map((r) => ({
     raffleId: r.id,
     username: displayName(r.winner),
+    isDemo: r.winner?.isDemo === true,
     amount: formatDollars(r.prize ?? 0n),
     timeAgo: timeAgo(r.drawnAt!, now),
   }));
@@ -164,6 +173,7 @@ export function utcWeekStart(now: Date): Date {
 export async function getLeaderboard(now = new Date(), limit = 10) {
   return (await readModel.panel(`leaderboard:${utcWeekStart(now).toISOString()}:${limit}`, () => feeds.leaderboard(utcWeekStart(now), limit))).map((row) => ({
     username: displayName(row),
+    isDemo: row.isDemo,
     totalWins: Number(row.wins),
     totalWinnings: formatDollars(row.winnings),
   }));

@@ -272,14 +272,9 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
         rakeBonus: split.rake.bonus.toString(),
       },
     });
-    events.push({
-      type: "drawn",
-      raffleId: raffle.id,
-      kind: raffle.kind,
-      outcome: "completed",
-      winner: person.username ?? person.firstName ?? "Player",
-      prize: coinsToDecimal(prize),
-    });
+    const drawnEvent = { type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "completed", prize: coinsToDecimal(prize) } as const;
+    const named = { ...drawnEvent, winner: person.username ?? person.firstName ?? "Player" };
+    events.push(person.isDemo ? { ...named, winnerIsDemo: true } : named);
     outcomes.push({ raffleId: raffle.id, outcome: "completed", winnerId: winner.userId, winningTicket: winner.ticket, prize, rake });
   }
   // The raffles' own rows first; the rows other draws, entries and rewards share are

@@ -4,6 +4,7 @@ import { db, type Tx } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId } from "~/models/money/ledger.server";
 import { lastSpin, recordSpin, recordVipClaim, vipClaimOn } from "~/models/rewards/daily-reward.server";
 import { lockUser } from "~/models/accounts/user.server";
+import { isDemoPlayer } from "~/models/accounts/demo-players.server";
 import { claimPersonGrant } from "~/models/play-safety/person-control.server";
 import { personEmailKey } from "~/infra/person-key.server";
 import { DomainError } from "~/shared/domain-error";
@@ -20,7 +21,7 @@ async function givePromotion(
   tx: Tx,
   { userId, amount, kind, reference }: { userId: string; amount: bigint; kind: "spin_reward" | "bonus"; reference: string },
 ) {
-  await postTransaction(tx, {
+  return postTransaction(tx, {
     kind,
     reference,
     userId,
@@ -41,6 +42,24 @@ export async function grantDemoWelcome(userId: string, email: string): Promise<b
     if (!(await claimPersonGrant(tx, personKey, "demo-welcome", userId))) return false;
     await givePromotion(tx, { userId, amount: DEMO_WELCOME_COINS, kind: "bonus", reference: `demo-welcome:${userId}` });
     return true;
+  });
+}
+
+/** A demo player (ADR 074) low on coins gets this many more, at most once per UTC hour. */
+export const DEMO_CROWD_TOP_UP_COINS = 1000n;
+
+/**
+ * A promotion for a demo crowd player in demo mode: bonus coins from the house's promotions
+ * account, like the welcome coins. The hour in the reference makes two at once one grant.
+ */
+export async function grantDemoCrowdTopUp(userId: string, now = new Date()): Promise<boolean> {
+  if (!getEnv().demoMode) return false;
+  return db().$transaction(async (tx) => {
+    if (!(await lockUser(tx, userId)) || !(await isDemoPlayer(tx, userId))) return false;
+    await assertMayPlay(userId, now, tx);
+    const hour = now.toISOString().slice(0, 13);
+    const posted = await givePromotion(tx, { userId, amount: DEMO_CROWD_TOP_UP_COINS, kind: "bonus", reference: `demo-crowd-top-up:${userId}:${hour}` });
+    return posted !== false;
   });
 }
 
