@@ -1,10 +1,9 @@
-import { REGULAR_TIERS, stillShown, TIER_LABELS } from "~/shared/raffle-display";
+import { REGULAR_TIERS, stillShown, tierClass, TIER_LABELS } from "~/shared/raffle-display";
 import { BigWinBanner } from "./big-win";
 import { usePaused } from "./play-session";
 import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "./home-panels";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { SpinWheel } from "./spin-wheel";
-import { raffleTier, TierIcon, TierSprite } from "./tiers";
 import { useNow } from "./use-now";
 
 /** The home page's data is read again this often when its live stream is down (PlayerShell). */
@@ -31,7 +30,6 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
       <BigWinBanner winners={data.winners} />
-      <TierSprite tiers={REGULAR_TIERS} />
       <section aria-labelledby="hero-title" className="hero">
         <h1 id="hero-title" className="text-3xl font-bold sm:text-4xl">
           Win half the pot
@@ -79,14 +77,10 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         </h2>
         {REGULAR_TIERS.map((tier) => {
           const inTier = raffles.filter((r) => r.tier === tier);
-          const identity = raffleTier(tier, "regular");
           if (inTier.length === 0) return null;
           return (
             <section key={tier} aria-label={TIER_LABELS[tier]}>
-              <h3 className={`flex items-center gap-2 text-lg font-bold ${identity.className}`}>
-                <TierIcon tier={identity} shared className="size-5 text-(--t-edge)" />
-                {identity.name}
-              </h3>
+              <h3 className={`tier-h ${tierClass(tier)}`}>{TIER_LABELS[tier]}</h3>
               <div className="mt-2 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {inTier.map((raffle) => (
                   <RaffleCard key={raffle.id} raffle={raffle} kind="regular" balance={balance} now={now} />

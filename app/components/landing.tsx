@@ -14,9 +14,9 @@ const loginButton =
 export function Landing({ live }: { live: { totalPlayers: number; totalPots: string; winnersToday: number } }) {
   return (
     <div className="flex min-h-screen flex-col">
-      <header className="flex items-center justify-between gap-4 border-b border-line px-4 py-3">
+      <header className="flex items-center justify-between gap-2 border-b border-line px-4 py-3">
         <div className="flex items-center gap-2">
-          <Logo />
+          <Logo className="h-6 w-auto sm:h-8" />
           <span className="rounded bg-red-600 px-2 py-0.5 text-xs font-bold text-white">LIVE</span>
         </div>
         <a href="/api/login" className={loginButton}>

@@ -2,8 +2,7 @@ import { Zap } from "lucide-react";
 import { usePaused } from "./play-session";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
-import { QUICK_TIERS, stillShown } from "~/shared/raffle-display";
-import { TierSprite } from "./tiers";
+import { stillShown } from "~/shared/raffle-display";
 import { DemoMark } from "./demo-mark";
 
 /** The quick page's data is read again this often when its live stream is down (PlayerShell). */
@@ -31,7 +30,6 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
       <h1 className="text-3xl font-black">Quick Raffles</h1>
-      <TierSprite tiers={QUICK_TIERS} />
       <section aria-label="Recent quick winners" className="overflow-hidden rounded-lg bg-slate-900 px-4 py-2 text-sm text-white">
         {data.winners.length === 0 ? (
           <p>No recent winners yet</p>

@@ -6,8 +6,7 @@ import { useCountUp } from "./use-count-up";
 import { useHydrated } from "./use-hydrated";
 import { useOptionalUser } from "./use-root-data";
 import { coinsToDecimal, parseDollars } from "~/shared/money";
-import { cardPhase, elapsedShare, formatCountdown, secondsLeft, ticketsOutlook } from "~/shared/raffle-display";
-import { raffleTier, TierChip } from "./tiers";
+import { cardPhase, elapsedShare, formatCountdown, secondsLeft, ticketsOutlook, tierClass, TIER_LABELS } from "~/shared/raffle-display";
 import { DemoMark } from "./demo-mark";
 
 /**
@@ -100,20 +99,19 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
           ? "QUICK ENTER"
           : `Enter $${raffle.entryPrice}`;
   const urgent = !paused && (phase === "urgent" || phase === "ending-soon");
-  const tier = raffleTier(raffle.tier, kind);
-  const tierLabel = tier.name;
+  const tierLabel = kind === "quick" ? raffle.tier.toUpperCase() : (TIER_LABELS[raffle.tier] ?? raffle.tier.toUpperCase());
   const share = drawn || phase === "drawing" ? 1 : elapsedShare(raffle.startTime, raffle.endTime, now);
 
   return (
     <article
-      className={`rc ${tier.className}${urgent ? " border-red-500 ring-2 ring-red-500/40" : ""}${raffle.youWon && drawn ? " ring-4 ring-emerald-500" : ""}`}
+      className={`rc ${tierClass(raffle.tier)}${urgent ? " border-red-500 ring-2 ring-red-500/40" : ""}${raffle.youWon && drawn ? " ring-4 ring-emerald-500" : ""}`}
       aria-label={`${tierLabel} raffle, $${raffle.entryPrice} entry`}
       data-testid="raffle-card"
       data-raffle-id={raffle.id}
       data-phase={phase}
     >
       <div className="rc-head">
-        <TierChip tier={tier} shared />
+        <span className="rc-chip">{tierLabel}</span>
         {raffle.vipOnly ? <span className="rc-chip bg-gold text-on-gold">VIP</span> : null}
         {phase === "ending-soon" && !paused ? (
           <span className="inline-flex items-center gap-1.5 rounded-full bg-red-700 px-2.5 py-0.5 text-xs font-bold text-white">
@@ -136,7 +134,7 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
         <dt>Players</dt>
         <dd>{raffle.participantCount}</dd>
         <dt>Time left</dt>
-        <dd className={urgent ? "font-display text-danger" : "font-display"} data-testid="countdown">
+        <dd className={urgent ? "text-danger" : undefined} data-testid="countdown">
           {phase === "drawing" ? drawingText : phase === "cancelled" ? "Cancelled" : drawn ? "Drawn" : formatCountdown(left)}
         </dd>
         {kind === "quick" && !drawn ? (

@@ -1,5 +1,4 @@
 import { Link } from "@remix-run/react";
-import { House, Ticket, Trophy, UserRound } from "lucide-react";
 import { usePaused } from "./play-session";
 
 /**
@@ -47,24 +46,20 @@ export function BottomNav() {
   return (
     <nav aria-label="Mobile" className="fixed inset-x-0 bottom-0 z-30 flex border-t border-line bg-surface sm:hidden">
       <Link to="/" className={item}>
-        <House aria-hidden="true" className="size-5" />
         Home
       </Link>
       {/* While play is stopped no link leads to raffles (PRODUCT.md). */}
       {paused ? null : (
         <>
           <a href="/#featured" className={item}>
-            <Ticket aria-hidden="true" className="size-5" />
             Raffles
           </a>
           <a href="/#winners" className={item}>
-            <Trophy aria-hidden="true" className="size-5" />
             Winners
           </a>
         </>
       )}
       <Link to="/account" className={item}>
-        <UserRound aria-hidden="true" className="size-5" />
         Profile
       </Link>
     </nav>

@@ -22,8 +22,9 @@ import type { VipTierName } from "~/shared/vip";
 
 /**
  * Each tier's identity (docs/design.md): its name, its icon and its colours (the `t-<tier>`
- * class of app/tailwind.css: edge, light and deep). Raffle cards, tier chips and the VIP page
- * read it here, so a tier looks the same wherever it is named.
+ * class of app/tailwind.css: edge, light, deep and the icon). Raffle cards and home's tier
+ * headings name a tier through the same class and TIER_LABELS; the VIP page and
+ * scripts/tier-icons.ts read it here.
  */
 export type TierIdentity = { id: string; name: string; Icon: LucideIcon; className: string };
 
@@ -45,6 +46,7 @@ const ICONS: Record<string, LucideIcon> = {
   gold: Trophy,
   platinum: Star,
   diamond: Gem,
+  neutral: Ticket,
 };
 
 /** A raffle's tier: regular tiers by their spec names (BEGINNER, STEADY...), quick ones by theirs. */
@@ -57,42 +59,14 @@ export function vipTier(tier: VipTierName): TierIdentity {
   return { id: tier, name: tier.toUpperCase(), Icon: ICONS[tier] ?? Medal, className: `t-${tier}` };
 }
 
+/** Every tier's icon, by the tier's id: scripts/tier-icons.ts draws them into public/tier-icons/. */
+export const TIER_ICONS: Readonly<Record<string, LucideIcon>> = ICONS;
+
 /**
- * The tiers' icons, once per page, for the cards to point at (`<use>`): a page lists dozens
- * of cards, and an icon drawn in each would add half a kilobyte of HTML per card.
+ * A tier's chip: its name in its colours, its icon before it. The icon is a CSS mask of
+ * /tier-icons/<tier>.svg (the `t-<tier>` class), not an inline SVG: a page of two dozen cards
+ * adds no markup and no JavaScript for it, and it shows without JavaScript.
  */
-export function TierSprite({ tiers }: { tiers: readonly string[] }) {
-  return (
-    <svg aria-hidden="true" className="absolute size-0 overflow-hidden">
-      {tiers.map((tier) => {
-        const Icon = ICONS[tier] ?? Ticket;
-        return (
-          <symbol key={tier} id={`tier-${tier}`} viewBox="0 0 24 24">
-            <Icon />
-          </symbol>
-        );
-      })}
-    </svg>
-  );
-}
-
-/** A tier's icon. `shared`: drawn from the page's TierSprite. */
-export function TierIcon({ tier, shared = false, className = "size-3.5" }: { tier: TierIdentity; shared?: boolean; className?: string }) {
-  return shared ? (
-    <svg aria-hidden="true" className={className}>
-      <use href={`#tier-${tier.id}`} />
-    </svg>
-  ) : (
-    <tier.Icon aria-hidden="true" className={className} />
-  );
-}
-
-/** A tier's chip: icon and name in the tier's colours. */
-export function TierChip({ tier, shared = false }: { tier: TierIdentity; shared?: boolean }) {
-  return (
-    <span className={`rc-chip ${tier.className}`}>
-      <TierIcon tier={tier} shared={shared} />
-      {tier.name}
-    </span>
-  );
+export function TierChip({ tier }: { tier: TierIdentity }) {
+  return <span className={`rc-chip ${tier.className}`}>{tier.name}</span>;
 }
