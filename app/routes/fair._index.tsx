@@ -7,12 +7,15 @@ import { queryParams } from "~/web/http.server";
 import { listRecentDraws, raffleExists, readDrawCursor, readRaffleSearch } from "~/services/fairness/fair.server";
 import { TIER_LABELS } from "~/shared/raffle-display";
 import { PageError } from "~/components/route-error";
+import { PayoutTimesSection } from "~/components/payout-times";
+import { publishedPayoutTimes, type PayoutTimes } from "~/services/money/payout-times.server";
 
 /**
  * /fair: how draws are made, the recent draws, and a search by raffle id (a GET form, so
  * it works without JavaScript). Public, like every draw page (PRODUCT.md).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
+  const payoutTimes = await publishedPayoutTimes();
   const params = queryParams(request);
   const q = params.get("q");
   const before = params.get("before");
@@ -21,15 +24,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const search = readRaffleSearch(q);
     if ("raffleId" in search && (await raffleExists(search.raffleId))) throw redirect(`/fair/${search.raffleId}`);
     const problem = "problem" in search ? search.problem : `No raffle has the id ${search.raffleId}.`;
-    return Response.json({ ...(await listRecentDraws()), q, problem }, { status: "problem" in search ? 400 : 404 });
+    return Response.json({ ...(await listRecentDraws()), payoutTimes, q, problem }, { status: "problem" in search ? 400 : 404 });
   }
   if (before && !cursor) {
-    return Response.json({ ...(await listRecentDraws()), q: "", problem: "That page of draws does not exist; here are the latest." }, { status: 400 });
+    return Response.json(
+      { ...(await listRecentDraws()), payoutTimes, q: "", problem: "That page of draws does not exist; here are the latest." },
+      { status: 400 },
+    );
   }
-  return Response.json({ ...(await listRecentDraws(cursor)), q: "", problem: null });
+  return Response.json({ ...(await listRecentDraws(cursor)), payoutTimes, q: "", problem: null });
 }
 
-type FairIndexData = Awaited<ReturnType<typeof listRecentDraws>> & { q: string; problem: string | null };
+type FairIndexData = Awaited<ReturnType<typeof listRecentDraws>> & { payoutTimes: PayoutTimes; q: string; problem: string | null };
 
 export default function FairIndex() {
   const data = useLoaderData<typeof loader>() as unknown as FairIndexData;
@@ -126,6 +132,7 @@ export default function FairIndex() {
           </a>
         ) : null}
       </section>
+      <PayoutTimesSection times={data.payoutTimes} />
     </main>
   );
 }
