@@ -89,4 +89,18 @@ describe("completing a raffle early", () => {
     const admin = await createTestUser({ isAdmin: true });
     expect(await completeRaffle(admin.id, raffle.id)).toMatchObject({ outcome: "completed" });
   });
+
+  it("is refused to every admin while the beacon is turned off (BEACON_URLS=off)", async () => {
+    const raffle = await createTestRaffle();
+    const admin = await createTestUser({ isAdmin: true });
+    process.env.BEACON_URLS = "off";
+    forgetEnv();
+    try {
+      await expect(completeRaffle(admin.id, raffle.id)).rejects.toMatchObject({ code: "raffle_closed", message: expect.stringContaining("BEACON_URLS=off") });
+    } finally {
+      delete process.env.BEACON_URLS;
+      forgetEnv();
+    }
+    expect((await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).status).toBe("active");
+  });
 });
