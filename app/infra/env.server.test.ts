@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEMO_SUPPORT_EMAIL, parseEnv } from "./env.server";
+import { ConfigError, DEMO_SUPPORT_EMAIL, DRAND_RELAYS, parseEnv } from "./env.server";
 
 describe("parseEnv", () => {
   it("applies the documented defaults", () => {
@@ -141,6 +141,28 @@ describe("parseEnv", () => {
     };
     expect(parseEnv(real).secureCookies).toBe(true);
     expect(() => parseEnv({ ...real, SECURE_COOKIES: "false" })).toThrow(/^Invalid configuration: SECURE_COOKIES=false is for demos only/);
+  });
+
+  it("joins draws to drand's public relays by default with Stripe keys; BEACON_URLS=off is the only way without (issue 34)", () => {
+    const real = {
+      STRIPE_SECRET_KEY: "sk_live_abc",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
+      SESSION_SECRET: "x".repeat(32),
+      ADMIN_ACCESS_KEY: "a-real-admin-key",
+      PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      ALLOWED_COUNTRIES: "GB",
+      SUPPORT_EMAIL: "help@raffle.example",
+    };
+    expect(parseEnv(real)).toMatchObject({ BEACON_URLS: DRAND_RELAYS, beaconOff: false });
+    expect(DRAND_RELAYS.every((url) => url.startsWith("https://"))).toBe(true);
+    expect(parseEnv({ ...real, BEACON_URLS: "https://relay.example/" })).toMatchObject({ BEACON_URLS: ["https://relay.example"], beaconOff: false });
+    expect(parseEnv({ ...real, BEACON_URLS: "off" })).toMatchObject({ BEACON_URLS: undefined, beaconOff: true });
+    expect(parseEnv({ BEACON_URLS: " off " })).toMatchObject({ BEACON_URLS: undefined, beaconOff: true });
+    // A demo stays offline unless told otherwise.
+    expect(parseEnv({})).toMatchObject({ BEACON_URLS: undefined, beaconOff: false });
+    expect(() => parseEnv({ ...real, BEACON_URLS: "off,https://relay.example" })).toThrow(
+      /^Invalid configuration: BEACON_URLS expected http\(s\) URLs, comma-separated, or "off"/,
+    );
   });
 
   it("shows a clearly demo support address in demo mode, and the configured one otherwise", () => {

@@ -35,7 +35,13 @@ const beaconUrls = z
       .map((url) => url.trim().replace(/\/+$/, ""))
       .filter(Boolean),
   )
-  .refine((urls) => urls.length > 0 && urls.every((url) => /^https?:\/\/[^\s/]+/.test(url)), "expected http(s) URLs, comma-separated");
+  .refine(
+    (urls) => (urls.length === 1 && urls[0] === "off") || (urls.length > 0 && urls.every((url) => /^https?:\/\/[^\s/]+/.test(url))),
+    'expected http(s) URLs, comma-separated, or "off"',
+  );
+
+/** drand's public HTTP relays of quicknet: the beacon by default with Stripe keys (issue 34, ADR 075). */
+export const DRAND_RELAYS = ["https://api.drand.sh", "https://api2.drand.sh", "https://api3.drand.sh", "https://drand.cloudflare.com"];
 
 /** The beacon chain as its relays publish it at /{hash}/info (drand's JSON); unset: quicknet. */
 const beaconChainInfo = z.string().transform((text, ctx) => {
@@ -198,7 +204,10 @@ const schema = z.object({
     .default(30),
   /** Tests only: how many seconds one "minute" of the reality check's interval lasts. */
   REALITY_CHECK_MINUTE_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").default(60),
-  /** The drand relays (ADR 033). Unset: raffles are committed and drawn without a beacon. */
+  /**
+   * The drand relays (ADR 033). Unset: drand's public relays with Stripe keys (ADR 075), no
+   * beacon in a demo; "off": raffles are committed and drawn without a beacon, and say so.
+   */
   BEACON_URLS: beaconUrls.optional(),
   BEACON_CHAIN_INFO: beaconChainInfo.optional(),
   /** How long after its round's time a beacon round may take before the raffle is cancelled and refunded. */
@@ -232,6 +241,8 @@ export type Env = Omit<z.infer<typeof schema>, "ADMIN_ACCESS_KEY" | "ALLOWED_COU
   demoMode: boolean;
   /** Cookies are Secure and the session cookie `__Host-session` (production, unless SECURE_COOKIES=false in demo mode). */
   secureCookies: boolean;
+  /** BEACON_URLS=off: the operator turned the beacon off on purpose (BEACON_URLS is then unset). */
+  beaconOff: boolean;
 };
 
 export class ConfigError extends Error {
@@ -250,6 +261,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const env = result.data;
   const demoMode = env.STRIPE_SECRET_KEY === undefined;
+  const beaconOff = env.BEACON_URLS?.[0] === "off";
   // Demo mode is never a silent fallback: a deploy (a DATABASE_URL) that lost its Stripe keys
   // must not start taking sign-ups with test cards and the published demo admin key.
   const stripeUnset = ["STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY"].filter((name) => cleaned[name] === undefined);
@@ -297,6 +309,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     ALLOWED_COUNTRIES: env.ALLOWED_COUNTRIES ?? (parseJurisdictions(DEMO_ALLOWED_COUNTRIES) as Jurisdictions),
     DEMO_CROWD: demoMode ? (env.DEMO_CROWD ?? DEFAULT_DEMO_CROWD) : 0,
     demoMode,
+    BEACON_URLS: beaconOff ? undefined : (env.BEACON_URLS ?? (demoMode ? undefined : DRAND_RELAYS)),
+    beaconOff,
   };
 }
 

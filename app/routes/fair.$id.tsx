@@ -71,6 +71,17 @@ export default function FairDrawPage() {
           <Row label={draw.status === "cancelled" ? "Cancelled at" : "Drawn at"} value={<LocalTime at={draw.drawnAt} testId="drawn-at" />} mono={false} />
         ) : null}
         <Row label="Seed hash (commitment)" value={draw.seedHash} />
+        <Row
+          label="Beacon (commitment)"
+          value={
+            draw.beacon ? (
+              `drand round ${draw.beacon.round} (chain ${draw.beacon.chainHash.slice(0, 16)}…)`
+            ) : (
+              <span data-testid="no-beacon">Not joined to a beacon: the seed alone decides the winner.</span>
+            )
+          }
+          mono={false}
+        />
         <Row label="Tickets" value={draw.ticketCount} />
         {draw.revealed ? (
           <>

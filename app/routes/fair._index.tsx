@@ -4,15 +4,19 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { FairAlgorithm } from "~/components/fair-algorithm";
 import { LocalTime } from "~/components/local-time";
 import { queryParams } from "~/web/http.server";
-import { listRecentDraws, raffleExists, readDrawCursor, readRaffleSearch } from "~/services/fairness/fair.server";
+import { drawsJoinBeacon, listRecentDraws, raffleExists, readDrawCursor, readRaffleSearch } from "~/services/fairness/fair.server";
 import { TIER_LABELS } from "~/shared/raffle-display";
 import { PageError } from "~/components/route-error";
+import { PayoutTimesSection } from "~/components/payout-times";
+import { publishedPayoutTimes, type PayoutTimes } from "~/services/money/payout-times.server";
 
 /**
  * /fair: how draws are made, the recent draws, and a search by raffle id (a GET form, so
  * it works without JavaScript). Public, like every draw page (PRODUCT.md).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
+  const payoutTimes = await publishedPayoutTimes();
+  const beaconJoined = drawsJoinBeacon();
   const params = queryParams(request);
   const q = params.get("q");
   const before = params.get("before");
@@ -21,15 +25,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const search = readRaffleSearch(q);
     if ("raffleId" in search && (await raffleExists(search.raffleId))) throw redirect(`/fair/${search.raffleId}`);
     const problem = "problem" in search ? search.problem : `No raffle has the id ${search.raffleId}.`;
-    return Response.json({ ...(await listRecentDraws()), q, problem }, { status: "problem" in search ? 400 : 404 });
+    return Response.json({ ...(await listRecentDraws()), payoutTimes, beaconJoined, q, problem }, { status: "problem" in search ? 400 : 404 });
   }
   if (before && !cursor) {
-    return Response.json({ ...(await listRecentDraws()), q: "", problem: "That page of draws does not exist; here are the latest." }, { status: 400 });
+    return Response.json(
+      { ...(await listRecentDraws()), payoutTimes, beaconJoined, q: "", problem: "That page of draws does not exist; here are the latest." },
+      { status: 400 },
+    );
   }
-  return Response.json({ ...(await listRecentDraws(cursor)), q: "", problem: null });
+  return Response.json({ ...(await listRecentDraws(cursor)), payoutTimes, beaconJoined, q: "", problem: null });
 }
 
-type FairIndexData = Awaited<ReturnType<typeof listRecentDraws>> & { q: string; problem: string | null };
+type FairIndexData = Awaited<ReturnType<typeof listRecentDraws>> & { payoutTimes: PayoutTimes; beaconJoined: boolean; q: string; problem: string | null };
 
 export default function FairIndex() {
   const data = useLoaderData<typeof loader>() as unknown as FairIndexData;
@@ -42,6 +49,17 @@ export default function FairIndex() {
         <h1 className="mt-4 text-3xl font-bold">Fair draws</h1>
         <p className="mt-2">Every raffle is drawn by commit and reveal: check any draw below, in your browser or with your own code.</p>
       </div>
+      {data.beaconJoined ? null : (
+        <section aria-labelledby="beacon-off-title" data-testid="beacon-off" className="rounded border border-amber-700 px-4 py-3">
+          <h2 id="beacon-off-title" className="text-xl font-bold">
+            Draws here are not joined to a beacon
+          </h2>
+          <p className="mt-1">
+            New raffles are committed without a public randomness beacon: the seed alone decides each winner, so whoever holds the seeds could know a winner
+            before the draw. Each draw page says whether its draw was joined to one.
+          </p>
+        </section>
+      )}
       <FairAlgorithm />
       <section aria-labelledby="search-title" className="flex flex-col gap-3">
         <h2 id="search-title" className="text-2xl font-bold">
@@ -126,6 +144,7 @@ export default function FairIndex() {
           </a>
         ) : null}
       </section>
+      <PayoutTimesSection times={data.payoutTimes} />
     </main>
   );
 }

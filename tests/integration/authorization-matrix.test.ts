@@ -204,6 +204,7 @@ const MATRIX: Record<string, Row> = {
   "routes/fair.$id": { request: [`/fair/${UNKNOWN}`], expect: all(404) },
   "routes/fair._index": { request: ["/fair"], expect: all(200) },
   "routes/fair.draw-verifier[.]mjs": { request: ["/fair/draw-verifier.mjs"], expect: all(200) },
+  "routes/fair.feed[.]xml": { request: ["/fair/feed.xml"], expect: all(200) },
 };
 
 const cookies: Partial<Record<Role, string>> = {};

@@ -267,6 +267,7 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/fair.$id": { as: "anonymous", id: "raffle" },
   "routes/fair._index": { as: "anonymous", query: ["q", "before"] },
   "routes/fair.draw-verifier[.]mjs": { as: "anonymous" },
+  "routes/fair.feed[.]xml": { as: "anonymous", query: ["before"] },
   "routes/forgot-password": { as: "anonymous", fields: ["email"], plausible: { email: ["fuzz@example.com"] } },
   "routes/reset-password.$token": {
     as: "anonymous",

@@ -62,6 +62,12 @@ export async function lockRaffle(tx: Tx, id: string, { skipLocked = false } = {}
   return rows[0];
 }
 
+/** Whether `userId` holds a ticket in the raffle (compared as text: an actor may be a name, not an id). */
+export async function holdsTicket(tx: Tx, raffleId: string, userId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<unknown[]>`SELECT 1 FROM entries WHERE raffle_id = ${raffleId}::uuid AND user_id::text = ${userId} LIMIT 1`;
+  return rows.length > 0;
+}
+
 /** A raffle's cash and bonus pots. */
 export async function potAccounts(tx: Tx, raffleId: string): Promise<{ cash: string; bonus: string }> {
   const pots = await tx.ledgerAccount.findMany({ where: { raffleId }, select: { id: true, kind: true } });

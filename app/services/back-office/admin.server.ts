@@ -140,6 +140,8 @@ export async function suspendUser(adminId: string, userId: string, suspended: bo
 }
 
 export async function completeRaffle(adminId: string, raffleId: string) {
+  // With the beacon turned off on purpose, an early end would let the seed alone decide at a moment an insider picks (issue 34).
+  if (getEnv().beaconOff) throw new DomainError("raffle_closed", "Draws are not joined to a beacon (BEACON_URLS=off): no raffle can be completed early");
   const outcome = await completeRaffleEarly(raffleId, adminId);
   if (!outcome) throw new DomainError("raffle_closed", "This raffle is no longer active");
   await audit(adminId, "raffle.complete_early", `raffle:${raffleId}`, { before: { status: "active" }, after: { status: outcome.outcome } });

@@ -1,3 +1,4 @@
+import { beacon } from "~/infra/beacon.server";
 import { recentDraws } from "~/models/raffles/raffle-board.server";
 import { fairDrawRow, raffleExists } from "~/models/raffles/raffle.server";
 import { parseIsoDay } from "~/shared/dates";
@@ -134,4 +135,9 @@ export async function listRecentDraws(before?: { drawnAt: Date; id: string }) {
   }));
   const last = draws.at(-1);
   return { draws, nextCursor: rows.length > DRAWS_PER_PAGE && last ? `${last.drawnAt}_${last.raffleId}` : null };
+}
+
+/** Whether new raffles are joined to the public beacon (off: BEACON_URLS=off, or a demo without relays); /fair says so when not. */
+export function drawsJoinBeacon(): boolean {
+  return beacon().commits;
 }

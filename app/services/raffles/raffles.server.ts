@@ -20,7 +20,7 @@ import {
   type RaffleToDraw,
 } from "~/models/raffles/draw.server";
 import { insertOutcomeNotices, type OutcomeNoticeRow } from "~/models/raffles/outcome-notice.server";
-import { insertRaffle, lockRaffle, type NewRaffle } from "~/models/raffles/raffle.server";
+import { holdsTicket, insertRaffle, lockRaffle, type NewRaffle } from "~/models/raffles/raffle.server";
 import { dueBeaconRounds } from "~/models/fairness/beacon-chain.server";
 import { beacon, type BeaconRound, type BeaconSource } from "~/infra/beacon.server";
 import { DomainError } from "~/shared/domain-error";
@@ -303,15 +303,14 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   return outcomes;
 }
 
-/**
- * Draws the raffle now, before its end (an admin completing it early). Returns
- * undefined when it is no longer active.
- */
+/** Draws the raffle now, before its end (an admin completing it early); undefined when no longer active. */
 export async function completeRaffleEarly(raffleId: string, actor: string, now = new Date()): Promise<DrawOutcome | undefined> {
   const outcome = await db().$transaction(async (tx) => {
     const raffle = await lockRaffle(tx, raffleId);
     if (!raffle) throw new DomainError("raffle_not_found", "Raffle not found");
     if (raffle.status !== "active") return undefined;
+    // Whoever ends a raffle early must not stand to win it (issue 34): checked under its lock.
+    if (await holdsTicket(tx, raffleId, actor)) throw new DomainError("own_account", "You hold a ticket in this raffle: another admin must complete it");
     if (raffle.beaconRound !== null) {
       throw new DomainError("raffle_closed", "This raffle is drawn with the public beacon's round after its end: it cannot be completed early");
     }
