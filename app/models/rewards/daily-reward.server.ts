@@ -2,7 +2,7 @@ import { db } from "../db.server";
 import type { Tx } from "../money/ledger.server";
 
 export function lastSpin(userId: string, client: Tx = db()) {
-  return client.dailySpin.findFirst({ where: { userId }, orderBy: { spunAt: "desc" }, select: { spunAt: true } });
+  return client.dailySpin.findFirst({ where: { userId }, orderBy: { spunAt: "desc" }, select: { spunAt: true, reward: true } });
 }
 
 export function recordSpin(tx: Tx, spin: { userId: string; reward: bigint; spunAt: Date }) {
