@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { withClient } from "../support/test-database";
+import { scaled } from "../support/timeouts";
 import { e2eDatabaseUrl, hydratedIfJavaScript, keepToasts, signUpWithUsername } from "./support";
 import { PRIZES, underThePointer } from "./wheel-support";
 
@@ -21,6 +22,8 @@ async function spinAndWaitForRest(page: Page) {
  */
 for (const prize of PRIZES) {
   test(`the wheel stops on ${prize} when the server says ${prize} was won`, async ({ page }) => {
+    // A sign-up, a spin (3 s, then a 4 s stop) and a reload: more than a loaded machine does in 30 s.
+    test.setTimeout(scaled(90_000));
     const { email } = await signUpWithUsername(page);
     // The spin's answer is held until its reward is rewritten; the page reads it back after.
     await page.route(
@@ -48,6 +51,7 @@ for (const prize of PRIZES) {
 }
 
 test("the wheel stops on the reward the toast announces, at full size on the screen", async ({ page }) => {
+  test.setTimeout(scaled(90_000));
   await signUpWithUsername(page);
   await spinAndWaitForRest(page);
   const toast = page.getByTestId("toast").filter({ hasText: "You won" });
