@@ -3,7 +3,7 @@ import { BigWinBanner } from "./big-win";
 import { usePaused } from "./play-session";
 import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "./home-panels";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
-import { SpinWheel } from "./spin-wheel";
+import { SpinWheel, type WheelData } from "./spin-wheel";
 import { useNow } from "./use-now";
 
 /** The home page's data is read again this often when its live stream is down (PlayerShell). */
@@ -15,7 +15,7 @@ export type HomeData = {
   stats: { totalPlayers: number; totalPots: string; winnersToday: number };
   winners: Winner[];
   leaderboard: { username: string; totalWins: number; totalWinnings: string }[];
-  spin: { canSpin: boolean; nextSpinTime: string };
+  spin: WheelData;
 };
 
 const heroLink = "rounded-md px-4 py-2 text-center font-bold";
@@ -91,7 +91,7 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         })}
       </section>
       <div className="grid gap-6 lg:grid-cols-3">
-        <SpinWheel canSpin={data.spin.canSpin} nextSpinTime={data.spin.nextSpinTime} now={now} />
+        <SpinWheel {...data.spin} now={now} />
         <RecentWinners winners={data.winners} />
         <Leaderboard entries={data.leaderboard} />
       </div>

@@ -2,7 +2,7 @@ import { Zap } from "lucide-react";
 import { usePaused } from "./play-session";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
-import { stillShown } from "~/shared/raffle-display";
+import { cardPhase, stillShown } from "~/shared/raffle-display";
 import { DemoMark } from "./demo-mark";
 
 /** The quick page's data is read again this often when its live stream is down (PlayerShell). */
@@ -20,54 +20,111 @@ export function priceChips(raffles: { entryPrice: string }[]): { price: string; 
   return [...counts].map(([price, count]) => ({ price, count }));
 }
 
+/**
+ * The board: one slot per entry price, holding its live round (the latest to end, so the one
+ * still open once the last has closed), or, until the next opens, the round just drawn. Other
+ * rounds drawn moments ago go to a strip of their own, newest first, so that they never push
+ * the live rounds down (issue 33).
+ */
+export function quickBoard(raffles: RaffleCardData[], now: number): { slots: RaffleCardData[]; justDrawn: RaffleCardData[] } {
+  const shown = raffles.filter((r) => stillShown(r, now));
+  const latest = (rounds: RaffleCardData[], key: (r: RaffleCardData) => string) =>
+    rounds.reduce<RaffleCardData | undefined>((best, r) => (best === undefined || key(r) > key(best) ? r : best), undefined);
+  const slots: RaffleCardData[] = [];
+  for (const price of new Set(shown.map((r) => r.entryPrice))) {
+    const atPrice = shown.filter((r) => r.entryPrice === price);
+    const slot =
+      latest(
+        atPrice.filter((r) => r.drawnAt === undefined),
+        (r) => r.endTime,
+      ) ?? latest(atPrice, (r) => r.drawnAt ?? "");
+    if (slot) slots.push(slot);
+  }
+  const justDrawn = shown.filter((r) => r.drawnAt !== undefined && !slots.includes(r)).sort((a, b) => b.drawnAt!.localeCompare(a.drawnAt!));
+  return { slots, justDrawn };
+}
+
+/** A round drawn moments ago, in the strip: its price, then DRAWING, then what came of it. */
+function DrawnRound({ raffle, now }: { raffle: RaffleCardData; now: number }) {
+  const phase = cardPhase(raffle, "quick", now);
+  return (
+    <li data-raffle-id={raffle.id} data-testid="drawn-round" data-phase={phase} className="shrink-0">
+      <a href={`/fair/${raffle.id}`} className="flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 hover:bg-white/20">
+        <span className="font-bold">{`$${raffle.entryPrice}`}</span>
+        {phase === "drawing" ? (
+          <span data-testid="countdown">Drawing Winner...</span>
+        ) : phase === "cancelled" ? (
+          <span>
+            <span data-testid="countdown">Cancelled</span> · <span data-testid="card-result">Every ticket was refunded</span>
+          </span>
+        ) : (
+          <span data-testid="card-result" className={raffle.youWon ? "font-bold text-emerald-300" : ""}>
+            <span aria-hidden="true">🏆 </span>
+            {raffle.youWon ? `You won $${raffle.prize}!` : `${raffle.winner} won $${raffle.prize}`}
+          </span>
+        )}
+      </a>
+    </li>
+  );
+}
+
 export function QuickPage({ data, balance, serverNow }: { data: QuickData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
   const paused = usePaused();
-  // A round drawn moments ago stays beside the next one, with its winner, for a few seconds.
-  const shown = data.raffles.filter((r) => stillShown(r, now));
-  const chips = priceChips(shown.filter((r) => r.drawnAt === undefined));
-  const prices = [...new Set(shown.map((r) => r.entryPrice))];
+  const { slots, justDrawn } = quickBoard(data.raffles, now);
+  const chips = priceChips(slots.filter((r) => r.drawnAt === undefined));
   return (
-    <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6">
-      <h1 className="text-3xl font-black">Quick Raffles</h1>
-      <section aria-label="Recent quick winners" className="overflow-hidden rounded-lg bg-slate-900 px-4 py-2 text-sm text-white">
-        {data.winners.length === 0 ? (
-          <p>No recent winners yet</p>
-        ) : (
-          // Scrollable, so it must be reachable by keyboard.
-          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-          <ul className="flex gap-6 overflow-x-auto whitespace-nowrap" tabIndex={0} aria-label="Recent quick winners">
-            {data.winners.map((w) => (
-              <li key={w.raffleId}>
-                <Zap aria-hidden="true" className="inline size-4 align-[-2px] text-gold" /> {w.username}
-                <DemoMark isDemo={w.isDemo} /> won {w.amount} · {w.timeAgo}
-              </li>
-            ))}
-          </ul>
-        )}
+    <main className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4 sm:py-6">
+      <h1 className="text-2xl font-black sm:text-3xl">Quick Raffles</h1>
+      {/* One line of fixed height, whatever it holds: the live rounds below never move. */}
+      <section aria-label="Just drawn and recent winners" className="h-10 shrink-0 rounded-lg bg-slate-900 text-sm text-white">
+        {/* Scrollable, so it must be reachable by keyboard. */}
+        {/* eslint-disable jsx-a11y/no-noninteractive-tabindex */}
+        <div
+          className="flex h-10 items-center gap-4 overflow-x-auto rounded-lg px-3 whitespace-nowrap [scrollbar-width:none] focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-white"
+          tabIndex={0}
+        >
+          {/* eslint-enable jsx-a11y/no-noninteractive-tabindex */}
+          {justDrawn.length > 0 ? (
+            <ul aria-label="Just drawn" className="flex gap-2">
+              {justDrawn.map((raffle) => (
+                <DrawnRound key={raffle.id} raffle={raffle} now={now} />
+              ))}
+            </ul>
+          ) : null}
+          {data.winners.length === 0 ? (
+            <p className="py-1">No recent winners yet</p>
+          ) : (
+            <ul className="flex gap-6 py-1" aria-label="Recent quick winners">
+              {data.winners.map((w) => (
+                <li key={w.raffleId}>
+                  <Zap aria-hidden="true" className="inline size-4 align-[-2px] text-gold" /> {w.username}
+                  <DemoMark isDemo={w.isDemo} /> won {w.amount} · {w.timeAgo}
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
       </section>
-      <nav aria-label="Entry prices" className="flex flex-wrap gap-2">
+      {/* One row that scrolls sideways on a phone, rather than wrapping onto a second. */}
+      <nav aria-label="Entry prices" className="-mx-4 flex shrink-0 gap-2 overflow-x-auto px-4 [scrollbar-width:none]">
         {chips.map((chip) => (
           <a
             key={chip.price}
             href={`#price-${chip.price}`}
-            className="rounded-full border border-slate-300 px-3 py-1 text-sm font-semibold dark:border-slate-700"
+            className="shrink-0 rounded-full border border-slate-300 px-3 py-1 text-sm font-semibold whitespace-nowrap dark:border-slate-700"
           >
             ${chip.price} <span className="text-slate-600 dark:text-slate-400">({chip.count})</span>
           </a>
         ))}
       </nav>
-      {prices.length === 0 ? <p>The next rounds are opening. They run back to back every 30 seconds.</p> : null}
-      {/* One column per entry price on wide screens, so that the rounds fill the width. */}
-      <div className="grid gap-6 md:grid-cols-2 xl:grid-cols-3">
-        {prices.map((price) => (
-          <section key={price} id={`price-${price}`} aria-label={`$${price} rounds`} className="flex flex-col gap-3">
-            <h2 className="text-xl font-bold">${price} rounds</h2>
-            {shown
-              .filter((r) => r.entryPrice === price)
-              .map((raffle) => (
-                <RaffleCard key={raffle.id} raffle={raffle} kind="quick" balance={balance} now={now} />
-              ))}
+      {slots.length === 0 ? <p>The next rounds are opening. They run back to back every 30 seconds.</p> : null}
+      {/* One slot per entry price, three to a row on wide screens, so that the rounds fill the width. */}
+      <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+        {slots.map((raffle) => (
+          <section key={raffle.entryPrice} id={`price-${raffle.entryPrice}`} aria-labelledby={`price-${raffle.entryPrice}-title`}>
+            <h2 id={`price-${raffle.entryPrice}-title`} className="sr-only">{`$${raffle.entryPrice} rounds`}</h2>
+            <RaffleCard key={raffle.id} raffle={raffle} kind="quick" balance={balance} now={now} />
           </section>
         ))}
       </div>

@@ -1,7 +1,8 @@
 import { createRemixStub } from "@remix-run/testing";
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { SpinWheel, wheelLabel, wheelState } from "./spin-wheel";
+import { SpinWheel, wheelLabel, wheelState, type WheelData } from "./spin-wheel";
+import { prizeUnderPointer, rotationOf } from "~/shared/spin-wheel";
 
 describe("the spin wheel's states", () => {
   it("is ready only when it can spin and nothing is pending", () => {
@@ -22,8 +23,9 @@ describe("the spin wheel's states", () => {
 });
 
 describe("the spin wheel", () => {
-  const renderWheel = (props: { canSpin: boolean; nextSpinTime: string; now: number }) => {
-    const Stub = createRemixStub([{ path: "/", Component: () => <SpinWheel {...props} /> }]);
+  const PRIZES = [5, 10, 25, 50];
+  const renderWheel = (props: Omit<WheelData, "prizes" | "lastReward"> & { now: number; lastReward?: number }) => {
+    const Stub = createRemixStub([{ path: "/", Component: () => <SpinWheel lastReward={null} prizes={PRIZES} {...props} /> }]);
     return render(<Stub initialEntries={["/"]} />);
   };
 
@@ -36,5 +38,11 @@ describe("the spin wheel", () => {
   it("labels its countdown while waiting", async () => {
     renderWheel({ canSpin: false, nextSpinTime: "2026-11-25T01:02:05.000Z", now: Date.parse("2026-11-25T00:00:00.000Z") });
     expect(await screen.findByRole("button", { name: "Next spin in 01:02:05" })).toBeDisabled();
+  });
+
+  it.each(PRIZES)("rests on the last reward won, %i, and says so", async (prize) => {
+    renderWheel({ canSpin: false, lastReward: prize, nextSpinTime: "2026-11-25T01:02:05.000Z", now: Date.parse("2026-11-25T00:00:00.000Z") });
+    expect(await screen.findByTestId("wheel-result")).toHaveTextContent(`Last spin: ${prize} coins`);
+    expect(prizeUnderPointer(PRIZES, rotationOf(screen.getByTestId("wheel-disc").style.transform))).toBe(prize);
   });
 });

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { chiSquare, chiSquareCritical } from "../../tests/support/chi-square";
-import { expectedReward, pickReward, wheelOdds } from "./spin-wheel";
+import { expectedReward, pickReward, prizeUnderPointer, restAngle, rotationOf, stopAngle, wheelOdds } from "./spin-wheel";
 
 const WHEEL = [
   { reward: 5n, weight: 50 },
@@ -42,5 +42,42 @@ describe("the spin wheel", () => {
       const expected = slices.map((s) => (spins * s.weight) / total);
       expect(chiSquare(observed, expected)).toBeLessThan(chiSquareCritical(slices.length));
     }
+  });
+});
+
+describe("the wheel's geometry", () => {
+  const PRIZES = [5, 10, 25, 50];
+
+  it.each(PRIZES)("rests with %i under the pointer, at its segment's centre", (prize) => {
+    const angle = restAngle(PRIZES, prize);
+    expect(prizeUnderPointer(PRIZES, angle)).toBe(prize);
+    // Half a segment either way is still the same prize: the pointer is at the centre, not an edge.
+    expect(prizeUnderPointer(PRIZES, angle + 44)).toBe(prize);
+    expect(prizeUnderPointer(PRIZES, angle - 44)).toBe(prize);
+  });
+
+  it("puts the segments clockwise from the top: turning the wheel back one segment shows the next prize", () => {
+    expect(restAngle(PRIZES, 5)).toBe(315);
+    expect(restAngle(PRIZES, 10)).toBe(225);
+    expect(restAngle(PRIZES, 25)).toBe(135);
+    expect(restAngle(PRIZES, 50)).toBe(45);
+  });
+
+  it.each(PRIZES)("stops a spin on %i after at least two more turns, from any angle", (prize) => {
+    for (const current of [0, 17.5, 359.9, 720, 12_345.6]) {
+      const stop = stopAngle(current, PRIZES, prize);
+      expect(stop - current).toBeGreaterThanOrEqual(720);
+      expect(stop - current).toBeLessThan(1080);
+      expect(prizeUnderPointer(PRIZES, stop)).toBe(prize);
+      expect(((stop % 360) + 360) % 360).toBeCloseTo(restAngle(PRIZES, prize), 9);
+    }
+  });
+
+  it("reads a rotation from CSS as the browser reports it", () => {
+    expect(rotationOf("none")).toBe(0);
+    expect(rotationOf("rotate(-45deg)")).toBe(315);
+    expect(rotationOf("rotate(765deg)")).toBe(45);
+    const rad = (135 * Math.PI) / 180;
+    expect(rotationOf(`matrix(${Math.cos(rad)}, ${Math.sin(rad)}, ${-Math.sin(rad)}, ${Math.cos(rad)}, 0, 0)`)).toBeCloseTo(135, 6);
   });
 });

@@ -11,7 +11,8 @@ describe("the daily spin", () => {
   it("pays a configured reward once per 24 hours, also when 20 spins arrive at once", async () => {
     const player = await createTestUser();
     const now = new Date("2026-03-10T12:00:00Z");
-    expect(await spinStatus(player.id, now)).toEqual({ canSpin: true, nextSpinTime: now });
+    const prizes = [5, 10, 25, 50];
+    expect(await spinStatus(player.id, now)).toEqual({ canSpin: true, nextSpinTime: now, lastReward: null, prizes });
     const results = await Promise.all(Array.from({ length: 20 }, () => codeOf(spinWheel(player.id, now))));
     expect(results.filter((r) => r === "ok")).toHaveLength(1);
     expect(results.filter((r) => r !== "ok").every((r) => r === "spin_not_ready")).toBe(true);
@@ -19,7 +20,13 @@ describe("the daily spin", () => {
     expect([5n, 10n, 25n, 50n]).toContain(balance);
 
     const later = new Date(now.getTime() + 23 * 3600_000);
-    expect(await spinStatus(player.id, later)).toEqual({ canSpin: false, nextSpinTime: new Date(now.getTime() + 86_400_000) });
+    // The wheel rests on the reward won, which is what the ledger paid.
+    expect(await spinStatus(player.id, later)).toEqual({
+      canSpin: false,
+      nextSpinTime: new Date(now.getTime() + 86_400_000),
+      lastReward: Number(balance),
+      prizes,
+    });
     expect(await codeOf(spinWheel(player.id, later))).toBe("spin_not_ready");
     const nextDay = new Date(now.getTime() + 86_400_000);
     expect(await codeOf(spinWheel(player.id, nextDay))).toBe("ok");

@@ -1,7 +1,7 @@
 import { db, type Tx } from "../db.server";
 
 export function lastSpin(userId: string, client: Tx = db()) {
-  return client.dailySpin.findFirst({ where: { userId }, orderBy: { spunAt: "desc" }, select: { spunAt: true } });
+  return client.dailySpin.findFirst({ where: { userId }, orderBy: { spunAt: "desc" }, select: { spunAt: true, reward: true } });
 }
 
 export function recordSpin(tx: Tx, spin: { userId: string; reward: bigint; spunAt: Date }) {

@@ -26,7 +26,7 @@ export async function homePage(player: Player, now = new Date()) {
     stats,
     winners,
     leaderboard,
-    spin: { canSpin: spin.canSpin, nextSpinTime: spin.nextSpinTime.toISOString() },
+    spin: { ...spin, nextSpinTime: spin.nextSpinTime.toISOString() },
   };
 }
 

@@ -63,10 +63,15 @@ export async function grantDemoCrowdTopUp(userId: string, now = new Date()): Pro
   });
 }
 
-export async function spinStatus(userId: string, now = new Date()): Promise<{ canSpin: boolean; nextSpinTime: Date }> {
+/** When the player may spin next, the last reward won (the wheel rests on it) and the wheel's rewards. */
+export async function spinStatus(
+  userId: string,
+  now = new Date(),
+): Promise<{ canSpin: boolean; nextSpinTime: Date; lastReward: number | null; prizes: number[] }> {
   const last = await lastSpin(userId);
   const next = last ? new Date(last.spunAt.getTime() + SPIN_INTERVAL_MS) : now;
-  return { canSpin: next.getTime() <= now.getTime(), nextSpinTime: next };
+  const prizes = getEnv().SPIN_WHEEL_WEIGHTS.map((slice) => Number(slice.reward));
+  return { canSpin: next.getTime() <= now.getTime(), nextSpinTime: next, lastReward: last ? Number(last.reward) : null, prizes };
 }
 
 /** Spins the wheel: the server picks the reward (node:crypto) from the configured weights. */

@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
+import { rotationOf } from "../../../app/shared/spin-wheel";
 import { keepToasts, signUpWithUsername } from "../support";
+import { PRIZES, underThePointer } from "../wheel-support";
 
 // Toasts are what these tests read: they last until read, however slow the machine.
 test.beforeEach(({ page }) => keepToasts(page));
@@ -29,4 +31,26 @@ test("the wheel waits for the next spin as soon as the spin is done, with a labe
   await expect(spin).toHaveText(/^Next spin in (23:59:\d\d|24:00:00)$/);
   await expect(spin).toBeDisabled();
   expect(await page.evaluate(() => (window as unknown as { stillThisPage?: boolean }).stillThisPage)).toBe(true);
+});
+
+test("with reduced motion the wheel does not turn: it shows the reward", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await signUpWithUsername(page);
+  const disc = page.getByTestId("wheel-disc");
+  const standing = () => disc.evaluate((element) => ({ animations: element.getAnimations().length, transform: getComputedStyle(element).transform }));
+  await page.getByTestId("spin-button").click();
+  await expect(disc).toHaveAttribute("data-phase", "turning");
+  // Its transform changes by whole turns only, with no transition: it stands where it was.
+  const turning = await standing();
+  expect(turning.animations).toBe(0);
+  const at = rotationOf(turning.transform);
+  expect(Math.min(at, 360 - at)).toBeLessThan(0.5);
+  await expect(page.getByTestId("spin-button")).toHaveText(/^Next spin in /);
+  await expect(disc).toHaveAttribute("data-phase", "rest");
+  expect((await standing()).animations).toBe(0);
+  const seen = await underThePointer(page);
+  expect(seen.byAngle).toBe(seen.byPoint);
+  expect(PRIZES).toContain(seen.byAngle);
+  // Shown at once: no extra turns on its way there.
+  expect(seen.inlineAngle).toBeLessThan(360);
 });
