@@ -100,8 +100,8 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
   );
 }
 
-/** Home while play is stopped: the balance, history, withdrawal and help, and nothing to play. */
-function PausedHome() {
+/** Home, and /quick, while play is stopped: the balance, history, withdrawal and help, and nothing to play. */
+export function PausedHome() {
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
       <section aria-labelledby="hero-title" className="hero">

@@ -14,7 +14,18 @@ type FieldState = { id: string; name: string; errors?: string[]; initialValue?: 
  * grouped by country); with it, the region select shows only for a country the site takes
  * in some regions only.
  */
-export function ResidenceFields({ choices, country, region }: { choices: ResidenceChoices; country: FieldState; region: FieldState }) {
+export function ResidenceFields({
+  choices,
+  country,
+  region,
+  focus,
+}: {
+  choices: ResidenceChoices;
+  country: FieldState;
+  region: FieldState;
+  /** The form's first field in error, focused when it is one of these (a refused form's page). */
+  focus?: string;
+}) {
   const hydrated = useHydrated();
   const [selected, setSelected] = useState(country.initialValue ?? "");
   const countrySelect = useRef<HTMLSelectElement>(null);
@@ -27,6 +38,7 @@ export function ResidenceFields({ choices, country, region }: { choices: Residen
       <Field label="Country where you live" id={country.id} errors={country.errors}>
         <select
           ref={countrySelect}
+          {...(focus === "country" ? { autoFocus: true } : {})}
           id={country.id}
           name={country.name}
           defaultValue={typeof country.initialValue === "string" ? country.initialValue : ""}
@@ -49,6 +61,7 @@ export function ResidenceFields({ choices, country, region }: { choices: Residen
         <div hidden={hideRegion}>
           <Field label="State or province" id={region.id} errors={region.errors} hint={`Only for ${choices.regions.map((g) => g.name).join(" and ")}.`}>
             <select
+              {...(focus === "region" ? { autoFocus: true } : {})}
               id={region.id}
               name={region.name}
               defaultValue={typeof region.initialValue === "string" ? region.initialValue : ""}

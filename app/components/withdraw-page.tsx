@@ -1,8 +1,16 @@
 import { useFetcher } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { coinsToDecimal, parseDollars } from "~/shared/money";
 import { POLICY } from "~/shared/policy";
-import { METHOD_FIELDS, METHOD_LABELS, validateWithdrawal, WITHDRAWAL_METHODS, type WithdrawalMethod } from "~/shared/withdrawal-rules";
+import {
+  METHOD_FIELDS,
+  METHOD_LABELS,
+  validateWithdrawal,
+  WITHDRAWAL_METHODS,
+  type TypedWithdrawal,
+  type WithdrawalMethod,
+  type WithdrawalProblem,
+} from "~/shared/withdrawal-rules";
 import { buttonClass, inputClass } from "./form-fields";
 import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
@@ -28,30 +36,72 @@ const STATUS_STYLE: Record<string, string> = {
   pending: "bg-amber-100 text-amber-900",
 };
 
+/** A request the server refused: the reason, and the form as typed (less its secrets). */
+export type RefusedWithdrawal = { problem: WithdrawalProblem; typed: TypedWithdrawal };
+
+/** The reason beside the field it is about; a field to type again (a secret, never sent back) says so. */
+function FieldNote({ name, problem, reenter }: { name: string; problem?: WithdrawalProblem; reenter?: boolean }) {
+  if (problem?.field === name) {
+    return (
+      <p id={`${name}-error`} role="alert" data-testid="withdraw-error" className="text-sm text-red-700 dark:text-red-400">
+        {`${problem.title}: ${problem.description}`}
+      </p>
+    );
+  }
+  return reenter ? (
+    <p id={`${name}-error`} data-testid="withdraw-reenter" className="text-sm text-slate-700 dark:text-slate-300">
+      For your security this is not kept: enter it again.
+    </p>
+  ) : null;
+}
+
+/** The input props that tie a field to its note. */
+const noted = (name: string, problem: WithdrawalProblem | undefined, reenter: boolean) =>
+  problem?.field === name || reenter
+    ? { "aria-invalid": problem?.field === name || undefined, "aria-describedby": `${name}-error`, autoFocus: problem?.field === name }
+    : {};
+
 /**
  * The form itself. Without JavaScript every method's fields are shown and the server
  * reads the chosen one's; with it, only the chosen method's fields show, changing method
  * clears them, and a fetcher sends the form (ADR 040). A request that went through adds a
- * withdrawal to the history, whose newest id keys this form: it starts empty again.
+ * withdrawal to the history, whose newest id keys this form: it starts empty again. A
+ * refused one keeps what was typed, the reason beside its field (issue 33).
  */
 function WithdrawForm({
   balance,
   backToCards,
   purchases = [],
   bonusBalance = 0,
+  refused,
 }: {
   balance: number;
   backToCards: string;
   purchases?: RefundablePurchase[];
   bonusBalance?: number;
+  refused?: RefusedWithdrawal;
 }) {
   const hydrated = useHydrated();
   const showToast = useShowToast();
-  const withdraw = useFetcher();
+  const withdraw = useFetcher<RefusedWithdrawal>();
   const pending = withdraw.state !== "idle";
-  const [method, setMethod] = useState<WithdrawalMethod | "">("");
-  const [amount, setAmount] = useState("");
-  const [fields, setFields] = useState<Record<string, string>>({});
+  const kept = refused?.typed;
+  const [method, setMethod] = useState<WithdrawalMethod | "">(WITHDRAWAL_METHODS.find((m) => m === kept?.method) ?? "");
+  const [amount, setAmount] = useState(kept?.amount ?? "");
+  // By "method.name", as posted: without JavaScript every method's fields are on the page.
+  const [typedFields, setFields] = useState<Record<string, string>>(kept?.fields ?? {});
+  const fields = method ? Object.fromEntries(METHOD_FIELDS[method].map((f) => [f.name, typedFields[`${method}.${f.name}`] ?? ""])) : {};
+  const [problem, setProblem] = useState(refused?.problem);
+  const reenter = new Set(kept?.reenter);
+  // The server's refusal of a fetcher's request: the reason beside its field, and the spec's toast.
+  const [answer, setAnswer] = useState(withdraw.data);
+  if (withdraw.data !== answer) {
+    setAnswer(withdraw.data);
+    if (withdraw.data?.problem) setProblem(withdraw.data.problem);
+  }
+  useEffect(() => {
+    if (withdraw.data?.problem) showToast({ type: "error", title: withdraw.data.problem.title, description: withdraw.data.problem.description });
+  }, [withdraw.data, showToast]);
   const balanceDollars = coinsToDecimal(BigInt(balance));
   const shown = hydrated ? (method ? [method] : []) : WITHDRAWAL_METHODS;
   // The split of the amount typed so far (money goes back the way it came): cards first.
@@ -73,70 +123,92 @@ function WithdrawForm({
       onSubmit={(event) => {
         // The spec's checks and toasts first; the server checks the same rules again.
         const checked = validateWithdrawal({ amount, method, fields }, BigInt(balance), toMethod);
+        setProblem(checked.ok ? undefined : checked.problem);
         if (!checked.ok) {
           event.preventDefault();
-          showToast({ type: "error", ...checked.problem });
+          showToast({ type: "error", title: checked.problem.title, description: checked.problem.description });
         }
       }}
     >
-      <label className="flex flex-col gap-1 text-sm font-semibold">
-        Amount ($)
-        <input
-          name="amount"
-          type="number"
-          step="0.01"
-          min={POLICY.minimumWithdrawalCoins / 100}
-          max={balanceDollars}
-          inputMode="decimal"
-          value={amount}
-          onChange={(e) => setAmount(e.target.value)}
-          className={inputClass}
-        />
-      </label>
-      <label className="flex flex-col gap-1 text-sm font-semibold">
-        <span>
-          Method{" "}
-          <span className="font-normal text-ink-muted" data-testid="method-need">
-            {methodOptional
-              ? "(not needed: all of it goes back to your cards)"
-              : backToCards === "0.00"
-                ? null
-                : `(needed only for the part above $${backToCards}, which goes back to your cards)`}
-          </span>
-        </span>
-        <select
-          name="method"
-          value={method}
-          onChange={(e) => {
-            setMethod(e.target.value as WithdrawalMethod | "");
-            setFields({});
-          }}
-          className={inputClass}
+      {problem && !problem.field ? (
+        <p
+          role="alert"
+          data-testid="withdraw-error"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
         >
-          <option value="">Choose a method</option>
-          {WITHDRAWAL_METHODS.map((m) => (
-            <option key={m} value={m}>
-              {METHOD_LABELS[m]}
-            </option>
-          ))}
-        </select>
-      </label>
+          {`${problem.title}: ${problem.description}`}
+        </p>
+      ) : null}
+      <div className="flex flex-col gap-1">
+        <label className="flex flex-col gap-1 text-sm font-semibold">
+          Amount ($)
+          <input
+            {...noted("amount", problem, false)}
+            name="amount"
+            type="number"
+            step="0.01"
+            min={POLICY.minimumWithdrawalCoins / 100}
+            max={balanceDollars}
+            inputMode="decimal"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            className={inputClass}
+          />
+        </label>
+        <FieldNote name="amount" problem={problem} />
+      </div>
+      <div className="flex flex-col gap-1">
+        <label className="flex flex-col gap-1 text-sm font-semibold">
+          <span>
+            Method{" "}
+            <span className="font-normal text-ink-muted" data-testid="method-need">
+              {methodOptional
+                ? "(not needed: all of it goes back to your cards)"
+                : backToCards === "0.00"
+                  ? null
+                  : `(needed only for the part above $${backToCards}, which goes back to your cards)`}
+            </span>
+          </span>
+          <select
+            {...noted("method", problem, false)}
+            name="method"
+            value={method}
+            onChange={(e) => {
+              setMethod(e.target.value as WithdrawalMethod | "");
+              setFields({});
+            }}
+            className={inputClass}
+          >
+            <option value="">Choose a method</option>
+            {WITHDRAWAL_METHODS.map((m) => (
+              <option key={m} value={m}>
+                {METHOD_LABELS[m]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <FieldNote name="method" problem={problem} />
+      </div>
       {shown.map((m) => (
         <fieldset key={m} className="flex flex-col gap-3">
           {hydrated ? null : <legend className="text-sm font-bold">{METHOD_LABELS[m]}</legend>}
           {METHOD_FIELDS[m].map((f) => (
-            <label key={f.name} className="flex flex-col gap-1 text-sm font-semibold">
-              {f.label}
-              <input
-                name={`${m}.${f.name}`}
-                maxLength={f.maxLength}
-                placeholder={f.placeholder}
-                autoComplete="off"
-                value={fields[f.name] ?? ""}
-                onChange={(e) => setFields((prev) => ({ ...prev, [f.name]: e.target.value }))}
-                className={inputClass}
-              />
-            </label>
+            <div key={f.name} className="flex flex-col gap-1">
+              <label className="flex flex-col gap-1 text-sm font-semibold">
+                {f.label}
+                <input
+                  {...noted(`${m}.${f.name}`, problem, reenter.has(`${m}.${f.name}`))}
+                  name={`${m}.${f.name}`}
+                  maxLength={f.maxLength}
+                  placeholder={f.placeholder}
+                  autoComplete="off"
+                  value={typedFields[`${m}.${f.name}`] ?? ""}
+                  onChange={(e) => setFields((prev) => ({ ...prev, [`${m}.${f.name}`]: e.target.value }))}
+                  className={inputClass}
+                />
+              </label>
+              <FieldNote name={`${m}.${f.name}`} problem={problem} reenter={reenter.has(`${m}.${f.name}`)} />
+            </div>
           ))}
         </fieldset>
       ))}
@@ -169,6 +241,7 @@ export function WithdrawPage({
   bonusBackAll = 0,
   purchases = [],
   history,
+  refused,
 }: {
   balance: number;
   bonus: number;
@@ -177,6 +250,8 @@ export function WithdrawPage({
   bonusBackAll?: number;
   purchases?: RefundablePurchase[];
   history: History;
+  /** The server's refusal of a request sent without JavaScript (the page's action data). */
+  refused?: RefusedWithdrawal;
 }) {
   const balanceDollars = coinsToDecimal(BigInt(balance));
 
@@ -202,7 +277,7 @@ export function WithdrawPage({
           </>
         ) : null}
       </p>
-      <WithdrawForm key={history[0]?.id ?? "none"} balance={balance} backToCards={backToCards} purchases={purchases} bonusBalance={bonus} />
+      <WithdrawForm key={history[0]?.id ?? "none"} balance={balance} backToCards={backToCards} purchases={purchases} bonusBalance={bonus} refused={refused} />
       <section aria-labelledby="history-title">
         <h2 id="history-title" className="text-xl font-bold">
           Withdrawal history

@@ -7,6 +7,8 @@ import { z } from "zod";
 import { DepositLimitFields } from "~/components/deposit-limit-fields";
 import { PasskeySignIn } from "~/components/passkey-buttons";
 import { buttonClass, Field, FormErrors, inputClass } from "~/components/form-fields";
+import { ErrorSummary } from "~/components/error-summary";
+import { useHydrated } from "~/components/use-hydrated";
 import { ResidenceFields, type ResidenceChoices } from "~/components/residence-fields";
 import { AccountError, signIn, signUp } from "~/services/accounts/sign-up.server";
 import { getOptionalUser, startSession } from "~/web/auth.server";
@@ -135,43 +137,70 @@ function SignInForm({ returnTo }: { returnTo: string }) {
   );
 }
 
+/** The sign-up form's fields in the order they show: the first in error is focused. */
+const SIGN_UP_ORDER = ["email", "password", "dateOfBirth", "country", "region", "limitDay", "limitWeek", "limitMonth", "acceptTerms"] as const;
+
 function SignUpForm({ returnTo, residence }: { returnTo: string; residence: ResidenceChoices }) {
   const lastResult = useActionData<typeof action>();
   const navigation = useNavigation();
   const mine = navigation.formData?.get("intent") === "signup";
+  const hydrated = useHydrated();
+  const refused = (lastResult as { initialValue?: { intent?: string } } | undefined)?.initialValue?.intent === "signup" ? lastResult : undefined;
   const [form, fields] = useForm({
     id: "signup",
-    lastResult: (lastResult as { initialValue?: { intent?: string } } | undefined)?.initialValue?.intent === "signup" ? lastResult : undefined,
+    lastResult: refused,
     constraint: getZodConstraint(signUpSchema),
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpSchema }),
   });
+  // A refused sign-up comes back with what was typed, a summary at the top and its first field in
+  // error focused, so on a phone the reason is on screen (issue 33). Without JavaScript the page is
+  // new: the password is never sent back (the form says so) and the autofocus attribute focuses;
+  // with it, the page stays (the password too) and conform focuses.
+  const firstInvalid = SIGN_UP_ORDER.find((name) => fields[name].errors?.length);
+  const focus = (name: (typeof SIGN_UP_ORDER)[number]) => (firstInvalid === name ? { autoFocus: true } : {});
+  const labels: Record<string, string> = { acceptTerms: "Terms", limitDay: "24-hour limit", limitWeek: "7-day limit", limitMonth: "30-day limit" };
+  const summary = [
+    ...(form.errors ?? []).map((message) => ({ message })),
+    ...SIGN_UP_ORDER.flatMap((name) =>
+      (fields[name].errors ?? []).map((message) => ({ id: fields[name].id, message: labels[name] ? `${labels[name]}: ${message}` : message })),
+    ),
+  ];
   return (
-    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4" aria-labelledby="signup-title">
+    <Form method="post" {...getFormProps(form)} preventScrollReset className="flex flex-col gap-4" aria-labelledby="signup-title">
       <h2 id="signup-title" className="text-xl font-bold">
         Create an account
       </h2>
       <p className="text-sm text-slate-700 dark:text-slate-300">Adults 18 and over only. One account per person.</p>
       <input type="hidden" name="intent" value="signup" />
       <input type="hidden" name="returnTo" value={returnTo} />
-      <FormErrors errors={form.errors} />
+      <ErrorSummary errors={summary} focus={summary.length > 0 && !firstInvalid} />
       <Field label="Email" id={fields.email.id} errors={fields.email.errors}>
-        <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className={inputClass} />
+        <input {...getInputProps(fields.email, { type: "email" })} {...focus("email")} autoComplete="email" className={inputClass} />
       </Field>
-      <Field label="Password" id={fields.password.id} errors={fields.password.errors} hint={`At least ${PASSWORD_MIN} characters.`}>
-        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className={inputClass} />
+      <Field
+        label="Password"
+        id={fields.password.id}
+        errors={fields.password.errors}
+        hint={
+          refused && !hydrated ? `For your security, type your password again. At least ${PASSWORD_MIN} characters.` : `At least ${PASSWORD_MIN} characters.`
+        }
+      >
+        <input {...getInputProps(fields.password, { type: "password" })} {...focus("password")} autoComplete="new-password" className={inputClass} />
       </Field>
       <Field label="Date of birth" id={fields.dateOfBirth.id} errors={fields.dateOfBirth.errors}>
-        <input {...getInputProps(fields.dateOfBirth, { type: "date" })} autoComplete="bday" className={inputClass} />
+        <input {...getInputProps(fields.dateOfBirth, { type: "date" })} {...focus("dateOfBirth")} autoComplete="bday" className={inputClass} />
       </Field>
-      <ResidenceFields choices={residence} country={fields.country} region={fields.region} />
+      <ResidenceFields choices={residence} country={fields.country} region={fields.region} focus={firstInvalid} />
       <DepositLimitFields
         idPrefix="signup"
         errors={{ limitDay: fields.limitDay.errors, limitWeek: fields.limitWeek.errors, limitMonth: fields.limitMonth.errors }}
+        values={{ limitDay: fields.limitDay.initialValue, limitWeek: fields.limitWeek.initialValue, limitMonth: fields.limitMonth.initialValue }}
+        focus={firstInvalid}
       />
       <div className="flex flex-col gap-1">
         <div className="flex items-start gap-3">
-          <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} className="h-6 w-6 shrink-0" />
+          <input {...getInputProps(fields.acceptTerms, { type: "checkbox" })} {...focus("acceptTerms")} className="h-6 w-6 shrink-0" />
           <label htmlFor={fields.acceptTerms.id} className="text-sm">
             I am 18 or older and accept the{" "}
             <Link to="/terms" className="underline" target="_blank" rel="noreferrer">

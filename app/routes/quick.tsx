@@ -1,5 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { PausedHome } from "~/components/home-page";
+import { usePaused } from "~/components/play-session";
 import { PlayerShell } from "~/components/player-shell";
 import { QUICK_POLL_MS, QuickPage } from "~/components/quick-page";
 import { requireUser } from "~/web/auth.server";
@@ -16,6 +18,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Quick() {
   const data = useLoaderData<typeof loader>();
   const root = useRootData();
+  // During a break, an exclusion or in a place no longer served no page invites play (PRODUCT.md):
+  // the same calm page as home, with no rounds, pots or countdowns.
+  if (usePaused() !== null) {
+    return (
+      <PlayerShell>
+        <PausedHome />
+      </PlayerShell>
+    );
+  }
   return (
     <PlayerShell gamePollMs={QUICK_POLL_MS}>
       <QuickPage data={data} balance={root.user?.coinBalance ?? 0} serverNow={root.serverNow} />

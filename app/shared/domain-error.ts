@@ -31,6 +31,8 @@ export type DomainErrorCode =
   | "deposit_limit"
   | "signed_out"
   | "not_onboarded"
+  /** A player entering before choosing a username: the spec has them choose one first. */
+  | "username_required"
   /** An account that cannot be closed yet: a withdrawal or payment in progress, cash to withdraw. */
   | "closure_refused"
   /** An admin adding a passkey before opening the admin gate with their code (ADR 037). */

@@ -21,6 +21,9 @@ export const usernameFormSchema = z.object({
   username: z.string({ message: USERNAME_REQUIRED }).max(200).trim().min(1, USERNAME_REQUIRED),
 });
 
+/** An entry before a username is chosen: the API's message, and the username page's reason. */
+export const USERNAME_FIRST = "Choose a username before you play: other players see it when you win.";
+
 export const USERNAME_TAKEN = "That username is already taken. Try another one!";
 export const USERNAME_RESERVED = "That username is reserved. Try another one!";
 

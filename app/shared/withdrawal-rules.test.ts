@@ -7,7 +7,7 @@ describe("withdrawal rules, in the spec's order", () => {
   it("checks the minimum first", () => {
     expect(validateWithdrawal({ amount: "9.99", method: "", fields: {} }, 0n)).toEqual({
       ok: false,
-      problem: { title: "Minimum Withdrawal", description: "Minimum withdrawal amount is $10" },
+      problem: { title: "Minimum Withdrawal", description: "Minimum withdrawal amount is $10", field: "amount" },
     });
     expect(validateWithdrawal(venmo("abc"), 10_000n)).toMatchObject({ problem: { title: "Minimum Withdrawal" } });
   });
@@ -15,15 +15,21 @@ describe("withdrawal rules, in the spec's order", () => {
   it("then the balance", () => {
     expect(validateWithdrawal({ amount: "10.01", method: "", fields: {} }, 1000n)).toEqual({
       ok: false,
-      problem: { title: "Insufficient Balance", description: "Only cash can be withdrawn: you can withdraw up to $10.00. Bonus coins are for play only." },
+      problem: {
+        title: "Insufficient Balance",
+        description: "Only cash can be withdrawn: you can withdraw up to $10.00. Bonus coins are for play only.",
+        field: "amount",
+      },
     });
   });
 
-  it("then the method and its fields", () => {
-    const missing = { ok: false, problem: { title: "Missing Information", description: "Please fill in all required fields" } };
-    expect(validateWithdrawal({ amount: "10", method: "", fields: {} }, 1000n)).toEqual(missing);
-    expect(validateWithdrawal({ amount: "10", method: "bank", fields: { routingNumber: "123456789" } }, 1000n)).toEqual(missing);
-    expect(validateWithdrawal({ amount: "10", method: "bank", fields: { routingNumber: "1234567890", accountNumber: "1" } }, 1000n)).toEqual(missing);
+  it("then the method and its fields, each problem naming the field it is about", () => {
+    const missing = (field: string) => ({ ok: false, problem: { title: "Missing Information", description: "Please fill in all required fields", field } });
+    expect(validateWithdrawal({ amount: "10", method: "", fields: {} }, 1000n)).toEqual(missing("method"));
+    expect(validateWithdrawal({ amount: "10", method: "bank", fields: { routingNumber: "123456789" } }, 1000n)).toEqual(missing("bank.accountNumber"));
+    expect(validateWithdrawal({ amount: "10", method: "bank", fields: { routingNumber: "1234567890", accountNumber: "1" } }, 1000n)).toEqual(
+      missing("bank.routingNumber"),
+    );
   });
 
   it("asks for no method when nothing goes to it, and ignores one sent", () => {

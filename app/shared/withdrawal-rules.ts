@@ -16,22 +16,26 @@ export const METHOD_LABELS: Record<WithdrawalMethod, string> = {
   debit_card: "Debit card",
 };
 
-/** The fields each method needs, with the spec's length caps. */
-export const METHOD_FIELDS: Record<WithdrawalMethod, { name: string; label: string; maxLength: number; placeholder?: string }[]> = {
+/**
+ * The fields each method needs, with the spec's length caps. A `secret` one (a full card or
+ * account number) is never sent back to the page, not even to a form refused for another reason.
+ */
+export const METHOD_FIELDS: Record<WithdrawalMethod, { name: string; label: string; maxLength: number; placeholder?: string; secret?: true }[]> = {
   venmo: [{ name: "username", label: "Venmo username", maxLength: 50, placeholder: "@your-handle" }],
   paypal: [{ name: "username", label: "PayPal email", maxLength: 100, placeholder: "you@example.com" }],
   bank: [
     { name: "routingNumber", label: "Routing number", maxLength: 9 },
-    { name: "accountNumber", label: "Account number", maxLength: 17 },
+    { name: "accountNumber", label: "Account number", maxLength: 17, secret: true },
   ],
   debit_card: [
-    { name: "cardNumber", label: "Card number", maxLength: 19 },
+    { name: "cardNumber", label: "Card number", maxLength: 19, secret: true },
     { name: "expiry", label: "Expiry (MM/YY)", maxLength: 5, placeholder: "MM/YY" },
   ],
 };
 
 export type WithdrawalInput = { amount: string; method: string; fields: Record<string, string | undefined> };
-export type WithdrawalProblem = { title: string; description: string };
+/** `field`: the form field the problem is about ("amount", "method", "venmo.username"...), shown next to it. */
+export type WithdrawalProblem = { title: string; description: string; field?: string };
 
 /** `method` is null when nothing goes to one: the whole amount goes back to the cards. */
 export type ValidWithdrawal = { amountCoins: bigint; method: WithdrawalMethod | null; fields: Record<string, string> };
@@ -41,6 +45,7 @@ export function insufficientCash(withdrawableCoins: bigint): WithdrawalProblem {
   return {
     title: "Insufficient Balance",
     description: `Only cash can be withdrawn: you can withdraw up to $${coinsToDecimal(withdrawableCoins)}. Bonus coins are for play only.`,
+    field: "amount",
   };
 }
 
@@ -59,42 +64,68 @@ export function validateWithdrawal(
   const minimum = BigInt(POLICY.minimumWithdrawalCoins);
   // Cents are the smallest unit: a third decimal is refused, never rounded away.
   if (/^\s*\d*\.\d{3,}\s*$/.test(input.amount ?? "")) {
-    return { ok: false, problem: { title: "Invalid Amount", description: "Enter the amount in dollars and cents, with at most two decimals" } };
+    return {
+      ok: false,
+      problem: { title: "Invalid Amount", description: "Enter the amount in dollars and cents, with at most two decimals", field: "amount" },
+    };
   }
   const amountCoins = parseDollars(input.amount ?? "");
   if (amountCoins === undefined || amountCoins < minimum) {
     return {
       ok: false,
-      problem: { title: "Minimum Withdrawal", description: `Minimum withdrawal amount is $${coinsToDecimal(minimum).replace(/\.00$/, "")}` },
+      problem: { title: "Minimum Withdrawal", description: `Minimum withdrawal amount is $${coinsToDecimal(minimum).replace(/\.00$/, "")}`, field: "amount" },
     };
   }
   if (amountCoins > withdrawableCoins) return { ok: false, problem: insufficientCash(withdrawableCoins) };
   const method = WITHDRAWAL_METHODS.find((m) => m === input.method);
   const blank = !method || METHOD_FIELDS[method].every((field) => !input.fields[field.name]?.trim());
   if (blank && toMethod(amountCoins) <= 0n) return { ok: true, value: { amountCoins, method: null, fields: {} } };
-  const missing = { ok: false as const, problem: { title: "Missing Information", description: "Please fill in all required fields" } };
-  if (!method) return missing;
+  const missing = (field: string) => ({
+    ok: false as const,
+    problem: { title: "Missing Information", description: "Please fill in all required fields", field },
+  });
+  if (!method) return missing("method");
   const fields: Record<string, string> = {};
   for (const field of METHOD_FIELDS[method]) {
     const value = input.fields[field.name]?.trim() ?? "";
-    if (value === "" || value.length > field.maxLength) return missing;
+    if (value === "" || value.length > field.maxLength) return missing(`${method}.${field.name}`);
     fields[field.name] = value;
   }
   if (method === "venmo" || method === "paypal") {
     const account = fields.username!;
+    const field = `${method}.username`;
     // Card data typed into a wallet field is refused whole: never stored, masked or echoed.
-    if (holdsCardData(account)) return { ok: false, problem: CARD_DATA_PROBLEM };
+    if (holdsCardData(account)) return { ok: false, problem: { ...CARD_DATA_PROBLEM, field } };
     if (method === "paypal" && !PAYPAL_EMAIL.test(account)) {
-      return { ok: false, problem: { title: "Invalid PayPal Account", description: "Enter the email address of your PayPal account" } };
+      return { ok: false, problem: { title: "Invalid PayPal Account", description: "Enter the email address of your PayPal account", field } };
     }
     if (method === "venmo" && !VENMO_HANDLE.test(account)) {
       return {
         ok: false,
-        problem: { title: "Invalid Venmo Username", description: "Enter your Venmo username: 5 to 30 letters, digits, hyphens or underscores" },
+        problem: { title: "Invalid Venmo Username", description: "Enter your Venmo username: 5 to 30 letters, digits, hyphens or underscores", field },
       };
     }
   }
   return { ok: true, value: { amountCoins, method, fields } };
+}
+
+/** A refused request's form as the page shows it again: what was typed, less the secrets (`secret` fields, card data anywhere). */
+export type TypedWithdrawal = { amount: string; method: string; fields: Record<string, string>; reenter: string[] };
+
+/** `posted`: every method's fields, by "method.name" (without JavaScript the page shows them all). */
+export function typedWithdrawal(amount: string, method: string, posted: Record<string, string | undefined>): TypedWithdrawal {
+  const fields: Record<string, string> = {};
+  const reenter: string[] = [];
+  for (const m of WITHDRAWAL_METHODS) {
+    for (const field of METHOD_FIELDS[m]) {
+      const key = `${m}.${field.name}`;
+      const value = posted[key] ?? "";
+      if (value === "") continue;
+      if (field.secret || holdsCardData(value)) reenter.push(key);
+      else fields[key] = value;
+    }
+  }
+  return { amount: holdsCardData(amount) ? "" : amount.slice(0, 20), method: WITHDRAWAL_METHODS.find((m) => m === method) ?? "", fields, reenter };
 }
 
 /** A PayPal account is an email address. */

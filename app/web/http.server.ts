@@ -39,6 +39,7 @@ const STATUS: Record<DomainErrorCode, number> = {
   deposit_limit: 422,
   signed_out: 401,
   not_onboarded: 403,
+  username_required: 403,
   closure_refused: 409,
   second_factor_required: 403,
 };

@@ -1,5 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { expectedFailure } from "./http.server";
+import { DomainError } from "~/shared/domain-error";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { redirectWithToast, type NewToast } from "./toast.server";
 
@@ -31,18 +32,21 @@ export async function backWithToast(page: string, toast: NewToast | null): Promi
  * form was on with a flash toast (the spec's title and message; none for an action that
  * only changes what the page shows); a signed-out player goes
  * to sign-in with the spec's "logged out" toast. The JSON API (`/api/*`) answers with a
- * status and `{ message }` instead, and never redirects.
+ * status and `{ message }` instead, and never redirects. `done`, when given, is where
+ * success goes instead of the page.
  */
 export async function pageAction(
   request: Request,
   run: () => Promise<NewToast | null>,
-  { failureTitle, back = "/" }: { failureTitle: string; back?: string },
+  { failureTitle, back = "/", done }: { failureTitle: string; back?: string; done?: string },
 ): Promise<Response> {
   const page = pageOf(request, back);
   try {
-    return await backWithToast(page, await run());
+    return await backWithToast(done ?? page, await run());
   } catch (error) {
     if (!(error instanceof Response)) {
+      // No username yet (the dialog cannot stop a form without JavaScript): choose one, then back.
+      if (error instanceof DomainError && error.code === "username_required") return redirect(`/account/username?returnTo=${encodeURIComponent(page)}`);
       const failure = expectedFailure(error);
       if (!failure) throw error;
       return backWithToast(page, { type: "error", title: failureTitle, description: failure.message });

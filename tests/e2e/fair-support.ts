@@ -24,6 +24,9 @@ export async function drawnEarly(browser: Browser, baseURL: string): Promise<str
     maxRedirects: 0,
   });
   expect(signedUp.status()).toBe(302);
+  // A player chooses a username before playing.
+  const named = await other.request.post("/api/auth/create-username", { data: { username: `f_${unique()}`.slice(0, 20) }, headers });
+  expect(named.status()).toBe(200);
   const backOffice = await browser.newContext({ baseURL });
   await enrolledAdmin(backOffice.request, baseURL);
   let raffleId = "";

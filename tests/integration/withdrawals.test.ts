@@ -208,7 +208,7 @@ describe("withdrawals", () => {
     expect(dump).not.toContain("011000015");
   });
 
-  it("works as a plain form post, with the spec's toasts", async () => {
+  it("works as a plain form post: the spec's toast, or the page again with the reason", async () => {
     const p = await player(3000n);
     const response = await call("/withdraw", {
       method: "POST",
@@ -220,25 +220,35 @@ describe("withdrawals", () => {
     expect(page).toContain("Withdrawal Requested");
     expect(page).toContain("Your withdrawal has been submitted and will be processed within 24 hours.");
     expect(page).toContain("Bank ••••5678");
-    const refused = await call("/withdraw", { method: "POST", cookie: p.cookie, form: { amount: "5", method: "venmo" } });
-    const refusedPage = await (await call("/withdraw", { cookie: `${p.cookie}; ${cookiesFrom(refused)}` })).text();
-    expect(refusedPage).toContain("Minimum Withdrawal");
-    // The page's fetcher asks for anything and gets the same answer (ADR 040), never JSON.
+    // Refused: the page again, the reason beside the amount and what was typed kept, but the secrets (issue 33).
+    const refused = await call("/withdraw", {
+      method: "POST",
+      cookie: p.cookie,
+      form: { amount: "5", method: "bank", "bank.routingNumber": "011000015", "bank.accountNumber": "12345678" },
+    });
+    expect(refused.status).toBe(422);
+    const refusedPage = await refused.text();
+    expect(refusedPage).toContain("Minimum Withdrawal: Minimum withdrawal amount is $10");
+    expect(refusedPage).toContain('value="011000015"');
+    expect(refusedPage).not.toContain("12345678");
+    expect(refusedPage).toContain("For your security this is not kept: enter it again.");
+    // The page's fetcher asks for anything and gets the same answer, never JSON.
     const fetched = await call("/withdraw", {
       method: "POST",
       cookie: p.cookie,
       form: { amount: "5", method: "venmo" },
       headers: { Accept: "application/json" },
     });
-    expect(fetched.headers.get("Location")).toBe("/withdraw");
+    expect(fetched.status).toBe(422);
+    expect(fetched.headers.get("Content-Type")).toMatch(/^text\/html/);
   });
 
-  it("refuses a form it cannot read as one request (a field sent twice) with a toast, holding nothing", async () => {
+  it("refuses a form it cannot read as one request (a field sent twice) with a 400, holding nothing", async () => {
     const p = await player(3000n);
     const body = "amount=15&amount=25&method=venmo&venmo.username=lucky-lou";
     const response = await call("/withdraw", { method: "POST", cookie: p.cookie, body, headers: { "Content-Type": "application/x-www-form-urlencoded" } });
-    expect(response.headers.get("Location")).toBe("/withdraw");
-    const page = await (await call("/withdraw", { cookie: `${p.cookie}; ${cookiesFrom(response)}` })).text();
+    expect(response.status).toBe(400);
+    const page = await response.text();
     expect(page).toContain("Withdrawal Failed");
     expect(page).toContain("The form could not be read");
     expect(await userBalance(p.id)).toBe(3000n);

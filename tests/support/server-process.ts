@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -109,8 +109,11 @@ export async function stopServer(server: ServerProcess): Promise<{ code: number 
   return { code, ms: Date.now() - started };
 }
 
-/** Signs a new adult player up on a server process, as its sign-up form would; returns their cookies. */
-export async function signUpOn(base: string, email: string): Promise<string> {
+/**
+ * Signs a new adult player up on a server process, as its sign-up form would, and gives them a
+ * username (a player chooses one before playing) unless told not to; returns their cookies.
+ */
+export async function signUpOn(base: string, email: string, { username = true } = {}): Promise<string> {
   const response = await fetch(`${base}/api/login`, {
     method: "POST",
     redirect: "manual",
@@ -125,8 +128,16 @@ export async function signUpOn(base: string, email: string): Promise<string> {
     }),
   });
   if (response.status !== 302) throw new Error(`sign-up of ${email} answered ${response.status}`);
-  return response.headers
+  const cookie = response.headers
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .join("; ");
+  if (!username) return cookie;
+  const named = await fetch(`${base}/api/auth/create-username`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: base, "Content-Type": "application/json" },
+    body: JSON.stringify({ username: `p_${randomUUID().replace(/-/g, "").slice(0, 12)}` }),
+  });
+  if (named.status !== 200) throw new Error(`the username of ${email} answered ${named.status}`);
+  return cookie;
 }

@@ -54,6 +54,7 @@ export const CARDS_ONLY = "your cards";
 const methodNeeded = (coins: bigint): WithdrawalProblem => ({
   title: "Missing Information",
   description: `$${coinsToDecimal(coins)} of this withdrawal goes to the method you choose: choose one and fill in its fields`,
+  field: "method",
 });
 
 async function destinationOf(value: ValidWithdrawal) {
@@ -63,7 +64,8 @@ async function destinationOf(value: ValidWithdrawal) {
     const digits = (fields.cardNumber ?? "").replace(/[\s-]/g, "");
     const expiry = /^(\d{2})\/(\d{2})$/.exec(fields.expiry ?? "");
     if (!/^\d{12,19}$/.test(digits) || !expiry || Number(expiry[1]) < 1 || Number(expiry[1]) > 12) {
-      throw new WithdrawalRefused({ title: "Missing Information", description: "Please fill in all required fields" });
+      const field = /^\d{12,19}$/.test(digits) ? "debit_card.expiry" : "debit_card.cardNumber";
+      throw new WithdrawalRefused({ title: "Missing Information", description: "Please fill in all required fields", field });
     }
     const token = await paymentProvider().tokenizePayoutCard({
       number: digits,

@@ -34,6 +34,7 @@ import { submitEntry } from "~/services/raffles/entry-queue.server";
 import { entryLimit, RateLimited, slidingWindow } from "../system/rate-limit.server";
 import { exclusionError, jurisdictionError } from "../play-safety/responsible-play.server";
 import { activeVipTier, winMultiplierTenths } from "~/shared/vip";
+import { USERNAME_FIRST } from "~/shared/username";
 
 /**
  * Opens a raffle with a fresh secret seed and publishes the seed's hash and, with beacon
@@ -58,12 +59,11 @@ export async function openRaffle(raffle: NewRaffle): Promise<string | undefined>
 export type EntryResult = { raffleId: string; tier: string; positions: number[]; cost: bigint; balance: bigint };
 
 /**
- * Buys `tickets` tickets for the player: the player may play (no break or exclusion),
- * the raffle is open (server time in [startsAt, endsAt)), takes the player (VIP-only
- * raffles), the per-raffle cap holds and the coins are there. Debits the player,
- * credits the pot, adds the tickets, records the audit event and publishes the new pot,
- * all in one database transaction. The rules run in the database (enter_raffles), in
- * batches shared with concurrent entries (entry-queue.server.ts).
+ * Buys `tickets` tickets for the player: the player may play (a username, no break or exclusion),
+ * the raffle is open (server time in [startsAt, endsAt)), takes the player (VIP-only raffles), the
+ * per-raffle cap holds and the coins are there. Debits the player, credits the pot, adds the tickets,
+ * records the audit event and publishes the new pot, all in one database transaction. The rules run
+ * in the database (enter_raffles), in batches shared with concurrent entries (entry-queue.server.ts).
  */
 export async function enterRaffle({
   raffleId,
@@ -88,6 +88,8 @@ export async function enterRaffle({
       throw new DomainError("signed_out", "Unauthorized");
     case "not_onboarded":
       throw new DomainError("not_onboarded", "Please finish signing up first");
+    case "no_username":
+      throw new DomainError("username_required", USERNAME_FIRST);
     case "rate_limited":
       throw new RateLimited(window!.retryAfter);
     case "ok":
@@ -125,13 +127,7 @@ export async function enterRaffle({
 
 /** What tickets cost, in cash and in bonus coins. */
 function mixOf(tickets: DrawTicket[]): CoinMix {
-  let cash = 0n;
-  let bonus = 0n;
-  for (const ticket of tickets) {
-    cash += ticket.cash;
-    bonus += ticket.bonus;
-  }
-  return { cash, bonus };
+  return tickets.reduce((mix, t) => ({ cash: mix.cash + t.cash, bonus: mix.bonus + t.bonus }), { cash: 0n, bonus: 0n });
 }
 
 export type DrawOutcome =

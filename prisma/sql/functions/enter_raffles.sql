@@ -8,7 +8,8 @@
 --   * the session: p_sessions[i], when not null, is the SHA-256 of the session token the
 --     entry came with; the player is that session's user (p_users[i] is then null).
 --     Unknown or expired session, or a suspended player: 'signed_out'; sign-up not
---     finished: 'not_onboarded'. Such an entry also notes the session's play, at most once
+--     finished: 'not_onboarded'; no username chosen yet (the spec: a player chooses one
+--     before playing): 'no_username'. Such an entry also notes the session's play, at most once
 --     a minute (p_play_idle_gap: the pause after which a new stretch of play begins).
 --   * the rate limit: p_windows[i], when not null, counts the entry against p_limit_name
 --     (key '<name>:<player id>') in the fixed window starting then; over p_limit_max by
@@ -169,7 +170,8 @@ BEGIN
 
     IF p_sessions[i] IS NOT NULL THEN
       SELECT s."id", s."user_id", s."play_seen_at", x."suspended_at",
-             (x."date_of_birth" IS NULL OR x."terms_accepted_at" IS NULL OR x."country" IS NULL) AS "onboarding"
+             (x."date_of_birth" IS NULL OR x."terms_accepted_at" IS NULL OR x."country" IS NULL) AS "onboarding",
+             x."username" IS NULL AS "nameless"
         INTO entrant
         FROM "sessions" s JOIN "users" x ON x."id" = s."user_id"
         WHERE s."token_hash" = p_sessions[i] AND s."expires_at" > p_now[i];
@@ -178,6 +180,9 @@ BEGIN
       END IF;
       IF entrant."onboarding" THEN
         outcome := 'not_onboarded'; RETURN NEXT; CONTINUE;
+      END IF;
+      IF entrant."nameless" THEN
+        outcome := 'no_username'; RETURN NEXT; CONTINUE;
       END IF;
       IF entrant."play_seen_at" <= p_now[i] - INTERVAL '1 minute' THEN
         UPDATE "sessions" SET
