@@ -14,10 +14,8 @@ for (const screen of [
     await signUpWithUsername(page);
     await page.setViewportSize(screen);
     await page.goto("/quick");
-    const enter = page
-      .locator('[id^="price-"] [data-testid="raffle-card"]')
-      .getByRole("button", { name: /^Enter \$/ })
-      .first();
+    // A slot's entry button: "Enter $…", or "Drawing Winner..." if the page opened in the second every round closes.
+    const enter = page.locator('[id^="price-"] [data-testid="raffle-card"] form button').first();
     await expect(enter).toBeVisible();
     const box = (await enter.boundingBox())!;
     const bar = page.getByRole("navigation", { name: "Mobile" });
