@@ -61,12 +61,12 @@ async function main() {
 async function runServer(env: Env) {
   const logger = getLogger();
   const database = await openOrExit(env);
-  // Reads from memory once the listening connection is up (it keeps reconnecting; ADR 013).
+  // Reads from memory once the listening connection is up (it keeps reconnecting).
   startReadModel().catch((error) => logger.warn({ err: error }, "reads come from the database until the listening connection is up"));
   // A worker leaves the timed jobs (draws, the payment sweep) to the primary process, which
   // runs them once for all; the workers send the outbox's mail.
   const jobs = startJobs(env, cluster.isWorker ? "mail" : "all");
-  // The database's gauges are read by the process that owns the jobs, once for the cluster (ADR 026).
+  // The database's gauges are read by the process that owns the jobs, once for the cluster.
   if (cluster.isWorker) answerMetricsRequests();
   else registerDatabaseGauges();
   const remix = await remixHandler(env);
@@ -161,13 +161,13 @@ async function runServer(env: Env) {
     clientIp: (res.locals as Locals).clientIp,
     clientGone: clientGone(res),
   });
-  // Remix through the stock handler (ADR 039). Each action is followed by forgetting what it
+  // Remix through the stock handler. Each action is followed by forgetting what it
   // may have changed from the read model, before the answer is made: the player reads what they did.
-  // A database outage is a 503 with Retry-After, never a 500 (ADR 054).
+  // A database outage is a 503 with Retry-After, never a 500.
   const build = withAfterWrite(withOutageAnswers(remix.build), forgetCachedSession);
   const remixRequests = createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext });
   app.use(flushOncePerBurst);
-  // The entries skip Remix's route matching (the production build only; ADR 013, ADR 039).
+  // The entries skip Remix's route matching (the production build only).
   if (typeof build !== "function") app.use(directActions({ build, routeIds: DIRECT_ACTIONS, getLoadContext }));
   app.use((req, res, next) => remixRequests(withReadBody(req, res), res, next));
   app.use(malformedUrlIs400);
@@ -180,7 +180,7 @@ async function runServer(env: Env) {
     if (!cluster.isWorker) logWelcome(env);
   });
 
-  // The first ending signal (or an uncaught error) drains, then closes everything (close-with-grace, ADR 041).
+  // The first ending signal (or an uncaught error) drains, then closes everything (close-with-grace).
   onShutdown(
     async ({ signal }) => {
       shuttingDown = true;

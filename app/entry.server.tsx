@@ -17,7 +17,7 @@ declare module "@remix-run/node" {
     /**
      * Aborted when the client goes away before its answer is sent (server.ts; absent when a
      * test calls the build in-process). Unlike `request.signal`, which follows the server's
-     * signal only weakly and can miss it, this one always fires (ADR 039).
+     * signal only weakly and can miss it, this one always fires.
      */
     clientGone?: AbortSignal;
   }
@@ -47,7 +47,7 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          // A page rendered for an outage (ADR 054) says when to come back, as the API's answer does.
+          // A page rendered for an outage says when to come back, as the API's answer does.
           if (responseStatusCode === 503 && !responseHeaders.has("Retry-After")) responseHeaders.set("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
           resolve(
             new Response(createReadableStreamFromReadable(body), {

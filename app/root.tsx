@@ -22,7 +22,7 @@ import textFont from "@fontsource-variable/figtree/files/figtree-latin-wght-norm
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
-  // The text face is on every page: fetched with the stylesheet, not after it (ADR 073).
+  // The text face is on every page: fetched with the stylesheet, not after it.
   { rel: "preload", href: textFont, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -36,7 +36,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
         // News of a withdrawal waits while another toast is shown: one toast at a time. Its id
         // names the state, so that the next state's toast replaces the last one on an open page.
         session.user.payoutNoticeId && !toast ? takePayoutNotice(session.user.id, session.user.payoutNoticeId) : null,
-        // A win or a refund (ADR 028) waits for both; the session says whether any is waiting.
+        // A win or a refund waits for both; the session says whether any is waiting.
         session.user.hasOutcomeNews && !toast && !session.user.payoutNoticeId ? takeOutcomeNotice(session.user.id) : null,
       ])
     : [null, null, null, null];
@@ -54,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       supportEmail: getEnv().SUPPORT_EMAIL,
       /** Demo payments, no real money: every page says so (DemoBanner). */
       demoMode: getEnv().demoMode,
-      /** The demo crowd plays (ADR 074): the banner says some players are simulated. */
+      /** The demo crowd plays: the banner says some players are simulated. */
       demoCrowd: getEnv().DEMO_CROWD > 0,
       serverNow: Date.now(),
     },

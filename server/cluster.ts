@@ -22,7 +22,7 @@ export async function runPrimary(env: Env) {
   const logger = getLogger();
   const database = await openOrExit(env);
   const jobs = startJobs(env, "timed");
-  // The workers' scrapes are answered here, with every worker's metrics and the jobs' (ADR 026).
+  // The workers' scrapes are answered here, with every worker's metrics and the jobs'.
   registerDatabaseGauges();
   serveClusterMetrics();
   // A worker gets the primary's database by URL: demo mode (the embedded database) is passed on explicitly.
@@ -40,7 +40,7 @@ export async function runPrimary(env: Env) {
     startedAt.set(worker.id, Date.now());
   };
 
-  // The first ending signal stops the workers, then the jobs and the database (close-with-grace, ADR 041).
+  // The first ending signal stops the workers, then the jobs and the database (close-with-grace).
   const shutdown = onShutdown(async ({ signal }) => {
     stopping = true;
     logger.info({ signal: signal ?? "worker failed" }, "shutting down: stopping the workers");

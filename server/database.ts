@@ -8,7 +8,7 @@ export type Database = {
   url: string;
   /** True when this process runs on the embedded PostgreSQL (no DATABASE_URL). */
   embedded: boolean;
-  /** The embedded cluster's folder (under DATA_DIR/postgres, or where the PostgreSQL user can reach it, ADR 003). */
+  /** The embedded cluster's folder (under DATA_DIR/postgres, or where the PostgreSQL user can reach it). */
   embeddedDataDir?: string;
   close: () => Promise<void>;
 };

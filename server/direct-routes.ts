@@ -6,8 +6,8 @@ import { type BodyLocals } from "./remix";
 /**
  * The entry routes' actions, called straight from Express: the same module, request,
  * params and load context Remix would give them, without Remix matching the request
- * against the whole route tree twice (ADR 013). Kept because the bench measured it worth
- * more than 15% on the entries figure (ADR 039); everything else goes through the stock
+ * against the whole route tree twice. Kept because the bench measured it worth
+ * more than 15% on the entries figure; everything else goes through the stock
  * handler. Pass the build `withAfterWrite` made, so that the read model hears of the write.
  * A thrown `Response` is the answer (marked `X-Remix-Catch`, as Remix marks it); anything
  * else is logged and answered 500, as Remix does. Only POST is taken here; other methods,

@@ -25,7 +25,7 @@ function routeTree(routes: ServerBuild["routes"], parentId?: string): AgnosticRo
 export function routeLabeller(build: ServerBuild | undefined): (path: string) => string {
   const tree = build ? routeTree(build.routes) : undefined;
   // The busiest paths are few ("/", "/api/raffles"): each is matched once, not at every answer
-  // (a match scans every route; ADR 048). Bounded, as paths with ids are many.
+  // (a match scans every route). Bounded, as paths with ids are many.
   const labels = new LRUCache<string, string>({ max: 1_000 });
   const match = (path: string) => {
     const matches = matchRoutes(tree!, path);

@@ -15,7 +15,7 @@ const HEADERS_TIMEOUT_MS = 10_000;
 const KEEP_ALIVE_TIMEOUT_MS = 75_000;
 
 /**
- * How long a client may take (ADR 023): the whole request, headers and body, within
+ * How long a client may take: the whole request, headers and body, within
  * REQUEST_TIMEOUT_SECONDS (408 and the connection closed after), its headers within 10 s,
  * an idle kept-alive connection 75 s. Node checks the first two on a timer, here a sixth
  * of the request timeout (at most 5 s), so a slow client is cut off soon after its time.

@@ -104,7 +104,7 @@ export function logWelcome(env: Env): void {
   }
 }
 
-/** The draws, the payment sweep and the mail sender: in the one process that owns the database (ADR 014, 032). */
+/** The draws, the payment sweep and the mail sender: in the one process that owns the database (032). */
 export function startJobs(env: Env, which: "all" | "timed" | "mail" = "all") {
   if (!env.SCHEDULER_ENABLED) return { stop: async () => {} };
   const none = { stop: async () => {} };
@@ -116,7 +116,7 @@ export function startJobs(env: Env, which: "all" | "timed" | "mail" = "all") {
   // workers, they send it and the primary does not: a thousand winners' messages must not
   // take the event loop that is drawing the next thousand.
   const mailSender = which !== "timed" ? startMailSender() : none;
-  // The demo crowd's simulated players (ADR 074): demo mode only, beside the draws, once for all.
+  // The demo crowd's simulated players: demo mode only, beside the draws, once for all.
   const crowd = timed && env.demoMode && env.DEMO_CROWD > 0 ? startDemoCrowd(env.DEMO_CROWD) : none;
   return {
     stop: async () => {

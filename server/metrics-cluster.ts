@@ -4,7 +4,7 @@ import { AggregatorRegistry } from "prom-client";
 import { metricsText, processMetrics } from "../app/infra/metrics.server";
 
 /**
- * /metrics with WEB_CONCURRENCY above 1 (ADR 026). The primary serves no HTTP and a
+ * /metrics with WEB_CONCURRENCY above 1. The primary serves no HTTP and a
  * scrape reaches whichever worker the port hands it to, so that worker asks the primary,
  * which gathers every worker's metrics and its own (the draws, the payment sweep and the
  * database gauges live there) over the cluster's IPC channel and sums them with

@@ -6,7 +6,7 @@ import { isDatabaseUnavailable, outageResponse } from "~/infra/outage.server";
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 
 /**
- * What sits around `@remix-run/express`'s stock request handler (ADR 039): the body read
+ * What sits around `@remix-run/express`'s stock request handler: the body read
  * whole up to a limit before any route runs, the read model told of each write before
  * its answer leaves, compression flushed once per burst, and a 400 for a request no URL
  * can be made of.
@@ -82,7 +82,7 @@ export type AfterWrite = (request: Request, status: number | undefined) => Promi
 /**
  * The build with every route's action followed by `afterWrite`: a document form post, a
  * fetcher's and an API route's alike, before the answer (or the page rendered after the
- * action) is made, so the player reads what they just did (ADR 013).
+ * action) is made, so the player reads what they just did.
  */
 export function withAfterWrite<B extends ServerBuild | (() => Promise<ServerBuild>)>(build: B, afterWrite: AfterWrite): B {
   if (typeof build === "function") return (async () => wrapActions(await build(), afterWrite)) as B;
@@ -116,7 +116,7 @@ function wrapActions(build: ServerBuild, afterWrite: AfterWrite): ServerBuild {
 /**
  * The build with every route's loader and action answering a database outage with a 503
  * and Retry-After instead of a 500: a thrown Response is the API's answer as is, and a
- * page's error boundary status (ADR 054).
+ * page's error boundary status.
  */
 export function withOutageAnswers<B extends ServerBuild | (() => Promise<ServerBuild>)>(build: B): B {
   if (typeof build === "function") return (async () => wrapOutages(await build())) as B;
@@ -164,7 +164,7 @@ function statusOf(outcome: unknown): number | undefined {
  * stock handler writes a page as React hands it over, in pieces of about 2 kB all at once,
  * and flushes after each: the signed-in home page left as 40-odd gzip blocks instead of 2,
  * three times the bytes, and the bench's loader spent 2.2–2.5 ms of CPU per page parsing
- * them against 0.6–0.7 ms (ADR 015, ADR 039). A write that comes later (an event, a part
+ * them against 0.6–0.7 ms. A write that comes later (an event, a part
  * that waited) is still flushed as soon as the loop turns. After `compression`.
  */
 export function flushOncePerBurst(_req: ExpressRequest, res: ExpressResponse, next: NextFunction) {

@@ -32,7 +32,7 @@ export const DEMO_USERS = [
 ] as const;
 
 /**
- * The demo admin's TOTP secret (ADR 036): the README prints it, so a person trying the site
+ * The demo admin's TOTP secret: the README prints it, so a person trying the site
  * can reach the back office with an authenticator app or the one-liner there. Demo mode only.
  */
 export const DEMO_ADMIN_TOTP_SECRET = "RAFFLERUSHDEMOADMIN2FACTORSECRET";

@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import type { ReactNode } from "react";
 
-/** The back office's tabs, each a nested route of /admin (`/admin/payouts`...; ADR 043), in the order of its nav. */
+/** The back office's tabs, each a nested route of /admin (`/admin/payouts`...), in the order of its nav. */
 export const ADMIN_TABS = ["payouts", "users", "raffles", "audit", "ledger"] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
@@ -43,7 +43,7 @@ export function Cell({ children, label }: { children: ReactNode; label?: string 
   );
 }
 
-/** A form with one text field posting to a back-office action (ADR 040): a fetcher, or a plain post without JavaScript. */
+/** A form with one text field posting to a back-office action: a fetcher, or a plain post without JavaScript. */
 export function TextAction({
   action,
   name,
@@ -76,7 +76,7 @@ export function TextAction({
   );
 }
 
-/** A one-button form posting to a back-office action (ADR 040): a fetcher, or a plain post without JavaScript. */
+/** A one-button form posting to a back-office action: a fetcher, or a plain post without JavaScript. */
 export function ActionButton({
   action,
   label,
@@ -101,7 +101,7 @@ export function ActionButton({
   );
 }
 
-/** A form with one choice posting to a back-office action (ADR 040): a fetcher, or a plain post without JavaScript. */
+/** A form with one choice posting to a back-office action: a fetcher, or a plain post without JavaScript. */
 export function SelectAction({
   action,
   id,

@@ -57,7 +57,7 @@ export function BigWinBanner({ winners }: { winners: Winner[] }) {
 }
 
 /**
- * The player's own win (ADR 028): the big-win celebration, with the spec's "Congratulations!
+ * The player's own win: the big-win celebration, with the spec's "Congratulations!
  * You won {n} coins!", for BIG_WIN_MS or until closed; 20 confetti pieces that fall only
  * when motion is welcome (prefers-reduced-motion keeps them still).
  */

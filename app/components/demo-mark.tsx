@@ -1,5 +1,5 @@
 /**
- * The mark beside the name of one of the demo crowd's simulated players (ADR 074): wherever
+ * The mark beside the name of one of the demo crowd's simulated players: wherever
  * a player is named, a person can tell a demo player from a real one.
  */
 export function DemoMark({ isDemo }: { isDemo?: boolean | null }) {

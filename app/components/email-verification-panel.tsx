@@ -9,7 +9,7 @@ import { useSchemaForm } from "./schema-form";
 type Reply = SubmissionResult<string[]>;
 
 /**
- * On the withdraw page until the player's address is verified (ADR 032): why, the code
+ * On the withdraw page until the player's address is verified: why, the code
  * from the message, and "resend". Both post to /verify-email. With JavaScript through a
  * fetcher: a refusal (a wrong code, a limit) shows here beside the field, a success goes
  * back to /withdraw with its toast. Without, the same forms post as pages, and a refusal

@@ -58,7 +58,7 @@ function enteredRaffles(matches: ReturnType<typeof useMatches>): string[] {
 }
 
 /**
- * Tells the player, as their settings ask (ADR 031), that a round they entered was drawn:
+ * Tells the player, as their settings ask, that a round they entered was drawn:
  * a short sound (sound effects) and, for quick rounds, a browser notification (quick
  * raffle notifications, once the browser's permission is granted). Rounds entered are
  * remembered while the page lives, because a drawn round leaves the page's data.

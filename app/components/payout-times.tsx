@@ -11,7 +11,7 @@ export function formatDuration(seconds: number): string {
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
 }
 
-/** /fair's payout figures (ADR 075): time from request to money sent per method, and refusals per reason. */
+/** /fair's payout figures: time from request to money sent per method, and refusals per reason. */
 export function PayoutTimesSection({ times }: { times: PayoutTimes }) {
   const refused = times.refused.reduce((sum, r) => sum + r.count, 0);
   return (

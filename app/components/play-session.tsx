@@ -111,7 +111,7 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
               <a href="/api/logout" className="rounded-md border border-line-strong px-4 py-2 font-semibold">
                 Stop playing
               </a>
-              {/* One answer with or without JavaScript (ADR 040): back to the page. */}
+              {/* One answer with or without JavaScript: back to the page. */}
               <keepPlaying.Form
                 method="post"
                 action="/reality-check"

@@ -11,7 +11,7 @@ import { DemoMark } from "./demo-mark";
 
 /**
  * The fields of the API's raffle view that a card shows; a raffle drawn moments ago also
- * has when it was drawn and, when completed, its winner (ADR 028).
+ * has when it was drawn and, when completed, its winner.
  */
 export type RaffleCardData = Omit<RaffleView, "timeRemaining" | "maxTicketsPerPlayer" | "seedHash"> & {
   drawnAt?: string;
@@ -185,7 +185,7 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
           </p>
         </div>
       ) : (
-        // One answer with or without JavaScript (ADR 040): back to this page with the spec's toast.
+        // One answer with or without JavaScript: back to this page with the spec's toast.
         <entry.Form method="post" action={action} preventScrollReset>
           <button
             type="submit"

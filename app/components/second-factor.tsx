@@ -6,7 +6,7 @@ import { CodeField, useSchemaForm } from "./schema-form";
 
 /**
  * The QR code (an SVG drawn on the server), the secret for typing by hand, and the first
- * code's form (ADR 036). `lastResult` is the action's answer to this form, if any: a wrong
+ * code's form. `lastResult` is the action's answer to this form, if any: a wrong
  * code shows beside the field.
  */
 export function TotpEnrolment({

@@ -56,7 +56,7 @@ function SettingSwitches({ settings }: { settings: PlayerSettings }) {
     if (key === "soundEffects" && on) playOutcomeSound("draw");
     const next = { ...current, [key]: on };
     setCurrent(next);
-    // The same action as the plain form (ADR 040): back to this page with the toast.
+    // The same action as the plain form: back to this page with the toast.
     save.submit(Object.fromEntries(Object.entries(next).map(([k, v]) => [k, String(v)])), { method: "post", action: "/settings", preventScrollReset: true });
   };
 
@@ -107,7 +107,7 @@ export function SettingsContent({ account, theme, supportEmail, settings }: Sett
   const themeFetcher = useFetcher();
   const location = useLocation();
   const [currentTheme, setCurrentTheme] = useState(theme);
-  // The switch turns at once; the same action as the plain form sets the cookie and comes back (ADR 040).
+  // The switch turns at once; the same action as the plain form sets the cookie and comes back.
   const setTheme = (next: "light" | "dark") => {
     document.documentElement.classList.toggle("dark", next === "dark");
     setCurrentTheme(next);

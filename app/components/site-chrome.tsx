@@ -6,7 +6,7 @@ import { usePaused } from "./play-session";
  * only). Signed in, it leaves room under it for the mobile bottom navigation.
  */
 export function SiteFooter({ isAdmin = false, signedIn = true }: { isAdmin?: boolean; signedIn?: boolean }) {
-  // 44 px tall: a row of small links is easy to miss with a finger (ADR 029).
+  // 44 px tall: a row of small links is easy to miss with a finger.
   const link = "inline-flex min-h-11 items-center underline";
   return (
     <footer className={`mt-10 flex flex-wrap justify-center gap-x-6 gap-y-1 border-t border-line px-4 py-6 text-sm ${signedIn ? "pb-24 sm:pb-6" : ""}`}>

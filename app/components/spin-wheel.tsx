@@ -166,7 +166,7 @@ export function SpinWheel({ canSpin, nextSpinTime, lastReward, prizes, now }: Wh
       <p className="sr-only" aria-live="polite">
         {state === "spinning" ? "The wheel is spinning" : ""}
       </p>
-      {/* One answer with or without JavaScript (ADR 040): back to this page with the spec's toast. */}
+      {/* One answer with or without JavaScript: back to this page with the spec's toast. */}
       <spin.Form
         ref={form}
         method="post"

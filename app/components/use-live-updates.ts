@@ -2,7 +2,7 @@ import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { DRAWN_EVENT } from "./outcome-signals";
 
-/** A tab hidden this long lets its live stream go; it opens one again when shown (ADR 025). */
+/** A tab hidden this long lets its live stream go; it opens one again when shown. */
 export const HIDDEN_STREAM_GRACE_MS = 60_000;
 
 /** Without game updates, a page whose stream is down still looks for news this often. */
@@ -11,7 +11,7 @@ const NEWS_POLL_MS = 60_000;
 /**
  * Keeps the page's data fresh: reloads it (at most once a second) when /api/events
  * reports news for this player (an outcome, a withdrawal's new state: the root loader
- * takes it and shows it, ADR 028) and, with `gamePollMs`, a pot change, a new round or a
+ * takes it and shows it) and, with `gamePollMs`, a pot change, a new round or a
  * draw; if the stream drops, falls back to polling, as the spec's screens did. Every player
  * page runs it (PlayerShell), so news reaches whatever page is open.
  *
@@ -62,7 +62,7 @@ export function useLiveUpdates(gamePollMs?: number, hiddenGraceMs = HIDDEN_STREA
     };
     // A stream the browser gave up on (a 429 or 503 refusal, say) is opened again after a
     // pause that doubles, from 30 s to 5 minutes, with jitter so that refused tabs do not
-    // come back together; the page polls meanwhile (ADR 025).
+    // come back together; the page polls meanwhile.
     let source: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let pause = 30_000;

@@ -40,7 +40,7 @@ export function UsernameDialog() {
         Choose your username
       </h2>
       <p className="mt-1 text-sm text-ink-muted">Other players see it when you win.</p>
-      {/* One answer with or without JavaScript (ADR 040): the page again, with the spec's toast. */}
+      {/* One answer with or without JavaScript: the page again, with the spec's toast. */}
       <create.Form
         method="post"
         action="/account/username"

@@ -44,7 +44,7 @@ export function VipPage({ user, claimedToday }: { user: VipUser; claimedToday: b
             <span id="daily-bonus-why">The daily bonus is for active VIP members.</span>
           </p>
         ) : (
-          // One answer with or without JavaScript (ADR 040): back to this page with the spec's toast.
+          // One answer with or without JavaScript: back to this page with the spec's toast.
           <claim.Form method="post" action="/vip/claim-daily-bonus" className="mt-3" preventScrollReset>
             <button type="submit" disabled={pending || claimedToday} className="rounded-md bg-gold px-4 py-2 font-bold text-on-gold disabled:opacity-60">
               {claimedToday ? "Claimed today" : pending ? "Claiming..." : "Claim Daily Bonus"}

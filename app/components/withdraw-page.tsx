@@ -64,7 +64,7 @@ const noted = (name: string, problem: WithdrawalProblem | undefined, reenter: bo
 /**
  * The form itself. Without JavaScript every method's fields are shown and the server
  * reads the chosen one's; with it, only the chosen method's fields show, changing method
- * clears them, and a fetcher sends the form (ADR 040). A request that went through adds a
+ * clears them, and a fetcher sends the form. A request that went through adds a
  * withdrawal to the history, whose newest id keys this form: it starts empty again. A
  * refused one keeps what was typed, the reason beside its field (issue 33).
  */

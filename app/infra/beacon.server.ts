@@ -6,7 +6,7 @@ import { beaconRandomness, QUICKNET, roundAfter, roundTime, verifyBeaconSignatur
 import { countBeaconFetch } from "./metrics.server";
 
 /**
- * The public randomness beacon a draw waits for (ADR 033): drand rounds fetched from
+ * The public randomness beacon a draw waits for: drand rounds fetched from
  * several HTTP relays in drand's format (GET /{chain hash}/public/{round}) and verified
  * here against the chain's key (draw-verifier.mjs), never trusted as sent. One fetch per
  * round, shared by every raffle that waits for it. Nothing here touches the database

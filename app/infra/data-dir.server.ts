@@ -19,7 +19,7 @@ export function localSecret(name: string): string {
   } catch {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     // Written whole under a name of its own, then linked into place: another process (a
-    // cluster's worker, ADR 014) sees either no file or the whole secret, never a half-written one.
+    // cluster's worker) sees either no file or the whole secret, never a half-written one.
     const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
     writeFileSync(draft, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
     try {

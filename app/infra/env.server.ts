@@ -26,7 +26,7 @@ const jurisdictions = z.string().transform((text, ctx) => {
   return parsed;
 });
 
-/** "https://relay-a,https://relay-b": the drand HTTP relays a draw's beacon round is fetched from (ADR 033). */
+/** "https://relay-a,https://relay-b": the drand HTTP relays a draw's beacon round is fetched from. */
 const beaconUrls = z
   .string()
   .transform((text) =>
@@ -40,7 +40,7 @@ const beaconUrls = z
     'expected http(s) URLs, comma-separated, or "off"',
   );
 
-/** drand's public HTTP relays of quicknet: the beacon by default with Stripe keys (issue 34, ADR 075). */
+/** drand's public HTTP relays of quicknet: the beacon by default with Stripe keys (issue 34). */
 export const DRAND_RELAYS = ["https://api.drand.sh", "https://api2.drand.sh", "https://api3.drand.sh", "https://drand.cloudflare.com"];
 
 /** The beacon chain as its relays publish it at /{hash}/info (drand's JSON); unset: quicknet. */
@@ -140,9 +140,9 @@ const schema = z.object({
   SIGNUP_LIMIT_PER_HOUR: z.coerce.number({ message: "expected a whole number" }).int().positive().default(20),
   /** Raffle entries one player may make per second (raised only by the benchmark, bench/). */
   ENTRY_LIMIT_PER_SECOND: z.coerce.number({ message: "expected a whole number" }).int().positive().default(10),
-  /** Where players write to: required outside demo mode, a clearly demo address in it (ADR 054). */
+  /** Where players write to: required outside demo mode, a clearly demo address in it. */
   SUPPORT_EMAIL: z.email("expected an email address").optional(),
-  /** Where mail goes (smtp:// or smtps://, user and password in the URL); unset, it is written as .eml files under DATA_DIR/mail (ADR 032). */
+  /** Where mail goes (smtp:// or smtps://, user and password in the URL); unset, it is written as .eml files under DATA_DIR/mail. */
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\/[^\s]+$/, "expected an smtp:// or smtps:// URL")
@@ -156,7 +156,7 @@ const schema = z.object({
    */
   DEMO_MODE: booleanFlag.optional(),
   /**
-   * How many simulated, labelled demo players play in a demo (ADR 074); 0 turns them off.
+   * How many simulated, labelled demo players play in a demo; 0 turns them off.
    * Default: 12 in demo mode. Refused with Stripe keys.
    */
   DEMO_CROWD: z.coerce
@@ -171,7 +171,7 @@ const schema = z.object({
   SEED_DEMO_USERS: booleanFlag.optional(),
   SCHEDULER_ENABLED: booleanFlag.default(true),
   ADMIN_ACCESS_KEY: z.string().min(12, "expected at least 12 characters").optional(),
-  /** The bearer token of GET /metrics (ADR 026); unset, /metrics is 404. */
+  /** The bearer token of GET /metrics; unset, /metrics is 404. */
   METRICS_TOKEN: z.string().min(24, "expected at least 24 characters").optional(),
   OAUTH_ISSUER: z.url("expected the issuer URL of an OpenID Connect provider").optional(),
   OAUTH_CLIENT_ID: z.string().min(1).optional(),
@@ -183,20 +183,20 @@ const schema = z.object({
     .transform((name) => name.toLowerCase())
     .optional(),
   ALLOWED_COUNTRIES: jurisdictions.optional(),
-  /** Live event streams one process serves at once; more are 429 (ADR 025). */
+  /** Live event streams one process serves at once; more are 429. */
   EVENT_STREAMS_MAX: z.coerce.number({ message: "expected a whole number" }).int().positive().default(2000),
-  /** The longest a live event stream lives before the server ends it and the browser opens another (ADR 025). */
+  /** The longest a live event stream lives before the server ends it and the browser opens another. */
   EVENT_STREAM_MAX_SECONDS: z.coerce
     .number({ message: "expected a number of seconds" })
     .positive("expected a number of seconds")
     .max(86_400, "expected at most 86400 seconds")
     .default(900),
   /**
-   * Cookies marked Secure, the session's named `__Host-session` (ADR 027). Default: on in
+   * Cookies marked Secure, the session's named `__Host-session`. Default: on in
    * production. `false` only for a demo served over plain HTTP to another host than localhost.
    */
   SECURE_COOKIES: booleanFlag.optional(),
-  /** How long a client has to send a whole request, headers and body (ADR 023); tests shorten it. */
+  /** How long a client has to send a whole request, headers and body; tests shorten it. */
   REQUEST_TIMEOUT_SECONDS: z.coerce
     .number({ message: "expected a number of seconds" })
     .positive("expected a number of seconds")
@@ -205,7 +205,7 @@ const schema = z.object({
   /** Tests only: how many seconds one "minute" of the reality check's interval lasts. */
   REALITY_CHECK_MINUTE_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").default(60),
   /**
-   * The drand relays (ADR 033). Unset: drand's public relays with Stripe keys (ADR 075), no
+   * The drand relays. Unset: drand's public relays with Stripe keys, no
    * beacon in a demo; "off": raffles are committed and drawn without a beacon, and say so.
    */
   BEACON_URLS: beaconUrls.optional(),
@@ -272,7 +272,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (demoMode && env.DEMO_MODE === undefined && env.DATABASE_URL !== undefined) {
     throw new ConfigError(`Invalid configuration: ${unsetNames} while DATABASE_URL is set: set them for real payments, or DEMO_MODE=true for a demo`);
   }
-  // Simulated players must never share a site with real money (ADR 074).
+  // Simulated players must never share a site with real money.
   if (!demoMode && env.DEMO_CROWD !== undefined && env.DEMO_CROWD > 0) {
     throw new ConfigError("Invalid configuration: DEMO_CROWD is for demos only, not with STRIPE_SECRET_KEY set (set DEMO_CROWD=0 or unset it)");
   }

@@ -34,14 +34,14 @@ export async function publish(tx: Tx, event: GameEvent): Promise<void> {
 type Listener = (event: GameEvent) => void;
 type Subscriber = { listener: Listener; onClose: () => void };
 
-/** Streams one session may hold at once (a few tabs); more are refused (ADR 025). */
+/** Streams one session may hold at once (a few tabs); more are refused. */
 export const STREAMS_PER_SESSION = 4;
-/** Streams one account may hold at once, across its sessions: signing in again opens no more (ADR 054). */
+/** Streams one account may hold at once, across its sessions: signing in again opens no more. */
 export const STREAMS_PER_ACCOUNT = 8;
 /** The share of the process's streams one address may hold (never fewer than an account's). */
 const ADDRESS_SHARE = 0.05;
 
-/** Streams one address may hold when the process holds at most `maxStreams` (ADR 054). */
+/** Streams one address may hold when the process holds at most `maxStreams`. */
 export function streamsPerAddress(maxStreams: number): number {
   return Math.max(STREAMS_PER_ACCOUNT, Math.ceil(maxStreams * ADDRESS_SHARE));
 }

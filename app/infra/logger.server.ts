@@ -13,7 +13,7 @@ import { getEnv } from "./env.server";
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
-    // The pid tells apart the lines of a cluster's workers (WEB_CONCURRENCY, ADR 014).
+    // The pid tells apart the lines of a cluster's workers (WEB_CONCURRENCY).
     base: { service: "raffle", pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {

@@ -7,7 +7,7 @@ import { countPaymentsByStatus, countPayoutLegsByStatus, countWithdrawalsByStatu
 import { openStreamCount } from "./events.server";
 
 /**
- * What GET /metrics shows (Prometheus text, prom-client's global registry; ADR 026).
+ * What GET /metrics shows (Prometheus text, prom-client's global registry).
  * server.ts and the Remix build each carry a copy of this module, but prom-client is
  * one package outside both bundles: the metrics are made once per process (remember),
  * so both copies count into the same ones.

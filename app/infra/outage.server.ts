@@ -1,6 +1,6 @@
 /**
  * A database that cannot be reached is an outage, not a bug: the answer is a 503 with
- * Retry-After (JSON for the API, the error page for pages), never a 500 (ADR 054).
+ * Retry-After (JSON for the API, the error page for pages), never a 500.
  */
 
 /** How long a client is asked to wait before it tries again during an outage. */

@@ -3,7 +3,7 @@ import { normaliseEmail } from "~/shared/person-email";
 import { sessionSecret } from "./session-secret.server";
 
 /**
- * The key a person's controls and once-only gifts are kept under (ADR 053): an HMAC of the
+ * The key a person's controls and once-only gifts are kept under: an HMAC of the
  * normalised email with a key derived from the server secret, so the table names nobody to
  * whoever reads it. The prefix names the kind: "identity:" (name and date of birth, once
  * identity is verified) is the next.

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { exportAccountData } from "~/services/accounts/account-export.server";
 import { requireUser } from "~/web/auth.server";
 
-/** "Download my data": the player's data as a JSON attachment, generated on request (ADR 035). */
+/** "Download my data": the player's data as a JSON attachment, generated on request. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const now = new Date();

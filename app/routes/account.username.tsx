@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * The username dialog's form and this page's (ADR 040): the spec's four rules, then
+ * The username dialog's form and this page's: the spec's four rules, then
  * uniqueness, and back to the page (or to `returnTo`) with "Username Created!", or to the
  * page with the reason. API clients use /api/auth/create-username.
  */

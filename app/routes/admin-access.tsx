@@ -26,7 +26,7 @@ import { adminGateSchema as schema, gateCodeSchema, gateKeySchema, gatePasskeySc
 
 const DENIED = "Access Denied: invalid credentials or insufficient privileges.";
 
-/** The spec's three states (not signed in, signed in without the admin flag, admin); an admin without a factor enrols first (ADR 036). */
+/** The spec's three states (not signed in, signed in without the admin flag, admin); an admin without a factor enrols first. */
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!(await getSession(request))) return { state: "unauthenticated" as const };
   // Anyone still finishing sign-up goes through onboarding first.

@@ -4,7 +4,7 @@ import { requireAdmin } from "~/web/auth.server";
 
 /**
  * `/admin` opens the first tab. `/admin?tab=X&...`, a tab's address before the tabs became
- * nested routes (ADR 043), goes to `/admin/X?...` with its other parameters kept, so that old
+ * nested routes, goes to `/admin/X?...` with its other parameters kept, so that old
  * links and bookmarks still work; an unknown tab is the first one.
  */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -6,7 +6,7 @@ import { queryParams } from "~/web/http.server";
 import { auditView, readAuditFilter } from "~/services/back-office/audit-view.server";
 import { requireAdmin } from "~/web/auth.server";
 
-/** The audit log tab (ADR 043): filtered by who acted, action, target and dates, paged by cursor. */
+/** The audit log tab: filtered by who acted, action, target and dates, paged by cursor. */
 export async function loader({ request }: LoaderFunctionArgs) {
   // Loaders run in parallel: the layout's guard does not cover this one.
   await requireAdmin(request);

@@ -6,7 +6,7 @@ import { reconciliation } from "~/services/back-office/admin.server";
 import { requireAdmin } from "~/web/auth.server";
 import { formatDecimalDollars as money } from "~/shared/money";
 
-/** The ledger tab (ADR 043): every account kind's total; the sum of all must be zero. */
+/** The ledger tab: every account kind's total; the sum of all must be zero. */
 export async function loader({ request }: LoaderFunctionArgs) {
   // Loaders run in parallel: the layout's guard does not cover this one.
   await requireAdmin(request);

@@ -8,7 +8,7 @@ import { utcMinute } from "~/shared/dates";
 import { formatDecimalDollars as money } from "~/shared/money";
 import { REJECT_REASONS } from "~/shared/payout-decisions";
 
-/** The payouts tab (ADR 043): the pending queue, the transfers waiting for their reference and the refunds held for review (ADR 050). */
+/** The payouts tab: the pending queue, the transfers waiting for their reference and the refunds held for review. */
 export async function loader({ request }: LoaderFunctionArgs) {
   // Loaders run in parallel: the layout's guard does not cover this one.
   const session = await requireAdmin(request);

@@ -6,7 +6,7 @@ import { queryParams } from "~/web/http.server";
 import { listRafflesForAdmin } from "~/services/back-office/admin.server";
 import { requireAdmin } from "~/web/auth.server";
 
-/** The raffles tab (ADR 043): active raffles and the last day's; rounds cancelled without entries only with `empty=1`. */
+/** The raffles tab: active raffles and the last day's; rounds cancelled without entries only with `empty=1`. */
 export async function loader({ request }: LoaderFunctionArgs) {
   // Loaders run in parallel: the layout's guard does not cover this one.
   await requireAdmin(request);

@@ -13,7 +13,7 @@ import { PageError } from "~/components/route-error";
 const PERIODS = Object.keys(REVENUE_PERIODS) as RevenuePeriod[];
 
 /**
- * The back office's layout (ADR 043): the overview and the revenue chart on every tab; each
+ * The back office's layout: the overview and the revenue chart on every tab; each
  * tab (/admin/payouts, /admin/users...) is a nested route that loads its own data, in
  * parallel with this loader. It reads only `revenue`, one of three periods (anything else
  * is the daily chart), so a bad query is refused by the tab that reads it, under this page.

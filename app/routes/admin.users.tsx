@@ -10,7 +10,7 @@ import { formatDecimalDollars as money } from "~/shared/money";
 import { BREAKS, EXCLUSIONS } from "~/shared/responsible-play-options";
 import { DemoMark } from "~/components/demo-mark";
 
-/** The users tab (ADR 043): a search by email or username (`q`), 25 players a page (`page`). */
+/** The users tab: a search by email or username (`q`), 25 players a page (`page`). */
 export async function loader({ request }: LoaderFunctionArgs) {
   // Loaders run in parallel: the layout's guard does not cover this one.
   await requireAdmin(request);

@@ -14,7 +14,7 @@ import { formatDecimalDollars as money } from "~/shared/money";
  * it"): the full destination, for an admin who may record this transfer (each view in the
  * audit log), and the forms that record it sent {reference} or failed {failure}. A payout
  * with nothing to send, or the admin's own, goes back to the payouts tab with the reason.
- * API clients use GET and POST /api/admin/payouts/:id/transfer (ADR 040).
+ * API clients use GET and POST /api/admin/payouts/:id/transfer.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const session = await requireAdmin(request);

@@ -13,7 +13,7 @@ import { formatDecimalDollars as money } from "~/shared/money";
  * Bulk approval, confirmed (PRODUCT.md: decisions that cost money are deliberate): GET
  * shows how many payouts up to {maxAmount} ($50 or $100) one approval would settle and
  * their total; the form posts the same {maxAmount} to approve them. Then back to the
- * payouts tab with the count. API clients use /api/admin/payouts/bulk-approve (ADR 040).
+ * payouts tab with the count. API clients use /api/admin/payouts/bulk-approve.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await requireAdmin(request);

@@ -1,7 +1,7 @@
 import { clearFlagAction } from "~/web/admin-actions.server";
 import { adminPageAction } from "~/web/admin-http.server";
 
-/** The back office's form: clears the player's flag {flaggedAt, note} (ADR 050). Back to the page with a toast; API clients use /api/admin/users/:id/clear-flag (ADR 040). */
+/** The back office's form: clears the player's flag {flaggedAt, note}. Back to the page with a toast; API clients use /api/admin/users/:id/clear-flag. */
 export const action = adminPageAction(clearFlagAction);
 
 export function loader() {

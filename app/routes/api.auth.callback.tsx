@@ -20,7 +20,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     const message = error instanceof AccountError ? error.message : "Sign-in with your identity provider failed. Please try again.";
     return redirectWithToast("/", { type: "error", title: "Sign-in failed", description: message });
   }
-  // A player with a second factor gives its code after the provider too, as after a password (ADR 036).
+  // A player with a second factor gives its code after the provider too, as after a password.
   if (await needsSecondStep(userId)) {
     const headers = new Headers({ "Set-Cookie": await pendingSignInCookie(userId, returnTo) });
     headers.append("Set-Cookie", clear);

@@ -4,7 +4,7 @@ import { spinAsPlayer } from "~/services/raffles/game-actions.server";
 import { apiResponse } from "~/web/http.server";
 import { idempotent } from "~/web/idempotency.server";
 
-/** POST: the spin's reward as JSON; the home page's wheel posts to /daily-spin (ADR 040). */
+/** POST: the spin's reward as JSON; the home page's wheel posts to /daily-spin. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   return idempotent(request, user.id, () => apiResponse(async () => Response.json(await spinAsPlayer(user))));

@@ -21,12 +21,12 @@ function maxAgeMs(): number {
 /**
  * Server-Sent Events: pot changes, new rounds and draws, as they commit on any instance,
  * and "notice" (no data) when news waits for this stream's player (an outcome, a withdrawal's
- * new state; ADR 028): the page reloads its data, and its root loader takes the news.
+ * new state): the page reloads its data, and its root loader takes the news.
  * A process shutting down ends its streams and starts none (the page polls meanwhile).
  * A session and an account hold at most a few streams, an address a small share of the
- * process's EVENT_STREAMS_MAX (ADR 054): more are 429 with Retry-After. A stream ends after EVENT_STREAM_MAX_SECONDS, telling the browser to
+ * process's EVENT_STREAMS_MAX: more are 429 with Retry-After. A stream ends after EVENT_STREAM_MAX_SECONDS, telling the browser to
  * come back after a pause of 5 to 15 s, so that no stream (a forgotten tab's, a signed-out
- * session's, a client gone without a word) is held for ever (ADR 025).
+ * session's, a client gone without a word) is held for ever.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -79,7 +79,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
           // already closed
         }
       };
-      // A client gone away gives its place back at once (ADR 025, ADR 039).
+      // A client gone away gives its place back at once.
       for (const gone of [request.signal, context.clientGone]) {
         if (gone?.aborted) cleanup();
         else gone?.addEventListener("abort", () => cleanup(), { once: true });

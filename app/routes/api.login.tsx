@@ -77,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       input.intent === "signin"
         ? await signIn(input, { ip: context.clientIp, device })
         : await signUp({ ...input, acceptTerms: true, depositLimits: limitsFromFields(input) }, { ip: context.clientIp });
-    // An account with a second factor signs in on a second step (ADR 036).
+    // An account with a second factor signs in on a second step.
     if (input.intent === "signin" && (await needsSecondStep(userId))) {
       return redirect("/login/two-factor", { headers: { "Set-Cookie": await pendingSignInCookie(userId, input.returnTo) } });
     }

@@ -4,7 +4,7 @@ import { enterAsPlayer } from "~/services/raffles/game-actions.server";
 import { apiResponse, uuidParam } from "~/web/http.server";
 import { idempotent } from "~/web/idempotency.server";
 
-/** POST: the entry as JSON; the cards on the pages post to the page route of the same path without /api (ADR 040). */
+/** POST: the entry as JSON; the cards on the pages post to the page route of the same path without /api. */
 export async function action({ request, params }: ActionFunctionArgs) {
   // The session is checked by the entry itself, in its transaction (enterAsPlayer).
   const sessionHash = await requireSessionToken(request);

@@ -4,7 +4,7 @@ import { claimAsPlayer } from "~/services/raffles/game-actions.server";
 import { apiResponse } from "~/web/http.server";
 import { idempotent } from "~/web/idempotency.server";
 
-/** POST: the bonus claimed, as JSON; the VIP page's button posts to /vip/claim-daily-bonus (ADR 040). */
+/** POST: the bonus claimed, as JSON; the VIP page's button posts to /vip/claim-daily-bonus. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireUser(request);
   return idempotent(request, user.id, () => apiResponse(async () => Response.json(await claimAsPlayer(user))));

@@ -5,7 +5,7 @@ import { devMailReader } from "~/web/dev-mailbox.server";
 import { listDevMail } from "~/infra/mail/dev-mailbox.server";
 import { PageError } from "~/components/route-error";
 
-/** The demo's mailbox: the messages the site wrote to DATA_DIR/mail that this reader may see. Demo mode only (ADR 032, ADR 054). */
+/** The demo's mailbox: the messages the site wrote to DATA_DIR/mail that this reader may see. Demo mode only. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const reader = await devMailReader(request);
   return { mail: await listDevMail(reader), everyone: reader.all };

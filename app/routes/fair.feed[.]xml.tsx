@@ -3,7 +3,7 @@ import { getEnv } from "~/infra/env.server";
 import { fairFeed, readFeedCursor } from "~/services/fairness/feed.server";
 import { queryParams } from "~/web/http.server";
 
-/** The public Atom feed of commitments and results (ADR 075). Public, like every draw page. */
+/** The public Atom feed of commitments and results. Public, like every draw page. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const before = queryParams(request).get("before");
   const cursor = before === null ? undefined : readFeedCursor(before);

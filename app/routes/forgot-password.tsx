@@ -21,7 +21,7 @@ export function loader() {
 }
 
 /**
- * The same answer whether or not an account uses the address (ADR 032): the page never
+ * The same answer whether or not an account uses the address: the page never
  * says which, and the service does the same work either way.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

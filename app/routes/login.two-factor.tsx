@@ -15,7 +15,7 @@ import { clearPendingSignIn, pendingSignIn } from "~/web/pending-sign-in.server"
 import { passActionHeaders } from "~/web/action-headers";
 import { signInCodeSchema as schema } from "~/shared/second-factor-forms";
 
-/** Sign-in's second step (ADR 036): only after the right password, for 5 minutes. */
+/** Sign-in's second step: only after the right password, for 5 minutes. */
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!(await pendingSignIn(request))) throw redirect("/api/login");
   return null;

@@ -13,12 +13,12 @@ const schema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("register"), challengeId: z.uuid(), name: z.string().trim().max(PASSKEY_NAME_MAX), response: registrationResponse }),
 ]);
 
-/** Adding a passkey to the signed-in account (ADR 037), called by the passkeys page's script. */
+/** Adding a passkey to the signed-in account, called by the passkeys page's script. */
 export async function action({ request }: ActionFunctionArgs) {
   return apiResponse(async () => {
     const session = await requireSession(request);
     const user = session.user;
-    // An admin's passkey opens the admin gate (ADR 037): only an admin past the gate adds one.
+    // An admin's passkey opens the admin gate: only an admin past the gate adds one.
     if (user.isAdmin && !adminGateOpen(session)) {
       throw new DomainError("second_factor_required", "Open the back office with your authentication code first, then add your passkey.");
     }

@@ -14,7 +14,7 @@ const schema = z.discriminatedUnion("intent", [
 ]);
 
 /**
- * Signing in with a passkey (ADR 037), called by the sign-in page's script: "options"
+ * Signing in with a passkey, called by the sign-in page's script: "options"
  * answers a challenge, "verify" checks the authenticator's answer and starts a session
  * marked as signed in with a verified passkey.
  */

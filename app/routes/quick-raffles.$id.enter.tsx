@@ -6,7 +6,7 @@ import { enteredToast } from "~/web/game-toasts";
 import { pageAction } from "~/web/page-action.server";
 
 /**
- * A quick round card's "Enter" (ADR 040): back to the page with the spec's toast, with or
+ * A quick round card's "Enter": back to the page with the spec's toast, with or
  * without JavaScript. API clients use /api/quick-raffles/:id/enter, which answers JSON.
  */
 export async function action({ request, params }: ActionFunctionArgs) {

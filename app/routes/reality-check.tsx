@@ -4,7 +4,7 @@ import { dismissRealityCheck } from "~/services/play-safety/reality-check.server
 import { pageAction } from "~/web/page-action.server";
 
 /**
- * "Keep playing" on the reality check (ADR 040): dismisses the reminder until the next
+ * "Keep playing" on the reality check: dismisses the reminder until the next
  * interval and goes back to the page. API clients use POST /api/reality-check.
  */
 export async function action({ request }: ActionFunctionArgs) {

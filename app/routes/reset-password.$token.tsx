@@ -24,7 +24,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   return { live: await resetTokenIsLive(params.token ?? "") };
 }
 
-/** Uses the link once: the new password, every session ended, "password changed" by mail (ADR 032). */
+/** Uses the link once: the new password, every session ended, "password changed" by mail. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema });
   if (submission.status !== "success") return Response.json(submission.reply({ hideFields: ["password", "confirm"] }), { status: 400 });

@@ -11,7 +11,7 @@ import { saveSettings } from "~/services/accounts/settings.server";
 import { useRootData, useUser } from "~/components/use-root-data";
 import { PageError } from "~/components/route-error";
 
-/** The settings page: what the Settings dialog shows, as a page that works without JavaScript (ADR 031). */
+/** The settings page: what the Settings dialog shows, as a page that works without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
   return null;
@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * Saves every setting at once (an unticked box is off), from this page's plain form and
- * the dialog's switches alike: back to the page with a toast (ADR 040). Scripts use
+ * the dialog's switches alike: back to the page with a toast. Scripts use
  * /api/settings, which answers JSON.
  */
 export async function action({ request }: ActionFunctionArgs) {

@@ -19,7 +19,7 @@ import { passActionHeaders } from "~/web/action-headers";
 import { replyIntent, unshownErrors } from "~/shared/form-reply";
 import { beginEnrolmentSchema, playerTwoFactorSchema as schema, turnOffSchema } from "~/shared/second-factor-forms";
 
-/** Two-factor authentication for the player's own account (ADR 036), a page that works without JavaScript. */
+/** Two-factor authentication for the player's own account, a page that works without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await requireSession(request);
   const { id, email, isAdmin } = session.user;

@@ -11,7 +11,7 @@ const schema = z.object({ theme: themeSchema, redirectTo: z.string().optional() 
 
 /**
  * Sets the theme cookie and goes back to the page (`redirectTo`, else the page the form was
- * on): one answer for the settings dialog's fetcher and the plain form (ADR 040). The
+ * on): one answer for the settings dialog's fetcher and the plain form. The
  * dialog offers only the two themes, so anything else is a 400 with no field to show it by.
  */
 export async function action({ request }: ActionFunctionArgs) {

@@ -16,7 +16,7 @@ import { verifyEmailSchema as schema, verifyLinkSchema } from "~/shared/email-co
 import { passActionHeaders } from "~/web/action-headers";
 
 /**
- * Email verification (ADR 032). The link from the message opens a page whose button
+ * Email verification. The link from the message opens a page whose button
  * POSTs the token (a mail scanner that follows links verifies nothing); the withdraw
  * page's panel posts the 6-digit code, or asks for a new message ("resend"). Without a
  * token the page is that panel, where a refused code shows without JavaScript.

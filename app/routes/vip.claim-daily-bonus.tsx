@@ -4,7 +4,7 @@ import { claimAsPlayer } from "~/services/raffles/game-actions.server";
 import { claimedToast } from "~/web/game-toasts";
 import { pageAction } from "~/web/page-action.server";
 
-/** "Claim Daily Bonus" on the VIP page (ADR 040); API clients use POST /api/vip/claim-daily-bonus. */
+/** "Claim Daily Bonus" on the VIP page; API clients use POST /api/vip/claim-daily-bonus. */
 export async function action({ request }: ActionFunctionArgs) {
   return pageAction(request, async () => claimedToast(await claimAsPlayer(await requireUser(request))), { failureTitle: "Claim Failed", back: "/vip" });
 }

@@ -40,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * The withdrawal form (ADR 040): one answer whether it came from the page's fetcher or a
+ * The withdrawal form: one answer whether it came from the page's fetcher or a
  * plain post: back to /withdraw with "Withdrawal Requested", or, refused, the page again
  * (4xx) with the reason and what was typed. API clients use POST /api/withdraw (same
  * service, same rules, JSON).

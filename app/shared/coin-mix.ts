@@ -1,5 +1,5 @@
 /**
- * Cash and bonus coins (PRODUCT.md, "Cash coins and bonus coins"; ADR 017). Cash is
+ * Cash and bonus coins (PRODUCT.md, "Cash coins and bonus coins"). Cash is
  * withdrawable: money paid in (1 cent = 1 coin) and the cash part of prizes and refunds.
  * Bonus is play only: everything the house gives. Each is its own ledger account.
  */

@@ -35,7 +35,7 @@ export type DomainErrorCode =
   | "username_required"
   /** An account that cannot be closed yet: a withdrawal or payment in progress, cash to withdraw. */
   | "closure_refused"
-  /** An admin adding a passkey before opening the admin gate with their code (ADR 037). */
+  /** An admin adding a passkey before opening the admin gate with their code. */
   | "second_factor_required";
 
 export class DomainError extends Error {

@@ -2,7 +2,7 @@
 /**
  * Raffle Rush draw verifier: the published draw formula (docs/fairness.md) and every check a
  * player can make of a draw's public JSON (GET /api/fair/<raffleId>), with no help from the
- * site. One file, three uses (ADR 030, ADR 033): the /fair/<id> page runs it in the
+ * site. One file, three uses: the /fair/<id> page runs it in the
  * browser, scripts/verify-draw.mjs runs it in Node.js, and /fair/draw-verifier.mjs serves it
  * to download. The server draws with the same beacon and message functions, and
  * app/services/fairness/draw-math.server.ts computes the hashes with node:crypto on the hot path

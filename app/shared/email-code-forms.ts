@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The 6-digit codes sent by mail (ADR 032, ADR 037): verifying the address, confirming a new
+ * The 6-digit codes sent by mail: verifying the address, confirming a new
  * one. Read by conform in the browser and by `parseWithZod` in the action. Only an overlong
  * code is refused here; any other (a blank one included) goes to the service, which counts
  * the guess before it checks it.

@@ -1,5 +1,5 @@
 /**
- * The email as it names a person (ADR 053): trimmed and lower-cased, a "+tag" dropped from
+ * The email as it names a person: trimmed and lower-cased, a "+tag" dropped from
  * the mailbox, and for Gmail the dots too (the same inbox). Used only to recognise a person
  * across accounts (their self-exclusion and limits, their welcome coins), never to send mail.
  */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The settings that follow the player's account (ADR 031): stored on the user's row, read
+ * The settings that follow the player's account: stored on the user's row, read
  * with the session, saved by a plain form (JavaScript off) or a fetcher. The theme stays
  * in its cookie (the server needs it before it knows who is signed in).
  */

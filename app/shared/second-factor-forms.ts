@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The forms that take a second factor's code (ADR 036): sign-in's second step, the
+ * The forms that take a second factor's code: sign-in's second step, the
  * player's two-factor settings and the admin gate. One schema per form, read by conform in
  * the browser and by `parseWithZod` in the action. Only an overlong code or key is refused
  * here: anything else, a blank one included, goes to the server's check, which counts and

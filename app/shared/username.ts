@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * The spec's username rules (section 5), in its order and with its exact messages, then
- * the names the site keeps for itself (ADR 024). The same function runs in the browser
+ * the names the site keeps for itself. The same function runs in the browser
  * (inline validation) and on the server.
  */
 export const USERNAME_MAX = 20;
@@ -28,7 +28,7 @@ export const USERNAME_TAKEN = "That username is already taken. Try another one!"
 export const USERNAME_RESERVED = "That username is reserved. Try another one!";
 
 /**
- * The key that makes usernames unique by how they look (ADR 024): two names with one key
+ * The key that makes usernames unique by how they look: two names with one key
  * could be taken for each other. Unicode's confusable skeleton (UTS #39, confusables.txt)
  * maps, among the characters a username may hold, "I" and "1" to "l", "0" to "O" and
  * "m" to "rn"; names are also unique whatever their case, so the key is that skeleton closed

@@ -13,7 +13,7 @@ import { REJECT_REASONS, rejectReasonText } from "~/shared/payout-decisions";
 /**
  * The back office's actions (HTTP glue over the back-office and money services), each as its JSON answer (for `/api/admin/...`) and its toast
  * (for the back office's forms, `/admin/...`): both routes read the same input and call the
- * same service (ADR 040). `id` is the route's `:id`; `input` reads the body against the
+ * same service. `id` is the route's `:id`; `input` reads the body against the
  * action's schema: the API's JSON (`readJson`), the back office's form (`readSubmission`,
  * conform's `parseWithZod`), a 400 with the first field's message either way.
  */
@@ -85,7 +85,7 @@ export const settleTransferAction: AdminRun = async (session, input, id) => {
   return { json: await settleTransfer(session.user.id, uuidParam(id), outcome), toast: PAYOUT_UPDATED };
 };
 
-/** Settles a refund held for review (the route's `:id` is its leg) after checking with the provider (ADR 050). */
+/** Settles a refund held for review (the route's `:id` is its leg) after checking with the provider. */
 export const reconcileRefundAction: AdminRun = async (session, input, id) => {
   const outcome = await input(transferSchema);
   return { json: await reconcileRefund(session.user.id, uuidParam(id), outcome), toast: PAYOUT_UPDATED };

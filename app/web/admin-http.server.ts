@@ -5,7 +5,7 @@ import { apiResponse, readJson, readSubmission } from "~/web/http.server";
 import { idempotent } from "~/web/idempotency.server";
 import { pageAction } from "~/web/page-action.server";
 
-/** `/api/admin/...`: the gate first, at most once per Idempotency-Key, then the JSON body read and JSON answered (ADR 040). */
+/** `/api/admin/...`: the gate first, at most once per Idempotency-Key, then the JSON body read and JSON answered. */
 export function adminApiAction(run: AdminRun) {
   return async ({ request, params }: ActionFunctionArgs): Promise<Response> => {
     const session = await requireAdmin(request);
@@ -17,7 +17,7 @@ export function adminApiAction(run: AdminRun) {
 
 /**
  * `/admin/...`, the back office's forms: the gate first, the form parsed with conform's
- * `parseWithZod`, then back to the page with the toast (ADR 040).
+ * `parseWithZod`, then back to the page with the toast.
  */
 export function adminPageAction(run: AdminRun) {
   return ({ request, params }: ActionFunctionArgs): Promise<Response> =>

@@ -17,7 +17,7 @@ import {
 /**
  * The session cookie's name: with Secure cookies (production) the `__Host-` prefix, so a
  * browser keeps it only if it is Secure, for the whole host (Path=/) and no other (no
- * Domain): no subdomain and no plain-HTTP page can plant a session of its own (ADR 027).
+ * Domain): no subdomain and no plain-HTTP page can plant a session of its own.
  */
 export function sessionCookieName(secure = getEnv().secureCookies): string {
   return secure ? "__Host-session" : "__session";

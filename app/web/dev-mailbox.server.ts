@@ -3,7 +3,7 @@ import type { MailReader } from "~/infra/mail/dev-mailbox.server";
 import { getOptionalUser, unauthorized } from "./auth.server";
 
 /**
- * Who may read the demo mailbox (ADR 054): no one outside demo mode or with real mail
+ * Who may read the demo mailbox: no one outside demo mode or with real mail
  * (404); everyone on a local embedded database, the one person trying the site; on a
  * shared demo (DATABASE_URL), only a signed-in account, and only its own mail: an open
  * mailbox there handed out every account's password resets.

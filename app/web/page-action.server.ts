@@ -27,7 +27,7 @@ export async function backWithToast(page: string, toast: NewToast | null): Promi
 }
 
 /**
- * An in-page action (ADR 040): the one answer for a `<fetcher.Form>` with JavaScript and
+ * An in-page action: the one answer for a `<fetcher.Form>` with JavaScript and
  * the same plain `<form>` without it. Success and refusal alike go back to the page the
  * form was on with a flash toast (the spec's title and message; none for an action that
  * only changes what the page shows); a signed-out player goes

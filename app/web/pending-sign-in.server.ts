@@ -4,7 +4,7 @@ import { sessionSecret } from "~/infra/session-secret.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 
 /**
- * Sign-in's second step (ADR 036): the right password of a player with a TOTP factor starts
+ * Sign-in's second step: the right password of a player with a TOTP factor starts
  * no session; it sets this signed cookie naming the account for 5 minutes and sends the
  * browser to /login/two-factor, where a code finishes it (services/accounts/two-step-sign-in).
  */

@@ -6,7 +6,7 @@ import { mailFolder } from "./transport.server";
 /**
  * The .eml files written without SMTP_URL, read back for /dev/mail (demo mode only), so
  * that a person trying the site on a fresh machine can open the messages and click their
- * links (ADR 032).
+ * links.
  */
 const EML = /^(\d+)-([\w-]+)\.eml$/;
 /** The newest this many are listed. */
@@ -14,7 +14,7 @@ const LISTED = 100;
 
 export type MailSummary = { id: string; to: string; subject: string; date: string };
 
-/** Whose mail a reader may see: every message (a local embedded database), or one address's (ADR 054). */
+/** Whose mail a reader may see: every message (a local embedded database), or one address's. */
 export type MailReader = { all: true } | { all: false; email: string };
 
 /** A message's file read back: its summary for the list, and its plain text. */

@@ -82,7 +82,7 @@ export async function deliverDueMail({ now = new Date(), limit = 20, leaseMs = M
 export const MAIL_POLL_MS = 1_000;
 
 /**
- * Draws come first (ADR 047): while a raffle that ended this recently waits to be drawn,
+ * Draws come first: while a raffle that ended this recently waits to be drawn,
  * the sender leaves the machine and the database to the draw. A raffle active longer
  * after its end than this (a stopped scheduler) no longer holds the mail back.
  */
@@ -100,7 +100,7 @@ export async function mailPass({ now = new Date(), limit = 20 } = {}): Promise<n
   return deliverDueMail({ now, limit });
 }
 
-/** The sender loop, started with the other jobs (server.ts, ADR 014). */
+/** The sender loop, started with the other jobs (server.ts). */
 export function startMailSender({ intervalMs = MAIL_POLL_MS } = {}) {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

@@ -11,7 +11,7 @@ import type { RenderedMail } from "./templates";
  * Sends a rendered message: over SMTP when SMTP_URL is set, otherwise written as an .eml
  * file under DATA_DIR/mail (the fresh-machine default; /dev/mail lists them in demo mode).
  * The Message-ID comes from the outbox row, so a message sent twice after a crash carries
- * the same id both times and mail clients show it once (ADR 032).
+ * the same id both times and mail clients show it once.
  */
 export type OutgoingMail = RenderedMail & { to: string; messageId: string; date: Date };
 

@@ -155,7 +155,7 @@ export const stripeProvider: PaymentProvider = {
   async refundPayment({ paymentId, amountCents, idempotencyKey, metadata }) {
     // Stripe keeps an idempotency key for 24 hours only. A refund whose answer was lost and
     // that is retried later (an outage, the sweep) is found by the key it carries, not made
-    // twice (ADR 049); within the 24 hours the key itself covers two tries at once. One made
+    // twice; within the 24 hours the key itself covers two tries at once. One made
     // before refunds carried their key is found by the metadata it was sent with.
     const made = await reach(async (api) => {
       for await (const refund of api.refunds.list({ payment_intent: paymentId, limit: 100 })) {

@@ -18,7 +18,7 @@ export type NewAccount = {
   country?: string;
   region?: string | null;
   emailVerifiedAt?: Date;
-  /** A demo crowd player (ADR 074), marked as such from the moment it exists. */
+  /** A demo crowd player, marked as such from the moment it exists. */
   isDemo?: boolean;
   emailNotifications?: boolean;
 };
@@ -27,7 +27,7 @@ export type Created = { outcome: "created"; userId: string } | { outcome: "taken
 
 /**
  * Creates the account unless the email is taken (one account per email) or the person's
- * self-exclusion still runs (ADR 053); a person seen before gets their break and deposit
+ * self-exclusion still runs; a person seen before gets their break and deposit
  * limits back. Under the person's lock, so a closure keeping the controls and this sign-up
  * reading them come one after the other.
  */

@@ -1,7 +1,7 @@
 import type { User } from "~/generated/prisma/client";
 import { db, type Tx } from "../db.server";
 
-/** The demo crowd's players among `emails` (ADR 074): only accounts marked demo, never a real player's. */
+/** The demo crowd's players among `emails`: only accounts marked demo, never a real player's. */
 export async function demoPlayersByEmail(emails: string[]) {
   return db().user.findMany({
     where: { email: { in: emails }, isDemo: true, closedAt: null },

@@ -20,17 +20,17 @@ export const sessionUserSelect = {
   quickRaffleNotifications: true,
 } as const;
 
-/** The user's columns, whether outcomes they have not been told about are waiting (ADR 028), and whether they may play from where they live. */
+/** The user's columns, whether outcomes they have not been told about are waiting, and whether they may play from where they live. */
 export type SessionUserRow = Pick<User, keyof typeof sessionUserSelect> & {
   hasOutcomeNews: boolean;
-  /** Whether the place the player lives is still served (may_play_from, ADR 041). */
+  /** Whether the place the player lives is still served (may_play_from). */
   mayPlay: boolean;
 };
 export type SessionRow = Pick<Session, "id" | "adminGatePassedAt" | "expiresAt" | "playStartedAt" | "playSeenAt" | "realityCheckAt"> & {
   user: SessionUserRow;
 };
 
-/** Live sessions one account may hold; a sign-in beyond them ends the oldest (ADR 054). */
+/** Live sessions one account may hold; a sign-in beyond them ends the oldest. */
 export const SESSIONS_PER_ACCOUNT = 10;
 
 /**

@@ -1,7 +1,7 @@
 import { db } from "../db.server";
 
 /**
- * TOTP factors and recovery codes (ADR 036). Every change that spends something (a time
+ * TOTP factors and recovery codes. Every change that spends something (a time
  * step, a recovery code) is one conditional UPDATE, so of any number of concurrent
  * requests carrying the same code at most one is accepted.
  */

@@ -63,7 +63,7 @@ export async function closePlayer(tx: Tx, userId: string, now: Date): Promise<{ 
   await tx.emailToken.deleteMany({ where: { userId } });
   await tx.passkey.deleteMany({ where: { userId } });
   await tx.webauthnChallenge.deleteMany({ where: { userId } });
-  // A second factor and its recovery codes would sign nobody in any more (ADR 036).
+  // A second factor and its recovery codes would sign nobody in any more.
   await tx.recoveryCode.deleteMany({ where: { userId } });
   await tx.totpFactor.deleteMany({ where: { userId } });
   await tx.emailOutbox.updateMany({

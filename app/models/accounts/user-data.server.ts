@@ -94,7 +94,7 @@ export async function playerData(userId: string) {
       client.vipDailyClaim.findMany({ where: { userId }, select: { day: true, tier: true, amount: true }, orderBy: { day: "asc" } }),
       client.vipSubscription.findMany({ where: { userId }, select: { tier: true, startsAt: true, endsAt: true }, orderBy: { startsAt: "asc" } }),
       client.ledgerAccount.findMany({ where: { userId }, select: { kind: true, balance: true } }),
-      // Passkeys by name and dates (ADR 037); their credential ids and public keys stay out.
+      // Passkeys by name and dates; their credential ids and public keys stay out.
       client.passkey.findMany({
         where: { userId },
         select: { name: true, deviceType: true, backedUp: true, createdAt: true, lastUsedAt: true },

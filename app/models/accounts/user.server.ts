@@ -28,7 +28,7 @@ type NewUser = {
 /**
  * Creates the user unless one with this email exists; returns whether it was created. Only
  * the seed's demo users are made this way: their addresses (…@demo.test) take no mail, so
- * they count as verified (ADR 032).
+ * they count as verified.
  */
 export async function createUserIfAbsent(user: NewUser): Promise<boolean> {
   const email = user.email.toLowerCase();
@@ -55,7 +55,7 @@ export async function lockUser(tx: Tx, id: string) {
   return rows[0];
 }
 
-/** Stores the player's settings (ADR 031) in the caller's transaction; returns what was stored before. */
+/** Stores the player's settings in the caller's transaction; returns what was stored before. */
 export async function updateSettings(tx: Tx, id: string, settings: { emailNotifications: boolean; soundEffects: boolean; quickRaffleNotifications: boolean }) {
   const select = { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } as const;
   const before = await tx.user.findUniqueOrThrow({ where: { id }, select });
@@ -75,7 +75,7 @@ export function setIdentityVerifiedAt(tx: Tx, id: string, at: Date) {
 /**
  * Marks the account for the back office's attention, with the reason. A flag set again
  * is always later than the one before (by a millisecond if need be), so a form for the
- * earlier one, cleared by its time, never clears it (ADR 050).
+ * earlier one, cleared by its time, never clears it.
  */
 export async function flagUser(tx: Tx, userId: string, reason: string, at: Date): Promise<void> {
   await tx.$executeRaw`

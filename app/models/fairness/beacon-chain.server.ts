@@ -3,7 +3,7 @@ import type { BeaconChain } from "~/shared/draw-verifier.mjs";
 import { db } from "../db.server";
 
 /**
- * The beacon chains raffles' commitments name (ADR 033), and the rounds due raffles wait for.
+ * The beacon chains raffles' commitments name, and the rounds due raffles wait for.
  */
 
 /** A chain's row as read: genesis_time (bigint) is cast to float8, a number, as the verifier takes it. */

@@ -135,7 +135,7 @@ export function findLeg(id: string) {
   return db().payoutLeg.findUnique({ where: { id }, select: { id: true, withdrawalId: true, kind: true, status: true } });
 }
 
-/** Refunds the provider refused, held for an admin to reconcile with it (ADR 050), oldest first. */
+/** Refunds the provider refused, held for an admin to reconcile with it, oldest first. */
 export function refundsInReview() {
   return db().payoutLeg.findMany({
     where: { kind: "card_refund", status: "review" },

@@ -11,7 +11,7 @@ export type RaffleToDraw = Pick<Raffle, "id" | "kind" | "entryPrice" | "seed"> &
 /**
  * Locks up to `limit` active raffles whose end has passed, oldest first, skipping ones
  * being drawn elsewhere: those committed without a beacon, or (`round`) those that wait
- * for that beacon round (ADR 033).
+ * for that beacon round.
  */
 export function claimDueRaffles(tx: Tx, now: Date, limit: number, round?: { chain: string; round: number }): Promise<RaffleToDraw[]> {
   return round

@@ -39,7 +39,7 @@ export type LockedRaffle = Pick<
   Raffle,
   "id" | "kind" | "tier" | "entryPrice" | "startsAt" | "endsAt" | "status" | "vipOnly" | "maxTicketsPerPlayer" | "ticketCount" | "playerCount" | "seed"
 > & {
-  /** The beacon round the commitment names (ADR 033), or null: drawn without a beacon. Read as float8: a number. */
+  /** The beacon round the commitment names, or null: drawn without a beacon. Read as float8: a number. */
   beaconRound: number | null;
 };
 

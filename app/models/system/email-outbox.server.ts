@@ -77,7 +77,7 @@ export function claimDueMail(now: Date, limit: number, leaseMs: number): Promise
 /**
  * Sent: only by the claim that holds it (the same attempt), so a late sender changes nothing.
  * A sent message's secrets (a reset or verification token, a code) are dropped: from then on
- * only the mailbox holds them, and the database only their hashes (ADR 032).
+ * only the mailbox holds them, and the database only their hashes.
  */
 export function markSent(id: string, attempts: number, now: Date) {
   return db().$executeRaw`

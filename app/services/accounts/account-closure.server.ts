@@ -119,7 +119,7 @@ async function closeLocked(tx: Tx, userId: string, raffleIds: string[], now: Dat
       ],
     });
   }
-  // What outlives the account for the person (ADR 053), before closePlayer deletes the limits.
+  // What outlives the account for the person, before closePlayer deletes the limits.
   const { email, ...controls } = await person.accountControls(tx, userId);
   const personKey = personEmailKey(email);
   await person.lockPerson(tx, personKey);

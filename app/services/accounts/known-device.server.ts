@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 
 /**
- * A known device (OWASP's "slow down online guessing attacks with device cookies", ADR 018):
+ * A known device (OWASP's "slow down online guessing attacks with device cookies"):
  * a browser where an account signed in with its password is given a random device id for
  * that account. Sign-ins from it are limited per device, not per account, so an attacker who
  * guesses at the account (and locks it for every other browser) cannot lock out its owner's

@@ -2,7 +2,7 @@ import { consume, giveBack, LIMITS } from "../system/rate-limit.server";
 import { confirmEnrolment, removeSecondFactor, type SecondFactorCheck } from "./second-factor.server";
 
 /**
- * A player's own second factor, from settings (ADR 036): turned on by scanning the QR code
+ * A player's own second factor, from settings: turned on by scanning the QR code
  * and confirming a first code, turned off with a current code (or a recovery code). Every
  * code is counted per account before it is checked; a right one gives its hit back.
  */

@@ -8,7 +8,7 @@ import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE
 
 /**
  * TOTP second factors (RFC 6238 through otplib: SHA-1, 6 digits, 30 s) and recovery codes
- * (ADR 036). A code is accepted for the time step before, at or after now (clock drift),
+ *. A code is accepted for the time step before, at or after now (clock drift),
  * and only for a step later than the last one accepted: the compare-and-set in
  * `acceptStep` makes a code single-use even under parallel requests.
  */

@@ -59,7 +59,7 @@ export function forgetAfterWrite(tokenHash: string | undefined): void {
 
 /**
  * Whether this session was signed in with a passkey whose authenticator verified its user
- * (PIN or biometrics): possession and a second factor in one (ADR 037). For the admin gate
+ * (PIN or biometrics): possession and a second factor in one. For the admin gate
  * to count an admin's passkey as their second factor; not wired to it yet.
  */
 export function signedInWithPasskey(session: Pick<CurrentSession, "id">): Promise<boolean> {

@@ -3,7 +3,7 @@ import { db } from "~/models/db.server";
 import { updateSettings } from "~/models/accounts/user.server";
 import type { PlayerSettings } from "~/shared/player-settings";
 
-/** The player's settings as the session read them (ADR 031). */
+/** The player's settings as the session read them. */
 export function settingsOf(user: PlayerSettings): PlayerSettings {
   return { emailNotifications: user.emailNotifications, soundEffects: user.soundEffects, quickRaffleNotifications: user.quickRaffleNotifications };
 }

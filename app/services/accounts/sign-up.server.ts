@@ -29,7 +29,7 @@ export class AccountError extends Error {
   }
 }
 
-/** A person's self-exclusion outlives their account (ADR 053): no new account while it runs. */
+/** A person's self-exclusion outlives their account: no new account while it runs. */
 function excludedPersonError(until: Date) {
   const day = until.toISOString().slice(0, 10);
   return new AccountError(
@@ -62,7 +62,7 @@ export type SignUp = Residence & {
   acceptTerms: boolean;
   /** Deposit limits chosen at sign-up, in cents (optional). */
   depositLimits?: Partial<Record<LimitPeriod, number>>;
-  /** A demo crowd player (ADR 074, demo mode only): marked demo, and sent no mail. */
+  /** A demo crowd player (demo mode only): marked demo, and sent no mail. */
   isDemo?: boolean;
 };
 
@@ -100,7 +100,7 @@ export async function signUp(input: SignUp, { ip, now = new Date() }: { ip: stri
     if (cents !== undefined) await setDepositLimit(userId, period as LimitPeriod, cents, now);
   }
   if (getEnv().demoMode) await grantDemoWelcome(userId, input.email);
-  // Needed before a first withdrawal (ADR 032); the message goes through the outbox. A demo
+  // Needed before a first withdrawal; the message goes through the outbox. A demo
   // player's address is nobody's (.invalid) and it never withdraws.
   if (!input.isDemo) await sendVerification(userId, { now });
   return userId;
@@ -111,7 +111,7 @@ let decoyHash: Promise<string> | undefined;
 
 /**
  * Checks an email and password. Every limit is counted before the password is checked
- * (ADR 018): a browser the account signed in from before (its device cookie) is limited
+ *: a browser the account signed in from before (its device cookie) is limited
  * per device; any other attempt per client address and per account. So guesses at an
  * account lock it for every browser but its owner's known ones. Each failed check is
  * written to the audit log; the right password does not count against the limit.
@@ -149,7 +149,7 @@ export async function signIn(
   return user.id;
 }
 
-/** A player may change an existing username once in this long (the first choice is free; ADR 024). */
+/** A player may change an existing username once in this long (the first choice is free). */
 export const USERNAME_RENAME_EVERY_DAYS = 30;
 
 export async function createUsername(userId: string, raw: string, now = new Date()): Promise<string> {
@@ -209,7 +209,7 @@ export async function userForOidcSignIn(claims: {
       email: claims.email,
       firstName: claims.givenName?.slice(0, 50),
       dateOfBirth: vouchedBirthdate && isAdult(vouchedBirthdate) ? vouchedBirthdate : undefined,
-      // The provider vouched for the address: no message of ours needed (ADR 032).
+      // The provider vouched for the address: no message of ours needed.
       emailVerifiedAt: claims.emailVerified ? new Date() : undefined,
     },
     { personKey: personEmailKey(claims.email), now: new Date() },

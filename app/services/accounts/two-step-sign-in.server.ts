@@ -5,7 +5,7 @@ import { hasPlayerTotp } from "~/models/accounts/totp-factor.server";
 import { checkSecondFactor } from "./second-factor.server";
 
 /**
- * Sign-in's second step for a player with a TOTP factor (ADR 036): the right password
+ * Sign-in's second step for a player with a TOTP factor: the right password
  * starts no session; a code (or a recovery code) at /login/two-factor finishes the sign-in.
  * The cookie that waits for it is app/web/pending-sign-in.server.ts.
  */

@@ -26,7 +26,7 @@ export async function userRecord(user: SessionUser, now = new Date()) {
     vipExpiry: user.vipExpiry?.toISOString() ?? null,
     isAdmin: user.isAdmin,
     createdAt: user.createdAt.toISOString(),
-    /** What the settings say (ADR 031): the page plays sounds and shows notifications by them. */
+    /** What the settings say: the page plays sounds and shows notifications by them. */
     settings: settingsOf(user),
   };
 }

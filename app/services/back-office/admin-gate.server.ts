@@ -9,7 +9,7 @@ import { consume, giveBack, LIMITS, type Hit } from "../system/rate-limit.server
 import { beginEnrolment, checkSecondFactor, confirmEnrolment, hasSecondFactor, pendingEnrolment, type Enrolment } from "../accounts/second-factor.server";
 
 /**
- * The admin gate (ADR 036): an admin opens the back office for this session for 30 minutes
+ * The admin gate: an admin opens the back office for this session for 30 minutes
  * with a code from their own authenticator app (or one of their recovery codes). Before an
  * admin has a factor, the shared ADMIN_ACCESS_KEY only opens their enrolment: scan the QR
  * code, confirm a first code, keep the ten recovery codes. Every attempt is counted before

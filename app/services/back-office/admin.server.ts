@@ -246,7 +246,7 @@ export async function listTransfersAwaitingReference(now = new Date()) {
   }));
 }
 
-/** Refunds the provider refused, held until an admin reconciles them with it (ADR 050), oldest first. */
+/** Refunds the provider refused, held until an admin reconciles them with it, oldest first. */
 export async function listRefundsInReview(now = new Date()) {
   return (await refundsInReview()).map((r) => ({
     legId: r.id,
@@ -283,7 +283,7 @@ export async function listUsers(query: string, page: number, pageSize = 25, now 
       id: u.id,
       email: u.email,
       username: u.username,
-      /** One of the demo crowd's simulated players (ADR 074). */
+      /** One of the demo crowd's simulated players. */
       isDemo: u.isDemo,
       coinBalance: Number(u.accounts.reduce((sum, a) => sum + a.balance, 0n)),
       cashBalance: Number(u.accounts.find((a) => a.kind === "user")?.balance ?? 0n),
@@ -292,7 +292,7 @@ export async function listUsers(query: string, page: number, pageSize = 25, now 
       isAdmin: u.isAdmin,
       suspended: u.suspendedAt !== null,
       flagged: u.flagReason,
-      // The flag an admin clears is the one they saw (ADR 050): its time goes with the form.
+      // The flag an admin clears is the one they saw: its time goes with the form.
       flaggedAt: u.flaggedAt?.toISOString() ?? null,
       identityVerified: u.identityVerifiedAt !== null,
       residence: u.region ?? u.country,

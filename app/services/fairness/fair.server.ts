@@ -72,7 +72,7 @@ export async function getFairDraw(raffleId: string, viewerId?: string) {
     winningTicket: raffle.winningTicket,
     recomputedWinningTicket: recomputed,
     winner: raffle.status === "completed" ? displayName(raffle.winner) : null,
-    /** The winner is one of the demo crowd's simulated players (ADR 074). */
+    /** The winner is one of the demo crowd's simulated players. */
     winnerIsDemo: raffle.status === "completed" && raffle.winner?.isDemo === true,
     pot: raffle.finalPot === null ? null : coinsToDecimal(raffle.finalPot),
     prize: raffle.prize === null ? null : coinsToDecimal(raffle.prize),

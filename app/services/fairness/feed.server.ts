@@ -5,7 +5,7 @@ import { coinsToDecimal } from "~/shared/money";
 import { TIER_LABELS } from "~/shared/raffle-display";
 
 /**
- * /fair/feed.xml (issue 34, ADR 075): an Atom feed (RFC 4287) of every raffle's commitment
+ * /fair/feed.xml (issue 34): an Atom feed (RFC 4287) of every raffle's commitment
  * when it is made and its result when drawn or cancelled, newest first, paged by rel="next"
  * (RFC 5005). Built with xmlbuilder2, which escapes every text and attribute; the facts a
  * watcher checks are in `fair:commitment` and `fair:result` elements (FAIR_NS).

@@ -30,7 +30,7 @@ export async function queueReceipt(
 }
 
 /**
- * A withdrawal's outcome by mail, in the transaction that settles it (ADR 032): paid, or
+ * A withdrawal's outcome by mail, in the transaction that settles it: paid, or
  * failed (refused by an admin or by the provider) with the reason and what came back to
  * the player's cash. Money-moving news: it goes whatever the notification setting says.
  */

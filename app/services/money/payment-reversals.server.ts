@@ -16,7 +16,7 @@ import { VIP_PERIOD_DAYS } from "~/shared/vip";
  * and so does every dispute (a charge-back: PRODUCT.md, nothing is paid to such an account).
  * A refund event carries the payment's refunded total so far, so a repeat, or a refund
  * this site made itself (a withdrawal paid back to the card, already counted), takes
- * nothing; a dispute is taken back once, by its id, and no event is handled twice (ADR 053). A VIP purchase refunded or disputed in full loses its 30 days.
+ * nothing; a dispute is taken back once, by its id, and no event is handled twice. A VIP purchase refunded or disputed in full loses its 30 days.
  */
 export async function reversePayment(providerPaymentId: string, reversal: Reversal, now = new Date(), event?: { id: string; type: string }) {
   await db().$transaction(async (tx) => {

@@ -15,7 +15,7 @@ export type PayoutTimes = {
 };
 
 /**
- * /fair's "Payout times" (issue 34, item 4; ADR 075): from the database, the median and
+ * /fair's "Payout times" (issue 34, item 4): from the database, the median and
  * 95th percentile time from request to money sent per method over the last 30 days, and
  * the refusals per listed reason (counts only).
  */

@@ -13,7 +13,7 @@ import { bonusCoveredBy, smaller } from "~/shared/coin-mix";
 import { PaymentProviderUnavailable, type ProviderRefund } from "~/infra/payment-providers/provider";
 
 /**
- * Payouts that move money (PRODUCT.md "Payments and withdrawals"; ADR 021). A withdrawal
+ * Payouts that move money (PRODUCT.md "Payments and withdrawals"). A withdrawal
  * is paid in legs: refunds of the player's card payments of the last 180 days not yet
  * refunded, newest first (money goes back the way it came), then a transfer of the rest to
  * the method they chose. A leg completes only when the money moved: the provider confirmed
@@ -100,7 +100,7 @@ async function moveBonus(tx: Tx, userId: string, amount: bigint, { reference, me
   });
 }
 
-/** `held`: an admin's reconciliation, which settles only a leg held for review (ADR 050). */
+/** `held`: an admin's reconciliation, which settles only a leg held for review. */
 export type Outcome =
   | { status: "completed"; reference?: string; by?: string; held?: true }
   | { status: "failed"; reason: string; by?: string; held?: true }
@@ -121,7 +121,7 @@ function stateOf(all: legs.Leg[]): { status: "processing" | "completed" | "faile
 
 /**
  * The withdrawal's state changed: the player is told on their next page (payout_notice_id),
- * and their open pages at once (a notice event; ADR 028). Inside the transaction that changed it.
+ * and their open pages at once (a notice event). Inside the transaction that changed it.
  */
 export async function tellPlayerOfPayout(tx: Tx, userId: string, withdrawalId: string): Promise<void> {
   await legs.notePayoutNews(tx, userId, withdrawalId);
@@ -145,7 +145,7 @@ export async function settleLeg(withdrawalId: string, legId: string, outcome: Ou
     const leg = all.find((l) => l.id === legId);
     if (!leg || leg.status === "completed" || leg.status === "failed") return false;
     // A refund held for review is settled only by an admin's reconciliation, and a
-    // reconciliation settles only a refund held for review (ADR 050).
+    // reconciliation settles only a refund held for review.
     if ((leg.status === "review") !== (outcome.status !== "review" && outcome.held === true)) return false;
     // The payment's row before any account: the order reversePayment takes them in.
     const refundSent = leg.kind === "card_refund" && (leg.status === "processing" || leg.status === "review") && leg.paymentId !== null;
@@ -252,8 +252,8 @@ export async function sendPayout(withdrawalId: string, now = new Date()): Promis
       claims.push({ leg, bonus: bonusCoveredBy(purchase, payment.takenBackCents, Number(leg.amount)) });
     }
     // A refund takes back the bonus that came with that much of the purchase (as a refund
-    // by the provider does, ADR 017), as far as the player still has it. What they played
-    // already flags the account, as there (ADR 051): buying, playing the bonus and
+    // by the provider does), as far as the player still has it. What they played
+    // already flags the account, as there: buying, playing the bonus and
     // refunding the purchase must not be a loop that pays.
     let left = claims.length > 0 ? await lockedBonus(tx, w.userId) : 0n;
     const takes = claims.map(({ leg, bonus }) => {

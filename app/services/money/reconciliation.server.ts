@@ -7,9 +7,9 @@ import { DomainError } from "~/shared/domain-error";
 import { refuseOwnAccount, settleLeg } from "./payouts.server";
 
 /**
- * What support settles in the back office once it has checked with the provider (ADR 050).
+ * What support settles in the back office once it has checked with the provider.
  *
- * A refund the provider refused is held for review (ADR 021): its amount stays held and the
+ * A refund the provider refused is held for review: its amount stays held and the
  * account is flagged, because the cents may have reached the card another way (a refund made
  * at the provider, a charge-back). An admin who has looked records either that the money
  * reached the card, with the provider's reference (the leg completes, as a confirmed refund

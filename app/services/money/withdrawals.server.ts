@@ -41,7 +41,7 @@ export const IDENTITY_WINDOW_MS = 30 * 86_400_000;
 
 const mask = (value: string, keep = 4) => `••••${value.slice(-keep)}`;
 
-/** Before a first withdrawal the player proves the address is theirs (ADR 032). */
+/** Before a first withdrawal the player proves the address is theirs. */
 export const EMAIL_NOT_VERIFIED = {
   title: "Verify Your Email",
   description: "Please verify your email address before your first withdrawal: use the link or the code we sent you, or send a new one from the withdraw page.",
@@ -88,7 +88,7 @@ async function destinationOf(value: ValidWithdrawal) {
 }
 
 /**
- * Holds the amount and plans how it will be paid (ADR 021): refunds of the player's card
+ * Holds the amount and plans how it will be paid: refunds of the player's card
  * payments of the last 180 days not yet refunded, newest first, then a transfer of the
  * rest to the chosen method. The plan is made after the hold, whose lock on the player's
  * cash account keeps two requests from claiming the same payment's cents.

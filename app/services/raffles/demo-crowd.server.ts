@@ -12,7 +12,7 @@ import { RateLimited } from "../system/rate-limit.server";
 import { enterRaffle } from "./raffles.server";
 
 /**
- * The demo crowd (ADR 074): in demo mode only, simulated players, marked demo wherever they
+ * The demo crowd: in demo mode only, simulated players, marked demo wherever they
  * are named, sign up through the same services as people, get bonus coins from promotions
  * and enter raffles (every rule checked by enter_raffles, every coin moved by the ledger) at
  * random, human-like pauses, so that a fresh demo has live pots, winners and a leaderboard.

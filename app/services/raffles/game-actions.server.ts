@@ -6,7 +6,7 @@ import { claimVipDailyBonus, spinWheel } from "../rewards/rewards.server";
 
 /**
  * The game's actions as the values the JSON API sends; the page routes word them as toasts
- * (app/web/game-toasts.ts), so both share one implementation (ADR 040).
+ * (app/web/game-toasts.ts), so both share one implementation.
  */
 export type Entered = { success: true; raffleId: string; tier: string; tickets: number[]; cost: string; coinBalance: number };
 

@@ -77,14 +77,14 @@ export async function listRaffles(
   });
 }
 
-/** A raffle drawn moments ago, as its card shows it beside the next round (ADR 028). */
+/** A raffle drawn moments ago, as its card shows it beside the next round. */
 export type DrawnRaffleView = Omit<RaffleView, "timeRemaining" | "maxTicketsPerPlayer" | "seedHash" | "couldWin" | "status"> & {
   status: "completed" | "cancelled";
   couldWin: string;
   drawnAt: string;
   /** Completed: the winner's name and prize (dollars), and whether it is the player asking. */
   winner?: string;
-  /** Completed: whether the winner is one of the demo crowd's simulated players (ADR 074). */
+  /** Completed: whether the winner is one of the demo crowd's simulated players. */
   winnerIsDemo?: boolean;
   prize?: string;
   youWon?: boolean;

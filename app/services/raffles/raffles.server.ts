@@ -39,7 +39,7 @@ import { USERNAME_FIRST } from "~/shared/username";
 /**
  * Opens a raffle with a fresh secret seed and publishes the seed's hash and, with beacon
  * relays configured, the beacon chain and the round its draw will use: the first after
- * its end (ADR 033). With a schedule slot, opening is idempotent: several instances
+ * its end. With a schedule slot, opening is idempotent: several instances
  * opening the same slot and start time create one raffle. Returns the raffle id, or
  * undefined when it existed.
  */
@@ -171,7 +171,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   const audits: { actor: string; action: string; target: string; details: unknown }[] = [];
   const events: GameEvent[] = [];
   const outcomes: DrawOutcome[] = [];
-  // What each winner and each refunded player is told on their next page (ADR 028).
+  // What each winner and each refunded player is told on their next page.
   const notices: OutcomeNoticeRow[] = [];
   for (const { raffle, tickets, players, winner } of plans) {
     const pot = pots.get(raffle.id)!;
@@ -202,7 +202,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
       }
       const reason = round?.ok === false ? round.reason : "fewer than two players";
       cancelled.push({ id: raffle.id, finalPot: potTotal, reason });
-      // An empty round the clock ended decided nothing: counted (metrics), not logged (ADR 054).
+      // An empty round the clock ended decided nothing: counted (metrics), not logged.
       if (tickets.length > 0 || actor !== "system")
         audits.push({
           actor,
@@ -291,7 +291,7 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
   await postTransactions(tx, transactions);
   await addWinnings(tx, completed);
   await insertOutcomeNotices(tx, notices);
-  // The winners' messages in the draw's transaction: one statement per batch (ADR 032).
+  // The winners' messages in the draw's transaction: one statement per batch.
   await insertWinMails(
     tx,
     completed.map((c) => ({ raffleId: c.id, winnerId: c.winnerId, coins: c.prize.toString() })),
@@ -347,7 +347,7 @@ export async function drawNextDueRaffle(now = new Date(), hooks: { afterLock?: (
  * time (raffles another drawer holds are skipped, so any number of instances may run
  * this); returns what was drawn. Raffles that wait for a beacon round are drawn once
  * their round is fetched and verified (one fetch per round for all of them), or
- * cancelled when it cannot be by its deadline (ADR 033). Meanwhile they stay active past
+ * cancelled when it cannot be by its deadline. Meanwhile they stay active past
  * their end, and this pass leaves them: no lock or connection is held while a round is
  * awaited, unless `waitForBeacons` (tests) makes the pass wait for the due rounds.
  */

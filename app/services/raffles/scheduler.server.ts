@@ -89,7 +89,7 @@ type Loop = {
  * when the next raffle ends (docs/decisions/012-hot-paths.md). They are apart so that a
  * long run of draws (a thousand raffles ending together) never makes a round open late;
  * each loop never runs twice at once. The first passes run at once. The draw loop also
- * wakes when a beacon round its raffles wait for is fetched or given up (ADR 033).
+ * wakes when a beacon round its raffles wait for is fetched or given up.
  */
 export function startScheduler({ intervalMs = SCHEDULER_INTERVAL_MS } = {}): Scheduler {
   const logger = getLogger().child({ component: "scheduler" });

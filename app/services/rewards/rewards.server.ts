@@ -35,7 +35,7 @@ async function givePromotion(
 /** In demo mode (no real money), every new account starts with these coins to play with. */
 export const DEMO_WELCOME_COINS = 1000n;
 
-/** Once per person (ADR 053): an account opened again with the same email gets none. */
+/** Once per person: an account opened again with the same email gets none. */
 export async function grantDemoWelcome(userId: string, email: string): Promise<boolean> {
   const personKey = personEmailKey(email);
   return db().$transaction(async (tx) => {
@@ -45,7 +45,7 @@ export async function grantDemoWelcome(userId: string, email: string): Promise<b
   });
 }
 
-/** A demo player (ADR 074) low on coins gets this many more, at most once per UTC hour. */
+/** A demo player low on coins gets this many more, at most once per UTC hour. */
 export const DEMO_CROWD_TOP_UP_COINS = 1000n;
 
 /**

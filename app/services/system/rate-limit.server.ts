@@ -7,9 +7,9 @@ import { getEnv } from "~/infra/env.server";
  * count plus the previous window's, weighted by how much of it still overlaps), so a
  * burst across a window boundary cannot pass twice the limit. Keys name the action
  * and who does it ("signin:ip:1.2.3.4"). A hit is counted and judged in one statement
- * before the action runs, never checked first and counted after (ADR 018). The windows
+ * before the action runs, never checked first and counted after. The windows
  * are computed here (slidingWindow) for these limits and the entry limit alike; the
- * comparison is the database function rate_limit_exceeds's alone (ADR 041). Kept by hand
+ * comparison is the database function rate_limit_exceeds's alone. Kept by hand
  * rather than rate-limiter-flexible: see that ADR.
  */
 export type Limit = { name: string; max: number; windowSeconds: number };
@@ -21,26 +21,26 @@ export const LIMITS = {
   signInPerIp: { name: "signin:ip", max: 50, windowSeconds: 15 * 60 },
   /** The max is SIGNUP_LIMIT_PER_HOUR (see signUpLimit). */
   signUpPerIp: { name: "signup:ip", max: 20, windowSeconds: 60 * 60 },
-  /** The admin gate's codes (and, before enrolment, its bootstrap key) per admin (ADR 036). */
+  /** The admin gate's codes (and, before enrolment, its bootstrap key) per admin. */
   adminGatePerAccount: { name: "admin-gate:account", max: 10, windowSeconds: 15 * 60 },
-  /** Codes typed to confirm an enrolment, per account (ADR 036). */
+  /** Codes typed to confirm an enrolment, per account. */
   secondFactorPerAccount: { name: "2fa:account", max: 10, windowSeconds: 15 * 60 },
   /** The max is ENTRY_LIMIT_PER_SECOND (see entryLimit). */
   entriesPerPlayer: { name: "enter:player", max: 10, windowSeconds: 1 },
   rewardsPerPlayer: { name: "reward:player", max: 10, windowSeconds: 60 },
   withdrawalsPerPlayer: { name: "withdraw:player", max: 5, windowSeconds: 60 },
   usernamePerPlayer: { name: "username:player", max: 20, windowSeconds: 60 * 60 },
-  /** "Forgot password?" per email address (an account's, or one no account uses) and per client (ADR 032). */
+  /** "Forgot password?" per email address (an account's, or one no account uses) and per client. */
   passwordResetPerAddress: { name: "reset:address", max: 5, windowSeconds: 60 * 60 },
   passwordResetPerIp: { name: "reset:ip", max: 30, windowSeconds: 60 * 60 },
   /** "Resend" of the verification message, and guesses at its 6-digit code, per account. */
   verificationMailPerAccount: { name: "verify-mail:account", max: 5, windowSeconds: 60 * 60 },
   verificationCodePerAccount: { name: "verify-code:account", max: 10, windowSeconds: 15 * 60 },
-  /** Asking to change the email (a message to the new address each time), per account (ADR 037). */
+  /** Asking to change the email (a message to the new address each time), per account. */
   emailChangePerAccount: { name: "email-change:account", max: 5, windowSeconds: 60 * 60 },
-  /** Passkey sign-in ceremonies started per client (ADR 037). */
+  /** Passkey sign-in ceremonies started per client. */
   passkeySignInPerIp: { name: "passkey-signin:ip", max: 50, windowSeconds: 15 * 60 },
-  /** Passkey registrations started per account (ADR 037). */
+  /** Passkey registrations started per account. */
   passkeyRegisterPerAccount: { name: "passkey-register:account", max: 20, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, Limit>;
 
@@ -76,7 +76,7 @@ export function slidingWindow(limit: Limit, now: Date) {
 export type Hit = { key: string; windowStart: Date };
 
 /**
- * Counts a hit before the action runs, atomically with the check (ADR 018): of any
+ * Counts a hit before the action runs, atomically with the check: of any
  * number of concurrent hits, at most the limit is admitted. Throws RateLimited when the
  * sliding-window estimate would pass the limit; a refused hit is not counted, so the
  * stored count is exactly the actions admitted.

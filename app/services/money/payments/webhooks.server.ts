@@ -6,7 +6,7 @@ import { settleHostedCheckout, settlePayment } from "./settle.server";
 
 /** A verified provider event; unknown payments and unknown event types are acknowledged and ignored. */
 export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
-  // A repeat of an event handled before changes nothing (ADR 053). A reversal records its
+  // A repeat of an event handled before changes nothing. A reversal records its
   // event in its own transaction; the others are idempotent by the state they find.
   if (event.eventId && (await payments.providerEventSeen(event.eventId))) return;
   await handle(event);
