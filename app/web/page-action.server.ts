@@ -49,6 +49,8 @@ export async function pageAction(
       if (error instanceof DomainError && error.code === "username_required") return redirect(`/account/username?returnTo=${encodeURIComponent(page)}`);
       const failure = expectedFailure(error);
       if (!failure) throw error;
+      // Signed out meanwhile (the entry's own check found it): sign in, then back to the page.
+      if (failure.status === 401) return redirectWithToast(`/api/login?returnTo=${encodeURIComponent(page)}`, LOGGED_OUT);
       return backWithToast(page, { type: "error", title: failureTitle, description: failure.message });
     }
     // A guard's or a validator's answer, thrown as a Response.

@@ -13,7 +13,11 @@ export function fieldError(html: string, fieldId: string): string | undefined {
   return message.replaceAll("&#x27;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&");
 }
 
-/** The messages of the form-level alerts (conform's form errors) on the page. */
+/** The messages of the form-level alerts on the page: conform's form errors, and a refused form's summary. */
 export function formAlerts(html: string): string[] {
-  return [...html.matchAll(/<div role="alert"[^>]*>([^<]*)<\/div>/g)].map((m) => m[1]!.replaceAll("&#x27;", "'"));
+  const plain = [...html.matchAll(/<div role="alert"[^>]*>([^<]*)<\/div>/g)].map((m) => m[1]!);
+  // The summary (components/error-summary.tsx): an item a message, some of them links to their field.
+  const summary = /data-testid="form-error-summary"[\s\S]*?<\/ul>/.exec(html)?.[0] ?? "";
+  const items = [...summary.matchAll(/<li>([\s\S]*?)<\/li>/g)].map((m) => m[1]!.replace(/<[^>]+>/g, ""));
+  return [...plain, ...items].map((text) => text.replaceAll("&#x27;", "'"));
 }
