@@ -1,4 +1,4 @@
-import { Zap } from "lucide-react";
+import { Trophy, Zap } from "lucide-react";
 import { usePaused } from "./play-session";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
@@ -59,8 +59,16 @@ function DrawnRound({ raffle, now }: { raffle: RaffleCardData; now: number }) {
           </span>
         ) : (
           <span data-testid="card-result" className={raffle.youWon ? "font-bold text-emerald-300" : ""}>
-            <span aria-hidden="true">🏆 </span>
-            {raffle.youWon ? `You won $${raffle.prize}!` : `${raffle.winner} won $${raffle.prize}`}
+            <Trophy aria-hidden="true" className="mr-1 inline size-4 align-[-2px]" />
+            {raffle.youWon ? (
+              `You won $${raffle.prize}!`
+            ) : (
+              <>
+                {raffle.winner}
+                <DemoMark isDemo={raffle.winnerIsDemo} />
+                {` won $${raffle.prize}`}
+              </>
+            )}
           </span>
         )}
       </a>

@@ -58,7 +58,7 @@ test("a self-exclusion outlives the account: signing up again with the same emai
   await expect(page.getByTestId("toast")).toContainText("Your account is closed");
 
   const form = await submitSignUp(page, email);
-  await expect(form.getByRole("alert")).toContainText(/You excluded yourself from play until \d{4}-\d{2}-\d{2}/);
+  await expect(form.getByTestId("form-error-summary")).toContainText(/You excluded yourself from play until \d{4}-\d{2}-\d{2}/);
   await expect(page.getByRole("dialog", { name: "Choose your username" })).toHaveCount(0);
 
   const signIn = page.getByRole("form", { name: "Sign in" });

@@ -57,7 +57,9 @@ test("refuses a minor with a clear message", async ({ page }) => {
   await form.getByLabel("Country where you live").selectOption("GB");
   await form.getByLabel(/accept the/).check();
   await form.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("You must be 18 or older to play")).toBeVisible();
+  // Said at the top of the form and beside the date, which is marked invalid.
+  await expect(page.getByTestId("form-error-summary")).toContainText("You must be 18 or older to play");
+  await expect(form.getByLabel("Date of birth")).toHaveAttribute("aria-invalid", "true");
 });
 
 test("sends a signed-out visitor to sign in and back to where they were going", async ({ page }) => {

@@ -15,7 +15,7 @@ test("sign-up asks where the player lives and refuses places the site does not s
   await form.getByLabel("Country where you live").selectOption("FR");
   await form.getByLabel(/accept the/).check();
   await form.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("Sorry, Raffle Rush is not available in France.")).toBeVisible();
+  await expect(page.getByTestId("form-error-summary")).toContainText("Sorry, Raffle Rush is not available in France.");
 
   await form.getByLabel("Country where you live").selectOption("US");
   await form.getByLabel("State or province").selectOption("US-NJ");

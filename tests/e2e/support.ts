@@ -39,6 +39,16 @@ export async function signUpWithUsername(page: Page): Promise<{ email: string; u
   return { email, username };
 }
 
+/** Signs an API client up as a new adult in GB, without a username (the form post a browser would make). */
+export async function signUpRequest(request: APIRequestContext, baseURL: string, email: string) {
+  const response = await request.post("/api/login", {
+    form: { intent: "signup", email, password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
+    headers: { Origin: baseURL },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(302);
+}
+
 /** Signs an API client in as a demo account (the form post a browser would make). */
 export async function signInRequest(request: APIRequestContext, baseURL: string, email: string, password: string) {
   const response = await request.post("/api/login", {

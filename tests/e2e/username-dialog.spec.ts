@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { hydratedIfJavaScript, keepToasts, unique } from "./support";
+import { hydratedIfJavaScript, keepToasts, signUpRequest, unique } from "./support";
 
 /**
  * A player without a username gets the dialog on every full page load, and it stays until
@@ -28,19 +28,7 @@ test("the username dialog stays open on a full page load until a username is sav
 
 test("spaces alone in the username dialog are told a username is required (issue 33)", async ({ page, baseURL }) => {
   await keepToasts(page);
-  const signUp = await page.request.post("/api/login", {
-    form: {
-      intent: "signup",
-      email: `spaces-${unique()}@example.com`,
-      password: "correct horse battery staple",
-      dateOfBirth: "1990-01-01",
-      country: "GB",
-      acceptTerms: "on",
-    },
-    headers: { Origin: baseURL! },
-    maxRedirects: 0,
-  });
-  expect(signUp.status()).toBe(302);
+  await signUpRequest(page.request, baseURL!, `spaces-${unique()}@example.com`);
   await page.goto("/history");
   await hydratedIfJavaScript(page);
   const dialog = page.getByRole("dialog", { name: "Choose your username" });

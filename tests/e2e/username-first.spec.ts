@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { hydratedIfJavaScript, keepToasts, openQuickRound, unique } from "./support";
+import { hydratedIfJavaScript, keepToasts, openQuickRound, signUpRequest, unique } from "./support";
 import { scaled } from "../support/timeouts";
 
 test.beforeEach(({ page }) => keepToasts(page));
@@ -12,19 +12,7 @@ test.beforeEach(({ page }) => keepToasts(page));
 test("an entry without a username asks for one first, enters nothing, then comes back", async ({ page, baseURL }) => {
   test.setTimeout(scaled(60_000));
   const headers = { Origin: baseURL!, Accept: "application/json" };
-  const signUp = await page.request.post("/api/login", {
-    form: {
-      intent: "signup",
-      email: `first-${unique()}@example.com`,
-      password: "correct horse battery staple",
-      dateOfBirth: "1990-01-01",
-      country: "GB",
-      acceptTerms: "on",
-    },
-    headers: { Origin: baseURL! },
-    maxRedirects: 0,
-  });
-  expect(signUp.status()).toBe(302);
+  await signUpRequest(page.request, baseURL!, `first-${unique()}@example.com`);
 
   // The API: a clear 403 with the reason, for regular and quick raffles alike.
   const raffles = (await (await page.request.get("/api/raffles", { headers })).json()) as {
