@@ -1,6 +1,6 @@
 import { Trophy, Zap } from "lucide-react";
 import { usePaused } from "./play-session";
-import { RaffleCard, type RaffleCardData } from "./raffle-card";
+import { RaffleCard, WinnerWords, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
 import { cardPhase, stillShown } from "~/shared/raffle-display";
 import { DemoMark } from "./demo-mark";
@@ -60,15 +60,7 @@ function DrawnRound({ raffle, now }: { raffle: RaffleCardData; now: number }) {
         ) : (
           <span data-testid="card-result" className={raffle.youWon ? "font-bold text-emerald-300" : ""}>
             <Trophy aria-hidden="true" className="mr-1 inline size-4 align-[-2px]" />
-            {raffle.youWon ? (
-              `You won $${raffle.prize}!`
-            ) : (
-              <>
-                {raffle.winner}
-                <DemoMark isDemo={raffle.winnerIsDemo} />
-                {` won $${raffle.prize}`}
-              </>
-            )}
+            <WinnerWords raffle={raffle} />
           </span>
         )}
       </a>

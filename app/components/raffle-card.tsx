@@ -52,16 +52,20 @@ function Result({ raffle, phase }: { raffle: RaffleCardData; phase: "won" | "can
       data-testid="card-result"
     >
       <Trophy aria-hidden="true" className="mr-1 inline size-5 align-[-4px]" />
-      {raffle.youWon ? (
-        `You won $${raffle.prize}!`
-      ) : (
-        <>
-          {raffle.winner}
-          <DemoMark isDemo={raffle.winnerIsDemo} />
-          {` won $${raffle.prize}`}
-        </>
-      )}
+      <WinnerWords raffle={raffle} />
     </p>
+  );
+}
+
+/** Who won a drawn raffle, in the card's words: "You won $x!" or "{name} [demo] won $x". */
+export function WinnerWords({ raffle }: { raffle: Pick<RaffleCardData, "youWon" | "winner" | "winnerIsDemo" | "prize"> }) {
+  if (raffle.youWon) return <>{`You won $${raffle.prize}!`}</>;
+  return (
+    <>
+      {raffle.winner}
+      <DemoMark isDemo={raffle.winnerIsDemo} />
+      {` won $${raffle.prize}`}
+    </>
   );
 }
 
