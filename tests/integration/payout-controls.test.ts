@@ -22,9 +22,10 @@ describe("thresholds that count the player", () => {
     const p = await createTestUser({ cash: 200_000n });
     const results = await Promise.all(Array.from({ length: 10 }, () => ask(p.id, "100")));
     expect(results.filter((r) => !r.requiresVerification).length).toBeLessThanOrEqual(1);
-    // Under the lock each request counts the ones before it: only the first is at $100.
-    const rows = await db().withdrawal.findMany({ where: { userId: p.id }, orderBy: { createdAt: "asc" }, select: { requiresVerification: true } });
-    expect(rows.map((r) => r.requiresVerification)).toEqual([false, ...Array(9).fill(true)]);
+    // Under the lock each request counts the ones before it: only the first to take it is at
+    // $100. createdAt is its transaction's start, not its turn at the lock, so count, not order.
+    const rows = await db().withdrawal.findMany({ where: { userId: p.id }, select: { requiresVerification: true } });
+    expect(rows.map((r) => r.requiresVerification).sort()).toEqual([false, ...Array(9).fill(true)]);
 
     const bulk = await post("/api/admin/payouts/bulk-approve", admin.cookie, { maxAmount: 100 });
     expect(bulk.status).toBe(200);
