@@ -1,8 +1,9 @@
 import path from "node:path";
 import pg from "pg";
 import { runLoad, percentile, type LoadResult, type Request } from "./load";
-import { endAllAt, openBenchRaffle, openRaffleOfEveryTier, rafflesWithTickets, type Player } from "./fixtures";
+import { endAllAt, openBenchRaffle, openRaffleOfEveryTier, rafflesWithTickets, type BenchRaffle, type Player } from "./fixtures";
 import { residentBytes, root } from "./infra";
+import { db } from "~/models/db.server";
 import { assetWeight } from "../tests/support/page-weight";
 export { HOME_JS_BUDGET_BYTES } from "../tests/support/page-weight";
 
@@ -18,34 +19,85 @@ const enterHeaders = (port: number, player: Player) => ({
 const enterPath = (raffle: { id: string; kind: string }) =>
   raffle.kind === "quick" ? `/api/quick-raffles/${raffle.id}/enter` : `/api/raffles/${raffle.id}/enter`;
 
-/** 1a: every player enters the same raffle, one ticket per request, as fast as answers come. */
-type Load = LoadResult & { failures: string[] };
+/**
+ * Which door an entry goes through: the documented JSON API, or the page action a player's
+ * own raffle card posts (`/raffles/:id/enter`, `/quick-raffles/:id/enter`). The card is a
+ * `useFetcher` form: with single fetch its POST goes to the path plus `.data`, form-encoded,
+ * from the page it is on, and the answer is the redirect back there with the toast's cookie,
+ * encoded for the client (status 202).
+ */
+export type EntryDoor = "api" | "page";
 
-export async function entriesHot({ port, players, seconds }: { port: number; players: Player[]; seconds: number }): Promise<Load> {
-  const raffle = await openBenchRaffle({ kind: "regular", tier: "micro", entryPrice: 5 }, 1_000_000);
-  return runLoad({
+function entryRequest(door: EntryDoor, port: number, player: Player, raffle: { id: string; kind: string }): Request {
+  if (door === "api") return { method: "POST", path: enterPath(raffle), headers: enterHeaders(port, player) };
+  return {
+    method: "POST",
+    path: `/${raffle.kind === "quick" ? "quick-raffles" : "raffles"}/${raffle.id}/enter.data`,
+    headers: {
+      Cookie: player.cookie,
+      Origin: `http://127.0.0.1:${port}`,
+      Referer: `http://127.0.0.1:${port}${raffle.kind === "quick" ? "/quick" : "/"}`,
+      "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",
+      "Content-Length": "0",
+    },
+  };
+}
+
+type Load = LoadResult & { failures: string[]; expectedAll: number };
+
+/** What each door answers an accepted entry with. */
+const ACCEPTED: Record<EntryDoor, number> = { api: 200, page: 202 };
+
+/** The tickets in these raffles: the page door's refusals are found by what did not land. */
+export const ticketsIn = (raffleIds: string[]) => db().entry.count({ where: { raffleId: { in: raffleIds } } });
+
+/**
+ * The page door answers a refusal as it answers success (back to the page, the toast in a
+ * cookie), so its status cannot tell them apart: every 202 must be a new ticket.
+ */
+async function refusedAtPage(door: EntryDoor, raffleIds: string[], before: number, load: Load): Promise<Load> {
+  if (door !== "page") return load;
+  const refused = load.expectedAll - ((await ticketsIn(raffleIds)) - before);
+  if (refused <= 0) return load;
+  return { ...load, failed: load.failed + refused, failures: [...load.failures, `${refused} answers of 202 without a ticket (refused entries)`] };
+}
+
+type EntryLoad = { port: number; players: Player[]; seconds: number; door: EntryDoor };
+
+/** 1a: every player enters the same raffle (opened by `openEntryRaffles`), one ticket per request, as fast as answers come. */
+export async function entriesHot({ port, players, seconds, door, raffle }: EntryLoad & { raffle: BenchRaffle }): Promise<Load> {
+  const before = await ticketsIn([raffle.id]);
+  const load = await runLoad({
     port,
     connections: players.length,
     seconds,
-    requestsFor: (connection) => [{ method: "POST", path: enterPath(raffle), headers: enterHeaders(port, players[connection]!) }],
+    expect: ACCEPTED[door],
+    requestsFor: (connection) => [entryRequest(door, port, players[connection]!, raffle)],
   });
+  return refusedAtPage(door, [raffle.id], before, load);
 }
 
 /** 1b: every player enters raffles of every tier (regular, quick, VIP-only), picked in turn. */
-export async function entriesSpread({ port, players, seconds }: { port: number; players: Player[]; seconds: number }): Promise<Load> {
-  const raffles = await openRaffleOfEveryTier(1_000_000);
-  return runLoad({
+export async function entriesSpread({ port, players, seconds, door, raffles }: EntryLoad & { raffles: BenchRaffle[] }): Promise<Load> {
+  const ids = raffles.map((r) => r.id);
+  const before = await ticketsIn(ids);
+  const load = await runLoad({
     port,
     connections: players.length,
     seconds,
+    expect: ACCEPTED[door],
     // Each player goes through every raffle in turn, each starting at a different one.
-    requestsFor: (connection) =>
-      raffles.map((_, n) => ({
-        method: "POST",
-        path: enterPath(raffles[(connection + n) % raffles.length]!),
-        headers: enterHeaders(port, players[connection]!),
-      })),
+    requestsFor: (connection) => raffles.map((_, n) => entryRequest(door, port, players[connection]!, raffles[(connection + n) % raffles.length]!)),
   });
+  return refusedAtPage(door, ids, before, load);
+}
+
+/**
+ * The raffles the entry figures use, opened once for every run and door, so that the pages
+ * the reads figure loads afterwards show as many raffles whatever the number of runs.
+ */
+export async function openEntryRaffles(): Promise<{ hot: BenchRaffle; everyTier: BenchRaffle[] }> {
+  return { hot: await openBenchRaffle({ kind: "regular", tier: "micro", entryPrice: 5 }, 1_000_000), everyTier: await openRaffleOfEveryTier(1_000_000) };
 }
 
 /**

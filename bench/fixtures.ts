@@ -139,3 +139,18 @@ export async function endAllAt(ids: string[], endsAt: Date): Promise<void> {
     UPDATE raffles SET ends_at = ${endsAt}, beacon_round = CASE WHEN beacon_chain IS NULL THEN NULL ELSE ${round}::int8 END
     WHERE id = ANY(${ids}::uuid[])`;
 }
+
+/** A regular raffle that ends in `endsInMs`: the crowd's draws, ending throughout its run. */
+export async function openShortRaffle(endsInMs: number): Promise<{ id: string; endsAt: number }> {
+  const endsAt = new Date(Date.now() + endsInMs);
+  const id = await openRaffle({
+    kind: "regular",
+    tier: "micro",
+    entryPrice: 5n,
+    startsAt: new Date(Date.now() - 1000),
+    endsAt,
+    vipOnly: false,
+    maxTicketsPerPlayer: 10,
+  });
+  return { id: id!, endsAt: endsAt.getTime() };
+}

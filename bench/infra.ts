@@ -68,8 +68,8 @@ export async function startScript(script: string, { port, env, ready = "/" }: { 
   return { process: child, port, stop: stopper(child) };
 }
 
-/** Resident memory in bytes of a process and its descendants, e.g. a cluster's workers (Linux /proc). */
-export function residentBytes(pid: number): number {
+/** A process and its descendants, from /proc. */
+export function processTree(pid: number): number[] {
   const parentOf = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -85,9 +85,13 @@ export function residentBytes(pid: number): number {
     for (let p: number | undefined = candidate; p !== undefined && p > 1; p = parentOf.get(p)) if (p === pid) return true;
     return false;
   };
+  return [...parentOf.keys()].filter(inTree);
+}
+
+/** Resident memory in bytes of a process and its descendants, e.g. a cluster's workers (Linux /proc). */
+export function residentBytes(pid: number): number {
   let bytes = 0;
-  for (const candidate of parentOf.keys()) {
-    if (!inTree(candidate)) continue;
+  for (const candidate of processTree(pid)) {
     try {
       const status = readFileSync(`/proc/${candidate}/status`, "utf8");
       bytes += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;

@@ -51,12 +51,14 @@ export async function runLoad({
   warmupSeconds?: number;
   requestsFor: (connection: number) => Request[];
   expect?: number;
-}): Promise<LoadResult & { failures: string[] }> {
+}): Promise<LoadResult & { failures: string[]; expectedAll: number }> {
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
   const failures: string[] = [];
   let ok = 0;
   let failed = 0;
+  // Warm-up and tail included: what a caller can check against the database afterwards.
+  let expectedAll = 0;
   let nextConnection = 0;
   const started = performance.now();
   const measuredFrom = started + warmupSeconds * 1000;
@@ -95,6 +97,7 @@ export async function runLoad({
     (error) => (error ? fail(error) : done()),
   );
   instance.on("response", (_client, status, _bytes, responseTime) => {
+    if (status === expect) expectedAll += 1;
     if (!counted()) return;
     latencies.push(responseTime);
     statuses[status] = (statuses[status] ?? 0) + 1;
@@ -125,5 +128,6 @@ export async function runLoad({
     max: latencies[latencies.length - 1] ?? Number.NaN,
     loaderMsPerRequest: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length),
     failures,
+    expectedAll,
   };
 }

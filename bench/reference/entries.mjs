@@ -59,5 +59,7 @@ if (cluster.isPrimary && workers > 1) {
     }
   });
   const server = app.listen(Number(process.env.PORT), "127.0.0.1");
-  process.on("SIGTERM", () => server.close(() => pool.end().then(() => process.exit(0))));
+  // Stopped between phases: a request still running when the loader hangs up would find the
+  // pool ended, so the pool waits for the requests' own ends and the process exits after.
+  process.on("SIGTERM", () => server.close(() => setTimeout(() => pool.end().then(() => process.exit(0)), 1_000)));
 }

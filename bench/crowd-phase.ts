@@ -1,0 +1,87 @@
+import { crowd, type CrowdResult } from "./crowd";
+import { openShortRaffle, type Player } from "./fixtures";
+import type { Child } from "./infra";
+import type { Row } from "./repeat";
+
+/** The crowd's target at its largest size, on this machine's cores (issue 36). */
+const P99_LIMIT_MS = 300;
+
+/**
+ * The crowd figure at each size, each on a fresh app: a row per size, and the table of
+ * docs/benchmarks.md (per step p50/p99, event delivery, draws, errors, CPU per 1,000
+ * player-minutes for the app and for PostgreSQL, the app's peak RSS).
+ */
+export async function crowdPhase({
+  sizes,
+  seconds,
+  players,
+  startApp,
+  postgresDir,
+  databaseUrl,
+  log,
+}: {
+  sizes: number[];
+  seconds: number;
+  players: Player[];
+  startApp: () => Promise<Child>;
+  postgresDir: string;
+  databaseUrl: string;
+  log: (line: string) => void;
+}): Promise<{ rows: Row[]; details: string[] }> {
+  const results: CrowdResult[] = [];
+  for (const size of sizes) {
+    const app = await startApp();
+    try {
+      log(`crowd: ${size} players for ${seconds} s`);
+      const result = await crowd({
+        port: app.port,
+        appPid: app.process.pid!,
+        postgresDir,
+        databaseUrl,
+        players: players.slice(0, size),
+        seconds,
+        openShortRaffle,
+      });
+      results.push(result);
+      log(`  ${summary(result)}`);
+    } finally {
+      await app.stop();
+    }
+  }
+  const ms = (n: number) => (Number.isFinite(n) ? `${n.toFixed(0)}` : "—");
+  const step = (r: CrowdResult, name: string) => r.steps.find((s) => s.step === name);
+  const cell = (r: CrowdResult, name: string) => {
+    const s = step(r, name);
+    return s ? `${ms(s.p50)} / ${ms(s.p99)}` : "—";
+  };
+  const table = [
+    "The crowd (simulated signed-in players over HTTP at a player's pace; p50 / p99 in ms; CPU in seconds per 1,000 player-minutes):",
+    "",
+    "| Players | Home | /quick | History | Entry | Spin | Events p99 | Draws p99 | Errors | App CPU | PostgreSQL CPU | App RSS |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...results.map(
+      (r) =>
+        `| ${r.players} | ${cell(r, "home")} | ${cell(r, "quick page")} | ${cell(r, "history")} | ${cell(r, "entry")} | ${cell(r, "spin")} | ${ms(r.events.p99)} (${r.events.sampled} sampled) | ${ms(r.draws.p99)} (${r.draws.drawn}) | ${r.errors} | ${r.appCpuPer1000PlayerMinutes.toFixed(1)} | ${r.postgresCpuPer1000PlayerMinutes.toFixed(1)} | ${r.appRssMb.toFixed(0)} MB |`,
+    ),
+  ].join("\n");
+  const details = [table, ...results.filter((r) => r.errors).map((r) => `Crowd of ${r.players}: ${r.errors} errors, e.g. ${r.errorSamples.join("; ")}`)];
+  const largest = results.at(-1);
+  const rows: Row[] = largest
+    ? [
+        {
+          figure: `Crowd: ${largest.players} players, ${largest.seconds} s`,
+          measured: summary(largest),
+          baseline: "—",
+          ratio: "—",
+          target: `p99 page and entry ≤ ${P99_LIMIT_MS} ms; no errors`,
+          pass: largest.errors === 0 && ["home", "quick page", "history", "entry"].every((name) => (step(largest, name)?.p99 ?? Infinity) <= P99_LIMIT_MS),
+        },
+      ]
+    : [];
+  return { rows, details };
+}
+
+function summary(r: CrowdResult): string {
+  const p99 = (name: string) => r.steps.find((s) => s.step === name)?.p99.toFixed(0) ?? "—";
+  return `home p99 ${p99("home")} ms, entry p99 ${p99("entry")} ms, events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${r.errors} errors`;
+}

@@ -1,0 +1,230 @@
+import { randomInt } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import pg from "pg";
+import type { Player } from "./fixtures";
+import { processTree, residentBytes } from "./infra";
+import { percentile } from "./load";
+
+/**
+ * The crowd figure (issue 36): simulated signed-in players over HTTP, each doing what a
+ * player does at a player's pace. Each opens the live event stream and the home page, then,
+ * after a think of 2 to 8 s between steps, enters a regular or a quick raffle the way the
+ * raffle card does (the page action), loads /quick, home or history, and spins the wheel
+ * once. Draws and quick rounds end throughout (the app's own scheduler, and a short raffle
+ * the driver opens every 10 s).
+ */
+export type CrowdStep = { step: string; count: number; p50: number; p99: number; errors: number };
+export type CrowdResult = {
+  players: number;
+  seconds: number;
+  steps: CrowdStep[];
+  errors: number;
+  errorSamples: string[];
+  events: { sampled: number; p99: number };
+  draws: { drawn: number; p99: number };
+  appCpuPer1000PlayerMinutes: number;
+  postgresCpuPer1000PlayerMinutes: number;
+  appRssMb: number;
+};
+
+/** How many players measure event delivery; the rest read their streams and drop the bytes. */
+const EVENT_SAMPLERS = 50;
+const THINK_MS: [number, number] = [2_000, 8_000];
+/** Players arrive over this long at the start, not all at once. */
+const ARRIVAL_MS = 5_000;
+
+type Open = { regular: string[]; quick: string[] };
+
+/** CPU seconds of a process and its descendants, reaped children included (/proc, clock ticks of 1/100 s). */
+function cpuSeconds(root: number): number {
+  let ticks = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return ticks / 100;
+}
+
+/** The postmaster's pid, from the cluster's postmaster.pid. */
+function postmasterPid(dataDir: string): number {
+  const file = readdirSync(dataDir).includes("postmaster.pid") ? `${dataDir}/postmaster.pid` : undefined;
+  if (!file) throw new Error(`no postmaster.pid in ${dataDir}`);
+  return Number(readFileSync(file, "utf8").split("\n")[0]);
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const normal = (json: string) => JSON.stringify(JSON.parse(json));
+
+export async function crowd({
+  port,
+  appPid,
+  postgresDir,
+  databaseUrl,
+  players,
+  seconds,
+  openShortRaffle,
+}: {
+  port: number;
+  appPid: number;
+  postgresDir: string;
+  databaseUrl: string;
+  players: Player[];
+  seconds: number;
+  /** Opens a regular raffle ending in `endsInMs`, for draws to end throughout. */
+  openShortRaffle: (endsInMs: number) => Promise<{ id: string; endsAt: number }>;
+}): Promise<CrowdResult> {
+  const base = `http://127.0.0.1:${port}`;
+  const latencies = new Map<string, number[]>();
+  const errorsBy = new Map<string, number>();
+  const errorSamples: string[] = [];
+  const fail = (step: string, what: string) => {
+    errorsBy.set(step, (errorsBy.get(step) ?? 0) + 1);
+    if (errorSamples.length < 5) errorSamples.push(`${step}: ${what}`);
+  };
+  const open: Open = { regular: [], quick: [] };
+  const stop = new AbortController();
+  const deadline = Date.now() + seconds * 1000;
+  const measuredFrom = Date.now() + ARRIVAL_MS + 5_000;
+
+  // The reference clock for events and draws: the driver hears each event from PostgreSQL.
+  const heardAt = new Map<string, number>();
+  const drawnAt = new Map<string, number>();
+  const eventDelays: number[] = [];
+  const listener = new pg.Client({ connectionString: databaseUrl });
+  await listener.connect();
+  listener.on("notification", (message) => {
+    const at = Date.now();
+    const payload = message.payload ?? "{}";
+    heardAt.set(normal(payload), at);
+    const event = JSON.parse(payload) as { type?: string; raffleId?: string };
+    if (event.type === "drawn" && event.raffleId) drawnAt.set(event.raffleId, at);
+  });
+  await listener.query("LISTEN raffle_events");
+
+  async function refreshOpen() {
+    while (!stop.signal.aborted) {
+      try {
+        const cookie = players[0]!.cookie;
+        const list = async (path: string) => ((await (await fetch(base + path, { headers: { Cookie: cookie } })).json()) as { id: string }[]).map((r) => r.id);
+        [open.regular, open.quick] = [await list("/api/raffles"), await list("/api/quick-raffles")];
+      } catch {
+        // The next refresh tries again; players keep the last list.
+      }
+      await pause(3_000);
+    }
+  }
+
+  async function timed(step: string, expect: number[], path: string, init: RequestInit) {
+    const started = performance.now();
+    try {
+      const response = await fetch(base + path, { ...init, redirect: "manual", signal: stop.signal });
+      await response.arrayBuffer();
+      if (!expect.includes(response.status)) return fail(step, `answered ${response.status}`);
+      // Latencies count once every player has arrived: the first pages warm the caches.
+      if (Date.now() >= measuredFrom) latencies.set(step, [...(latencies.get(step) ?? []), performance.now() - started]);
+    } catch (error) {
+      if (!stop.signal.aborted) fail(step, (error as Error).message);
+    }
+  }
+
+  async function stream(player: Player, sampler: boolean) {
+    try {
+      const response = await fetch(`${base}/api/events`, { headers: { Cookie: player.cookie, Accept: "text/event-stream" }, signal: stop.signal });
+      if (response.status !== 200) return fail("event stream", `answered ${response.status}`);
+      const decoder = new TextDecoder();
+      let buffered = "";
+      const reader = response.body!.getReader();
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        const chunk = read.value;
+        if (!sampler) continue;
+        const at = Date.now();
+        buffered += decoder.decode(chunk, { stream: true });
+        const messages = buffered.split("\n\n");
+        buffered = messages.pop()!;
+        for (const message of messages) {
+          const data = /^data: (.*)$/m.exec(message)?.[1];
+          if (!data || data === "{}") continue;
+          const heard = heardAt.get(normal(data));
+          if (heard !== undefined) eventDelays.push(at - heard);
+        }
+      }
+    } catch (error) {
+      if (!stop.signal.aborted) fail("event stream", (error as Error).message);
+    }
+  }
+
+  async function play(player: Player, index: number) {
+    await pause(randomInt(ARRIVAL_MS));
+    const headers = { Cookie: player.cookie, "Accept-Encoding": "gzip" };
+    const enter = (path: string, page: string) =>
+      timed("entry", [202], `${path}.data`, {
+        method: "POST",
+        headers: { Cookie: player.cookie, Origin: base, Referer: base + page, "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8" },
+        body: "",
+      });
+    void stream(player, index < EVENT_SAMPLERS);
+    await timed("home", [200], "/", { headers });
+    let spun = false;
+    while (Date.now() < deadline && !stop.signal.aborted) {
+      await pause(randomInt(...THINK_MS));
+      if (Date.now() >= deadline) break;
+      const roll = randomInt(100);
+      if (!spun && roll < 5) {
+        spun = true;
+        // 409: this player spun today already (players are reused from one crowd size to the next).
+        await timed("spin", [200, 409], "/api/daily-spin", { method: "POST", headers: { Cookie: player.cookie, Origin: base, "Content-Length": "0" } });
+      } else if (roll < 35 && open.regular.length) await enter(`/raffles/${open.regular[randomInt(open.regular.length)]}/enter`, "/");
+      else if (roll < 60 && open.quick.length) await enter(`/quick-raffles/${open.quick[randomInt(open.quick.length)]}/enter`, "/quick");
+      else if (roll < 80) await timed("quick page", [200], "/quick", { headers });
+      else if (roll < 90) await timed("home", [200], "/", { headers });
+      else await timed("history", [200], "/history", { headers });
+    }
+  }
+
+  const shortRaffles = new Map<string, number>();
+  async function drawsThroughout() {
+    while (Date.now() < deadline - 20_000 && !stop.signal.aborted) {
+      const { id, endsAt } = await openShortRaffle(15_000);
+      shortRaffles.set(id, endsAt);
+      await pause(10_000);
+    }
+  }
+
+  const postgresPid = postmasterPid(postgresDir);
+  const [appCpu, postgresCpu] = [cpuSeconds(appPid), cpuSeconds(postgresPid)];
+  let rssPeak = 0;
+  const rss = setInterval(() => (rssPeak = Math.max(rssPeak, residentBytes(appPid))), 5_000);
+  const background = [refreshOpen(), drawsThroughout()];
+  await pause(0);
+  await Promise.all(players.map((player, i) => play(player, i)));
+  const minutes = seconds / 60;
+  const perThousandPlayerMinutes = (cpu: number) => cpu / ((players.length * minutes) / 1000);
+  const [appUsed, postgresUsed] = [cpuSeconds(appPid) - appCpu, cpuSeconds(postgresPid) - postgresCpu];
+  clearInterval(rss);
+  stop.abort();
+  await Promise.allSettled(background);
+  await listener.end();
+
+  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  const drawDelays = sorted([...shortRaffles].filter(([id]) => drawnAt.has(id)).map(([id, endsAt]) => drawnAt.get(id)! - endsAt));
+  const steps = [...new Set([...latencies.keys(), ...errorsBy.keys()])].map((step) => {
+    const values = sorted(latencies.get(step) ?? []);
+    return { step, count: values.length, p50: percentile(values, 50), p99: percentile(values, 99), errors: errorsBy.get(step) ?? 0 };
+  });
+  return {
+    players: players.length,
+    seconds,
+    steps,
+    errors: [...errorsBy.values()].reduce((a, b) => a + b, 0),
+    errorSamples,
+    events: { sampled: eventDelays.length, p99: percentile(sorted(eventDelays), 99) },
+    draws: { drawn: drawDelays.length, p99: percentile(drawDelays, 99) },
+    appCpuPer1000PlayerMinutes: perThousandPlayerMinutes(appUsed),
+    postgresCpuPer1000PlayerMinutes: perThousandPlayerMinutes(postgresUsed),
+    appRssMb: rssPeak / 2 ** 20,
+  };
+}
