@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { chromium, type APIRequestContext, type Browser } from "@playwright/test";
 import { generate } from "otplib";
 import { CHROMIUM_ARGS, chromiumExecutable } from "../tests/support/chromium";
+import { photographMoments } from "./screens-moments";
 
 /**
  * `npm run screens`: pictures of the main screens for the README (docs/screens/), at a
@@ -11,7 +12,8 @@ import { CHROMIUM_ARGS, chromiumExecutable } from "../tests/support/chromium";
  * (tests/support/e2e-server.ts: a fresh embedded database with the demo users under
  * .data/screens, apart from the browser tests'), gives the demo player a
  * purchase and a withdrawal so that the withdraw page and the back office have something to
- * show, and photographs each page from its top, at most 2,400 px of it.
+ * show, and photographs each page from its top, at most 2,400 px of it. A demo crowd plays
+ * meanwhile, and the moments (scripts/screens-moments.ts) are pictured first.
  */
 const PORT = Number(process.env.SCREENS_PORT ?? 3290);
 const BASE = `http://localhost:${PORT}`;
@@ -74,6 +76,22 @@ async function signedIn(browser: Browser, who: "player" | "admin", width: number
   return context;
 }
 
+/** A new player (of a country that needs no identity check to play) with a username, signed in. */
+let players = 0;
+async function newPlayer(browser: Browser, width: number) {
+  const context = await browser.newContext({
+    baseURL: BASE,
+    viewport: { width, height: width < 640 ? 844 : 800 },
+    isMobile: width < 640,
+    hasTouch: width < 640,
+  });
+  const email = `screens-${Date.now()}-${++players}@example.com`;
+  const form = { intent: "signup", email, password: "screens-player-pass", dateOfBirth: "1990-01-01", country: "IE", acceptTerms: "on" };
+  await post(context.request, "/api/login", { form });
+  await post(context.request, "/api/auth/create-username", { data: { username: `Screens${players}${Date.now() % 10_000}` } });
+  return context;
+}
+
 /** Something to show: a purchase (cash to withdraw) and a withdrawal waiting in the back office. */
 async function stage(browser: Browser) {
   const context = await signedIn(browser, "player", 1280);
@@ -83,7 +101,7 @@ async function stage(browser: Browser) {
 }
 
 const server = spawn(process.execPath, ["--import", "tsx", "tests/support/e2e-server.ts"], {
-  env: { ...process.env, E2E_SERVER_PORT: String(PORT), E2E_DATA_DIR: ".data/screens" },
+  env: { ...process.env, E2E_SERVER_PORT: String(PORT), E2E_DATA_DIR: ".data/screens", E2E_DEMO_CROWD: "12" },
   stdio: ["ignore", "ignore", "inherit"],
 });
 try {
@@ -91,6 +109,10 @@ try {
   mkdirSync(OUT, { recursive: true });
   const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_ARGS });
   await stage(browser);
+  // The moments first: meanwhile the demo crowd fills the pots that the pages below show.
+  for (const width of WIDTHS) {
+    for (const file of await photographMoments({ browser, base: BASE, width, out: OUT, newPlayer })) process.stdout.write(`${file}\n`);
+  }
   for (const width of WIDTHS) {
     for (const screen of SCREENS) {
       const context = await signedIn(browser, screen.as, width);

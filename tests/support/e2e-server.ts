@@ -36,8 +36,9 @@ const env: NodeJS.ProcessEnv = {
   // The browser suites play with demo cards and demo users, on purpose (also on DATABASE_URL).
   DEMO_MODE: "true",
   SEED_DEMO_USERS: "true",
-  // No simulated players (ADR 074): a test's pots and winners are its own.
-  DEMO_CROWD: "0",
+  // No simulated players (ADR 074): a test's pots and winners are its own. `npm run screens`
+  // asks for a crowd, so that its pictures show a site that is alive.
+  DEMO_CROWD: process.env.E2E_DEMO_CROWD ?? "0",
   // Every browser test signs up from 127.0.0.1.
   SIGNUP_LIMIT_PER_HOUR: "1000",
   // The reality check's "minute" lasts 0.2 s here, so a 15-minute reminder comes after 3 s.
