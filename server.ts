@@ -18,7 +18,6 @@ import { httpMetrics, routeLabeller } from "./server/http-metrics";
 import { bearerMatches, METRICS_CONTENT_TYPE, registerDatabaseGauges } from "~/infra/metrics.server";
 import { answerMetricsRequests, scrapeMetrics } from "./server/metrics-cluster";
 import { runPrimary } from "./server/cluster";
-import { directActions } from "./server/direct-routes";
 import { contentSecurityPolicy, httpTimeouts, type Locals } from "./server/http";
 import { clientGone, flushOncePerBurst, malformedUrlIs400, readBodyUpTo, withAfterWrite, withOutageAnswers, withReadBody } from "./server/remix";
 import { loadEnv, logWelcome, onShutdown, openOrExit, startJobs } from "./server/lifecycle";
@@ -47,9 +46,6 @@ async function remixHandler(env: Env) {
   assets.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
   return { assets, build, close: async () => {} };
 }
-
-/** The routes whose actions Express calls straight (ADR 039: worth more than 15% on the entries figure). */
-const DIRECT_ACTIONS = ["routes/api.raffles.$id.enter", "routes/api.quick-raffles.$id.enter"];
 
 async function main() {
   const env = loadEnv();
@@ -167,8 +163,6 @@ async function runServer(env: Env) {
   const build = withAfterWrite(withOutageAnswers(remix.build), forgetCachedSession);
   const remixRequests = createRequestHandler({ build, mode: env.NODE_ENV, getLoadContext });
   app.use(flushOncePerBurst);
-  // The entries skip Remix's route matching (the production build only).
-  if (typeof build !== "function") app.use(directActions({ build, routeIds: DIRECT_ACTIONS, getLoadContext }));
   app.use((req, res, next) => remixRequests(withReadBody(req, res), res, next));
   app.use(malformedUrlIs400);
 

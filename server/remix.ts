@@ -13,7 +13,7 @@ import type { NextFunction, Request as ExpressRequest, Response as ExpressRespon
  */
 
 /** Where `readBodyUpTo` leaves the body it read. */
-export type BodyLocals = { body?: Buffer };
+type BodyLocals = { body?: Buffer };
 
 /**
  * Reads every request body into memory before any route runs; 413 when it is larger than
