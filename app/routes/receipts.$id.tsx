@@ -61,8 +61,8 @@ export default function ReceiptPage() {
   return (
     <PlayerShell>
       <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-8">
-        <nav aria-label="Breadcrumb" className="flex gap-2 text-sm">
-          <Link to="/history?type=entries" className="underline">
+        <nav aria-label="Breadcrumb" className="flex items-center gap-2 text-sm">
+          <Link to="/history?type=entries" className="inline-flex min-h-11 items-center underline">
             History
           </Link>
           <span aria-hidden="true">›</span>
