@@ -169,7 +169,8 @@ describe("a receipt", () => {
       // A usage error is not a verdict.
       expect(verify(after, ["--key", "nothex"]).status).toBe(2);
     },
-    scaled(60_000),
+    // Each run of the script is a child process, and a beacon signature check costs a pairing.
+    scaled(120_000),
   );
 });
 

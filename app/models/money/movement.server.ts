@@ -53,8 +53,9 @@ export async function playerMovements(userId: string, { kinds, from, to, limit }
                       FROM payout_legs l WHERE l.withdrawal_id = w.id))
            END AS withdrawal,
            -- An entry's receipt is its first ticket's (the reference names it), while the ticket is held.
+           -- Compared as a uuid, so the primary key finds it; only a well-formed id is cast.
            (SELECT e.id::text FROM entries e WHERE m.kind = 'entry' AND e.user_id = ${userId}::uuid
-              AND e.id::text = substring(m.reference FROM '^entry:[0-9a-f-]+:([0-9a-f-]+)$')) AS "receiptId"
+              AND e.id = substring(m.reference FROM ':([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$')::uuid) AS "receiptId"
     FROM moves m
     LEFT JOIN withdrawals w ON m.kind = 'withdrawal_hold' AND w.user_id = ${userId}::uuid
       AND w.id::text = substring(m.reference FROM '^withdrawal-hold:(.+)$')
