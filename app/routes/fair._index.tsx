@@ -9,6 +9,8 @@ import { TIER_LABELS } from "~/shared/raffle-display";
 import { PageError } from "~/components/route-error";
 import { PayoutTimesSection } from "~/components/payout-times";
 import { publishedPayoutTimes, type PayoutTimes } from "~/services/money/payout-times.server";
+import { receiptPublicKey } from "~/services/fairness/receipts.server";
+import { ReceiptKeySection } from "~/components/receipt-key";
 
 /**
  * /fair: how draws are made, the recent draws, and a search by raffle id (a GET form, so
@@ -17,6 +19,7 @@ import { publishedPayoutTimes, type PayoutTimes } from "~/services/money/payout-
 export async function loader({ request }: LoaderFunctionArgs) {
   const payoutTimes = await publishedPayoutTimes();
   const beaconJoined = drawsJoinBeacon();
+  const receiptKey = receiptPublicKey();
   const params = queryParams(request);
   const q = params.get("q");
   const before = params.get("before");
@@ -25,18 +28,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const search = readRaffleSearch(q);
     if ("raffleId" in search && (await raffleExists(search.raffleId))) throw redirect(`/fair/${search.raffleId}`);
     const problem = "problem" in search ? search.problem : `No raffle has the id ${search.raffleId}.`;
-    return Response.json({ ...(await listRecentDraws()), payoutTimes, beaconJoined, q, problem }, { status: "problem" in search ? 400 : 404 });
+    return Response.json({ ...(await listRecentDraws()), payoutTimes, beaconJoined, receiptKey, q, problem }, { status: "problem" in search ? 400 : 404 });
   }
   if (before && !cursor) {
     return Response.json(
-      { ...(await listRecentDraws()), payoutTimes, beaconJoined, q: "", problem: "That page of draws does not exist; here are the latest." },
+      { ...(await listRecentDraws()), payoutTimes, beaconJoined, receiptKey, q: "", problem: "That page of draws does not exist; here are the latest." },
       { status: 400 },
     );
   }
-  return Response.json({ ...(await listRecentDraws(cursor)), payoutTimes, beaconJoined, q: "", problem: null });
+  return Response.json({ ...(await listRecentDraws(cursor)), payoutTimes, beaconJoined, receiptKey, q: "", problem: null });
 }
 
-type FairIndexData = Awaited<ReturnType<typeof listRecentDraws>> & { payoutTimes: PayoutTimes; beaconJoined: boolean; q: string; problem: string | null };
+type FairIndexData = Awaited<ReturnType<typeof listRecentDraws>> & {
+  payoutTimes: PayoutTimes;
+  beaconJoined: boolean;
+  receiptKey: string;
+  q: string;
+  problem: string | null;
+};
 
 export default function FairIndex() {
   const data = useLoaderData<typeof loader>() as unknown as FairIndexData;
@@ -145,6 +154,7 @@ export default function FairIndex() {
         ) : null}
       </section>
       <PayoutTimesSection times={data.payoutTimes} />
+      <ReceiptKeySection publicKey={data.receiptKey} />
     </main>
   );
 }

@@ -114,6 +114,11 @@ export default function History() {
                     {coins(r)}
                   </td>
                   <td className="text-right">
+                    {r.receiptId ? (
+                      <Link to={`/receipts/${r.receiptId}`} className="mr-3 inline-flex min-h-6 items-center underline" data-testid="history-receipt">
+                        receipt
+                      </Link>
+                    ) : null}
                     {r.raffleId ? (
                       <Link to={`/fair/${r.raffleId}`} className="inline-flex min-h-6 items-center underline">
                         fair draw

@@ -12,10 +12,17 @@ export type PlayerSettings = {
   soundEffects: boolean;
   /** A browser notification when a quick round the player entered is drawn. */
   quickRaffleNotifications: boolean;
+  /** A receipt by email for every ticket bought (ADR 079): off until the player turns it on. */
+  emailEntryReceipts: boolean;
 };
 
 export const SETTING_LABELS: Record<keyof PlayerSettings, { label: string; hint: string; group: "Notifications" | "Audio & Effects" }> = {
-  emailNotifications: { label: "Email notifications", hint: "Wins, withdrawals and receipts by email.", group: "Notifications" },
+  emailNotifications: { label: "Email notifications", hint: "Wins, withdrawals and payment receipts by email.", group: "Notifications" },
+  emailEntryReceipts: {
+    label: "Email receipts",
+    hint: "An email for every ticket you buy, with its receipt: the raffle, its commitment, your ticket number and what you paid.",
+    group: "Notifications",
+  },
   quickRaffleNotifications: {
     label: "Quick raffle notifications",
     hint: "A browser notification when a quick round you entered is drawn. Your browser asks for permission first.",
@@ -37,4 +44,5 @@ export const settingsSchema = z.object({
   emailNotifications: checkbox,
   soundEffects: checkbox,
   quickRaffleNotifications: checkbox,
+  emailEntryReceipts: checkbox,
 });

@@ -11,6 +11,8 @@ export const PUBLIC_PAGES = ["/", "/api/login", "/terms", "/privacy", "/rules", 
 
 /** Pages of a signed-in player (the public ones then show the player's frame); FAIR_PAGE stands for a raffle's fair-draw page. */
 export const FAIR_PAGE = "/fair/{raffle}";
+/** The receipt of the player's ticket in that raffle (ADR 079). */
+export const RECEIPT_PAGE = "/receipts/{receipt}";
 export const PLAYER_PAGES = [
   "/",
   "/quick",
@@ -30,6 +32,7 @@ export const PLAYER_PAGES = [
   "/vip/checkout?tier=gold",
   "/admin-access",
   FAIR_PAGE,
+  RECEIPT_PAGE,
   "/no-such-page",
 ];
 
@@ -38,7 +41,7 @@ export const PLAYER_PAGES = [
  * withdrawal on the withdraw page. Returns the raffle entered (its fair-draw page is a
  * player page too).
  */
-async function activePlayer(page: Page, baseURL: string): Promise<{ raffleId: string }> {
+async function activePlayer(page: Page, baseURL: string): Promise<{ raffleId: string; receiptId: string }> {
   // A first withdrawal needs a verified email (ADR 032): verified as its link would.
   await verifyEmailOf((await signUpWithUsername(page)).email);
   const headers = { Origin: baseURL };
@@ -57,28 +60,30 @@ async function activePlayer(page: Page, baseURL: string): Promise<{ raffleId: st
     headers: { ...headers, Accept: "application/json" },
   });
   expect(requested.status()).toBe(200);
-  return { raffleId };
+  const receiptId = /\/receipts\/([0-9a-f-]{36})/.exec(await (await page.request.get("/history?type=entries")).text())?.[1];
+  expect(receiptId).toBeDefined();
+  return { raffleId, receiptId: receiptId! };
 }
 
 /**
  * Tests as that active player, made once per worker: `page` is signed in as them, and
  * `playerPath` turns FAIR_PAGE into the page of the raffle they entered.
  */
-export const playerTest = test.extend<{ playerPath: (path: string) => string }, { player: { storageState: string; raffleId: string } }>({
+export const playerTest = test.extend<{ playerPath: (path: string) => string }, { player: { storageState: string; raffleId: string; receiptId: string } }>({
   player: [
     async ({ browser }, provide, workerInfo) => {
       const baseURL = workerInfo.project.use.baseURL!;
       const page = await browser.newPage({ baseURL, javaScriptEnabled: workerInfo.project.use.javaScriptEnabled });
-      const { raffleId } = await activePlayer(page, baseURL);
+      const { raffleId, receiptId } = await activePlayer(page, baseURL);
       const storageState = workerInfo.project.outputDir + `/player-${workerInfo.workerIndex}.json`;
       await page.context().storageState({ path: storageState });
       await page.close();
-      await provide({ storageState, raffleId });
+      await provide({ storageState, raffleId, receiptId });
     },
     { scope: "worker", timeout: scaled(60_000) },
   ],
   storageState: async ({ player }, provide) => provide(player.storageState),
-  playerPath: async ({ player }, provide) => provide((path: string) => path.replace("{raffle}", player.raffleId)),
+  playerPath: async ({ player }, provide) => provide((path: string) => path.replace("{raffle}", player.raffleId).replace("{receipt}", player.receiptId)),
 });
 
 /**

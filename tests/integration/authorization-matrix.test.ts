@@ -205,6 +205,12 @@ const MATRIX: Record<string, Row> = {
   "routes/fair._index": { request: ["/fair"], expect: all(200) },
   "routes/fair.draw-verifier[.]mjs": { request: ["/fair/draw-verifier.mjs"], expect: all(200) },
   "routes/fair.feed[.]xml": { request: ["/fair/feed.xml"], expect: all(200) },
+  // A receipt is its holder's only: anyone else's, or no ticket, is 404 (ADR 079).
+  "routes/receipts.$id": { request: [`/receipts/${UNKNOWN}`], expect: signedIn(LOGIN(`/receipts/${UNKNOWN}`), 404) },
+  "routes/receipts.$id.receipt[.]json": {
+    request: [`/receipts/${UNKNOWN}/receipt.json`],
+    expect: signedIn(LOGIN(`/receipts/${UNKNOWN}/receipt.json`), 404),
+  },
 };
 
 const cookies: Partial<Record<Role, string>> = {};

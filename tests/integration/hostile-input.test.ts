@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { requestWithdrawal } from "~/services/money/withdrawals.server";
+import { enterRaffle } from "~/services/raffles/raffles.server";
 import { readToast } from "~/web/toast.server";
 import { call, routeTable, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
@@ -40,7 +41,7 @@ type Fuzz = {
   /** Query parameters the loader (or action) reads. */
   query?: string[];
   /** What the route's :id names. */
-  id?: "raffle" | "quickRaffle" | "payout" | "user";
+  id?: "raffle" | "quickRaffle" | "payout" | "user" | "receipt";
   /** Where a layout is fuzzed: its own path may belong to its index route. */
   at?: string;
 };
@@ -204,8 +205,8 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/history": { as: "player", query: ["type", "from", "to"] },
   "routes/settings": {
     as: "player",
-    fields: ["emailNotifications", "soundEffects", "quickRaffleNotifications"],
-    plausible: { emailNotifications: ["on", "false"], soundEffects: ["on", "true"], quickRaffleNotifications: ["on"] },
+    fields: ["emailNotifications", "soundEffects", "quickRaffleNotifications", "emailEntryReceipts"],
+    plausible: { emailNotifications: ["on", "false"], soundEffects: ["on", "true"], quickRaffleNotifications: ["on"], emailEntryReceipts: ["on", "true"] },
   },
   "routes/settings_.two-factor": { as: "player", fields: ["intent", "code"], plausible: { intent: ["begin", "confirm", "disable"], code: ["123456"] } },
   "routes/login.two-factor": { as: "anonymous", fields: ["code"], plausible: { code: ["123456"] } },
@@ -235,8 +236,8 @@ const FUZZ: Record<string, Fuzz> = {
   },
   "routes/api.settings": {
     as: "player",
-    fields: ["emailNotifications", "soundEffects", "quickRaffleNotifications"],
-    plausible: { emailNotifications: ["on", "false"], soundEffects: ["on", "true"], quickRaffleNotifications: ["on"] },
+    fields: ["emailNotifications", "soundEffects", "quickRaffleNotifications", "emailEntryReceipts"],
+    plausible: { emailNotifications: ["on", "false"], soundEffects: ["on", "true"], quickRaffleNotifications: ["on"], emailEntryReceipts: ["on", "true"] },
   },
   "routes/admin_.payouts.bulk-approve": { as: "admin", fields: ["maxAmount"], plausible: { maxAmount: [50, 100, "100"] } },
   "routes/admin_.payouts.$id.approve": { as: "admin", id: "payout" },
@@ -268,6 +269,8 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/fair._index": { as: "anonymous", query: ["q", "before"] },
   "routes/fair.draw-verifier[.]mjs": { as: "anonymous" },
   "routes/fair.feed[.]xml": { as: "anonymous", query: ["before"] },
+  "routes/receipts.$id": { as: "player", id: "receipt", query: ["format"] },
+  "routes/receipts.$id.receipt[.]json": { as: "player", id: "receipt" },
   "routes/forgot-password": { as: "anonymous", fields: ["email"], plausible: { email: ["fuzz@example.com"] } },
   "routes/reset-password.$token": {
     as: "anonymous",
@@ -296,17 +299,22 @@ beforeAll(async () => {
   const quickRaffle = await createTestRaffle({ kind: "quick", tier: "lightning" });
   const cookies = { anonymous: undefined, admin: await sessionCookie(admin.id), newcomer: await sessionCookie(newcomer.id) };
   await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
-  shared = { cookies, ids: { raffle: "", quickRaffle: quickRaffle.id, payout: payout.id, user: payee.id } };
+  shared = { cookies, ids: { raffle: "", receipt: "", quickRaffle: quickRaffle.id, payout: payout.id, user: payee.id } };
 });
 
 /** A player and a raffle of the route's own, so that one route's effects (a break, a completed draw) never shape another's. */
-async function world(): Promise<World & { playerId: string }> {
+async function world(row: Fuzz): Promise<World & { playerId: string }> {
   const player = await createTestUser({ coins: 100_000n, vipTier: "gold", vipExpiry: new Date(Date.now() + 86_400_000) });
   const raffle = await createTestRaffle();
+  // A receipt's route gets a ticket of the player's to name (ADR 079).
+  const receipt =
+    row.id === "receipt"
+      ? (await enterRaffle({ userId: player.id, raffleId: raffle.id }), await db().entry.findFirstOrThrow({ where: { userId: player.id } })).id
+      : "";
   return {
     playerId: player.id,
     cookies: { ...shared.cookies, player: await sessionCookie(player.id) },
-    ids: { ...shared.ids, raffle: raffle.id },
+    ids: { ...shared.ids, raffle: raffle.id, receipt },
   };
 }
 
@@ -332,7 +340,7 @@ describe("hostile input", () => {
     const at = row.at ?? route.path;
     for (const method of [route.loader ? "GET" : undefined, route.action ? "POST" : undefined].filter(Boolean) as string[]) {
       it(`${method} ${at}: never a 5xx, and a refusal changes nothing`, { timeout: ROUTE_TIMEOUT }, async () => {
-        const { cookies, ids, playerId } = await world();
+        const { cookies, ids, playerId } = await world(row);
         const param = hostileParam([row.id ? ids[row.id] : "x"]);
         const body = method === "POST" ? hostileFields(row.fields ?? [], row.plausible).chain(hostileBody) : fc.constant(undefined);
         const known = row.id ? ids[row.id] : "x";

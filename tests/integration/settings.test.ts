@@ -4,13 +4,16 @@ import { call, cookiesFrom, pageText, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 
 const settingsOf = (id: string) =>
-  db().user.findUniqueOrThrow({ where: { id }, select: { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } });
+  db().user.findUniqueOrThrow({
+    where: { id },
+    select: { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true, emailEntryReceipts: true },
+  });
 
 describe("settings", () => {
-  it("start with email on, sound and browser notifications off, and are kept on the account", async () => {
+  it("start with email on, sound, browser notifications and email receipts off, and are kept on the account", async () => {
     const player = await createTestUser();
     const cookie = await sessionCookie(player.id);
-    expect(await settingsOf(player.id)).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: false });
+    expect(await settingsOf(player.id)).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: false, emailEntryReceipts: false });
 
     // The page's form (ADR 040): ticked boxes arrive as "on", unticked ones not at all; back with a toast.
     const saved = await call("/settings", {
@@ -22,9 +25,9 @@ describe("settings", () => {
     expect(saved.status).toBe(302);
     expect(saved.headers.get("Location")).toBe("/settings");
     expect(await pageText(await call("/settings", { cookie: `${cookie}; ${cookiesFrom(saved)}` }))).toContain("Settings saved");
-    expect(await settingsOf(player.id)).toEqual({ emailNotifications: false, soundEffects: true, quickRaffleNotifications: false });
+    expect(await settingsOf(player.id)).toEqual({ emailNotifications: false, soundEffects: true, quickRaffleNotifications: false, emailEntryReceipts: false });
     const user = (await (await call("/api/auth/user", { cookie })).json()) as { settings: unknown };
-    expect(user.settings).toEqual({ emailNotifications: false, soundEffects: true, quickRaffleNotifications: false });
+    expect(user.settings).toEqual({ emailNotifications: false, soundEffects: true, quickRaffleNotifications: false, emailEntryReceipts: false });
 
     // A script: JSON back, whatever it asks for (ADR 040).
     const json = await call("/api/settings", {
@@ -33,7 +36,7 @@ describe("settings", () => {
       form: { emailNotifications: "true", soundEffects: "false", quickRaffleNotifications: "true" },
       headers: { Accept: "text/html" },
     });
-    expect(await json.json()).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: true });
+    expect(await json.json()).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: true, emailEntryReceipts: false });
     const audit = await db().auditEvent.findMany({ where: { actor: player.id, action: "settings.update" } });
     expect(audit).toHaveLength(2);
 
@@ -49,7 +52,7 @@ describe("settings", () => {
     const cookie = await sessionCookie(player.id);
     const response = await call("/api/settings", { method: "POST", cookie, form: { soundEffects: "loud" }, headers: { Accept: "application/json" } });
     expect(response.status).toBe(400);
-    expect(await settingsOf(player.id)).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: false });
+    expect(await settingsOf(player.id)).toEqual({ emailNotifications: true, soundEffects: false, quickRaffleNotifications: false, emailEntryReceipts: false });
     expect((await call("/api/settings", { method: "POST", form: { soundEffects: "on" }, headers: { Accept: "application/json" } })).status).toBe(401);
   });
 

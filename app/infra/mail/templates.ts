@@ -18,6 +18,7 @@ export const MAIL_KINDS = [
   "receipt",
   "deposit_limit_changed",
   "exclusion_confirmed",
+  "entry_receipt",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -126,6 +127,16 @@ export function renderMail(kind: MailKind, data: MailData, baseUrl: string): Ren
         `Your ${str(data, "period")} deposit limit: ${str(data, "limit")}, from ${str(data, "from")}.`,
         "A lower limit applies at once; a higher one, or removing one, only after a cooling-off period.",
         { link: url("/responsible-play"), label: "Your limits" },
+        SAFE_PLAY,
+      ]);
+    case "entry_receipt":
+      // Written by enter_raffles only for players who turned "Email receipts" on (ADR 079).
+      return compose(`Receipt: ticket #${str(data, "position")} in a ${str(data, "tier")} raffle`, [
+        `You bought ticket #${str(data, "position")} in the ${str(data, "tier")} ${data.raffleKind === "quick" ? "quick " : ""}raffle ${str(data, "raffleId")} on ${str(data, "enteredAt")}.`,
+        `You paid ${Number(data.cash ?? 0) + Number(data.bonus ?? 0)} coins: ${str(data, "cash")} cash and ${str(data, "bonus")} bonus.`,
+        `The raffle's commitment: seed hash ${str(data, "seedHash")}; ${data.beaconRound ? `drand beacon round ${str(data, "beaconRound")}` : "not joined to a beacon"}.`,
+        "Your receipt proves your ticket: after the draw it adds the ticket's inclusion proof and the result, and you can download it to check offline.",
+        { link: url(`/receipts/${encodeURIComponent(str(data, "receiptId"))}`), label: "Your receipt" },
         SAFE_PLAY,
       ]);
     case "exclusion_confirmed":

@@ -18,6 +18,7 @@ export const sessionUserSelect = {
   emailNotifications: true,
   soundEffects: true,
   quickRaffleNotifications: true,
+  emailEntryReceipts: true,
 } as const;
 
 /** The user's columns, whether outcomes they have not been told about are waiting, and whether they may play from where they live. */
@@ -66,7 +67,7 @@ export async function findSession(tokenHash: string, now: Date, places: Places):
            u.reality_check_minutes AS "u_realityCheckMinutes", u.excluded_until AS "u_excludedUntil",
            u.exclusion_kind AS "u_exclusionKind", u.payout_notice_id::text AS "u_payoutNoticeId",
            u.email_notifications AS "u_emailNotifications", u.sound_effects AS "u_soundEffects",
-           u.quick_raffle_notifications AS "u_quickRaffleNotifications",
+           u.quick_raffle_notifications AS "u_quickRaffleNotifications", u.email_entry_receipts AS "u_emailEntryReceipts",
            EXISTS (SELECT 1 FROM outcome_notices n WHERE n.user_id = u.id) AS "u_hasOutcomeNews",
            may_play_from(u.country, u.region, ${places.countries}::text[], ${places.regions}::text[]) AS "u_mayPlay"
     FROM sessions s JOIN users u ON u.id = s.user_id

@@ -56,8 +56,12 @@ export async function lockUser(tx: Tx, id: string) {
 }
 
 /** Stores the player's settings in the caller's transaction; returns what was stored before. */
-export async function updateSettings(tx: Tx, id: string, settings: { emailNotifications: boolean; soundEffects: boolean; quickRaffleNotifications: boolean }) {
-  const select = { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true } as const;
+export async function updateSettings(
+  tx: Tx,
+  id: string,
+  settings: { emailNotifications: boolean; soundEffects: boolean; quickRaffleNotifications: boolean; emailEntryReceipts: boolean },
+) {
+  const select = { emailNotifications: true, soundEffects: true, quickRaffleNotifications: true, emailEntryReceipts: true } as const;
   const before = await tx.user.findUniqueOrThrow({ where: { id }, select });
   await tx.user.update({ where: { id }, data: settings, select: { id: true } });
   return before;

@@ -18,6 +18,7 @@ export async function playerMovements(userId: string, { kinds, from, to, limit }
   return db().$queryRaw<
     (Pick<LedgerTransaction, "id" | "kind" | "raffleId" | "memo" | "createdAt"> & {
       amount: bigint;
+      receiptId: string | null;
       cash: bigint;
       bonus: bigint;
       payment: Pick<Payment, "amountCents" | "refundedCents" | "disputedCents"> | null;
@@ -50,7 +51,11 @@ export async function playerMovements(userId: string, { kinds, from, to, limit }
              'status', w.status, 'destination', w.destination_masked, 'failureReason', w.failure_reason,
              'legs', (SELECT json_agg(json_build_object('kind', l.kind, 'amount', l.amount, 'status', l.status) ORDER BY l.position)
                       FROM payout_legs l WHERE l.withdrawal_id = w.id))
-           END AS withdrawal
+           END AS withdrawal,
+           -- An entry's receipt is its first ticket's (the reference names it), while the ticket is held.
+           -- Compared as a uuid, so the primary key finds it; only a well-formed id is cast.
+           (SELECT e.id::text FROM entries e WHERE m.kind = 'entry' AND e.user_id = ${userId}::uuid
+              AND e.id = substring(m.reference FROM ':([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$')::uuid) AS "receiptId"
     FROM moves m
     LEFT JOIN withdrawals w ON m.kind = 'withdrawal_hold' AND w.user_id = ${userId}::uuid
       AND w.id::text = substring(m.reference FROM '^withdrawal-hold:(.+)$')

@@ -5,7 +5,12 @@ import type { PlayerSettings } from "~/shared/player-settings";
 
 /** The player's settings as the session read them. */
 export function settingsOf(user: PlayerSettings): PlayerSettings {
-  return { emailNotifications: user.emailNotifications, soundEffects: user.soundEffects, quickRaffleNotifications: user.quickRaffleNotifications };
+  return {
+    emailNotifications: user.emailNotifications,
+    soundEffects: user.soundEffects,
+    quickRaffleNotifications: user.quickRaffleNotifications,
+    emailEntryReceipts: user.emailEntryReceipts,
+  };
 }
 
 /**

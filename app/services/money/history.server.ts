@@ -82,6 +82,8 @@ export type HistoryRow = {
   /** A withdrawal: where it stands and where each part of it goes ("processing: $24.99 back to your card (completed) · …"). */
   withdrawal: string | null;
   raffleId: string | null;
+  /** An entry: its receipt's id (ADR 079), while its ticket is held. */
+  receiptId: string | null;
 };
 
 const ROWS = 5000;
@@ -109,6 +111,7 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
       ofPurchase: r.kind === "reversal" && r.payment ? dollars(r.payment.amountCents) : null,
       withdrawal: r.withdrawal ? withdrawalState(r.withdrawal) : null,
       raffleId: r.raffleId,
+      receiptId: r.receiptId,
     })),
     ...vip.map((p) => ({
       id: p.id,
@@ -123,6 +126,7 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
       ofPurchase: null,
       withdrawal: null,
       raffleId: null,
+      receiptId: null,
     })),
   ];
   // Newest first, as each source is; ties by id, as the ledger orders its rows.

@@ -26,7 +26,8 @@
 --     bonus together) 'insufficient_coins';
 --   * what an entry spends: bonus coins first, then cash; each ticket records the cash and
 --     bonus it cost (the entry's first tickets take the bonus), and the coins go to the
---     raffle's pot of the same currency (docs/decisions/017-cash-and-bonus-coins.md).
+--     raffle's pot of the same currency (docs/decisions/017-cash-and-bonus-coins.md);
+--   * a receipt email per ticket when the player turned on "Email receipts" (ADR 079).
 --
 -- Locks, in the order every writer takes them: the raffles, the rate-limit buckets, then
 -- the ledger accounts (each in sorted order). A session's row is locked only by its own
@@ -332,4 +333,19 @@ BEGIN
                             'positions', to_jsonb(ARRAY(SELECT generate_series(a.first, a.first + a.tickets - 1))))
     FROM unnest(a_ord, a_user, a_raffle, a_first, a_tickets, a_cost, a_bonus) AS a(n, user_id, raffle_id, first, tickets, cost, bonus)
     ORDER BY a.n;
+
+  -- A receipt email per ticket for players who asked for them (email_entry_receipts), in
+  -- the entry's transaction: sent if and only if the entry holds, once per ticket (its key).
+  INSERT INTO "email_outbox" ("idempotency_key", "kind", "user_id", "to_address", "data")
+  SELECT 'entry-receipt:' || e."id", 'entry_receipt', u."id", u."email",
+         jsonb_build_object('receiptId', e."id", 'raffleId', e."raffle_id", 'raffleKind', x."kind"::TEXT, 'tier', x."tier",
+                            'position', e."position", 'cash', e."cash"::TEXT, 'bonus', e."bonus"::TEXT, 'seedHash', x."seed_hash",
+                            'beaconRound', x."beacon_round"::TEXT,
+                            'enteredAt', to_char(e."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'))
+    FROM unnest(a_ord, a_user, a_raffle, a_first, a_tickets) AS a(n, user_id, raffle_id, first, tickets)
+    JOIN "users" u ON u."id" = a.user_id AND u."email_entry_receipts"
+    JOIN "raffles" x ON x."id" = a.raffle_id
+    JOIN "entries" e ON e."raffle_id" = a.raffle_id AND e."position" BETWEEN a.first AND a.first + a.tickets - 1
+    ORDER BY a.n, e."position"
+    ON CONFLICT ("idempotency_key") DO NOTHING;
 END $$;
