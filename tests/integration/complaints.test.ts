@@ -93,6 +93,9 @@ describe("complaints", () => {
     expect(closed.headers.get("Location")).toBe("/admin/complaints");
     expect(await toastOf(closed)).toMatchObject({ type: "success", title: "Complaint closed" });
     expect((await complaintsOf(entered.id))[0]!.status).toBe("closed");
+    // The player's data export carries it, with the answer.
+    const exported = (await (await call("/account/export", { cookie: enteredCookie })).json()) as { history: { complaints: unknown[] } };
+    expect(exported.history.complaints).toEqual([expect.objectContaining({ id: complaint!.id, status: "closed", answer: expect.stringContaining("fair") })]);
     expect(await auditOf(complaint!.id)).toEqual([
       { action: "complaint.file", actor: entered.id },
       { action: "complaint.answer", actor: admin.id },
