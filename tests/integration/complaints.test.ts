@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { deliverDueMail } from "~/infra/mail/outbox.server";
-import { forgetEnv } from "~/infra/env.server";
+import { ConfigError, forgetEnv, parseEnv } from "~/infra/env.server";
 import { db } from "~/models/db.server";
 import { answerComplaint, complaintQueue, fileComplaint } from "~/services/back-office/complaints.server";
 import { requestWithdrawal } from "~/services/money/withdrawals.server";
@@ -104,6 +104,8 @@ describe("complaints", () => {
   });
 
   it("is due COMPLAINT_ANSWER_DAYS after filing; the queue marks overdue ones and lists them first", async () => {
+    expect(parseEnv({}).COMPLAINT_ANSWER_DAYS).toBe(14);
+    for (const wrong of ["0", "91", "2.5", "two weeks"]) expect(() => parseEnv({ COMPLAINT_ANSWER_DAYS: wrong }), wrong).toThrow(ConfigError);
     process.env.COMPLAINT_ANSWER_DAYS = "3";
     forgetEnv();
     const player = await createTestUser();
