@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { recordAudit } from "~/models/back-office/audit-event.server";
 import * as complaints from "~/models/back-office/complaint.server";
-import { db } from "~/models/db.server";
+import { db, type Tx } from "~/models/db.server";
 import { getEnv } from "~/infra/env.server";
 import { queueMail } from "~/infra/mail/outbox.server";
 import { COMPLAINT_SUBJECTS, type ComplaintStatus, type ComplaintSubject, type FileComplaint } from "~/shared/complaints";
@@ -24,7 +24,7 @@ export const newComplaintToken = () => randomUUID();
 export const answerDueAt = (filedAt: Date) => new Date(filedAt.getTime() + getEnv().COMPLAINT_ANSWER_DAYS * DAY_MS);
 
 /** A draw names a raffle the player entered, a payout their own withdrawal; nothing else takes a reference. */
-async function checkReference(tx: Parameters<typeof complaints.playerEnteredRaffle>[0], userId: string, subject: ComplaintSubject, reference?: string) {
+async function checkReference(tx: Tx, userId: string, subject: ComplaintSubject, reference?: string) {
   if (!reference) return null;
   const own =
     subject === "draw"
@@ -119,7 +119,7 @@ export async function complaintQueue(adminId: string, now = new Date()) {
 }
 
 /** Locks the complaint an admin acts on: it must exist and not be about the admin's own account. */
-async function lockForAdmin(tx: Parameters<typeof complaints.lockComplaint>[0], adminId: string, id: string) {
+async function lockForAdmin(tx: Tx, adminId: string, id: string) {
   const c = await complaints.lockComplaint(tx, id);
   if (!c) throw new DomainError("complaint_not_found", "Complaint not found");
   refuseOwnAccount(adminId, c.userId);
