@@ -2,7 +2,7 @@ import { useFetcher } from "@remix-run/react";
 import type { ReactNode } from "react";
 
 /** The back office's tabs, each a nested route of /admin (`/admin/payouts`...), in the order of its nav. */
-export const ADMIN_TABS = ["payouts", "users", "raffles", "audit", "ledger"] as const;
+export const ADMIN_TABS = ["payouts", "users", "raffles", "complaints", "audit", "ledger"] as const;
 export type AdminTab = (typeof ADMIN_TABS)[number];
 
 const th = "px-2 py-1 text-left text-xs font-semibold uppercase text-ink-muted";

@@ -190,6 +190,12 @@ export function SettingsContent({ account, theme, supportEmail, settings }: Sett
           <a href="/settings/two-factor" className="inline-flex min-h-6 items-center underline">
             Two-factor authentication
           </a>
+          <a href="/complaints" className="inline-flex min-h-6 items-center underline">
+            My complaints
+          </a>
+          <a href="/complaints/new" className="inline-flex min-h-6 items-center underline">
+            File a complaint
+          </a>
           <a href="/account/export" className="inline-flex min-h-6 items-center underline">
             Download my data
           </a>

@@ -136,6 +136,13 @@ const schema = z.object({
     .optional(),
   /** Payouts above this many cents need two different admins' approval. */
   PAYOUT_SECOND_APPROVAL_ABOVE_CENTS: z.coerce.number({ message: "expected a whole number of cents" }).int().positive().default(50_000),
+  /** Days the back office has to answer a complaint (docs/decisions/081-complaints.md). */
+  COMPLAINT_ANSWER_DAYS: z.coerce
+    .number({ message: "expected a whole number of days" })
+    .int()
+    .min(1, "expected 1 or more")
+    .max(90, "expected at most 90")
+    .default(14),
   /** Sign-ups allowed per client address per hour (raise it behind a large shared NAT, or for test runs). */
   SIGNUP_LIMIT_PER_HOUR: z.coerce.number({ message: "expected a whole number" }).int().positive().default(20),
   /** Raffle entries one player may make per second (raised only by the benchmark, bench/). */

@@ -49,6 +49,9 @@ export default function Account() {
           <Link to="/responsible-play" className={link}>
             Responsible play
           </Link>
+          <Link to="/complaints" className={link}>
+            My complaints
+          </Link>
         </nav>
         <form method="post" action="/api/logout">
           <button type="submit" className="w-full rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">

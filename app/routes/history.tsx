@@ -124,6 +124,7 @@ export default function History() {
                         fair draw
                       </Link>
                     ) : null}
+                    <ComplainLink row={r} />
                   </td>
                 </tr>
               ))}
@@ -132,6 +133,17 @@ export default function History() {
         )}
       </main>
     </PlayerShell>
+  );
+}
+
+/** A complaint about the row's draw or withdrawal, the form filled in with it (docs/decisions/081-complaints.md). */
+function ComplainLink({ row }: { row: HistoryRow }) {
+  const about = row.raffleId ? { subject: "draw", reference: row.raffleId } : row.withdrawalId ? { subject: "payout", reference: row.withdrawalId } : null;
+  if (!about) return null;
+  return (
+    <Link to={`/complaints/new?${new URLSearchParams(about)}`} className="ml-2 inline-flex min-h-6 items-center underline" data-testid="history-complain">
+      complain
+    </Link>
   );
 }
 

@@ -36,7 +36,10 @@ export type DomainErrorCode =
   /** An account that cannot be closed yet: a withdrawal or payment in progress, cash to withdraw. */
   | "closure_refused"
   /** An admin adding a passkey before opening the admin gate with their code. */
-  | "second_factor_required";
+  | "second_factor_required"
+  /** A complaint that does not exist, or answered or closed already (docs/decisions/081-complaints.md). */
+  | "complaint_not_found"
+  | "complaint_decided";
 
 export class DomainError extends Error {
   name = "DomainError";

@@ -42,6 +42,8 @@ const STATUS: Record<DomainErrorCode, number> = {
   username_required: 403,
   closure_refused: 409,
   second_factor_required: 403,
+  complaint_not_found: 404,
+  complaint_decided: 409,
 };
 
 export function jsonError(status: number, message: string, init?: ResponseInit): Response {

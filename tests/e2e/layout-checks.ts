@@ -27,6 +27,8 @@ export const PLAYER_PAGES = [
   "/settings/two-factor",
   "/account/passkeys",
   "/account/email",
+  "/complaints",
+  "/complaints/new?subject=other",
   "/fair",
   "/checkout?package=package_1",
   "/vip/checkout?tier=gold",

@@ -68,6 +68,7 @@ const MATRIX: Record<string, Row> = {
   "routes/admin.raffles": adminTab("/admin/raffles?empty=1"),
   "routes/admin.audit": adminTab("/admin/audit?actor=admin"),
   "routes/admin.ledger": adminTab("/admin/ledger"),
+  "routes/admin.complaints": adminTab("/admin/complaints"),
   "routes/api.raffles._index": { request: ["/api/raffles"], expect: api(200) },
   "routes/api.quick-raffles._index": { request: ["/api/quick-raffles"], expect: api(200) },
   // Staff do not play (PRODUCT.md): an admin's entry is refused before the raffle is looked up.
@@ -119,6 +120,21 @@ const MATRIX: Record<string, Row> = {
   "routes/api.admin.refunds._index": { request: ["/api/admin/refunds"], expect: adminApi(200) },
   "routes/api.admin.audit": { request: ["/api/admin/audit"], expect: adminApi(200) },
   "routes/api.admin.ledger": { request: ["/api/admin/ledger"], expect: adminApi(200) },
+  // Complaints (ADR 081): a player's own; the queue and its actions the back office's.
+  "routes/complaints._index": { request: ["/complaints"], expect: signedIn(LOGIN("/complaints"), 200) },
+  "routes/complaints.new": { request: ["/complaints/new?subject=draw"], expect: signedIn(LOGIN("/complaints/new?subject=draw"), 200) },
+  "routes/api.complaints": { request: ["/api/complaints", { method: "POST", json: { subject: "other", message: "" } }], expect: api(400) },
+  "routes/api.admin.complaints._index": { request: ["/api/admin/complaints"], expect: adminApi(200) },
+  "routes/api.admin.complaints.$id.answer": {
+    request: [`/api/admin/complaints/${UNKNOWN}/answer`, { method: "POST", json: { answer: "An answer to nothing at all." } }],
+    expect: adminApi(404),
+  },
+  "routes/api.admin.complaints.$id.close": { request: [`/api/admin/complaints/${UNKNOWN}/close`, { method: "POST", json: {} }], expect: adminApi(404) },
+  "routes/admin_.complaints.$id.answer": {
+    request: [`/admin/complaints/${UNKNOWN}/answer`, { method: "POST", form: { answer: "An answer to nothing at all." } }],
+    expect: adminPage,
+  },
+  "routes/admin_.complaints.$id.close": { request: [`/admin/complaints/${UNKNOWN}/close`, { method: "POST", form: {} }], expect: adminPage },
   "routes/api.admin.payouts.bulk-approve": { request: ["/api/admin/payouts/bulk-approve", { method: "POST", json: { maxAmount: 75 } }], expect: adminApi(400) },
   "routes/api.admin.payouts.$id.approve": { request: [`/api/admin/payouts/${UNKNOWN}/approve`, { method: "POST", json: {} }], expect: adminApi(404) },
   "routes/api.admin.payouts.$id.reject": {

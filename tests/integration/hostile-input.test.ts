@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { requestWithdrawal } from "~/services/money/withdrawals.server";
 import { enterRaffle } from "~/services/raffles/raffles.server";
+import { fileComplaint } from "~/services/back-office/complaints.server";
 import { readToast } from "~/web/toast.server";
 import { call, routeTable, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
@@ -41,12 +42,20 @@ type Fuzz = {
   /** Query parameters the loader (or action) reads. */
   query?: string[];
   /** What the route's :id names. */
-  id?: "raffle" | "quickRaffle" | "payout" | "user" | "receipt";
+  id?: "raffle" | "quickRaffle" | "payout" | "user" | "receipt" | "complaint";
   /** Where a layout is fuzzed: its own path may belong to its index route. */
   at?: string;
 };
 
+const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 const MONEY = [10, "10", "10.00", 25.5, "1000", 100];
+const COMPLAINT_FIELDS = ["subject", "reference", "message", "requestId"];
+const COMPLAINT_PLAUSIBLE = {
+  subject: ["draw", "payout", "other"],
+  reference: [UNKNOWN_ID],
+  message: ["The draw looks wrong to me."],
+  requestId: ["fuzz-token-1"],
+};
 const FUZZ: Record<string, Fuzz> = {
   "routes/$": { as: "player", fields: ["x"] },
   "routes/_index": { as: "player" },
@@ -90,6 +99,7 @@ const FUZZ: Record<string, Fuzz> = {
   "routes/admin.raffles": { as: "admin", query: ["empty", "revenue"] },
   "routes/admin.audit": { as: "admin", query: ["actor", "before", "revenue"] },
   "routes/admin.ledger": { as: "admin", query: ["revenue"] },
+  "routes/admin.complaints": { as: "admin", query: ["revenue"] },
   "routes/api.raffles._index": { as: "player" },
   "routes/api.quick-raffles._index": { as: "player" },
   "routes/api.raffles.$id.enter": { as: "player", id: "raffle", fields: ["quantity", "tickets"] },
@@ -283,6 +293,15 @@ const FUZZ: Record<string, Fuzz> = {
     plausible: { intent: ["link", "code", "resend"], code: ["123456"] },
     query: ["token"],
   },
+  // Complaints (ADR 081): the form, its API twin, the queue and its actions.
+  "routes/complaints._index": { as: "player" },
+  "routes/complaints.new": { as: "player", fields: COMPLAINT_FIELDS, plausible: COMPLAINT_PLAUSIBLE, query: ["subject", "reference"] },
+  "routes/api.complaints": { as: "player", fields: COMPLAINT_FIELDS, plausible: COMPLAINT_PLAUSIBLE },
+  "routes/api.admin.complaints._index": { as: "admin" },
+  "routes/api.admin.complaints.$id.answer": { as: "admin", id: "complaint", fields: ["answer"], plausible: { answer: ["We looked into it: all is well."] } },
+  "routes/api.admin.complaints.$id.close": { as: "admin", id: "complaint" },
+  "routes/admin_.complaints.$id.answer": { as: "admin", id: "complaint", fields: ["answer"], plausible: { answer: ["We looked into it: all is well."] } },
+  "routes/admin_.complaints.$id.close": { as: "admin", id: "complaint" },
   "routes/dev.mail._index": { as: "anonymous" },
   "routes/dev.mail.$id": { as: "anonymous" },
 };
@@ -297,9 +316,10 @@ beforeAll(async () => {
   const payee = await createTestUser({ cash: 50_000n });
   const payout = await requestWithdrawal(payee.id, { amount: "20.00", method: "venmo", fields: { username: "payee" } });
   const quickRaffle = await createTestRaffle({ kind: "quick", tier: "lightning" });
+  const complaint = await fileComplaint(payee.id, { subject: "payout", reference: payout.id, message: "My payout has not arrived yet." });
   const cookies = { anonymous: undefined, admin: await sessionCookie(admin.id), newcomer: await sessionCookie(newcomer.id) };
   await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
-  shared = { cookies, ids: { raffle: "", receipt: "", quickRaffle: quickRaffle.id, payout: payout.id, user: payee.id } };
+  shared = { cookies, ids: { raffle: "", receipt: "", quickRaffle: quickRaffle.id, payout: payout.id, user: payee.id, complaint: complaint.id } };
 });
 
 /** A player and a raffle of the route's own, so that one route's effects (a break, a completed draw) never shape another's. */
@@ -357,6 +377,7 @@ describe("hostile input", () => {
             // Signing out ends the session: that route gets a session of its own each time.
             const cookie = route.id === "routes/api.logout" ? await sessionCookie(playerId) : cookies[row.as];
             const before = await ledgerSnapshot();
+            const complaintsBefore = await db().complaint.count();
             const response = await call(path, {
               method,
               cookie,
@@ -365,7 +386,10 @@ describe("hostile input", () => {
             });
             const label = `${method} ${path} ${payload?.label ?? ""} → ${response.status}`;
             expect(response.status, label).toBeLessThan(500);
-            if (await refused(response)) expect(await ledgerSnapshot(), label).toEqual(before);
+            if (await refused(response)) {
+              expect(await ledgerSnapshot(), label).toEqual(before);
+              expect(await db().complaint.count(), label).toBe(complaintsBefore);
+            }
             const json = response.headers.get("Content-Type")?.includes("application/json");
             if (response.status >= 400 && json && path.startsWith("/api/") && route.id !== "routes/api.login") {
               // The API says what was wrong.

@@ -19,6 +19,7 @@ export const MAIL_KINDS = [
   "deposit_limit_changed",
   "exclusion_confirmed",
   "entry_receipt",
+  "complaint_answered",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -143,6 +144,12 @@ export function renderMail(kind: MailKind, data: MailData, baseUrl: string): Ren
       return compose(data.kind === "self_exclusion" ? "Your self-exclusion is confirmed" : "Your break is confirmed", [
         `${data.kind === "self_exclusion" ? "You are self-excluded" : "You are taking a break"} until ${str(data, "until")}. Until then you cannot play or buy coins; you can still sign in, see your balance and withdraw.`,
         SAFE_PLAY,
+      ]);
+    case "complaint_answered":
+      return compose("Your complaint has an answer", [
+        `We have answered your complaint of ${str(data, "filed")} (${str(data, "subject")}):`,
+        str(data, "answer"),
+        { link: url("/complaints"), label: "See your complaints" },
       ]);
   }
 }

@@ -23,7 +23,7 @@ export async function playerMovements(userId: string, { kinds, from, to, limit }
       bonus: bigint;
       payment: Pick<Payment, "amountCents" | "refundedCents" | "disputedCents"> | null;
       withdrawal:
-        | (Pick<Withdrawal, "status" | "failureReason"> & {
+        | (Pick<Withdrawal, "id" | "status" | "failureReason"> & {
             destination: Withdrawal["destinationMasked"];
             legs: (Pick<PayoutLeg, "kind" | "status"> & { amount: number })[];
           })
@@ -48,7 +48,7 @@ export async function playerMovements(userId: string, { kinds, from, to, limit }
              'amountCents', pay.amount_cents, 'refundedCents', pay.refunded_cents, 'disputedCents', pay.disputed_cents)
            END AS payment,
            CASE WHEN w.id IS NULL THEN NULL ELSE json_build_object(
-             'status', w.status, 'destination', w.destination_masked, 'failureReason', w.failure_reason,
+             'id', w.id, 'status', w.status, 'destination', w.destination_masked, 'failureReason', w.failure_reason,
              'legs', (SELECT json_agg(json_build_object('kind', l.kind, 'amount', l.amount, 'status', l.status) ORDER BY l.position)
                       FROM payout_legs l WHERE l.withdrawal_id = w.id))
            END AS withdrawal,

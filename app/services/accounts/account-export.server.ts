@@ -1,4 +1,5 @@
 import { playerData } from "~/models/accounts/user-data.server";
+import { complaintsOf } from "~/models/back-office/complaint.server";
 
 /**
  * "Download my data" (docs/decisions/035-closing-an-account.md): the player's profile,
@@ -6,7 +7,7 @@ import { playerData } from "~/models/accounts/user-data.server";
  * Coins are integers written as strings (JSON numbers lose precision past 2^53).
  */
 export async function exportAccountData(userId: string, now = new Date()): Promise<string> {
-  const data = await playerData(userId);
+  const [data, complaints] = await Promise.all([playerData(userId), complaintsOf(userId)]);
   if (!data.profile) throw new Error(`no user ${userId}`);
   const { profile, accounts, transactions, ...rest } = data;
   const document = {
@@ -52,6 +53,8 @@ export async function exportAccountData(userId: string, now = new Date()): Promi
       dailySpins: rest.spins,
       vipDailyClaims: rest.vipClaims,
       vipSubscriptions: rest.vipSubscriptions,
+      // With their answers (docs/decisions/081-complaints.md).
+      complaints: complaints.map(({ userId: _owner, ...complaint }) => complaint),
     },
     sessions: rest.sessions,
   };

@@ -81,6 +81,8 @@ export type HistoryRow = {
   ofPurchase: string | null;
   /** A withdrawal: where it stands and where each part of it goes ("processing: $24.99 back to your card (completed) · …"). */
   withdrawal: string | null;
+  /** A withdrawal's id (a complaint about it names it). */
+  withdrawalId: string | null;
   raffleId: string | null;
   /** An entry: its receipt's id (ADR 079), while its ticket is held. */
   receiptId: string | null;
@@ -110,6 +112,7 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
       refunded: r.kind === "deposit" && r.payment && takenBack(r.payment) > 0 ? dollars(takenBack(r.payment)) : null,
       ofPurchase: r.kind === "reversal" && r.payment ? dollars(r.payment.amountCents) : null,
       withdrawal: r.withdrawal ? withdrawalState(r.withdrawal) : null,
+      withdrawalId: r.withdrawal?.id ?? null,
       raffleId: r.raffleId,
       receiptId: r.receiptId,
     })),
@@ -125,6 +128,7 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
       refunded: takenBack(p) > 0 ? dollars(takenBack(p)) : null,
       ofPurchase: null,
       withdrawal: null,
+      withdrawalId: null,
       raffleId: null,
       receiptId: null,
     })),

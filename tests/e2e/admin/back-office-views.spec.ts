@@ -71,7 +71,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     // Each tab at its own address (ADR 043), reached by the tab links, the open one marked.
     await expect(page).toHaveURL(/\/admin\/payouts$/);
-    for (const tab of ["payouts", "users", "raffles", "audit", "ledger"]) {
+    for (const tab of ["payouts", "users", "raffles", "complaints", "audit", "ledger"]) {
       await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: tab }).click();
       await expect(page).toHaveURL(new RegExp(`/admin/${tab}$`));
       await expect(page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: tab })).toHaveAttribute("aria-current", "page");

@@ -10,7 +10,7 @@ import { scaled } from "../../support/timeouts";
  * that allows no serious or critical violation (ADR 029). Runs in the desktop and mobile
  * suites, so each page is scanned at both sizes.
  */
-const ADMIN_PAGES = ["/admin/payouts", "/admin/users", "/admin/raffles", "/admin/audit", "/admin/ledger"];
+const ADMIN_PAGES = ["/admin/payouts", "/admin/users", "/admin/raffles", "/admin/complaints", "/admin/audit", "/admin/ledger"];
 const THEMES = ["light", "dark"] as const;
 
 // A scan of a page full of raffle cards takes seconds on a busy machine.
