@@ -16,6 +16,9 @@ import {
   hostileQuery,
   nastyBodies,
   nastyQueries,
+  COMPLAINT_FIELDS,
+  COMPLAINT_PLAUSIBLE,
+  MONEY,
   type HostileBody,
 } from "../support/hostile";
 import { ledgerSnapshot } from "../support/ledger-snapshot";
@@ -47,15 +50,6 @@ type Fuzz = {
   at?: string;
 };
 
-const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
-const MONEY = [10, "10", "10.00", 25.5, "1000", 100];
-const COMPLAINT_FIELDS = ["subject", "reference", "message", "requestId"];
-const COMPLAINT_PLAUSIBLE = {
-  subject: ["draw", "payout", "other"],
-  reference: [UNKNOWN_ID],
-  message: ["The draw looks wrong to me."],
-  requestId: ["fuzz-token-1"],
-};
 const FUZZ: Record<string, Fuzz> = {
   "routes/$": { as: "player", fields: ["x"] },
   "routes/_index": { as: "player" },
@@ -327,10 +321,8 @@ async function world(row: Fuzz): Promise<World & { playerId: string }> {
   const player = await createTestUser({ coins: 100_000n, vipTier: "gold", vipExpiry: new Date(Date.now() + 86_400_000) });
   const raffle = await createTestRaffle();
   // A receipt's route gets a ticket of the player's to name (ADR 079).
-  const receipt =
-    row.id === "receipt"
-      ? (await enterRaffle({ userId: player.id, raffleId: raffle.id }), await db().entry.findFirstOrThrow({ where: { userId: player.id } })).id
-      : "";
+  if (row.id === "receipt") await enterRaffle({ userId: player.id, raffleId: raffle.id });
+  const receipt = row.id === "receipt" ? (await db().entry.findFirstOrThrow({ where: { userId: player.id } })).id : "";
   return {
     playerId: player.id,
     cookies: { ...shared.cookies, player: await sessionCookie(player.id) },

@@ -305,3 +305,14 @@ export const hostileHeaders: fc.Arbitrary<Record<string, string>> = fc
     { requiredKeys: [] },
   )
   .map((headers) => Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>);
+
+/** Plausible values the route table (tests/integration/hostile-input.test.ts) sends beside the nasty ones. */
+export const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
+export const MONEY = [10, "10", "10.00", 25.5, "1000", 100];
+export const COMPLAINT_FIELDS = ["subject", "reference", "message", "requestId"];
+export const COMPLAINT_PLAUSIBLE = {
+  subject: ["draw", "payout", "other"],
+  reference: [UNKNOWN_ID],
+  message: ["The draw looks wrong to me."],
+  requestId: ["fuzz-token-1"],
+};
