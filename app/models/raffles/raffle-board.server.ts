@@ -79,7 +79,7 @@ export async function recentDraws(limit: number, before?: { drawnAt: Date; id: s
     },
     orderBy: [{ drawnAt: "desc" }, { id: "desc" }],
     take: limit,
-    select: { id: true, kind: true, tier: true, entryPrice: true, ticketCount: true, finalPot: true, endsAt: true, drawnAt: true },
+    select: { id: true, kind: true, tier: true, entryPrice: true, ticketCount: true, finalPot: true, endsAt: true, drawnAt: true, closedAt: true },
   });
 }
 
