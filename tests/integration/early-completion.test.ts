@@ -120,6 +120,13 @@ describe("completing a raffle early with the beacon", () => {
     await expect(enterRaffle({ userId: colluder.id, raffleId: raffle.id })).rejects.toMatchObject({ code: "raffle_closed" });
     // Nor one that set out before the close and reached the raffle's lock after it.
     await expect(enterRaffle({ userId: colluder.id, raffleId: raffle.id, now: new Date(closedAt - 1) })).rejects.toMatchObject({ code: "raffle_closed" });
+    const listed = ((await (await call("/api/raffles", { cookie: await sessionCookie(colluder.id) })).json()) as { id: string; closedEarly?: unknown }[]).find(
+      (r) => r.id === raffle.id,
+    );
+    expect(listed?.closedEarly).toEqual({ beaconRound: closed.beaconRound });
+    // The raffle's card in the lobby says so too.
+    const lobby = await pageText(await call("/", { cookie: await sessionCookie(colluder.id) }));
+    expect(lobby).toContain(`Closed early: no more entries; drawn with beacon round ${closed.beaconRound}`);
     const page = await pageText(await call(`/fair/${raffle.id}`));
     expect(page).toContain(`Closed early by an admin: no more entries; waiting for drand round ${closed.beaconRound}, the first after the close`);
     expect(await (await call(`/api/fair/${raffle.id}`)).json()).toMatchObject({
