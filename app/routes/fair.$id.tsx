@@ -38,6 +38,12 @@ const EARLY = {
   cancelled: "Cancelled early: an admin completed it with fewer than two players; every ticket refunded",
 } as const;
 
+/** A cancelled draw names its own reason: fewer than two players, or a beacon round not had in time. */
+function cancelled(reason: string | null, early: boolean): string {
+  if (!reason || reason === "fewer than two players") return early ? EARLY.cancelled : STATUS.cancelled;
+  return `Cancelled${early ? " early" : ""}: ${reason}; every ticket refunded`;
+}
+
 /** An active raffle past its end, or closed early: what it waits for. */
 function waiting(draw: { closedEarly: object | null; beacon: { round: number } | null }): string {
   const what = draw.beacon ? `waiting for drand round ${draw.beacon.round}, the first after ${draw.closedEarly ? "the close" : "its end"}` : "being drawn";
@@ -48,7 +54,14 @@ export default function FairDrawPage() {
   const draw = useLoaderData<typeof loader>();
   // An admin may complete a raffle early: then it ended when it was drawn, before its scheduled end.
   const early = draw.revealed && (draw.closedEarly !== null || (draw.drawnAt !== null && draw.drawnAt < draw.endTime));
-  const status = early ? EARLY[draw.status as "completed" | "cancelled"] : draw.drawing || draw.closedEarly ? waiting(draw) : STATUS[draw.status];
+  const status =
+    draw.revealed && draw.status === "cancelled"
+      ? cancelled(draw.cancelReason, early)
+      : early
+        ? EARLY.completed
+        : draw.drawing || draw.closedEarly
+          ? waiting(draw)
+          : STATUS[draw.status];
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
       <nav aria-label="Breadcrumb" className="flex gap-2">

@@ -245,6 +245,24 @@ describe("completing a raffle early with the beacon", () => {
   });
 });
 
+describe("a raffle closed early whose round cannot be had", () => {
+  it("is cancelled and refunded at the round's deadline, and its page says why", async () => {
+    const beacon = await startLocalBeacon({ modes: ["down"] });
+    beacons.push(beacon);
+    setBeacon(new BeaconSource({ urls: beacon.urls, chain: beacon.chain, deadlineMs: 500, requestTimeoutMs: 300, retryMs: 50 }));
+    const raffle = await createTestRaffle();
+    const players = await Promise.all([1, 2].map(() => createTestUser({ coins: 1_000n })));
+    for (const player of players) await enterRaffle({ userId: player.id, raffleId: raffle.id });
+    const closed = await closedEarly(raffle.id);
+    const drawn = (await drawDueRaffles(new Date(), { waitForBeacons: true })).find((o) => o.raffleId === raffle.id);
+    expect(drawn).toMatchObject({ outcome: "cancelled", reason: "beacon_unavailable" });
+    const page = await pageText(await call(`/fair/${raffle.id}`));
+    expect(page).toContain(`Cancelled early: beacon round ${closed.beaconRound} could not be fetched and verified`);
+    expect(page).not.toContain("fewer than two players");
+    expect(await raffleProblems([raffle.id])).toEqual([]);
+  });
+});
+
 describe("completing early a raffle that has ended", () => {
   it("is refused: it waits for the round after its end, which may be out already, and keeps it", async () => {
     const beacon = await joinedToLocalBeacon();
