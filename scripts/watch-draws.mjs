@@ -6,6 +6,7 @@
 // beacon round against drand's own relays, never the site's copy. Prints one line per draw
 // and an ALARM line when a result does not verify or is late (no result, or a result drawn,
 // more than --margin seconds after its round, or after its end for a draw without a beacon).
+// An admin's early close (fair:closed: the same seed, a round no later) replaces the commitment.
 //
 // Usage: node scripts/watch-draws.mjs <site> [--relays url,url] [--margin 60] [--since 1440]
 //          [--follow 10] [--require-beacon]
@@ -83,7 +84,7 @@ async function readFeed(site, sinceMs) {
     if (!feed || feed.namespaceURI !== ATOM || feed.localName !== "feed") throw new Error(`${url} is not an Atom feed`);
     let older = false;
     for (const entry of children(feed, ATOM, "entry")) {
-      const facts = [...children(entry, FAIR, "commitment"), ...children(entry, FAIR, "result")][0];
+      const facts = [...children(entry, FAIR, "commitment"), ...children(entry, FAIR, "closed"), ...children(entry, FAIR, "result")][0];
       const at = Date.parse(children(entry, ATOM, "updated")[0]?.textContent ?? "");
       if (!facts) continue;
       if (at < cutoff) older = true;
@@ -195,6 +196,16 @@ async function pass(options, relays, { commitments, reported, overdue }) {
   }
   // A commitment seen once is kept: a later change to it shows as a mismatch.
   for (const e of events) if (e.event === "commitment" && !commitments.has(e.facts.raffle ?? "")) commitments.set(e.facts.raffle ?? "", e.facts);
+  // An admin's early close replaces it: the same seed, and a round no later than the one committed.
+  for (const e of [...events].reverse()) {
+    const id = e.facts.raffle ?? "";
+    const kept = commitments.get(id);
+    if (e.event !== "closed" || !kept || kept.closedAt) continue;
+    if (e.facts.seedHash !== kept.seedHash || (kept.beaconRound && Number(e.facts.beaconRound) > Number(kept.beaconRound))) {
+      alarm(`${id} closed early with a commitment that is not the one made (seed hash or a later round)`);
+    }
+    commitments.set(id, e.facts);
+  }
   const results = new Map(events.filter((e) => e.event === "result").map((e) => [e.facts.raffle ?? "", e]));
   for (const e of [...results.values()].reverse()) {
     const id = e.facts.raffle ?? "";

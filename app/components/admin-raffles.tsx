@@ -14,6 +14,7 @@ type AdminRaffle = {
   startTime: string;
   endTime: string;
   drawnAt: string | null;
+  closedEarly: boolean;
   outcome: string;
 };
 
@@ -49,7 +50,7 @@ export function RaffleList({ raffles, showEmpty }: { raffles: AdminRaffle[]; sho
             <Cell label="Tickets">{r.tickets}</Cell>
             <Cell label="Players">{r.players}</Cell>
             <Cell label="Outcome">{r.outcome}</Cell>
-            <Cell>{r.status === "active" ? <ActionButton action={`/admin/raffles/${r.id}/complete`} label="Complete now" /> : null}</Cell>
+            <Cell>{r.status === "active" && !r.closedEarly ? <ActionButton action={`/admin/raffles/${r.id}/complete`} label="Complete now" /> : null}</Cell>
           </tr>
         ))}
       </Table>

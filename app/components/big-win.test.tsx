@@ -29,11 +29,13 @@ describe("the big-win banner", () => {
     expect(screen.queryByRole("status")).toBeNull();
   });
 
-  it("marks a demo crowd player's win as demo (ADR 074)", () => {
+  it("leaves out a demo crowd player's win: banners are for real wins only (PRODUCT.md, Honesty)", () => {
     const { rerender } = render(<BigWinBanner winners={[]} />);
     rerender(<BigWinBanner winners={[{ ...win("demo", 100_000), isDemo: true }]} />);
-    expect(screen.getByRole("status")).toHaveTextContent("Lucky demo won $1000");
-    expect(screen.getByTestId("demo-mark")).toHaveTextContent("demo");
+    expect(screen.queryByRole("status")).toBeNull();
+    // A real win that comes after it is still celebrated.
+    rerender(<BigWinBanner winners={[win("real", 100_000), { ...win("demo", 100_000), isDemo: true }]} />);
+    expect(screen.getByRole("status")).toHaveTextContent("Lucky won $1000");
   });
 
   it("ignores smaller wins and closes with its button", () => {

@@ -2,7 +2,6 @@ import { Trophy } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { BIG_WIN_COINS } from "~/shared/raffle-display";
 import type { Winner } from "./home-panels";
-import { DemoMark } from "./demo-mark";
 
 /** The banner shows for 5 s (or until closed) with 20 confetti pieces, for real wins of $1,000 or more. */
 export const BIG_WIN_MS = 5000;
@@ -18,7 +17,8 @@ export function BigWinBanner({ winners }: { winners: Winner[] }) {
       seen.current = new Set(winners.map((w) => w.raffleId));
       return;
     }
-    const fresh = winners.find((w) => !seen.current!.has(w.raffleId) && w.amountCoins >= BIG_WIN_COINS);
+    // Only real wins (PRODUCT.md, Honesty): a demo crowd player's win is no one's money.
+    const fresh = winners.find((w) => !seen.current!.has(w.raffleId) && w.amountCoins >= BIG_WIN_COINS && !w.isDemo);
     for (const w of winners) seen.current.add(w.raffleId);
     if (fresh) setShown(fresh);
   }, [winners]);
@@ -46,8 +46,7 @@ export function BigWinBanner({ winners }: { winners: Winner[] }) {
         ))}
       </div>
       <p className="relative text-lg font-black">
-        BIG WIN! {shown.username}
-        <DemoMark isDemo={shown.isDemo} /> won {shown.amount}!
+        BIG WIN! {shown.username} won {shown.amount}!
       </p>
       <button type="button" onClick={() => setShown(null)} className="relative mt-1 text-sm underline" aria-label="Close">
         Close

@@ -154,6 +154,11 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
           </>
         ) : null}
       </dl>
+      {raffle.closedEarly && !drawn ? (
+        <p className="rc-note" data-testid="closed-early">
+          {`Closed early: no more entries; drawn with beacon round ${raffle.closedEarly.beaconRound}`}
+        </p>
+      ) : null}
       {hydrated || drawn ? null : (
         <p className="rc-note">
           Ends at <time dateTime={raffle.endTime}>{`${new Date(raffle.endTime).toISOString().slice(11, 19)} UTC`}</time>

@@ -26,17 +26,42 @@ function Row({ label, value, mono = true }: { label: string; value: ReactNode; m
   );
 }
 
-const STATUS = { active: "Open: entries are being taken", completed: "Drawn", cancelled: "Cancelled: fewer than two players, every ticket refunded" } as const;
+// Worded for every reader: a player on a break reads this page too, and no page invites play then.
+const STATUS = {
+  active: "Open until its scheduled end; not drawn yet",
+  completed: "Drawn",
+  cancelled: "Cancelled: fewer than two players, every ticket refunded",
+} as const;
 
 const EARLY = {
   completed: "Drawn early: an admin completed it before its scheduled end",
   cancelled: "Cancelled early: an admin completed it with fewer than two players; every ticket refunded",
 } as const;
 
+/** A cancelled draw names its own reason: fewer than two players, or a beacon round not had in time. */
+function cancelled(reason: string | null, early: boolean): string {
+  if (!reason || reason === "fewer than two players") return early ? EARLY.cancelled : STATUS.cancelled;
+  return `Cancelled${early ? " early" : ""}: ${reason}; every ticket refunded`;
+}
+
+/** An active raffle past its end, or closed early: what it waits for. */
+function waiting(draw: { closedEarly: object | null; beacon: { round: number } | null }): string {
+  const what = draw.beacon ? `waiting for drand round ${draw.beacon.round}, the first after ${draw.closedEarly ? "the close" : "its end"}` : "being drawn";
+  return draw.closedEarly ? `Closed early by an admin: no more entries; ${what}` : `Ended: ${what}`;
+}
+
 export default function FairDrawPage() {
   const draw = useLoaderData<typeof loader>();
   // An admin may complete a raffle early: then it ended when it was drawn, before its scheduled end.
-  const early = draw.revealed && draw.drawnAt !== null && draw.drawnAt < draw.endTime;
+  const early = draw.revealed && (draw.closedEarly !== null || (draw.drawnAt !== null && draw.drawnAt < draw.endTime));
+  const status =
+    draw.revealed && draw.status === "cancelled"
+      ? cancelled(draw.cancelReason, early)
+      : early
+        ? EARLY.completed
+        : draw.drawing || draw.closedEarly
+          ? waiting(draw)
+          : STATUS[draw.status];
   return (
     <main className="mx-auto max-w-3xl px-4 py-10">
       <nav aria-label="Breadcrumb" className="flex gap-2">
@@ -63,10 +88,17 @@ export default function FairDrawPage() {
       <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">Times are in your time zone once the page has loaded; hover for UTC.</p>
       <dl className="mt-6">
         <Row label="Raffle id" value={draw.raffleId} />
-        <Row label="Status" value={early ? EARLY[draw.status as "completed" | "cancelled"] : STATUS[draw.status]} mono={false} />
+        <Row label="Status" value={<span data-testid="draw-status">{status}</span>} mono={false} />
         <Row label="Entry price" value={`$${draw.entryPrice}`} />
         <Row label="Opened" value={<LocalTime at={draw.startTime} />} mono={false} />
-        <Row label={draw.status === "active" ? "Ends" : "Scheduled end"} value={<LocalTime at={draw.endTime} testId="scheduled-end" />} mono={false} />
+        {draw.closedEarly ? (
+          <>
+            <Row label="Scheduled end" value={<LocalTime at={draw.closedEarly.scheduledEndTime} testId="scheduled-end" />} mono={false} />
+            <Row label="Closed early at" value={<LocalTime at={draw.closedEarly.closedAt} testId="closed-at" />} mono={false} />
+          </>
+        ) : (
+          <Row label={draw.status === "active" ? "Ends" : "Scheduled end"} value={<LocalTime at={draw.endTime} testId="scheduled-end" />} mono={false} />
+        )}
         {draw.revealed && draw.drawnAt ? (
           <Row label={draw.status === "cancelled" ? "Cancelled at" : "Drawn at"} value={<LocalTime at={draw.drawnAt} testId="drawn-at" />} mono={false} />
         ) : null}
@@ -75,7 +107,10 @@ export default function FairDrawPage() {
           label="Beacon (commitment)"
           value={
             draw.beacon ? (
-              `drand round ${draw.beacon.round} (chain ${draw.beacon.chainHash.slice(0, 16)}…)`
+              <>
+                {`drand round ${draw.beacon.round} (chain ${draw.beacon.chainHash.slice(0, 16)}…), due `}
+                <LocalTime at={draw.beacon.roundTime} />
+              </>
             ) : (
               <span data-testid="no-beacon">Not joined to a beacon: the seed alone decides the winner.</span>
             )

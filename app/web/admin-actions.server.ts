@@ -106,6 +106,13 @@ export const bulkApproveAction: AdminRun = async (session, input) => {
 
 export const completeRaffleAction: AdminRun = async (session, _input, id) => {
   const outcome = await completeRaffle(session.user.id, uuidParam(id));
+  if (outcome.outcome === "closed") {
+    const description = `Entries are closed. The winner is drawn with public beacon round ${outcome.beaconRound}, the first after the close.`;
+    return {
+      json: { outcome: outcome.outcome, raffleId: outcome.raffleId, closedAt: outcome.closedAt.toISOString(), beaconRound: outcome.beaconRound },
+      toast: { type: "success", title: "Raffle closed", description },
+    };
+  }
   return {
     json: { outcome: outcome.outcome, raffleId: outcome.raffleId },
     toast:

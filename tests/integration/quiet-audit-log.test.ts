@@ -1,7 +1,8 @@
 import { register } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
-import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
+import { completeRaffleEarly } from "~/services/raffles/early-completion.server";
+import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
 
 /**

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userAccountId, userBalance } from "~/models/money/ledger.server";
 import { seedHash } from "~/services/fairness/draw-math.server";
-import { completeRaffleEarly, drawDueRaffles, drawNextDueRaffle, enterRaffle } from "~/services/raffles/raffles.server";
+import { completeRaffleEarly } from "~/services/raffles/early-completion.server";
+import { drawDueRaffles, drawNextDueRaffle, enterRaffle } from "~/services/raffles/raffles.server";
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
 import { codeOf } from "../support/outcomes";
 

@@ -38,9 +38,14 @@ export type Call = {
   ip?: string;
   /** A raw body, sent as is (webhooks, hostile input). */
   body?: BodyInit;
+  /** The site's address as the request names it (links the answer makes start with it). */
+  origin?: string;
 };
 
-export async function call(pathname: string, { method = "GET", cookie, json, form, headers = {}, ip = "127.0.0.1", body }: Call = {}): Promise<Response> {
+export async function call(
+  pathname: string,
+  { method = "GET", cookie, json, form, headers = {}, ip = "127.0.0.1", body, origin = "http://localhost" }: Call = {},
+): Promise<Response> {
   const init: RequestInit = { method, headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual" };
   if (body !== undefined) {
     init.body = body;
@@ -51,7 +56,7 @@ export async function call(pathname: string, { method = "GET", cookie, json, for
     init.body = new URLSearchParams(form).toString();
     (init.headers as Record<string, string>)["Content-Type"] = "application/x-www-form-urlencoded";
   }
-  return handler(new Request(`http://localhost${pathname}`, init), {
+  return handler(new Request(`${origin}${pathname}`, init), {
     cspNonce: "test-nonce",
     requestId: "test",
     clientIp: ip,

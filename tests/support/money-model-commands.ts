@@ -12,7 +12,8 @@ import { reversePayment } from "~/services/money/payment-reversals.server";
 import { priceCoins, priceVip, VIP_PERIOD_DAYS } from "~/services/money/payments/pricing.server";
 import { settlePayment } from "~/services/money/payments/settle.server";
 import { startPayment } from "~/services/money/payments/start.server";
-import { completeRaffleEarly, drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
+import { completeRaffleEarly } from "~/services/raffles/early-completion.server";
+import { drawDueRaffles, enterRaffle, type DrawOutcome } from "~/services/raffles/raffles.server";
 import { excludeSelf } from "~/services/play-safety/responsible-play.server";
 import { claimVipDailyBonus, SPIN_INTERVAL_MS, spinWheel, utcDay } from "~/services/rewards/rewards.server";
 import { activeVipTier, VIP_TIERS, type VipTierName } from "~/shared/vip";
@@ -232,7 +233,7 @@ class CompleteEarly implements Command {
     const r = pick(m.raffles, this.raffle);
     const result = await completeRaffleEarly(r.id, pick(m.admins, this.admin), m.now);
     if (r.status !== "active") return expect(result).toBeUndefined();
-    applyDraw(m, r, result!);
+    applyDraw(m, r, result as DrawOutcome); // without a beacon, drawn at once
   }
   toString = () => `completeEarly(r${this.raffle})`;
 }

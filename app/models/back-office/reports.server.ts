@@ -84,6 +84,8 @@ export function recentRaffles({ take = 100, showEmpty = false }: { take?: number
       startsAt: true,
       endsAt: true,
       drawnAt: true,
+      closedAt: true,
+      beaconRound: true,
       prize: true,
       finalPot: true,
       pots: { select: { balance: true } },

@@ -7,9 +7,10 @@ export async function listActiveRaffles(kind: RaffleKind) {
     (Pick<
       Raffle,
       "id" | "tier" | "entryPrice" | "playerCount" | "ticketCount" | "startsAt" | "endsAt" | "status" | "vipOnly" | "maxTicketsPerPlayer" | "seedHash"
-    > & { pot: bigint })[]
+    > & { pot: bigint; closedEarlyRound: number | null })[]
   >`
     SELECT r.id::text AS id, r.tier, r.entry_price AS "entryPrice", a.balance + b.balance AS pot,
+           CASE WHEN r.closed_at IS NOT NULL THEN r.beacon_round::float8 END AS "closedEarlyRound",
            r.player_count AS "playerCount", r.ticket_count AS "ticketCount", r.starts_at AS "startsAt",
            r.ends_at AS "endsAt", r.status, r.vip_only AS "vipOnly",
            r.max_tickets_per_player AS "maxTicketsPerPlayer", r.seed_hash AS "seedHash"
@@ -79,7 +80,7 @@ export async function recentDraws(limit: number, before?: { drawnAt: Date; id: s
     },
     orderBy: [{ drawnAt: "desc" }, { id: "desc" }],
     take: limit,
-    select: { id: true, kind: true, tier: true, entryPrice: true, ticketCount: true, finalPot: true, endsAt: true, drawnAt: true },
+    select: { id: true, kind: true, tier: true, entryPrice: true, ticketCount: true, finalPot: true, endsAt: true, drawnAt: true, closedAt: true },
   });
 }
 

@@ -41,6 +41,8 @@ export type LockedRaffle = Pick<
 > & {
   /** The beacon round the commitment names, or null: drawn without a beacon. Read as float8: a number. */
   beaconRound: number | null;
+  /** When an admin closed it early, or null. */
+  closedAt: Date | null;
 };
 
 /**
@@ -52,14 +54,26 @@ export async function lockRaffle(tx: Tx, id: string, { skipLocked = false } = {}
     ? await tx.$queryRaw<LockedRaffle[]>`
         SELECT id::text AS id, kind, tier, entry_price AS "entryPrice", starts_at AS "startsAt", ends_at AS "endsAt",
                status, vip_only AS "vipOnly", max_tickets_per_player AS "maxTicketsPerPlayer",
-               ticket_count AS "ticketCount", player_count AS "playerCount", seed, beacon_round::float8 AS "beaconRound"
+               ticket_count AS "ticketCount", player_count AS "playerCount", seed, beacon_round::float8 AS "beaconRound", closed_at AS "closedAt"
         FROM raffles WHERE id = ${id}::uuid FOR UPDATE SKIP LOCKED`
     : await tx.$queryRaw<LockedRaffle[]>`
         SELECT id::text AS id, kind, tier, entry_price AS "entryPrice", starts_at AS "startsAt", ends_at AS "endsAt",
                status, vip_only AS "vipOnly", max_tickets_per_player AS "maxTicketsPerPlayer",
-               ticket_count AS "ticketCount", player_count AS "playerCount", seed, beacon_round::float8 AS "beaconRound"
+               ticket_count AS "ticketCount", player_count AS "playerCount", seed, beacon_round::float8 AS "beaconRound", closed_at AS "closedAt"
         FROM raffles WHERE id = ${id}::uuid FOR UPDATE`;
   return rows[0];
+}
+
+/**
+ * Closes a locked, active raffle early: no entry is taken from now on (enter_raffles reads
+ * closed_at under the same lock), it ends `at`, and it waits for the beacon round given, the
+ * first after `at`, which the draw passes then draw it with. What it was committed to first is kept.
+ */
+export async function closeRaffle(tx: Tx, id: string, at: Date, beacon: { chain: string; round: number }): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE raffles SET closed_at = ${at}, scheduled_ends_at = ends_at, scheduled_beacon_chain = beacon_chain,
+                       scheduled_beacon_round = beacon_round, ends_at = ${at}, beacon_chain = ${beacon.chain}, beacon_round = ${beacon.round}::int8
+    WHERE id = ${id}::uuid AND status = 'active' AND closed_at IS NULL`;
 }
 
 /** Whether `userId` holds a ticket in the raffle (compared as text: an actor may be a name, not an id). */
@@ -182,6 +196,9 @@ export function fairDrawRow(raffleId: string) {
       finalPot: true,
       prize: true,
       drawnAt: true,
+      closedAt: true,
+      scheduledEndsAt: true,
+      scheduledBeaconRound: true,
       beaconRound: true,
       beaconSignature: true,
       cancelReason: true,

@@ -13,7 +13,7 @@ import { placesServed } from "~/shared/jurisdictions";
 import { utcDay } from "../rewards/rewards.server";
 import { coinsToDecimal } from "~/shared/money";
 import { payeeBlock, refuseOwnAccount, sendPayout, tellPlayerOfPayout } from "../money/payouts.server";
-import { completeRaffleEarly } from "../raffles/raffles.server";
+import { completeRaffleEarly } from "../raffles/early-completion.server";
 import { usernameKey } from "~/shared/username";
 import { queuePayoutOutcomeMail } from "../money/mail-notices.server";
 import { effectiveLimit, LIMIT_PERIODS, pendingLimit, PERIOD_LABELS, runningExclusion, type LimitPeriod } from "../play-safety/responsible-play.server";
@@ -144,7 +144,11 @@ export async function completeRaffle(adminId: string, raffleId: string) {
   if (getEnv().beaconOff) throw new DomainError("raffle_closed", "Draws are not joined to a beacon (BEACON_URLS=off): no raffle can be completed early");
   const outcome = await completeRaffleEarly(raffleId, adminId);
   if (!outcome) throw new DomainError("raffle_closed", "This raffle is no longer active");
-  await audit(adminId, "raffle.complete_early", `raffle:${raffleId}`, { before: { status: "active" }, after: { status: outcome.outcome } });
+  const after =
+    outcome.outcome === "closed"
+      ? { status: "closed", closedAt: outcome.closedAt.toISOString(), beaconRound: outcome.beaconRound }
+      : { status: outcome.outcome };
+  await audit(adminId, "raffle.complete_early", `raffle:${raffleId}`, { before: { status: "active" }, after });
   return outcome;
 }
 
@@ -333,6 +337,8 @@ export async function listRafflesForAdmin({ showEmpty = false }: { showEmpty?: b
     drawnAt: r.drawnAt?.toISOString() ?? null,
     winner: r.winner ? (r.winner.username ?? r.winner.email) : null,
     prize: r.prize === null ? null : dollars(r.prize),
+    /** Closed early and waiting for its beacon round: no second completion. */
+    closedEarly: r.status === "active" && r.closedAt !== null,
     outcome: raffleOutcome(r),
   }));
 }
@@ -340,12 +346,14 @@ export async function listRafflesForAdmin({ showEmpty = false }: { showEmpty?: b
 /** What became of a raffle, in words: still open, who won what, or why it was cancelled. */
 function raffleOutcome(r: {
   status: string;
+  closedAt: Date | null;
+  beaconRound: bigint | null;
   ticketCount: number;
   playerCount: number;
   prize: bigint | null;
   winner: { username: string | null; email: string } | null;
 }): string {
-  if (r.status === "active") return "open";
+  if (r.status === "active") return r.closedAt ? `closed early: waiting for beacon round ${r.beaconRound}` : "open";
   if (r.status === "completed") return `${r.winner ? (r.winner.username ?? r.winner.email) : "a player"} won $${dollars(r.prize ?? 0n)}`;
   if (r.ticketCount === 0) return "cancelled: no entries";
   return `cancelled: ${r.playerCount} player, ${r.ticketCount} ticket${r.ticketCount === 1 ? "" : "s"} refunded`;

@@ -40,6 +40,14 @@ export async function getFairDraw(raffleId: string, viewerId?: string) {
     entryPrice: coinsToDecimal(raffle.entryPrice),
     startTime: raffle.startsAt.toISOString(),
     endTime: raffle.endsAt.toISOString(),
+    /** Closed early by an admin: when (now its end; its round the first after), and what it was first committed to. */
+    closedEarly: raffle.closedAt
+      ? {
+          closedAt: raffle.closedAt.toISOString(),
+          scheduledEndTime: raffle.scheduledEndsAt!.toISOString(),
+          scheduledBeaconRound: raffle.scheduledBeaconRound === null ? null : Number(raffle.scheduledBeaconRound),
+        }
+      : null,
     seedHash: raffle.seedHash,
     beacon,
     ticketCount: tickets.length,
@@ -131,7 +139,7 @@ export async function listRecentDraws(before?: { drawnAt: Date; id: string }) {
     pot: r.finalPot === null ? null : coinsToDecimal(r.finalPot),
     endTime: r.endsAt.toISOString(),
     drawnAt: r.drawnAt!.toISOString(),
-    completedEarly: r.drawnAt!.getTime() < r.endsAt.getTime(),
+    completedEarly: r.closedAt !== null || r.drawnAt!.getTime() < r.endsAt.getTime(),
   }));
   const last = draws.at(-1);
   return { draws, nextCursor: rows.length > DRAWS_PER_PAGE && last ? `${last.drawnAt}_${last.raffleId}` : null };

@@ -7,14 +7,15 @@ import { TIER_LABELS } from "~/shared/raffle-display";
 /**
  * /fair/feed.xml (issue 34): an Atom feed (RFC 4287) of every raffle's commitment
  * when it is made and its result when drawn or cancelled, newest first, paged by rel="next"
- * (RFC 5005). Built with xmlbuilder2, which escapes every text and attribute; the facts a
- * watcher checks are in `fair:commitment` and `fair:result` elements (FAIR_NS).
+ * (RFC 5005), and an admin's early close (its new end and beacon round) when made. Built
+ * with xmlbuilder2, which escapes every text and attribute; the facts a watcher checks are
+ * in `fair:commitment`, `fair:closed` and `fair:result` elements (FAIR_NS).
  */
 export const ATOM_NS = "http://www.w3.org/2005/Atom";
 export const FAIR_NS = "urn:raffle-rush:fair:1";
 export const FEED_PAGE_SIZE = 50;
 
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_(commitment|result)$/;
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_(commitment|closed|result)$/;
 
 /** The feed's cursor ("<time>_<raffle id>_<event>" of the last entry listed); undefined when malformed. */
 export function readFeedCursor(text: string): FeedCursor | undefined {
@@ -29,6 +30,7 @@ const cursorOf = (at: Date, raffleId: string, event: string) => `${at.toISOStrin
 function titleOf(row: FeedRow): string {
   const name = `${row.kind === "quick" ? `${row.tier.toUpperCase()} quick raffle` : `${TIER_LABELS[row.tier] ?? row.tier} raffle`} at $${coinsToDecimal(row.entryPrice)}`;
   if (row.event === "commitment") return `Committed: ${name}`;
+  if (row.event === "closed") return `Closed early: ${name}`;
   return row.status === "completed" ? `Drawn: ${name}, ticket ${row.winningTicket} won` : `Cancelled: ${name}`;
 }
 
@@ -38,6 +40,7 @@ function summaryOf(row: FeedRow): string {
       ? "not joined to a beacon: the seed alone decides it"
       : `joined to beacon round ${row.beaconRound} (due ${new Date(row.roundTimeMs!).toISOString()})`;
   if (row.event === "commitment") return `Seed hash ${row.seedHash}; ends ${row.endsAt.toISOString()}; ${beacon}.`;
+  if (row.event === "closed") return `Closed early by an admin at ${row.closedAt!.toISOString()}: no more entries; ${beacon}, the first after the close.`;
   if (row.status === "completed") return `Ticket ${row.winningTicket} of ${row.ticketCount} won; seed ${row.seed}; Merkle root ${row.merkleRoot}; ${beacon}.`;
   return `Cancelled and refunded: ${row.cancelReason ?? "fewer than two players"}.`;
 }
@@ -52,6 +55,7 @@ function factsOf(row: FeedRow): Record<string, string> {
     beaconRound: row.beaconRound,
     roundTime: row.roundTimeMs === null ? null : new Date(row.roundTimeMs).toISOString(),
   };
+  if (row.closedAt) facts.closedAt = row.closedAt.toISOString();
   if (row.event === "result") {
     Object.assign(facts, {
       status: row.status,

@@ -41,6 +41,8 @@ export type RaffleView = {
   couldWinNow: boolean;
   /** Only when a player asks: their tickets in it. */
   myTickets?: number;
+  /** Only when an admin closed it early: the beacon round that will draw it. */
+  closedEarly?: { beaconRound: number };
 };
 
 export async function listRaffles(
@@ -73,6 +75,7 @@ export async function listRaffles(
       couldWin: coinsToDecimal(outlook.coins),
       couldWinNow: outlook.ifDrawnNow,
       ...(mine ? { myTickets } : {}),
+      ...(r.closedEarlyRound === null ? {} : { closedEarly: { beaconRound: r.closedEarlyRound } }),
     };
   });
 }

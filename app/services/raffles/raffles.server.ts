@@ -20,7 +20,7 @@ import {
   type RaffleToDraw,
 } from "~/models/raffles/draw.server";
 import { insertOutcomeNotices, type OutcomeNoticeRow } from "~/models/raffles/outcome-notice.server";
-import { holdsTicket, insertRaffle, lockRaffle, type NewRaffle } from "~/models/raffles/raffle.server";
+import { insertRaffle, type NewRaffle } from "~/models/raffles/raffle.server";
 import { dueBeaconRounds } from "~/models/fairness/beacon-chain.server";
 import { beacon, type BeaconRound, type BeaconSource } from "~/infra/beacon.server";
 import { DomainError } from "~/shared/domain-error";
@@ -142,7 +142,7 @@ export type DrawOutcome =
  * joins the draw; not had in time, every raffle is cancelled and refunded with its reason.
  * Everything, or nothing, commits. The statements cover the whole batch (app/models/raffles/draw.server.ts).
  */
-async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: string, round?: BeaconRound): Promise<DrawOutcome[]> {
+export async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: string, round?: BeaconRound): Promise<DrawOutcome[]> {
   if (raffles.length === 0) return [];
   const ids = raffles.map((r) => r.id);
   const ticketsByRaffle = await ticketsOfRaffles(tx, ids);
@@ -297,23 +297,6 @@ async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, actor: str
     completed.map((c) => ({ raffleId: c.id, winnerId: c.winnerId, coins: c.prize.toString() })),
   );
   return outcomes;
-}
-
-/** Draws the raffle now, before its end (an admin completing it early); undefined when no longer active. */
-export async function completeRaffleEarly(raffleId: string, actor: string, now = new Date()): Promise<DrawOutcome | undefined> {
-  const outcome = await db().$transaction(async (tx) => {
-    const raffle = await lockRaffle(tx, raffleId);
-    if (!raffle) throw new DomainError("raffle_not_found", "Raffle not found");
-    if (raffle.status !== "active") return undefined;
-    // Whoever ends a raffle early must not stand to win it (issue 34): checked under its lock.
-    if (await holdsTicket(tx, raffleId, actor)) throw new DomainError("own_account", "You hold a ticket in this raffle: another admin must complete it");
-    if (raffle.beaconRound !== null) {
-      throw new DomainError("raffle_closed", "This raffle is drawn with the public beacon's round after its end: it cannot be completed early");
-    }
-    return (await drawLocked(tx, [raffle], now, actor))[0];
-  });
-  if (outcome) countDraws([outcome]);
-  return outcome;
 }
 
 /** Each drawn raffle's outcome with when it ended, for the draw lag (metrics). */

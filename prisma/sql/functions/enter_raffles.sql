@@ -20,7 +20,7 @@
 --   * a break or self-exclusion: 'excluded' (with its end and kind);
 --   * the player's place: may_play_from(their country, region, p_countries, p_regions), the
 --     one statement of that rule: 'jurisdiction' (docs/decisions/008-responsible-play.md);
---   * the raffle: unknown or of another kind 'raffle_not_found', ended 'raffle_closed', not
+--   * the raffle: unknown or of another kind 'raffle_not_found', ended or closed early 'raffle_closed', not
 --     started 'raffle_not_open', VIP-only without an active membership 'vip_only', over the
 --     per-player ticket cap 'over_ticket_cap', more than the player's coins (cash and
 --     bonus together) 'insufficient_coins';
@@ -64,6 +64,7 @@ DECLARE
   r_starts TIMESTAMPTZ[];
   r_ends TIMESTAMPTZ[];
   r_status TEXT[];
+  r_closed TIMESTAMPTZ[];
   r_vip BOOLEAN[];
   r_cap INTEGER[];
   r_tickets INTEGER[];
@@ -137,10 +138,10 @@ BEGIN
     ) w
     LEFT JOIN "rate_limit_buckets" x ON x."key" = w.k AND x."window_start" = w.w;
   SELECT array_agg(x."id"), array_agg(x."kind"::TEXT), array_agg(x."tier"), array_agg(x."entry_price"),
-         array_agg(x."starts_at"), array_agg(x."ends_at"), array_agg(x."status"::TEXT), array_agg(x."vip_only"),
+         array_agg(x."starts_at"), array_agg(x."ends_at"), array_agg(x."status"::TEXT), array_agg(x."closed_at"), array_agg(x."vip_only"),
          array_agg(x."max_tickets_per_player"), array_agg(x."ticket_count"), array_agg(x."player_count"),
          array_agg(a."id"), array_agg(b."id"), array_agg(a."balance" + b."balance"), array_agg(false)
-    INTO r_ids, r_kind, r_tier, r_price, r_starts, r_ends, r_status, r_vip, r_cap, r_tickets, r_players,
+    INTO r_ids, r_kind, r_tier, r_price, r_starts, r_ends, r_status, r_closed, r_vip, r_cap, r_tickets, r_players,
          r_pot_account, r_pot_bonus_account, r_pot, r_changed
     FROM "raffles" x
     LEFT JOIN "ledger_accounts" a ON a."raffle_id" = x."id" AND a."kind" = 'raffle_pot'
@@ -225,7 +226,8 @@ BEGIN
       outcome := 'raffle_not_found'; RETURN NEXT; CONTINUE;
     END IF;
     tier := r_tier[r];
-    IF r_status[r] <> 'active' OR p_now[i] >= r_ends[r] THEN
+    -- Closed early (closed_at, set under this lock): refused whatever the entry's own clock says.
+    IF r_status[r] <> 'active' OR r_closed[r] IS NOT NULL OR p_now[i] >= r_ends[r] THEN
       outcome := 'raffle_closed'; RETURN NEXT; CONTINUE;
     END IF;
     IF p_now[i] < r_starts[r] THEN
