@@ -36,7 +36,13 @@ export type DomainErrorCode =
   /** An account that cannot be closed yet: a withdrawal or payment in progress, cash to withdraw. */
   | "closure_refused"
   /** An admin adding a passkey before opening the admin gate with their code. */
-  | "second_factor_required";
+  | "second_factor_required"
+  /** Where the player lives, identity is verified before this (ADR 080). */
+  | "identity_required"
+  /** No identity check of this player's with that session id (another player's is not theirs to read). */
+  | "identity_check_not_found"
+  /** A credit card where the player's jurisdiction bans it for gambling (ADR 080). */
+  | "credit_card_refused";
 
 export class DomainError extends Error {
   name = "DomainError";

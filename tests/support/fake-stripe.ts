@@ -38,8 +38,26 @@ type Session = {
   amount_total: number;
 };
 
+/** A Stripe Identity VerificationSession, with what the player's documents showed once checked. */
+export type VerificationSession = {
+  id: string;
+  object: "identity.verification_session";
+  type: "document";
+  status: "requires_input" | "processing" | "verified" | "canceled";
+  url: string;
+  client_secret: string;
+  metadata: Record<string, string>;
+  last_error: { code: string; reason: string } | null;
+  verified_outputs: { first_name: string; last_name: string; dob: { day: number; month: number; year: number } } | null;
+};
+
 export type FakeStripe = {
   url: string;
+  identitySessions: Map<string, VerificationSession>;
+  /** The player's document checked out: the session is verified with these fields (dob YYYY-MM-DD). */
+  verifyIdentity(id: string, fields: { firstName: string; lastName: string; dob: string }): VerificationSession;
+  /** The check failed (the document unreadable, say): the session waits for new input, with the reason. */
+  failIdentity(id: string, code?: string, reason?: string): VerificationSession;
   intents: Map<string, Intent>;
   refunds: Map<string, Refund>;
   /** What a new refund becomes at once: succeeded (the default), pending, or failed. */
@@ -69,6 +87,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const intents = new Map<string, Intent>();
   const refunds = new Map<string, Refund>();
   const sessions = new Map<string, Session>();
+  const identitySessions = new Map<string, VerificationSession>();
   const idempotent = new Map<string, unknown>();
   const requests: FakeStripe["requests"] = [];
 
@@ -233,6 +252,26 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         const session = sessions.get(sessionMatch[1]!);
         return session ? send(200, session) : send(404, { error: { type: "invalid_request_error", message: "No such session" } });
       }
+      if (req.method === "POST" && path === "/v1/identity/verification_sessions") {
+        const vs: VerificationSession = {
+          id: id("vs"),
+          object: "identity.verification_session",
+          type: "document",
+          status: "requires_input",
+          url: `https://verify.stripe.test/start/${id("x")}`,
+          client_secret: `vs_secret_${randomBytes(8).toString("hex")}`,
+          metadata,
+          last_error: null,
+          verified_outputs: null,
+        };
+        identitySessions.set(vs.id, vs);
+        return remember(vs);
+      }
+      const identityMatch = /^\/v1\/identity\/verification_sessions\/([\w]+)$/.exec(path);
+      if (req.method === "GET" && identityMatch) {
+        const vs = identitySessions.get(identityMatch[1]!);
+        return vs ? send(200, vs) : send(404, { error: { type: "invalid_request_error", message: "No such verification session" } });
+      }
       send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path})` } });
     });
   });
@@ -242,6 +281,21 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 
   const fakeStripe: FakeStripe = {
     url: `http://127.0.0.1:${port}`,
+    identitySessions,
+    verifyIdentity(sessionId, { firstName, lastName, dob }) {
+      const vs = identitySessions.get(sessionId)!;
+      const [year, month, day] = dob.split("-").map(Number) as [number, number, number];
+      vs.status = "verified";
+      vs.last_error = null;
+      vs.verified_outputs = { first_name: firstName, last_name: lastName, dob: { day, month, year } };
+      return vs;
+    },
+    failIdentity(sessionId, code = "document_unverified_other", reason = "The document could not be read.") {
+      const vs = identitySessions.get(sessionId)!;
+      vs.status = "requires_input";
+      vs.last_error = { code, reason };
+      return vs;
+    },
     intents,
     refunds,
     refundOutcome: "succeeded",

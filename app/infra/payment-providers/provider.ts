@@ -33,6 +33,8 @@ type ProviderEventBody =
   | { kind: "checkout_completed"; sessionId: string; paymentId: string | null }
   | { kind: "payment_reversed"; paymentId: string; reversal: Reversal }
   | { kind: "refund_updated"; refundId: string }
+  /** An identity VerificationSession changed (Stripe Identity shares the payments' webhook and secret). */
+  | { kind: "identity_updated"; sessionId: string }
   | { kind: "ignored"; type: string };
 
 /**

@@ -22,6 +22,8 @@ function client(): Stripe {
 
 let stripe: Stripe | undefined;
 const sdk = () => (stripe ??= client());
+/** The one Stripe client (payments and Stripe Identity share the keys and the API base). */
+export const stripeSdk = sdk;
 
 /**
  * Runs a call to Stripe; a network failure, Stripe's own server error, its rate limit or
@@ -256,6 +258,12 @@ function toEvent(event: Stripe.Event): ProviderEvent {
         ? { kind: "payment_reversed", paymentId: paymentIntent, reversal: { reason: "dispute", amountCents: disputed, disputeId: id } }
         : { kind: "ignored", type };
     }
+    // Only the session's id is read: its result is retrieved from Stripe (ADR 080).
+    case "identity.verification_session.verified":
+    case "identity.verification_session.requires_input":
+    case "identity.verification_session.processing":
+    case "identity.verification_session.canceled":
+      return id ? { kind: "identity_updated", sessionId: id } : { kind: "ignored", type };
     default:
       return { kind: "ignored", type };
   }
