@@ -115,3 +115,8 @@ export function findDemoIdentitySession(id: string) {
 export function decideDemoIdentitySession(id: string, outcome: DemoOutcome) {
   return db().demoIdentitySession.updateMany({ where: { id, status: { not: "verified" } }, data: { status: outcome.status, outcome } });
 }
+
+/** Demo mode: the demo accounts and the simulated crowd count as checked by the demo provider (they have no documents). */
+export function markDemoPlayerVerified(email: string, at = new Date()) {
+  return db().user.updateMany({ where: { email: email.toLowerCase(), identityVerifiedAt: null }, data: { identityVerifiedAt: at } });
+}
