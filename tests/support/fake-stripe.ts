@@ -16,6 +16,8 @@ type Intent = {
   client_secret: string;
   metadata: Record<string, string>;
   last_payment_error: { message: string } | null;
+  /** The card that paid, as an expanded PaymentMethod (its funding: credit, debit, prepaid). */
+  payment_method: { id: string; object: "payment_method"; type: "card"; card: { funding: string; last4: string } } | null;
 };
 type Refund = {
   id: string;
@@ -66,6 +68,8 @@ export type FakeStripe = {
   settleRefund(id: string, status: "succeeded" | "failed", failureReason?: string): Refund;
   requests: { method: string; path: string; body: Record<string, string> }[];
   succeed(id: string): Intent;
+  /** A card authorised the payment (capture_method manual): it waits for our capture. */
+  authorize(id: string, funding?: "credit" | "debit" | "prepaid"): Intent;
   decline(id: string, message?: string): Intent;
   completeSession(id: string): Session;
   /** The player tried a card on the hosted page and it was declined: the session now has an open PaymentIntent. */
@@ -113,6 +117,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       client_secret: "",
       metadata: session.metadata,
       last_payment_error: lastError,
+      payment_method: null,
     };
     intents.set(intent.id, intent);
     session.payment_intent = intent.id;
@@ -164,6 +169,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           client_secret: "",
           metadata,
           last_payment_error: null,
+          payment_method: null,
         };
         intent.client_secret = `${intent.id}_secret_${randomBytes(8).toString("hex")}`;
         intents.set(intent.id, intent);
@@ -212,12 +218,24 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (req.method === "POST" && cancelMatch) {
         const intent = intents.get(cancelMatch[1]!);
         if (!intent) return send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
-        if (!["requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status)) {
+        if (!["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture"].includes(intent.status)) {
           return send(400, {
             error: { type: "invalid_request_error", code: "payment_intent_unexpected_state", message: `This PaymentIntent's status is ${intent.status}` },
           });
         }
         intent.status = "canceled";
+        return send(200, intent);
+      }
+      const captureMatch = /^\/v1\/payment_intents\/([\w]+)\/capture$/.exec(path);
+      if (req.method === "POST" && captureMatch) {
+        const intent = intents.get(captureMatch[1]!);
+        if (!intent) return send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
+        if (intent.status !== "requires_capture") {
+          return send(400, {
+            error: { type: "invalid_request_error", code: "payment_intent_unexpected_state", message: `This PaymentIntent's status is ${intent.status}` },
+          });
+        }
+        intent.status = "succeeded";
         return send(200, intent);
       }
       const expireMatch = /^\/v1\/checkout\/sessions\/([\w]+)\/expire$/.exec(path);
@@ -313,6 +331,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     succeed(intentId) {
       const intent = intents.get(intentId)!;
       intent.status = "succeeded";
+      return intent;
+    },
+    authorize(intentId, funding = "debit") {
+      const intent = intents.get(intentId)!;
+      intent.status = "requires_capture";
+      intent.payment_method = { id: id("pm"), object: "payment_method", type: "card", card: { funding, last4: funding === "credit" ? "4444" : "5556" } };
       return intent;
     },
     decline(intentId, message = "Your card was declined.") {

@@ -7,6 +7,7 @@ import {
   type ProviderEvent,
   type ProviderPayment,
   type ProviderRefund,
+  type CardFunding,
 } from "./provider";
 
 /** Stripe: PaymentIntents (Payment Element) with JavaScript, Checkout without it. */
@@ -53,11 +54,13 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
   const status: ProviderPayment["status"] =
     intent.status === "succeeded"
       ? "succeeded"
-      : intent.status === "processing"
-        ? "processing"
-        : intent.status === "canceled"
-          ? "canceled"
-          : "requires_payment";
+      : intent.status === "requires_capture"
+        ? "authorized"
+        : intent.status === "processing"
+          ? "processing"
+          : intent.status === "canceled"
+            ? "canceled"
+            : "requires_payment";
   return {
     id: intent.id,
     status,
@@ -65,7 +68,15 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
     currency: intent.currency,
     metadata: (intent.metadata ?? {}) as Record<string, string>,
     failureMessage: intent.last_payment_error?.message ?? undefined,
+    ...(cardFunding(intent.payment_method) ? { cardFunding: cardFunding(intent.payment_method) } : {}),
   };
+}
+
+/** The funding of the card that paid (the PaymentIntent read with its payment_method expanded). */
+function cardFunding(method: string | Stripe.PaymentMethod | null): CardFunding | undefined {
+  if (!method || typeof method === "string" || !method.card) return undefined;
+  const funding = method.card.funding;
+  return funding === "credit" || funding === "debit" || funding === "prepaid" ? funding : "unknown";
 }
 
 /** The metadata field a refund carries its idempotency key in, to be found by it after Stripe forgets the key. */
@@ -96,7 +107,8 @@ export const stripeProvider: PaymentProvider = {
   async createPayment({ amountCents, description, metadata, idempotencyKey }) {
     const intent = await reach((api) =>
       api.paymentIntents.create(
-        { amount: amountCents, currency: "usd", description, metadata, automatic_payment_methods: { enabled: true } },
+        // Authorised, then captured by us once the card's funding is read (credit cards are refused where banned: ADR 080).
+        { amount: amountCents, currency: "usd", description, metadata, automatic_payment_methods: { enabled: true }, capture_method: "manual" },
         { idempotencyKey },
       ),
     );
@@ -104,7 +116,17 @@ export const stripeProvider: PaymentProvider = {
   },
 
   async getPayment(id) {
-    return toPayment(await reach((api) => api.paymentIntents.retrieve(id)));
+    return toPayment(await reach((api) => api.paymentIntents.retrieve(id, { expand: ["payment_method"] })));
+  },
+
+  async capturePayment(id) {
+    try {
+      await reach((api) => api.paymentIntents.capture(id));
+    } catch (error) {
+      // Captured (or canceled) meanwhile: what it became is the answer.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "payment_intent_unexpected_state")) throw error;
+    }
+    return this.getPayment(id);
   },
 
   async cancelPayment(id) {
@@ -123,7 +145,7 @@ export const stripeProvider: PaymentProvider = {
         {
           mode: "payment",
           line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: amountCents, product_data: { name: description } } }],
-          payment_intent_data: { metadata, description },
+          payment_intent_data: { metadata, description, capture_method: "manual" },
           metadata,
           success_url: successUrl,
           cancel_url: cancelUrl,
@@ -227,7 +249,9 @@ function toEvent(event: Stripe.Event): ProviderEvent {
   const id = stripeId(fields.id);
   const paymentIntent = stripeId(fields.payment_intent);
   switch (type) {
+    // Authorised (amount_capturable_updated): settling reads the card's funding, then captures or cancels it.
     case "payment_intent.succeeded":
+    case "payment_intent.amount_capturable_updated":
       return id ? { kind: "payment_succeeded", paymentId: id } : { kind: "ignored", type };
     case "payment_intent.payment_failed": {
       const message = (fields.last_payment_error as { message?: unknown } | null | undefined)?.message;
