@@ -196,6 +196,8 @@ export function settleFromProvider(payment: payments.UnfinishedPayment, now: Dat
 export async function cancelUnfinished(payment: payments.UnfinishedPayment, now: Date): Promise<Settlement> {
   const provider = paymentProvider();
   if (payment.checkoutSessionId) await provider.expireHostedCheckout?.(payment.checkoutSessionId);
+  // A card given meanwhile (authorised, not yet captured) is paid, not canceled: settling captures it (or refuses a banned credit card).
+  else if ((await provider.getPayment(payment.providerPaymentId)).status === "authorized") return settlePayment(payment.providerPaymentId, now);
   else await provider.cancelPayment(payment.providerPaymentId);
   return settleFromProvider(payment, now);
 }
