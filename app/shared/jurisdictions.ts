@@ -216,4 +216,5 @@ const NO_RULES: JurisdictionRules = { verifyBeforeDeposit: false, verifyBeforeEn
 export const rulesFor = (country: string | null | undefined): JurisdictionRules => (country && JURISDICTION_RULES[country]) || NO_RULES;
 
 /** What an unverified player is told where identity comes first. */
-export const IDENTITY_FIRST_MESSAGE = "Please verify your identity first: where you live, the law requires it before you deposit or play.";
+export const IDENTITY_FIRST_MESSAGE =
+  "Please verify your identity first (on the Verify your identity page, /verify): where you live, the law requires it before you deposit or play.";
