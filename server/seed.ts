@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { markDemoPlayerVerified } from "~/models/accounts/identity-check.server";
 import path from "node:path";
 import { z } from "zod";
 import { addMissingRaffleSeries } from "~/models/raffles/raffle-schedule.server";
@@ -60,6 +61,8 @@ export async function seed({ demoUsers }: { demoUsers: boolean }): Promise<SeedR
         const { id } = (await getUserByEmail(user.email))!;
         await grantDemoWelcome(id, user.email);
       }
+      // The demo player can deposit and play at once in GB (ADR 080); also for a database seeded before.
+      if (!user.isAdmin) await markDemoPlayerVerified(user.email);
       // Also for a demo database seeded before second factors existed.
       if (user.isAdmin) await seedDemoFactor((await getUserByEmail(user.email))!.id, DEMO_ADMIN_TOTP_SECRET);
     }

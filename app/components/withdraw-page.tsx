@@ -262,7 +262,11 @@ export function WithdrawPage({
         Withdrawable cash: <strong data-testid="withdrawable">${balanceDollars}</strong>
         {bonus > 0 ? ` (your ${bonus.toLocaleString("en-US")} bonus coins are for play only and cannot be withdrawn)` : ""}. Withdrawals from $
         {coinsToDecimal(BigInt(POLICY.minimumWithdrawalCoins))} are processed within {POLICY.withdrawalProcessingHours} hours, with no fees. Amounts over $
-        {coinsToDecimal(BigInt(POLICY.identityCheckAboveCoins))} need your identity verified first.
+        {coinsToDecimal(BigInt(POLICY.identityCheckAboveCoins))} in 30 days need your identity verified first:{" "}
+        <a href="/verify" className="underline">
+          verify your identity
+        </a>
+        .
       </p>
       <p data-testid="withdraw-split-rule">
         Money goes back the way it came: the first <strong>${backToCards}</strong> of a withdrawal is refunded to the cards you paid with in the last 180 days

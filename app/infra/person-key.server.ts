@@ -12,3 +12,20 @@ export function personEmailKey(email: string): string {
   const key = createHmac("sha256", sessionSecret()).update("person-key:v1").digest();
   return `email:${createHmac("sha256", key).update(normaliseEmail(email)).digest("hex")}`;
 }
+
+/**
+ * The person key of a verified name and date of birth (YYYY-MM-DD): the same HMAC, over the
+ * names folded to letters only (accents, case and spacing fold away) and the date.
+ */
+export function personIdentityKey(firstName: string, lastName: string, dateOfBirth: string): string {
+  const key = createHmac("sha256", sessionSecret()).update("person-key:v1").digest();
+  const fold = (name: string) =>
+    name
+      .normalize("NFKD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .replace(/[^\p{L}]/gu, "");
+  return `identity:${createHmac("sha256", key)
+    .update(`${fold(firstName)}|${fold(lastName)}|${dateOfBirth}`)
+    .digest("hex")}`;
+}

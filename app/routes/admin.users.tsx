@@ -93,7 +93,9 @@ export default function AdminUsers() {
             </Cell>
             <Cell>
               <span className="flex flex-wrap gap-1">
-                {u.identityVerified ? null : <ActionButton action={`/admin/users/${u.id}/verify`} label="Verify identity" />}
+                {u.identityVerified ? null : (
+                  <TextAction action={`/admin/users/${u.id}/verify`} name="reason" label="Verified outside the site: how" button="Record verification" />
+                )}
                 {u.flaggedAt ? (
                   <TextAction action={`/admin/users/${u.id}/clear-flag`} name="note" label="Why" button="Clear flag" fields={{ flaggedAt: u.flaggedAt }} />
                 ) : null}

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { errorResponse, jsonError } from "~/web/http.server";
 import { getLogger } from "~/infra/logger.server";
 import { PaymentProviderUnavailable, WebhookSignatureError } from "~/infra/payment-providers/provider";
+import { IdentityProviderUnavailable } from "~/infra/identity-providers/provider";
 import { handleProviderEvent } from "~/services/money/payments/webhooks.server";
 import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 
@@ -22,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
     await handleProviderEvent(event);
   } catch (error) {
     // Stripe retries an event until it gets a 2xx: a 503 asks for exactly that.
-    if (error instanceof PaymentProviderUnavailable) return errorResponse(error)!;
+    if (error instanceof PaymentProviderUnavailable || error instanceof IdentityProviderUnavailable) return errorResponse(error)!;
     throw error;
   }
   return Response.json({ received: true });

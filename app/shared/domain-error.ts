@@ -39,7 +39,13 @@ export type DomainErrorCode =
   | "second_factor_required"
   /** A complaint that does not exist, or answered or closed already (docs/decisions/081-complaints.md). */
   | "complaint_not_found"
-  | "complaint_decided";
+  | "complaint_decided"
+  /** Where the player lives, identity is verified before this (ADR 080). */
+  | "identity_required"
+  /** No identity check of this player's with that session id (another player's is not theirs to read). */
+  | "identity_check_not_found"
+  /** A credit card where the player's jurisdiction bans it for gambling (ADR 080). */
+  | "credit_card_refused";
 
 export class DomainError extends Error {
   name = "DomainError";

@@ -185,3 +185,36 @@ export const residenceFields = {
     .regex(/^[A-Z]{2}-[A-Z0-9]{1,5}$/, "Choose your state or province.")
     .optional(),
 };
+
+/**
+ * What a jurisdiction asks of a player beyond being allowed (PRODUCT.md "Know your player";
+ * ADR 080), as data beside ALLOWED_COUNTRIES. Everywhere, identity is verified before the
+ * withdrawal threshold (POLICY.identityCheckAboveCoins); a country listed here may ask more.
+ */
+export type JurisdictionRules = {
+  /** Identity verified before the first deposit. */
+  verifyBeforeDeposit: boolean;
+  /** Identity verified before any entry into a raffle. */
+  verifyBeforeEntry: boolean;
+  /** Credit cards refused for gambling. */
+  creditCardsBanned: boolean;
+  /** Why, in the player's words. */
+  why: string | null;
+};
+
+export const JURISDICTION_RULES: Record<string, JurisdictionRules> = {
+  GB: {
+    verifyBeforeDeposit: true,
+    verifyBeforeEntry: true,
+    creditCardsBanned: true,
+    why: "The law in Great Britain requires us to check your age and identity before you deposit or play, and bans paying for gambling with a credit card.",
+  },
+};
+
+const NO_RULES: JurisdictionRules = { verifyBeforeDeposit: false, verifyBeforeEntry: false, creditCardsBanned: false, why: null };
+
+export const rulesFor = (country: string | null | undefined): JurisdictionRules => (country && JURISDICTION_RULES[country]) || NO_RULES;
+
+/** What an unverified player is told where identity comes first. */
+export const IDENTITY_FIRST_MESSAGE =
+  "Please verify your identity first (on the Verify your identity page, /verify): where you live, the law requires it before you deposit or play.";

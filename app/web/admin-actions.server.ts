@@ -122,9 +122,19 @@ export const completeRaffleAction: AdminRun = async (session, _input, id) => {
   };
 };
 
-export const verifyIdentityAction: AdminRun = async (session, _input, id) => {
-  await verifyIdentity(session.user.id, uuidParam(id));
-  return { json: { verified: true }, toast: { type: "success", title: "Identity verified" } };
+/** {reason}: why the admin records a verification done outside the site (documents seen by support, another provider's check). */
+const verifySchema = z.object({
+  reason: z
+    .string({ message: "Say how the identity was verified outside the site" })
+    .trim()
+    .min(5, "Say how the identity was verified outside the site")
+    .max(300),
+});
+
+export const verifyIdentityAction: AdminRun = async (session, input, id) => {
+  const { reason } = await input(verifySchema);
+  await verifyIdentity(session.user.id, uuidParam(id), reason);
+  return { json: { verified: true }, toast: { type: "success", title: "Verification recorded" } };
 };
 
 export const suspendUserAction: AdminRun = async (session, input, id) => {

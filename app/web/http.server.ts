@@ -5,6 +5,7 @@ import { DomainError, type DomainErrorCode } from "~/shared/domain-error";
 import { getLogger } from "~/infra/logger.server";
 import { isDatabaseUnavailable } from "~/infra/outage.server";
 import { PaymentProviderUnavailable } from "~/infra/payment-providers/provider";
+import { IdentityProviderUnavailable } from "~/infra/identity-providers/provider";
 import { RateLimited } from "~/services/system/rate-limit.server";
 
 /**
@@ -44,6 +45,9 @@ const STATUS: Record<DomainErrorCode, number> = {
   second_factor_required: 403,
   complaint_not_found: 404,
   complaint_decided: 409,
+  identity_required: 403,
+  identity_check_not_found: 404,
+  credit_card_refused: 402,
 };
 
 export function jsonError(status: number, message: string, init?: ResponseInit): Response {
@@ -64,6 +68,10 @@ export function expectedFailure(error: unknown): Failure | undefined {
   if (error instanceof AccountError) return { status: 400, message: error.message };
   if (error instanceof PaymentProviderUnavailable) {
     getLogger().warn({ err: error.cause }, "the payment provider is unavailable");
+    return { status: 503, message: error.message, headers: { "Retry-After": "60" } };
+  }
+  if (error instanceof IdentityProviderUnavailable) {
+    getLogger().warn({ err: error.cause }, "the identity provider is unavailable");
     return { status: 503, message: error.message, headers: { "Retry-After": "60" } };
   }
   return undefined;

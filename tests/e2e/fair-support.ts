@@ -17,7 +17,7 @@ export async function drawnEarly(browser: Browser, baseURL: string): Promise<str
       email: `fair-${unique()}@example.com`,
       password: "correct horse battery staple",
       dateOfBirth: "1990-01-01",
-      country: "GB",
+      country: "IE",
       acceptTerms: "on",
     },
     headers: { Origin: baseURL },

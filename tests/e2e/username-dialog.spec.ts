@@ -8,7 +8,7 @@ import { hydratedIfJavaScript, keepToasts, signUpRequest, unique } from "./suppo
 test("the username dialog stays open on a full page load until a username is saved", async ({ page, baseURL }) => {
   const email = `nameless-${unique()}@example.com`;
   const signUp = await page.request.post("/api/login", {
-    form: { intent: "signup", email, password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
+    form: { intent: "signup", email, password: "correct horse battery staple", dateOfBirth: "1990-01-01", country: "IE", acceptTerms: "on" },
     headers: { Origin: baseURL! },
     maxRedirects: 0,
   });

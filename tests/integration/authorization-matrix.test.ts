@@ -154,7 +154,10 @@ const MATRIX: Record<string, Row> = {
     expect: adminApi(404),
   },
   "routes/api.admin.raffles.$id.complete": { request: [`/api/admin/raffles/${UNKNOWN}/complete`, { method: "POST", json: {} }], expect: adminApi(404) },
-  "routes/api.admin.users.$id.verify": { request: [`/api/admin/users/${UNKNOWN}/verify`, { method: "POST", json: {} }], expect: adminApi(404) },
+  "routes/api.admin.users.$id.verify": {
+    request: [`/api/admin/users/${UNKNOWN}/verify`, { method: "POST", json: { reason: "passport seen by support" } }],
+    expect: adminApi(404),
+  },
   "routes/api.admin.users.$id.exclusion": {
     request: [`/api/admin/users/${UNKNOWN}/exclusion`, { method: "POST", json: { choice: "1y" } }],
     expect: adminApi(404),
@@ -193,7 +196,10 @@ const MATRIX: Record<string, Row> = {
     expect: adminPage,
   },
   "routes/admin_.raffles.$id.complete": { request: [`/admin/raffles/${UNKNOWN}/complete`, { method: "POST", form: {} }], expect: adminPage },
-  "routes/admin_.users.$id.verify": { request: [`/admin/users/${UNKNOWN}/verify`, { method: "POST", form: {} }], expect: adminPage },
+  "routes/admin_.users.$id.verify": {
+    request: [`/admin/users/${UNKNOWN}/verify`, { method: "POST", form: { reason: "passport seen by support" } }],
+    expect: adminPage,
+  },
   "routes/admin_.users.$id.exclusion": { request: [`/admin/users/${UNKNOWN}/exclusion`, { method: "POST", form: { choice: "1y" } }], expect: adminPage },
   "routes/admin_.users.$id.suspend": { request: [`/admin/users/${UNKNOWN}/suspend`, { method: "POST", form: { suspended: "true" } }], expect: adminPage },
   "routes/rules": { request: ["/rules"], expect: all(200) },
@@ -205,6 +211,12 @@ const MATRIX: Record<string, Row> = {
   "routes/login.two-factor": { request: ["/login/two-factor"], expect: all("→/api/login") },
   "routes/api.settings": { request: ["/api/settings", { method: "POST", form: { soundEffects: "on" } }], expect: api(200) },
   "routes/account._index": { request: ["/account"], expect: signedIn(LOGIN("/account"), 200) },
+  "routes/verify": { request: ["/verify"], expect: signedIn(LOGIN("/verify"), 200) },
+  // Demo mode's identity page: only the player's own check (an unknown one is not found).
+  "routes/verify_.demo.$id": {
+    request: [`/verify/demo/demo_vs_${"0".repeat(24)}`],
+    expect: signedIn(LOGIN(`/verify/demo/demo_vs_${"0".repeat(24)}`), 404),
+  },
   "routes/account.close": { request: ["/account/close"], expect: signedIn(LOGIN("/account/close"), 200) },
   "routes/account.email": { request: ["/account/email"], expect: signedIn(LOGIN("/account/email"), 200) },
   "routes/account.passkeys": { request: ["/account/passkeys"], expect: signedIn(LOGIN("/account/passkeys"), 200) },

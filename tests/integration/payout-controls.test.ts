@@ -19,7 +19,7 @@ const post = (path: string, cookie: string, json: unknown = {}) => call(path, { 
 describe("thresholds that count the player", () => {
   it("ten parallel $100 requests: at most the first passes without verification, and bulk approval pays none past the second-approver rule", async () => {
     const admin = await gatedAdmin();
-    const p = await createTestUser({ cash: 200_000n });
+    const p = await createTestUser({ cash: 200_000n, identityVerified: false });
     const results = await Promise.all(Array.from({ length: 10 }, () => ask(p.id, "100")));
     expect(results.filter((r) => !r.requiresVerification).length).toBeLessThanOrEqual(1);
     // Under the lock each request counts the ones before it: only the first to take it is at
@@ -41,14 +41,14 @@ describe("thresholds that count the player", () => {
   });
 
   it("$124.95 as $62.48 + $62.47 needs the identity check", async () => {
-    const p = await createTestUser({ cash: 20_000n });
+    const p = await createTestUser({ cash: 20_000n, identityVerified: false });
     expect((await ask(p.id, "62.48")).requiresVerification).toBe(false);
     expect((await ask(p.id, "62.47")).requiresVerification).toBe(true);
   });
 
   it("$524.79 as two halves needs a second approver for the second, approved after the first or waiting with it", async () => {
     const [admin, other] = [await gatedAdmin(), await gatedAdmin()];
-    const p = await createTestUser({ cash: 100_000n });
+    const p = await createTestUser({ cash: 100_000n, identityVerified: false });
     await db().user.update({ where: { id: p.id }, data: { identityVerifiedAt: new Date() } });
     const first = await ask(p.id, "262.40");
     expect(await approvePayout(admin.id, first.id)).toEqual({ status: "processing" });
@@ -57,7 +57,7 @@ describe("thresholds that count the player", () => {
     expect(await approvePayout(other.id, second.id)).toEqual({ status: "processing" });
 
     // Both waiting, approved at once by two admins: neither goes through on one approval.
-    const q = await createTestUser({ cash: 100_000n });
+    const q = await createTestUser({ cash: 100_000n, identityVerified: false });
     await db().user.update({ where: { id: q.id }, data: { identityVerifiedAt: new Date() } });
     const halves = [await ask(q.id, "262.40"), await ask(q.id, "262.39")];
     const decisions = await Promise.all([approvePayout(admin.id, halves[0]!.id), approvePayout(other.id, halves[1]!.id)]);
@@ -67,7 +67,7 @@ describe("thresholds that count the player", () => {
 
   it("bulk approval shows its count and total before it runs, and approves what one approval settles", async () => {
     const admin = await gatedAdmin();
-    const p = await createTestUser({ cash: 10_000n });
+    const p = await createTestUser({ cash: 10_000n, identityVerified: false });
     const { id } = await ask(p.id, "12.34");
     const confirm = await call("/admin/payouts/bulk-approve?maxAmount=50", { cookie: admin.cookie });
     expect(confirm.status).toBe(200);
@@ -91,7 +91,7 @@ describe("thresholds that count the player", () => {
 describe("deliberate decisions", () => {
   it("a rejection asks for the reason the player reads, and the player reads it", async () => {
     const admin = await gatedAdmin();
-    const p = await createTestUser({ cash: 10_000n });
+    const p = await createTestUser({ cash: 10_000n, identityVerified: false });
     const { id } = await ask(p.id, "20");
     const form = (fields: Record<string, string>) =>
       call(`/admin/payouts/${id}/reject`, { method: "POST", cookie: admin.cookie, form: fields, headers: { Referer: "http://localhost/admin/payouts" } });
@@ -108,7 +108,7 @@ describe("deliberate decisions", () => {
   it("offers no Approve button on the admin's own payout, and says so when a table is empty", async () => {
     const admin = await gatedAdmin();
     expect(await pageText(await call("/admin/payouts", { cookie: admin.cookie }))).toContain("No refunds are held for review.");
-    const own = await createTestUser({ cash: 10_000n });
+    const own = await createTestUser({ cash: 10_000n, identityVerified: false });
     const { id } = await ask(own.id, "15");
     const mine = await pageText(await call("/admin/payouts", { cookie: await adminCookieFor(own.id) }));
     expect(mine).toContain("Your own payout: another admin decides it.");
@@ -128,7 +128,7 @@ async function adminCookieFor(userId: string) {
 describe("the transfer step", () => {
   async function approvedTransfer(method: "paypal" | "bank", fields: Record<string, string>) {
     const admin = await gatedAdmin();
-    const p = await createTestUser({ cash: 10_000n });
+    const p = await createTestUser({ cash: 10_000n, identityVerified: false });
     const { id } = await requestWithdrawal(p.id, { amount: "14.70", method, fields });
     await approvePayout(admin.id, id);
     return { admin, p, id };

@@ -131,7 +131,9 @@ describe("deposit limits", () => {
       where: { providerPaymentId: paymentId },
       data: { status: "failed", failureMessage: "Your card was declined.", settledAt: new Date() },
     });
+    // Authorised and captured (a card is authorised first, then captured: ADR 080).
     await demoProvider.payWithTestCard(paymentId, DEMO_SUCCESS_CARD);
+    await demoProvider.capturePayment(paymentId);
     expect(await settlePayment(paymentId)).toEqual({ status: "failed", message: "Please contact support if coins were not added." });
     expect(await db().user.findUniqueOrThrow({ where: { id: p.id }, select: { flagReason: true } })).toEqual({
       flagReason: `payment ${paymentId} was charged after it was marked failed`,

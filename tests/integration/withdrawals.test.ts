@@ -10,7 +10,7 @@ const CARD = "4242424242424242";
 
 /** A player with `cash` withdrawable coins (as if paid by card) and `bonus` coins. */
 async function player(cash: bigint, bonus = 0n) {
-  const user = await createTestUser({ cash, coins: bonus });
+  const user = await createTestUser({ cash, coins: bonus, identityVerified: false });
   return { ...user, cookie: await sessionCookie(user.id) };
 }
 

@@ -71,7 +71,7 @@ export async function sessionCookie(userId: string): Promise<string> {
 
 /** An admin signed in past the admin gate (ADR 036), with the session's cookie. */
 export async function gatedAdmin() {
-  const admin = await createTestUser({ isAdmin: true });
+  const admin = await createTestUser({ isAdmin: true, identityVerified: false });
   const cookie = await sessionCookie(admin.id);
   await db().session.updateMany({ where: { userId: admin.id }, data: { adminGatePassedAt: new Date() } });
   return { ...admin, cookie };

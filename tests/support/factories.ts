@@ -18,7 +18,19 @@ export async function createTestUser({
   isAdmin = false,
   username = true,
   emailVerified = true,
-}: { coins?: bigint; cash?: bigint; vipTier?: VipTierName; vipExpiry?: Date; isAdmin?: boolean; username?: boolean; emailVerified?: boolean } = {}) {
+  identityVerified = true,
+  country = "GB",
+}: {
+  coins?: bigint;
+  cash?: bigint;
+  vipTier?: VipTierName;
+  vipExpiry?: Date;
+  isAdmin?: boolean;
+  username?: boolean;
+  emailVerified?: boolean;
+  identityVerified?: boolean;
+  country?: string;
+} = {}) {
   const tag = randomBytes(6).toString("hex");
   const user = await db().user.create({
     data: {
@@ -27,12 +39,14 @@ export async function createTestUser({
       usernameKey: username ? usernameKey(`p_${tag}`) : null,
       dateOfBirth: new Date("1990-01-01"),
       termsAcceptedAt: new Date(),
-      country: "GB",
+      country,
       isAdmin,
       vipTier,
       vipExpiry,
       // Players made here have verified their address (ADR 032), unless a test says otherwise.
       emailVerifiedAt: emailVerified ? new Date() : null,
+      // And, living in GB, their identity before they deposit or play (ADR 080), unless a test says otherwise.
+      identityVerifiedAt: identityVerified ? new Date() : null,
     },
     select: { id: true, email: true, username: true },
   });

@@ -16,6 +16,8 @@ type Intent = {
   client_secret: string;
   metadata: Record<string, string>;
   last_payment_error: { message: string } | null;
+  /** The card that paid, as an expanded PaymentMethod (its funding: credit, debit, prepaid). */
+  payment_method: { id: string; object: "payment_method"; type: "card"; card: { funding: string; last4: string } } | null;
 };
 type Refund = {
   id: string;
@@ -38,8 +40,26 @@ type Session = {
   amount_total: number;
 };
 
+/** A Stripe Identity VerificationSession, with what the player's documents showed once checked. */
+export type VerificationSession = {
+  id: string;
+  object: "identity.verification_session";
+  type: "document";
+  status: "requires_input" | "processing" | "verified" | "canceled";
+  url: string;
+  client_secret: string;
+  metadata: Record<string, string>;
+  last_error: { code: string; reason: string } | null;
+  verified_outputs: { first_name: string; last_name: string; dob: { day: number; month: number; year: number } } | null;
+};
+
 export type FakeStripe = {
   url: string;
+  identitySessions: Map<string, VerificationSession>;
+  /** The player's document checked out: the session is verified with these fields (dob YYYY-MM-DD). */
+  verifyIdentity(id: string, fields: { firstName: string; lastName: string; dob: string }): VerificationSession;
+  /** The check failed (the document unreadable, say): the session waits for new input, with the reason. */
+  failIdentity(id: string, code?: string, reason?: string): VerificationSession;
   intents: Map<string, Intent>;
   refunds: Map<string, Refund>;
   /** What a new refund becomes at once: succeeded (the default), pending, or failed. */
@@ -48,6 +68,8 @@ export type FakeStripe = {
   settleRefund(id: string, status: "succeeded" | "failed", failureReason?: string): Refund;
   requests: { method: string; path: string; body: Record<string, string> }[];
   succeed(id: string): Intent;
+  /** A card authorised the payment (capture_method manual): it waits for our capture. */
+  authorize(id: string, funding?: "credit" | "debit" | "prepaid"): Intent;
   decline(id: string, message?: string): Intent;
   completeSession(id: string): Session;
   /** The player tried a card on the hosted page and it was declined: the session now has an open PaymentIntent. */
@@ -69,6 +91,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const intents = new Map<string, Intent>();
   const refunds = new Map<string, Refund>();
   const sessions = new Map<string, Session>();
+  const identitySessions = new Map<string, VerificationSession>();
   const idempotent = new Map<string, unknown>();
   const requests: FakeStripe["requests"] = [];
 
@@ -94,6 +117,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       client_secret: "",
       metadata: session.metadata,
       last_payment_error: lastError,
+      payment_method: null,
     };
     intents.set(intent.id, intent);
     session.payment_intent = intent.id;
@@ -145,6 +169,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
           client_secret: "",
           metadata,
           last_payment_error: null,
+          payment_method: null,
         };
         intent.client_secret = `${intent.id}_secret_${randomBytes(8).toString("hex")}`;
         intents.set(intent.id, intent);
@@ -193,12 +218,24 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (req.method === "POST" && cancelMatch) {
         const intent = intents.get(cancelMatch[1]!);
         if (!intent) return send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
-        if (!["requires_payment_method", "requires_confirmation", "requires_action"].includes(intent.status)) {
+        if (!["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture"].includes(intent.status)) {
           return send(400, {
             error: { type: "invalid_request_error", code: "payment_intent_unexpected_state", message: `This PaymentIntent's status is ${intent.status}` },
           });
         }
         intent.status = "canceled";
+        return send(200, intent);
+      }
+      const captureMatch = /^\/v1\/payment_intents\/([\w]+)\/capture$/.exec(path);
+      if (req.method === "POST" && captureMatch) {
+        const intent = intents.get(captureMatch[1]!);
+        if (!intent) return send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
+        if (intent.status !== "requires_capture") {
+          return send(400, {
+            error: { type: "invalid_request_error", code: "payment_intent_unexpected_state", message: `This PaymentIntent's status is ${intent.status}` },
+          });
+        }
+        intent.status = "succeeded";
         return send(200, intent);
       }
       const expireMatch = /^\/v1\/checkout\/sessions\/([\w]+)\/expire$/.exec(path);
@@ -233,6 +270,26 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         const session = sessions.get(sessionMatch[1]!);
         return session ? send(200, session) : send(404, { error: { type: "invalid_request_error", message: "No such session" } });
       }
+      if (req.method === "POST" && path === "/v1/identity/verification_sessions") {
+        const vs: VerificationSession = {
+          id: id("vs"),
+          object: "identity.verification_session",
+          type: "document",
+          status: "requires_input",
+          url: `https://verify.stripe.test/start/${id("x")}`,
+          client_secret: `vs_secret_${randomBytes(8).toString("hex")}`,
+          metadata,
+          last_error: null,
+          verified_outputs: null,
+        };
+        identitySessions.set(vs.id, vs);
+        return remember(vs);
+      }
+      const identityMatch = /^\/v1\/identity\/verification_sessions\/([\w]+)$/.exec(path);
+      if (req.method === "GET" && identityMatch) {
+        const vs = identitySessions.get(identityMatch[1]!);
+        return vs ? send(200, vs) : send(404, { error: { type: "invalid_request_error", message: "No such verification session" } });
+      }
       send(404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.method}: ${path})` } });
     });
   });
@@ -242,6 +299,21 @@ export async function startFakeStripe(): Promise<FakeStripe> {
 
   const fakeStripe: FakeStripe = {
     url: `http://127.0.0.1:${port}`,
+    identitySessions,
+    verifyIdentity(sessionId, { firstName, lastName, dob }) {
+      const vs = identitySessions.get(sessionId)!;
+      const [year, month, day] = dob.split("-").map(Number) as [number, number, number];
+      vs.status = "verified";
+      vs.last_error = null;
+      vs.verified_outputs = { first_name: firstName, last_name: lastName, dob: { day, month, year } };
+      return vs;
+    },
+    failIdentity(sessionId, code = "document_unverified_other", reason = "The document could not be read.") {
+      const vs = identitySessions.get(sessionId)!;
+      vs.status = "requires_input";
+      vs.last_error = { code, reason };
+      return vs;
+    },
     intents,
     refunds,
     refundOutcome: "succeeded",
@@ -259,6 +331,12 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     succeed(intentId) {
       const intent = intents.get(intentId)!;
       intent.status = "succeeded";
+      return intent;
+    },
+    authorize(intentId, funding = "debit") {
+      const intent = intents.get(intentId)!;
+      intent.status = "requires_capture";
+      intent.payment_method = { id: id("pm"), object: "payment_method", type: "card", card: { funding, last4: funding === "credit" ? "4444" : "5556" } };
       return intent;
     },
     decline(intentId, message = "Your card was declined.") {

@@ -65,7 +65,7 @@ export class CloseAndReturn implements Command {
     m.closed.push(p);
 
     signUps += 1;
-    const input = { email: p.email, password: PASSWORD, dateOfBirth: new Date("1990-01-01"), country: "GB", acceptTerms: true };
+    const input = { email: p.email, password: PASSWORD, dateOfBirth: new Date("1990-01-01"), country: "IE", acceptTerms: true };
     let userId: string;
     try {
       userId = await signUp(input, { ip: `10.31.${signUps % 250}.${Math.floor(signUps / 250) % 250}`, now: m.now });

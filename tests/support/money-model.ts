@@ -136,8 +136,8 @@ export async function setupModel(base: Date, startingCoins: [bigint, bigint, boo
   const players: Player[] = [];
   const admins = [(await createTestUser({ isAdmin: true })).id, (await createTestUser({ isAdmin: true })).id];
   for (const [cash, bonus, verified] of startingCoins) {
-    const user = await createTestUser({ cash, coins: bonus });
-    if (verified) await verifyIdentity(admins[0]!, user.id, base);
+    const user = await createTestUser({ cash, coins: bonus, identityVerified: false, country: "IE" });
+    if (verified) await verifyIdentity(admins[0]!, user.id, "passport seen by support", base);
     players.push({
       id: user.id,
       email: user.email,

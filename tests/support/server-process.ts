@@ -123,7 +123,7 @@ export async function signUpOn(base: string, email: string, { username = true } 
       email,
       password: "correct horse battery staple",
       dateOfBirth: "1990-01-01",
-      country: "GB",
+      country: "IE",
       acceptTerms: "on",
     }),
   });

@@ -1,14 +1,25 @@
 import { randomBytes } from "node:crypto";
-import { createDemoPayment, findDemoPayment, recordDemoRefund, settleWaitingDemoPayment } from "~/models/money/demo-payment.server";
+import {
+  authorizeDemoPayment,
+  createDemoPayment,
+  findDemoPayment,
+  recordDemoRefund,
+  settleAuthorizedDemoPayment,
+  settleWaitingDemoPayment,
+} from "~/models/money/demo-payment.server";
 import { WebhookSignatureError, type PaymentProvider, type ProviderPayment } from "./provider";
 
 /**
  * The demo provider (no Stripe keys): payments live in `demo_payments`, as they would at
- * Stripe. Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.
- * The card number is only ever looked at in memory, never stored or logged.
+ * Stripe. Test cards: 4242 4242 4242 4242 succeeds (a debit card here), 4000 0000 0000 0002
+ * is declined, 5555 5555 5555 4444 is a credit card (Stripe's Mastercard test card, credit
+ * funding): refused where credit cards are banned (GB), accepted elsewhere. A card
+ * authorises the payment; settling captures it (ADR 080). The card number is only ever
+ * looked at in memory, never stored or logged.
  */
 export const DEMO_SUCCESS_CARD = "4242424242424242";
 export const DEMO_DECLINED_CARD = "4000000000000002";
+export const DEMO_CREDIT_CARD = "5555555555554444";
 
 export const demoProvider: PaymentProvider & { payWithTestCard(id: string, cardNumber: string): Promise<ProviderPayment> } = {
   name: "demo",
@@ -22,26 +33,34 @@ export const demoProvider: PaymentProvider & { payWithTestCard(id: string, cardN
   async getPayment(id) {
     const row = await findDemoPayment(id);
     if (!row) throw new Error(`no demo payment ${id}`);
+    const { cardFunding, ...metadata } = row.metadata as Record<string, string>;
     return {
       id: row.id,
       status: row.status as ProviderPayment["status"],
       amountCents: row.amountCents,
       currency: "usd",
-      metadata: row.metadata as Record<string, string>,
+      metadata,
       failureMessage: row.status === "failed" ? "Your card was declined." : undefined,
+      ...(cardFunding === "credit" || cardFunding === "debit" ? { cardFunding } : {}),
     };
   },
 
   async cancelPayment(id) {
     await settleWaitingDemoPayment(id, "canceled");
+    await settleAuthorizedDemoPayment(id, "canceled");
+    return this.getPayment(id);
+  },
+
+  async capturePayment(id) {
+    await settleAuthorizedDemoPayment(id, "succeeded");
     return this.getPayment(id);
   },
 
   async payWithTestCard(id, cardNumber) {
     const digits = cardNumber.replace(/[\s-]/g, "");
-    const status = digits === DEMO_SUCCESS_CARD ? "succeeded" : "failed";
     // Only a payment still waiting for a card can change; a repeat changes nothing.
-    await settleWaitingDemoPayment(id, status);
+    if (digits === DEMO_SUCCESS_CARD || digits === DEMO_CREDIT_CARD) await authorizeDemoPayment(id, digits === DEMO_CREDIT_CARD ? "credit" : "debit");
+    else await settleWaitingDemoPayment(id, "failed");
     return this.getPayment(id);
   },
 

@@ -2,7 +2,11 @@
  * The one interface every card acquirer implements (PRODUCT.md: Stripe today; another
  * acquirer must be one new adapter, not a rewrite). Amounts are integer cents.
  */
-export type ProviderPaymentStatus = "requires_payment" | "processing" | "succeeded" | "failed" | "canceled";
+/** `authorized`: the card is authorised and the charge waits for our capture (the card's funding is read first: ADR 080). */
+export type ProviderPaymentStatus = "requires_payment" | "authorized" | "processing" | "succeeded" | "failed" | "canceled";
+
+/** What kind of card paid (Stripe's `payment_method.card.funding`); some places ban credit cards for gambling. */
+export type CardFunding = "credit" | "debit" | "prepaid" | "unknown";
 
 export type ProviderPayment = {
   id: string;
@@ -11,6 +15,8 @@ export type ProviderPayment = {
   currency: string;
   metadata: Record<string, string>;
   failureMessage?: string;
+  /** Known once a card has been given (authorised). */
+  cardFunding?: CardFunding;
 };
 
 /**
@@ -33,6 +39,8 @@ type ProviderEventBody =
   | { kind: "checkout_completed"; sessionId: string; paymentId: string | null }
   | { kind: "payment_reversed"; paymentId: string; reversal: Reversal }
   | { kind: "refund_updated"; refundId: string }
+  /** An identity VerificationSession changed (Stripe Identity shares the payments' webhook and secret). */
+  | { kind: "identity_updated"; sessionId: string }
   | { kind: "ignored"; type: string };
 
 /**
@@ -74,6 +82,8 @@ export interface PaymentProvider {
    * processing) when it was too late to cancel.
    */
   cancelPayment(id: string): Promise<ProviderPayment>;
+  /** Takes an authorised payment's money (payments are authorised first, then captured); returns it as it then is. */
+  capturePayment(id: string): Promise<ProviderPayment>;
   /** A page hosted by the provider, for browsers without JavaScript; undefined when the provider has none. */
   createHostedCheckout?(input: {
     amountCents: number;

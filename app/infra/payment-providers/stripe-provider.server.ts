@@ -7,6 +7,7 @@ import {
   type ProviderEvent,
   type ProviderPayment,
   type ProviderRefund,
+  type CardFunding,
 } from "./provider";
 
 /** Stripe: PaymentIntents (Payment Element) with JavaScript, Checkout without it. */
@@ -22,6 +23,8 @@ function client(): Stripe {
 
 let stripe: Stripe | undefined;
 const sdk = () => (stripe ??= client());
+/** The one Stripe client (payments and Stripe Identity share the keys and the API base). */
+export const stripeSdk = sdk;
 
 /**
  * Runs a call to Stripe; a network failure, Stripe's own server error, its rate limit or
@@ -51,11 +54,13 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
   const status: ProviderPayment["status"] =
     intent.status === "succeeded"
       ? "succeeded"
-      : intent.status === "processing"
-        ? "processing"
-        : intent.status === "canceled"
-          ? "canceled"
-          : "requires_payment";
+      : intent.status === "requires_capture"
+        ? "authorized"
+        : intent.status === "processing"
+          ? "processing"
+          : intent.status === "canceled"
+            ? "canceled"
+            : "requires_payment";
   return {
     id: intent.id,
     status,
@@ -63,7 +68,15 @@ function toPayment(intent: Stripe.PaymentIntent): ProviderPayment {
     currency: intent.currency,
     metadata: (intent.metadata ?? {}) as Record<string, string>,
     failureMessage: intent.last_payment_error?.message ?? undefined,
+    ...(cardFunding(intent.payment_method) ? { cardFunding: cardFunding(intent.payment_method) } : {}),
   };
+}
+
+/** The funding of the card that paid (the PaymentIntent read with its payment_method expanded). */
+function cardFunding(method: string | Stripe.PaymentMethod | null): CardFunding | undefined {
+  if (!method || typeof method === "string" || !method.card) return undefined;
+  const funding = method.card.funding;
+  return funding === "credit" || funding === "debit" || funding === "prepaid" ? funding : "unknown";
 }
 
 /** The metadata field a refund carries its idempotency key in, to be found by it after Stripe forgets the key. */
@@ -94,7 +107,8 @@ export const stripeProvider: PaymentProvider = {
   async createPayment({ amountCents, description, metadata, idempotencyKey }) {
     const intent = await reach((api) =>
       api.paymentIntents.create(
-        { amount: amountCents, currency: "usd", description, metadata, automatic_payment_methods: { enabled: true } },
+        // Authorised, then captured by us once the card's funding is read (credit cards are refused where banned: ADR 080).
+        { amount: amountCents, currency: "usd", description, metadata, automatic_payment_methods: { enabled: true }, capture_method: "manual" },
         { idempotencyKey },
       ),
     );
@@ -102,7 +116,17 @@ export const stripeProvider: PaymentProvider = {
   },
 
   async getPayment(id) {
-    return toPayment(await reach((api) => api.paymentIntents.retrieve(id)));
+    return toPayment(await reach((api) => api.paymentIntents.retrieve(id, { expand: ["payment_method"] })));
+  },
+
+  async capturePayment(id) {
+    try {
+      await reach((api) => api.paymentIntents.capture(id));
+    } catch (error) {
+      // Captured (or canceled) meanwhile: what it became is the answer.
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "payment_intent_unexpected_state")) throw error;
+    }
+    return this.getPayment(id);
   },
 
   async cancelPayment(id) {
@@ -121,7 +145,7 @@ export const stripeProvider: PaymentProvider = {
         {
           mode: "payment",
           line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: amountCents, product_data: { name: description } } }],
-          payment_intent_data: { metadata, description },
+          payment_intent_data: { metadata, description, capture_method: "manual" },
           metadata,
           success_url: successUrl,
           cancel_url: cancelUrl,
@@ -225,7 +249,9 @@ function toEvent(event: Stripe.Event): ProviderEvent {
   const id = stripeId(fields.id);
   const paymentIntent = stripeId(fields.payment_intent);
   switch (type) {
+    // Authorised (amount_capturable_updated): settling reads the card's funding, then captures or cancels it.
     case "payment_intent.succeeded":
+    case "payment_intent.amount_capturable_updated":
       return id ? { kind: "payment_succeeded", paymentId: id } : { kind: "ignored", type };
     case "payment_intent.payment_failed": {
       const message = (fields.last_payment_error as { message?: unknown } | null | undefined)?.message;
@@ -256,6 +282,12 @@ function toEvent(event: Stripe.Event): ProviderEvent {
         ? { kind: "payment_reversed", paymentId: paymentIntent, reversal: { reason: "dispute", amountCents: disputed, disputeId: id } }
         : { kind: "ignored", type };
     }
+    // Only the session's id is read: its result is retrieved from Stripe (ADR 080).
+    case "identity.verification_session.verified":
+    case "identity.verification_session.requires_input":
+    case "identity.verification_session.processing":
+    case "identity.verification_session.canceled":
+      return id ? { kind: "identity_updated", sessionId: id } : { kind: "ignored", type };
     default:
       return { kind: "ignored", type };
   }

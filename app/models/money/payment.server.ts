@@ -191,3 +191,11 @@ export async function claimDispute(tx: Tx, dispute: { disputeId: string; payment
   const claimed = await tx.paymentDispute.createMany({ data: [dispute], skipDuplicates: true });
   return claimed.count === 1;
 }
+
+/** The payment's state and where its payer lives: what decides whether an authorised card may be charged (ADR 080). */
+export async function paymentOwnerOf(providerPaymentId: string): Promise<{ status: string; country: string | null } | undefined> {
+  const [row] = await db().$queryRaw<{ status: string; country: string | null }[]>`
+    SELECT p.status::text AS status, u.country FROM payments p JOIN users u ON u.id = p.user_id
+    WHERE p.provider_payment_id = ${providerPaymentId}`;
+  return row;
+}

@@ -1,6 +1,7 @@
 import * as closure from "~/models/accounts/user-closure.server";
 import * as person from "~/models/play-safety/person-control.server";
 import { personEmailKey } from "~/infra/person-key.server";
+import { identityKeyOf } from "~/models/accounts/identity-check.server";
 import { recordAudit } from "~/models/back-office/audit-event.server";
 import { db, type Tx } from "~/models/db.server";
 import { houseAccountId, lockAccounts, nonZero, postTransaction, userAccountId, userBalances } from "~/models/money/ledger.server";
@@ -42,10 +43,27 @@ export async function closeAccount(userId: string, confirmation: Confirmation, n
   } else if (confirmation.typed?.trim().toUpperCase() !== CLOSE_WORD) {
     throw new DomainError("invalid_input", `Type ${CLOSE_WORD} to confirm.`);
   }
+  return closeWith(userId, now, { actor: userId, action: "account.close", forfeitCash: false });
+}
+
+/**
+ * Closes an account a verified date of birth shows is under 18 (ADR 080), once its card
+ * payments are refunded: no confirmation, and the cash left (winnings, void for a minor) goes
+ * to the house. Refused like any closure while a withdrawal or a payment is in progress.
+ */
+export async function closeUnderAgeAccount(userId: string, now = new Date()): Promise<Closed> {
+  const account = await closure.accountToClose(userId);
+  if (!account || account.closedAt) throw new DomainError("signed_out", "This account is closed.");
+  return closeWith(userId, now, { actor: "provider", action: "account.close_under_age", forfeitCash: true });
+}
+
+type How = { actor: string; action: string; forfeitCash: boolean };
+
+async function closeWith(userId: string, now: Date, how: How): Promise<Closed> {
   for (let attempt = 1; ; attempt++) {
     try {
       const raffleIds = await closure.openRafflesOf(db(), userId);
-      const closed = await db().$transaction((tx) => closeLocked(tx, userId, raffleIds, now));
+      const closed = await db().$transaction((tx) => closeLocked(tx, userId, raffleIds, now, how));
       // At once on this instance; the others hear of the deleted sessions from the database.
       readModel.forgetPlayer(userId);
       await closure.tombstonePlayer(userId);
@@ -57,7 +75,7 @@ export async function closeAccount(userId: string, confirmation: Confirmation, n
   }
 }
 
-async function closeLocked(tx: Tx, userId: string, raffleIds: string[], now: Date): Promise<Closed> {
+async function closeLocked(tx: Tx, userId: string, raffleIds: string[], now: Date, how: How): Promise<Closed> {
   // The order every writer takes: the raffles, the player's row, the ledger accounts.
   await closure.lockRaffles(tx, raffleIds);
   const player = await closure.lockPlayer(tx, userId);
@@ -103,7 +121,18 @@ async function closeLocked(tx: Tx, userId: string, raffleIds: string[], now: Dat
   }
 
   const { cash, bonus } = await userBalances(userId, tx);
-  if (cash > 0n) {
+  if (cash > 0n && how.forfeitCash) {
+    await postTransaction(tx, {
+      kind: "forfeit",
+      reference: `closure-forfeit-cash:${userId}`,
+      userId,
+      memo: "account closed: under 18, winnings void",
+      postings: [
+        { accountId: cashAccount, amount: -cash },
+        { accountId: await houseAccountId("house_rake", tx), amount: cash },
+      ],
+    });
+  } else if (cash > 0n) {
     const inTickets = cashInTickets > 0n ? ` (${formatDollars(cashInTickets)} of it in tickets of raffles still open: wait for their draw)` : "";
     throw new DomainError("closure_refused", `You have ${formatDollars(cash)} in cash${inTickets}. Withdraw your cash first, then close your account.`);
   }
@@ -124,10 +153,16 @@ async function closeLocked(tx: Tx, userId: string, raffleIds: string[], now: Dat
   const personKey = personEmailKey(email);
   await person.lockPerson(tx, personKey);
   await person.keepControls(tx, personKey, runningControls(controls, now), now);
+  // And under the verified name and date of birth, so another email does not undo them (ADR 080).
+  const identityKey = await identityKeyOf(tx, userId);
+  if (identityKey) {
+    await person.lockPerson(tx, identityKey);
+    await person.keepControls(tx, identityKey, runningControls(controls, now), now);
+  }
   const ended = await closure.closePlayer(tx, userId, now);
   await recordAudit(tx, {
-    actor: userId,
-    action: "account.close",
+    actor: how.actor,
+    action: how.action,
     target: `user:${userId}`,
     details: { refundedTickets, bonusForfeited: bonus.toString(), sessionsEnded: ended.sessions, identitiesRemoved: ended.identities },
   });

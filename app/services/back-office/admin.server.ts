@@ -5,6 +5,7 @@ import { db } from "~/models/db.server";
 import { postTransaction, userAccountId } from "~/models/money/ledger.server";
 import { lockLegs, refundsInReview, transfersAwaitingReference, updateLeg } from "~/models/money/payout-leg.server";
 import { lockUser, setIdentityVerifiedAt, userStanding } from "~/models/accounts/user.server";
+import { recordOutsideCheck } from "~/models/accounts/identity-check.server";
 import { lockWithdrawal, payingSince, payingSinceByUser, updateWithdrawal, withdrawalStatus } from "~/models/money/withdrawal.server";
 import { setSuspension } from "../accounts/sign-up.server";
 import { DomainError } from "~/shared/domain-error";
@@ -122,14 +123,30 @@ export async function rejectPayout(adminId: string, withdrawalId: string, reason
   });
 }
 
-export async function verifyIdentity(adminId: string, userId: string, now = new Date()) {
+/**
+ * Records a verification done outside the site (documents seen by support, a check by
+ * another provider), with the admin's reason, in the audit log (ADR 080). The site's own
+ * checks go through the identity provider (app/services/accounts/identity.server.ts).
+ */
+export async function verifyIdentity(adminId: string, userId: string, reason: string, now = new Date()) {
   refuseOwnAccount(adminId, userId);
-  const before = await userStanding(db(), userId);
-  if (!before) throw new DomainError("user_not_found", "Player not found");
-  await setIdentityVerifiedAt(db(), userId, before.identityVerifiedAt ?? now);
-  await audit(adminId, "user.verify_identity", `user:${userId}`, {
-    before: { identityVerifiedAt: before.identityVerifiedAt?.toISOString() ?? null },
-    after: { identityVerifiedAt: (before.identityVerifiedAt ?? now).toISOString() },
+  await db().$transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const before = await userStanding(tx, userId);
+    if (!before) throw new DomainError("user_not_found", "Player not found");
+    await setIdentityVerifiedAt(tx, userId, before.identityVerifiedAt ?? now);
+    await recordOutsideCheck(tx, { userId, recordedById: adminId, reason, decidedAt: now });
+    await recordAudit(tx, {
+      actor: adminId,
+      action: "user.verify_identity",
+      target: `user:${userId}`,
+      details: {
+        before: { identityVerifiedAt: before.identityVerifiedAt?.toISOString() ?? null },
+        after: { identityVerifiedAt: (before.identityVerifiedAt ?? now).toISOString() },
+        outsideTheSite: true,
+        reason,
+      },
+    });
   });
 }
 

@@ -1,3 +1,4 @@
+import { assertIdentityFor } from "../play-safety/identity-gate.server";
 import { createHash, randomBytes } from "node:crypto";
 import { insertWinMails } from "~/models/system/email-outbox.server";
 import type { RaffleKind } from "~/generated/prisma/client";
@@ -80,6 +81,8 @@ export async function enterRaffle({
 }): Promise<EntryResult> {
   if (!Number.isInteger(tickets) || tickets < 1) throw new RangeError("tickets must be a positive integer");
   // A player's entry (from a session) is checked and counted against the rate limit in its own transaction.
+  // Where the law asks for identity first (ADR 080); verification is never undone, so this may precede the entry's transaction.
+  await assertIdentityFor("entry", "sessionHash" in entrant ? { sessionHash: entrant.sessionHash } : { userId: entrant.userId });
   const window = "sessionHash" in entrant ? slidingWindow(entryLimit(), now) : undefined;
   const row = await submitEntry({ ...entrant, raffleId, kind, tickets, now, window });
   countEntry(row.outcome);

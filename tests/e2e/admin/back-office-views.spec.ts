@@ -20,7 +20,7 @@ async function playerWithPayout(browser: Browser, baseURL: string) {
   const email = `mobile-payout-${unique()}@example.com`;
   const headers = { Origin: baseURL };
   await context.request.post("/api/login", {
-    form: { intent: "signup", email, password: PASSWORD, dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
+    form: { intent: "signup", email, password: PASSWORD, dateOfBirth: "1990-01-01", country: "IE", acceptTerms: "on" },
     headers,
     maxRedirects: 0,
   });

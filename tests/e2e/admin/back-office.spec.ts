@@ -24,7 +24,7 @@ async function playerWithPayout(browser: Browser, baseURL: string, dollars: numb
   const email = `payout-${unique()}@example.com`;
   const headers = { Origin: baseURL };
   await context.request.post("/api/login", {
-    form: { intent: "signup", email, password: PASSWORD, dateOfBirth: "1990-01-01", country: "GB", acceptTerms: "on" },
+    form: { intent: "signup", email, password: PASSWORD, dateOfBirth: "1990-01-01", country: "IE", acceptTerms: "on" },
     headers,
     maxRedirects: 0,
   });

@@ -190,7 +190,7 @@ test.describe("issue 31: controls that hold", () => {
     email,
     password: PASSWORD,
     dateOfBirth: "1990-01-01",
-    country: "GB",
+    country: "IE",
     acceptTerms: "on",
     ...extra,
   });
@@ -260,7 +260,7 @@ test.describe("issue 31: controls that hold", () => {
         SESSION_SECRET: "r".repeat(40),
         PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
         ADMIN_ACCESS_KEY: "an-admin-key-for-the-replay",
-        ALLOWED_COUNTRIES: "GB",
+        ALLOWED_COUNTRIES: "GB,IE",
         SUPPORT_EMAIL: "support@raffle.test",
         // No drand relay is reachable from the tests; this replay is about payments.
         BEACON_URLS: "off",

@@ -35,7 +35,7 @@ async function withServer(env: Record<string, string>, run: (signUp: (headers?: 
           email: `ip-${n}@example.com`,
           password: "correct horse battery staple",
           dateOfBirth: "1990-01-01",
-          country: "GB",
+          country: "IE",
           acceptTerms: "on",
         }),
       });

@@ -66,7 +66,7 @@ test("no card number or CVV in responses, tables or logs", async ({ playwright }
       email: "cards@example.com",
       password: "correct horse battery staple",
       dateOfBirth: "1990-01-01",
-      country: "GB",
+      country: "IE",
       acceptTerms: "on",
     },
     maxRedirects: 0,

@@ -11,6 +11,8 @@ import { queueReceipt } from "../mail-notices.server";
 import { activeVipTier, higherVipTier, VIP_PERIOD_DAYS, VIP_TIERS } from "~/shared/vip";
 import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 import { priceCoins } from "./pricing.server";
+import type { ProviderPayment } from "~/infra/payment-providers/provider";
+import { rulesFor } from "~/shared/jurisdictions";
 
 /**
  * Settling a card payment: a payment is credited exactly once, whichever of the confirm
@@ -36,7 +38,9 @@ export const isOpen = (settlement: Settlement) => settlement.status === "pending
  * the same answer and changes nothing.
  */
 export async function settlePayment(providerPaymentId: string, now = new Date()): Promise<Settlement> {
-  const remote = await paymentProvider().getPayment(providerPaymentId);
+  let remote = await paymentProvider().getPayment(providerPaymentId);
+  let refusal: string | undefined;
+  if (remote.status === "authorized") ({ remote, refusal } = await captureOrRefuse(providerPaymentId, remote));
   return db().$transaction(async (tx) => {
     const payment = await payments.lockPayment(tx, providerPaymentId);
     if (!payment) throw new DomainError("payment_not_found", "Payment not found");
@@ -49,6 +53,11 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
       return { status: "failed", message: "Please contact support if coins were not added." };
     }
     if (payment.status !== "pending") return { status: "failed", message: "This payment did not go through." };
+    if (refusal) {
+      await payments.updatePayment(tx, payment.id, { status: "failed", failureMessage: refusal, settledAt: now });
+      await recordAudit(tx, { actor: "provider", action: "payment.credit_card_refused", target: `user:${payment.userId}`, details: { providerPaymentId } });
+      return { status: "failed", message: refusal };
+    }
     if (remote.status === "failed" || remote.status === "canceled") {
       const message = remote.status === "canceled" ? UNFINISHED_MESSAGE : (remote.failureMessage ?? "Your card was declined.");
       await payments.updatePayment(tx, payment.id, { status: "failed", failureMessage: message, settledAt: now });
@@ -118,6 +127,24 @@ export async function settlePayment(providerPaymentId: string, now = new Date())
   });
 }
 
+export const CREDIT_CARD_REFUSED = "Credit cards cannot be used to pay for gambling where you live. Nothing was charged: please pay with a debit card.";
+
+/**
+ * An authorised card payment: captured, unless the card is a credit card where the payer's
+ * jurisdiction bans them for gambling (GB), or the payment is no longer one we would credit;
+ * then the authorisation is released and nothing is charged (ADR 080).
+ */
+async function captureOrRefuse(providerPaymentId: string, remote: ProviderPayment): Promise<{ remote: ProviderPayment; refusal?: string }> {
+  const provider = paymentProvider();
+  const owner = await payments.paymentOwnerOf(providerPaymentId);
+  if (!owner) return { remote };
+  if (owner.status !== "pending") return { remote: await provider.cancelPayment(providerPaymentId) };
+  if (remote.cardFunding === "credit" && rulesFor(owner.country).creditCardsBanned) {
+    return { remote: await provider.cancelPayment(providerPaymentId), refusal: CREDIT_CARD_REFUSED };
+  }
+  return { remote: await provider.capturePayment(providerPaymentId) };
+}
+
 async function describeSucceeded(payment: payments.LockedPayment): Promise<Settlement> {
   if (payment.purpose === "coins") return { status: "succeeded", purpose: "coins", coins: payment.coinsCredited ?? 0n, product: payment.product };
   const user = await payments.vipOf(db(), payment.userId);
@@ -169,6 +196,8 @@ export function settleFromProvider(payment: payments.UnfinishedPayment, now: Dat
 export async function cancelUnfinished(payment: payments.UnfinishedPayment, now: Date): Promise<Settlement> {
   const provider = paymentProvider();
   if (payment.checkoutSessionId) await provider.expireHostedCheckout?.(payment.checkoutSessionId);
+  // A card given meanwhile (authorised, not yet captured) is paid, not canceled: settling captures it (or refuses a banned credit card).
+  else if ((await provider.getPayment(payment.providerPaymentId)).status === "authorized") return settlePayment(payment.providerPaymentId, now);
   else await provider.cancelPayment(payment.providerPaymentId);
   return settleFromProvider(payment, now);
 }

@@ -3,6 +3,7 @@ import { reversePayment } from "../payment-reversals.server";
 import { refreshRefund } from "../payouts.server";
 import type { ProviderEvent } from "~/infra/payment-providers/provider";
 import { settleHostedCheckout, settlePayment } from "./settle.server";
+import { refreshCheck } from "../../accounts/identity.server";
 
 /** A verified provider event; unknown payments and unknown event types are acknowledged and ignored. */
 export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
@@ -28,6 +29,9 @@ async function handle(event: ProviderEvent): Promise<void> {
     case "refund_updated":
       // A refund this site sent as part of a withdrawal (others are not ours: ignored).
       await refreshRefund(event.refundId);
+      return;
+    case "identity_updated":
+      await refreshCheck(event.sessionId);
       return;
     case "ignored":
       return;

@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { forgetEnv } from "~/infra/env.server";
+import { db } from "~/models/db.server";
+import { userBalances } from "~/models/money/ledger.server";
+import { call, gatedAdmin, pageText, sessionCookie } from "../support/app";
+import { createTestRaffle, createTestUser } from "../support/factories";
+import type { VerificationSession } from "../support/fake-stripe";
+import { createIntent, setUpStripeMode } from "../support/stripe-mode";
+
+/**
+ * Know your player (issue 35; ADR 080): Stripe Identity against the local double, its
+ * webhooks through the signed, idempotent webhook route, and the rules of GB (verified before
+ * the first deposit and any entry). IE stands for a place without those rules.
+ */
+const mode = setUpStripeMode();
+let saved: string | undefined;
+beforeAll(() => {
+  saved = process.env.ALLOWED_COUNTRIES;
+  process.env.ALLOWED_COUNTRIES = "GB,IE";
+  forgetEnv();
+});
+afterAll(() => {
+  process.env.ALLOWED_COUNTRIES = saved;
+  forgetEnv();
+});
+
+async function player(country = "GB") {
+  const user = await createTestUser({ identityVerified: false, country });
+  return { ...user, cookie: await sessionCookie(user.id) };
+}
+
+/** Starts a check from the verification page: the answer sends the player to Stripe's page. */
+async function startCheck(cookie: string): Promise<VerificationSession> {
+  const response = await call("/verify", { method: "POST", cookie, form: {} });
+  expect(response.status).toBe(303);
+  const session = [...mode.stripe.identitySessions.values()].find((vs) => vs.url === response.headers.get("Location"));
+  return session!;
+}
+
+const event = (id: string, type: string, object: unknown) => JSON.stringify({ id, object: "event", type, data: { object } });
+const userRow = (id: string) => db().user.findUniqueOrThrow({ where: { id } });
+const deposit = (cookie: string) => call("/api/create-payment-intent", { method: "POST", cookie, json: { packageId: "package_2" } });
+const ADULT = { firstName: "Ada", lastName: "Lovelace", dob: "1990-12-10" };
+
+describe("identity verification through Stripe Identity", () => {
+  it("a GB player is refused deposits and entries until verified, and sent to verify from checkout", async () => {
+    const p = await player();
+    const refused = await deposit(p.cookie);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ message: expect.stringContaining("verify your identity first") });
+    const raffle = await createTestRaffle();
+    const entry = await call(`/api/raffles/${raffle.id}/enter`, { method: "POST", cookie: p.cookie });
+    expect(entry.status).toBe(403);
+    const checkout = await call("/checkout?package=package_2", { cookie: p.cookie });
+    expect(checkout.status).toBe(302);
+    expect(checkout.headers.get("Location")).toBe("/verify");
+    const page = await pageText(await call("/verify", { cookie: p.cookie }));
+    expect(page).toContain("The law in Great Britain requires us to check your age and identity");
+    expect(page).toContain("We never see or store them");
+    // Elsewhere, no check is needed before play.
+    const ie = await player("IE");
+    expect((await deposit(ie.cookie)).status).toBe(200);
+  });
+
+  it("verified: the signed webhook verifies once, however often it comes; a forged one changes nothing", async () => {
+    const p = await player();
+    const vs = await startCheck(p.cookie);
+    expect(vs.metadata).toEqual({ userId: p.id });
+    const verified = mode.stripe.verifyIdentity(vs.id, ADULT);
+    const payload = event("evt_identity_ok", "identity.verification_session.verified", verified);
+    const forged = await mode.deliver(payload, mode.sign(payload, { secret: "whsec_not_ours" }));
+    expect(forged.status).toBe(400);
+    expect((await userRow(p.id)).identityVerifiedAt).toBeNull();
+
+    const answers = await Promise.all(Array.from({ length: 6 }, () => mode.deliver(payload)));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    const row = await userRow(p.id);
+    expect(row.identityVerifiedAt).not.toBeNull();
+    expect(row.identityKey).toMatch(/^identity:[0-9a-f]{64}$/);
+    expect(await db().auditEvent.count({ where: { action: "identity.verified", target: `user:${p.id}` } })).toBe(1);
+    const check = await db().identityCheck.findUniqueOrThrow({ where: { providerSessionId: vs.id } });
+    expect(check).toMatchObject({ status: "verified", verifiedFirstName: "Ada", verifiedLastName: "Lovelace", provider: "stripe" });
+    expect((await deposit(p.cookie)).status).toBe(200);
+    // A late requires_input for the same session changes nothing.
+    mode.stripe.failIdentity(vs.id);
+    expect((await mode.deliver(event("evt_identity_late", "identity.verification_session.requires_input", vs))).status).toBe(200);
+    expect((await db().identityCheck.findUniqueOrThrow({ where: { providerSessionId: vs.id } })).status).toBe("verified");
+  });
+
+  it("failed: the reason is shown, deposits stay closed, and the player may try again", async () => {
+    const p = await player();
+    const vs = await startCheck(p.cookie);
+    mode.stripe.failIdentity(vs.id, "document_unverified_other", "The document could not be read.");
+    expect((await mode.deliver(event("evt_identity_fail", "identity.verification_session.requires_input", vs))).status).toBe(200);
+    expect((await userRow(p.id)).identityVerifiedAt).toBeNull();
+    expect((await deposit(p.cookie)).status).toBe(403);
+    const page = await pageText(await call("/verify", { cookie: p.cookie }));
+    expect(page).toContain("The document could not be read.");
+    expect(page).toContain("Try again");
+    // The player retries in the same session at Stripe and comes back with it.
+    mode.stripe.verifyIdentity(vs.id, ADULT);
+    const back = await call(`/verify?session=${vs.id}`, { cookie: p.cookie });
+    expect(back.status).toBe(302);
+    expect((await userRow(p.id)).identityVerifiedAt).not.toBeNull();
+  });
+
+  it("under 18: the account is closed and its card payments refunded", async () => {
+    const p = await player("IE");
+    const intent = await createIntent(p.cookie);
+    mode.stripe.succeed(intent.paymentIntentId);
+    expect((await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } })).status).toBe(200);
+    expect((await userBalances(p.id)).cash).toBeGreaterThan(0n);
+    const vs = await startCheck(p.cookie);
+    const sixteen = `${new Date().getUTCFullYear() - 16}-01-01`;
+    mode.stripe.verifyIdentity(vs.id, { firstName: "Young", lastName: "Player", dob: sixteen });
+    const payload = event("evt_identity_minor", "identity.verification_session.verified", vs);
+    expect((await mode.deliver(payload)).status).toBe(200);
+    expect((await mode.deliver(payload)).status).toBe(200);
+    const row = await userRow(p.id);
+    expect(row.closedAt).not.toBeNull();
+    expect(row.identityVerifiedAt).toBeNull();
+    const refunds = [...mode.stripe.refunds.values()].filter((r) => r.payment_intent === intent.paymentIntentId);
+    expect(refunds.map((r) => r.amount)).toEqual([499]);
+    expect(await db().payment.findUniqueOrThrow({ where: { providerPaymentId: intent.paymentIntentId } })).toMatchObject({
+      status: "refunded",
+      refundedCents: 499,
+    });
+    expect(await userBalances(p.id)).toEqual({ cash: 0n, bonus: 0n });
+    expect((await db().identityCheck.findUniqueOrThrow({ where: { providerSessionId: vs.id } })).status).toBe("under_age");
+  });
+
+  it("refuses a result for another player's session, and ignores a session we did not start", async () => {
+    const owner = await player();
+    const other = await player();
+    const vs = await startCheck(owner.cookie);
+    mode.stripe.verifyIdentity(vs.id, ADULT);
+    const stolen = await call(`/verify?session=${vs.id}`, { cookie: other.cookie });
+    expect(stolen.status).toBe(404);
+    expect((await userRow(other.id)).identityVerifiedAt).toBeNull();
+    expect((await userRow(owner.id)).identityVerifiedAt).toBeNull();
+    // A session whose Stripe record names another player is never applied to ours.
+    const mine = await startCheck(other.cookie);
+    mode.stripe.verifyIdentity(mine.id, ADULT);
+    mine.metadata = { userId: owner.id };
+    expect((await mode.deliver(event("evt_identity_swap", "identity.verification_session.verified", mine))).status).toBe(200);
+    expect((await userRow(other.id)).identityVerifiedAt).toBeNull();
+    expect((await userRow(owner.id)).identityVerifiedAt).toBeNull();
+  });
+
+  it("provider down: 503 with Retry-After, deposits stay closed, and the webhook asks Stripe to retry", async () => {
+    const p = await player();
+    const down = await mode.stripe.down(() => call("/verify", { method: "POST", cookie: p.cookie, form: {} }));
+    expect(down.status).toBe(503);
+    expect(down.headers.get("Retry-After")).toBe("60");
+    expect(await pageText(down)).toContain("The identity check service is not answering right now");
+    expect((await deposit(p.cookie)).status).toBe(403);
+
+    const vs = await startCheck(p.cookie);
+    mode.stripe.verifyIdentity(vs.id, ADULT);
+    const payload = event("evt_identity_outage", "identity.verification_session.verified", vs);
+    const during = await mode.stripe.down(() => mode.deliver(payload));
+    expect(during.status).toBe(503);
+    expect((await userRow(p.id)).identityVerifiedAt).toBeNull();
+    const back = await mode.stripe.down(() => call(`/verify?session=${vs.id}`, { cookie: p.cookie }));
+    expect(back.status).toBe(503);
+    expect(back.headers.get("Retry-After")).toBe("60");
+    expect((await mode.deliver(payload)).status).toBe(200);
+    expect((await userRow(p.id)).identityVerifiedAt).not.toBeNull();
+  });
+
+  it("a verified name and date of birth carries a running exclusion to an account with another email", async () => {
+    const first = await player();
+    const vs = await startCheck(first.cookie);
+    mode.stripe.verifyIdentity(vs.id, ADULT);
+    await mode.deliver(event("evt_identity_person_1", "identity.verification_session.verified", vs));
+    const until = new Date(Date.now() + 180 * 86_400_000);
+    await db().user.update({ where: { id: first.id }, data: { excludedUntil: until, exclusionKind: "self_exclusion" } });
+    const { closeAccount } = await import("~/services/accounts/account-closure.server");
+    await db().user.update({ where: { id: first.id }, data: { passwordHash: null } });
+    await closeAccount(first.id, { typed: "CLOSE" });
+
+    const second = await player();
+    const again = await startCheck(second.cookie);
+    mode.stripe.verifyIdentity(again.id, { ...ADULT, firstName: "ADA " });
+    await mode.deliver(event("evt_identity_person_2", "identity.verification_session.verified", again));
+    const row = await userRow(second.id);
+    expect(row.excludedUntil?.getTime()).toBe(until.getTime());
+    expect(row.exclusionKind).toBe("self_exclusion");
+  });
+
+  it("an admin records a verification done outside the site only with a reason, audited", async () => {
+    const admin = await gatedAdmin();
+    const p = await player();
+    const bare = await call(`/api/admin/users/${p.id}/verify`, { method: "POST", cookie: admin.cookie, json: {} });
+    expect(bare.status).toBe(400);
+    expect((await userRow(p.id)).identityVerifiedAt).toBeNull();
+    const reason = "Passport checked in person at the office";
+    expect((await call(`/api/admin/users/${p.id}/verify`, { method: "POST", cookie: admin.cookie, json: { reason } })).status).toBe(200);
+    expect((await userRow(p.id)).identityVerifiedAt).not.toBeNull();
+    expect(await db().identityCheck.findFirstOrThrow({ where: { userId: p.id } })).toMatchObject({ provider: "outside", reason, recordedById: admin.id });
+    const audit = await db().auditEvent.findFirstOrThrow({ where: { action: "user.verify_identity", target: `user:${p.id}` } });
+    expect(audit.details).toMatchObject({ reason, outsideTheSite: true });
+  });
+});
