@@ -2,6 +2,7 @@ import { REGULAR_TIERS, stillShown, tierClass, TIER_LABELS } from "~/shared/raff
 import { parseDollars } from "~/shared/money";
 import { BigWinBanner } from "./big-win";
 import { ButtonLink } from "./button";
+import { Carousel } from "./carousel";
 import { usePaused } from "./play-session";
 import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "./home-panels";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
@@ -71,14 +72,13 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         {data.featured.length === 0 ? (
           <p className="mt-2">No raffles are open right now. New ones open every few minutes.</p>
         ) : (
-          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
-          <div className="mt-3 flex snap-x gap-4 overflow-x-auto pb-2" tabIndex={0} role="region" aria-label="Biggest pots">
+          <Carousel label="Biggest pots">
             {data.featured.map((raffle) => (
               <div key={raffle.id} className="w-64 shrink-0 snap-start">
                 <RaffleCard raffle={raffle} kind="regular" balance={balance} now={now} />
               </div>
             ))}
-          </div>
+          </Carousel>
         )}
       </section>
       <section aria-labelledby="all-title" className="flex flex-col gap-6">
