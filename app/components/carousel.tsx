@@ -20,13 +20,20 @@ export function Carousel({ label, children }: { label: string; children: ReactNo
     const el = row.current;
     const card = el?.firstElementChild;
     if (!el || !card) return;
-    const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    el.scrollBy({ left: direction * (card.getBoundingClientRect().width + 16), behavior: smooth ? "smooth" : "auto" });
+    // Smooth unless the player asks for less motion: the row's own scroll-behavior (motion-safe).
+    el.scrollBy({ left: direction * (card.getBoundingClientRect().width + 16) });
   };
   return (
     <div className="relative">
-      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard */}
-      <div ref={row} onScroll={measure} className="flex snap-x snap-mandatory gap-4 overflow-x-auto pb-2" tabIndex={0} role="region" aria-label={label}>
+      <div
+        ref={row}
+        onScroll={measure}
+        className="flex snap-x snap-mandatory gap-4 overflow-x-auto pb-2 motion-safe:scroll-smooth"
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
+        tabIndex={0}
+        role="region"
+        aria-label={label}
+      >
         {children}
       </div>
       {hydrated ? (

@@ -34,7 +34,7 @@ const REEL_STEP_MS = 90;
 export function DrawReel({ ticketCount }: { ticketCount: number }) {
   const [step, setStep] = useState<number | null>(null);
   useEffect(() => {
-    if (ticketCount < 2 || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    if (ticketCount < 2) return;
     const timer = setInterval(() => setStep((s) => (s ?? 0) + 1), REEL_STEP_MS);
     return () => clearInterval(timer);
   }, [ticketCount]);

@@ -1,5 +1,6 @@
 import { useFetcher, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useHoldToasts } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { formatClock } from "~/shared/raffle-display";
 import { utcMinute } from "~/shared/dates";
@@ -103,6 +104,13 @@ export function SpinWheel({ canSpin, nextSpinTime, lastReward, prizes, now }: Wh
   const sent = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  // The spin's toast ("You won 25 coins!") waits until the wheel has stopped on the reward.
+  const holdToasts = useHoldToasts();
+  const moving = motion.phase !== "rest";
+  useEffect(() => {
+    holdToasts(moving);
+    return () => holdToasts(false);
+  }, [moving, holdToasts]);
 
   // The spin's answer and the page's new data are in: stop on the reward (or, if the spin was
   // refused, on the last one) from where the wheel has turned to.
