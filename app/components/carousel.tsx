@@ -20,8 +20,11 @@ export function Carousel({ label, children }: { label: string; children: ReactNo
     const el = row.current;
     const card = el?.firstElementChild;
     if (!el || !card) return;
-    // Smooth unless the player asks for less motion: the row's own scroll-behavior (motion-safe).
-    el.scrollBy({ left: direction * (card.getBoundingClientRect().width + 16) });
+    // To the card before or after the one at the row's start, counted from where the row is
+    // (not by a relative step, which a scroll still settling would throw off). Smooth unless the
+    // player asks for less motion: the row's own scroll-behavior (motion-safe).
+    const step = card.getBoundingClientRect().width + 16;
+    el.scrollTo({ left: (Math.round(el.scrollLeft / step) + direction) * step });
   };
   return (
     <div className="relative">
