@@ -1,5 +1,8 @@
 import { REGULAR_TIERS, stillShown, tierClass, TIER_LABELS } from "~/shared/raffle-display";
+import { parseDollars } from "~/shared/money";
 import { BigWinBanner } from "./big-win";
+import { ButtonLink } from "./button";
+import { Carousel } from "./carousel";
 import { usePaused } from "./play-session";
 import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "./home-panels";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
@@ -18,7 +21,31 @@ export type HomeData = {
   spin: WheelData;
 };
 
-const heroLink = "rounded-md px-4 py-2 text-center font-bold";
+/**
+ * The hero's one main action: the raffles for a player who can afford an entry, the coin store
+ * for one who cannot; everything else is a quiet link beside it.
+ */
+function HeroActions({ canPlay }: { canPlay: boolean }) {
+  const main = canPlay ? { href: "#featured", label: "View Raffles" } : { href: "#coin-store", label: "Buy Coins" };
+  const links = [
+    canPlay ? { href: "#coin-store", label: "Buy Coins" } : { href: "#featured", label: "View Raffles" },
+    { href: "/quick", label: "Quick Raffles" },
+    { href: "/vip", label: "Join VIP" },
+    { href: "/withdraw", label: "Withdraw" },
+  ];
+  return (
+    <div className="mt-4 flex flex-wrap items-center gap-x-1 gap-y-1" data-testid="hero-actions">
+      <ButtonLink href={main.href} className="mr-2 w-full text-lg sm:w-auto">
+        {main.label}
+      </ButtonLink>
+      {links.map((link) => (
+        <ButtonLink key={link.href} variant="link" href={link.href}>
+          {link.label}
+        </ButtonLink>
+      ))}
+    </div>
+  );
+}
 
 export function HomePage({ data, balance, serverNow }: { data: HomeData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
@@ -35,23 +62,7 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
           Win half the pot
         </h1>
         <p className="mt-1 text-on-night-muted">Raffles from $0.05, drawn provably fair.</p>
-        <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
-          <a href="#featured" className={`${heroLink} bg-accent text-on-accent`}>
-            View Raffles
-          </a>
-          <a href="/vip" className={`${heroLink} bg-gold text-on-gold`}>
-            Join VIP
-          </a>
-          <a href="#coin-store" className={`${heroLink} bg-surface text-ink`}>
-            Buy Coins
-          </a>
-          <a href="/withdraw" className={`${heroLink} border border-on-night-muted`}>
-            Withdraw
-          </a>
-          <a href="/quick" className={`${heroLink} border border-on-night-muted`}>
-            Quick Raffles
-          </a>
-        </div>
+        <HeroActions canPlay={data.raffles.some((r) => BigInt(balance) >= (parseDollars(r.entryPrice) ?? 0n))} />
       </section>
       <StatsTiles stats={data.stats} />
       <section id="featured" aria-labelledby="featured-title">
@@ -61,14 +72,13 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         {data.featured.length === 0 ? (
           <p className="mt-2">No raffles are open right now. New ones open every few minutes.</p>
         ) : (
-          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrollable region must be reachable by keyboard
-          <div className="mt-3 flex snap-x gap-4 overflow-x-auto pb-2" tabIndex={0} role="region" aria-label="Biggest pots">
+          <Carousel label="Biggest pots">
             {data.featured.map((raffle) => (
               <div key={raffle.id} className="w-64 shrink-0 snap-start">
                 <RaffleCard raffle={raffle} kind="regular" balance={balance} now={now} />
               </div>
             ))}
-          </div>
+          </Carousel>
         )}
       </section>
       <section aria-labelledby="all-title" className="flex flex-col gap-6">
@@ -109,19 +119,19 @@ export function PausedHome() {
           Your account
         </h1>
         <p className="mt-1 text-on-night-muted">Your balance, your history and withdrawals stay open to you.</p>
-        <div className="mt-4 grid grid-cols-2 gap-2 sm:flex">
-          <a href="/account" className={`${heroLink} bg-accent text-on-accent`}>
+        <div className="mt-4 flex flex-wrap items-center gap-x-2 gap-y-1">
+          <ButtonLink href="/account" className="mr-2">
             Balance
-          </a>
-          <a href="/history" className={`${heroLink} border border-on-night-muted`}>
+          </ButtonLink>
+          <ButtonLink variant="link" href="/history">
             History
-          </a>
-          <a href="/withdraw" className={`${heroLink} border border-on-night-muted`}>
+          </ButtonLink>
+          <ButtonLink variant="link" href="/withdraw">
             Withdraw
-          </a>
-          <a href="/responsible-play" className={`${heroLink} border border-on-night-muted`}>
+          </ButtonLink>
+          <ButtonLink variant="link" href="/responsible-play">
             Help
-          </a>
+          </ButtonLink>
         </div>
       </section>
     </main>

@@ -1,10 +1,8 @@
 import { COIN_PACKAGES } from "~/shared/coin-packages";
 import { coinsToDecimal } from "~/shared/money";
-import { Crown, Star, Zap } from "lucide-react";
 import { counted, leaderboardBadge, winnerIcon } from "~/shared/raffle-display";
+import { ButtonLink } from "./button";
 import { DemoMark } from "./demo-mark";
-
-const WINNER_ICONS = { crown: Crown, star: Star, bolt: Zap } as const;
 
 const panel = "rounded-xl border border-line bg-surface p-4";
 
@@ -39,11 +37,11 @@ export function RecentWinners({ winners }: { winners: Winner[] }) {
       ) : (
         <ul className="mt-3 divide-y divide-line">
           {winners.map((w) => {
-            const Icon = WINNER_ICONS[winnerIcon(w.amountCoins)];
             return (
               <li key={w.raffleId} className="flex items-center justify-between gap-2 py-2" data-testid="recent-winner">
                 <span>
-                  <Icon aria-hidden="true" className="mr-1 inline size-4 align-[-2px] text-accent-ink" />
+                  {/* The prize's icon, drawn by CSS (.ic-<name>): no script on the home page. */}
+                  <span aria-hidden="true" className={`ic ic-${winnerIcon(w.amountCoins)} mr-1 inline-flex align-[-3px] text-accent-ink`} />
                   <strong>{w.username}</strong>
                   <DemoMark isDemo={w.isDemo} />
                   <span className="block text-xs text-ink-muted">
@@ -97,17 +95,28 @@ export function CoinStore() {
         Coin Store
       </h2>
       <ul className="mt-3 grid grid-cols-2 gap-3 lg:grid-cols-4">
-        {COIN_PACKAGES.map((p) => (
-          <li key={p.id} className="flex flex-col items-center gap-2 rounded-lg border border-line p-3 text-center">
-            {"badge" in p ? <span className="rounded bg-gold px-2 text-xs font-bold text-on-gold">{p.badge}</span> : null}
-            <span className="font-display text-2xl font-bold">{p.coins.toLocaleString("en-US")}</span>
-            <span className="text-sm">coins</span>
-            <span className="font-semibold">${coinsToDecimal(BigInt(p.priceCents))}</span>
-            <a href={`/checkout?package=${p.id}`} className="w-full rounded-md bg-accent px-3 py-1 font-bold text-on-accent">
-              Buy Now
-            </a>
-          </li>
-        ))}
+        {COIN_PACKAGES.map((p) => {
+          // The cents paid become withdrawable cash, the coins above them bonus (paidMix, app/shared/coin-mix.ts).
+          const cash = Math.min(p.priceCents, p.coins);
+          const bonus = p.coins - cash;
+          return (
+            // Every card the same height, its price and button on one line with the others'.
+            <li key={p.id} className="flex flex-col items-center gap-1 rounded-xl border border-line p-3 text-center" data-testid="coin-package">
+              <span className={`min-h-5 rounded px-2 text-xs font-bold ${"badge" in p ? "bg-gold text-on-gold" : ""}`}>{"badge" in p ? p.badge : ""}</span>
+              <span className="font-display text-2xl font-bold tabular-nums">{p.coins.toLocaleString("en-US")}</span>
+              <span className="text-sm">coins</span>
+              <span className="text-xs text-ink-muted" data-testid="coin-mix">
+                {`${cash.toLocaleString("en-US")} cash to withdraw`}
+                <br />
+                {`${bonus.toLocaleString("en-US")} bonus to play`}
+              </span>
+              <span className="mt-auto pt-2 font-display text-lg font-semibold">${coinsToDecimal(BigInt(p.priceCents))}</span>
+              <ButtonLink href={`/checkout?package=${p.id}`} className="w-full px-3">
+                Buy Now
+              </ButtonLink>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

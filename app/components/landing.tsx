@@ -1,3 +1,4 @@
+import { ButtonLink } from "./button";
 import { Logo } from "./logo";
 import { SiteFooter } from "./site-chrome";
 
@@ -6,9 +7,6 @@ const features = [
   { title: "Micro Stakes", text: "Tickets from $0.05 to $25.00, so everyone can play at their own pace." },
   { title: "50/50 Split", text: "The winner takes half of the pot. Every draw can be checked by anyone." },
 ];
-
-const loginButton =
-  "inline-flex items-center justify-center rounded-md bg-accent px-5 py-3 font-semibold text-on-accent hover:bg-accent-hover focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent";
 
 /** The signed-out landing page. Every sign-in button is a plain link to /api/login. */
 export function Landing({ live }: { live: { totalPlayers: number; totalPots: string; winnersToday: number } }) {
@@ -19,17 +17,17 @@ export function Landing({ live }: { live: { totalPlayers: number; totalPots: str
           <Logo className="h-6 w-auto sm:h-8" />
           <span className="rounded bg-red-600 px-2 py-0.5 text-xs font-bold text-white">LIVE</span>
         </div>
-        <a href="/api/login" className={loginButton}>
+        <ButtonLink variant="secondary" href="/api/login">
           Login to Play
-        </a>
+        </ButtonLink>
       </header>
       <main className="flex-1">
         <section className="mx-auto max-w-3xl px-4 py-16 text-center">
           <h1 className="text-4xl font-bold sm:text-5xl">Micro-stakes raffles. Real winners.</h1>
           <p className="mt-4 text-lg text-ink-muted">Buy a ticket, watch the pot grow, and win half of it. For adults 18 and over.</p>
-          <a href="/api/login" className={`${loginButton} mt-8`}>
+          <ButtonLink href="/api/login" className="mt-8 text-lg">
             Get Started
-          </a>
+          </ButtonLink>
         </section>
         <section aria-label="Features" className="mx-auto grid max-w-5xl gap-4 px-4 pb-16 sm:grid-cols-3">
           {features.map((feature) => (
@@ -60,9 +58,9 @@ export function Landing({ live }: { live: { totalPlayers: number; totalPots: str
         </section>
         <section className="bg-night px-4 py-12 text-center text-on-night">
           <h2 className="text-2xl font-bold">Ready to play?</h2>
-          <a href="/api/login" className={`${loginButton} mt-6`}>
+          <ButtonLink href="/api/login" className="mt-6">
             Join Now
-          </a>
+          </ButtonLink>
         </section>
       </main>
       <SiteFooter signedIn={false} />

@@ -19,7 +19,7 @@ export function PayoutTimesSection({ times }: { times: PayoutTimes }) {
       <h2 id="payout-times-title" className="text-2xl font-bold">
         Payout times
       </h2>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm text-ink-muted">
         From our records of the last {times.days} days: how long withdrawals took from the request to the money sent, and how many we refused, and why.
       </p>
       {times.methods.length === 0 ? (
@@ -29,7 +29,7 @@ export function PayoutTimesSection({ times }: { times: PayoutTimes }) {
           <table className="w-full text-left text-sm">
             <caption className="sr-only">Time from withdrawal request to money sent, per method</caption>
             <thead>
-              <tr className="border-b border-slate-300 dark:border-slate-700">
+              <tr className="border-b border-line-strong">
                 <th scope="col" className="py-2 pr-3">
                   Method
                 </th>
@@ -46,7 +46,7 @@ export function PayoutTimesSection({ times }: { times: PayoutTimes }) {
             </thead>
             <tbody>
               {times.methods.map((m) => (
-                <tr key={m.label} className="border-b border-slate-200 dark:border-slate-800" data-testid="payout-method">
+                <tr key={m.label} className="border-b border-line" data-testid="payout-method">
                   <th scope="row" className="py-2 pr-3 font-normal">
                     {m.label}
                   </th>

@@ -84,7 +84,7 @@ export function PlaySession({ play, serverNow }: { play: PlayState; serverNow: n
       </span>
       {/* Hidden once "Keep playing" is sent: the page's data comes back with the next reminder. */}
       {due && reality && keepPlaying.state === "idle" ? (
-        <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-950/60 p-4">
+        <div className="fixed inset-0 z-50 flex items-center justify-center bg-night/60 p-4">
           <section
             role="alertdialog"
             aria-modal="true"

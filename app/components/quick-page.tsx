@@ -77,7 +77,7 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
     <main className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4 sm:py-6">
       <h1 className="text-2xl font-black sm:text-3xl">Quick Raffles</h1>
       {/* One line of fixed height, whatever it holds: the live rounds below never move. */}
-      <section aria-label="Just drawn and recent winners" className="h-10 shrink-0 rounded-lg bg-slate-900 text-sm text-white">
+      <section aria-label="Just drawn and recent winners" className="h-10 shrink-0 rounded-lg bg-night text-sm text-on-night">
         {/* Scrollable, so it must be reachable by keyboard. */}
         {/* eslint-disable jsx-a11y/no-noninteractive-tabindex */}
         <div
@@ -112,9 +112,9 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
           <a
             key={chip.price}
             href={`#price-${chip.price}`}
-            className="shrink-0 rounded-full border border-slate-300 px-3 py-1 text-sm font-semibold whitespace-nowrap dark:border-slate-700"
+            className="shrink-0 rounded-full border border-line-strong px-3 py-1 text-sm font-semibold whitespace-nowrap"
           >
-            ${chip.price} <span className="text-slate-600 dark:text-slate-400">({chip.count})</span>
+            ${chip.price} <span className="text-ink-muted">({chip.count})</span>
           </a>
         ))}
       </nav>
@@ -128,7 +128,7 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
           </section>
         ))}
       </div>
-      <section aria-labelledby="rules-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+      <section aria-labelledby="rules-title" className="rounded-xl border border-line p-4">
         <h2 id="rules-title" className="text-lg font-bold">
           How quick raffles work
         </h2>

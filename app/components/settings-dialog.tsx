@@ -244,7 +244,7 @@ export function SettingsDialog({ open, onClose, ...props }: SettingsProps & { op
       ref={dialog}
       onClose={onClose}
       aria-labelledby="settings-title"
-      className="m-auto max-h-[90vh] w-full max-w-md overflow-y-auto rounded-xl bg-surface p-6 text-ink backdrop:bg-slate-950/70"
+      className="m-auto max-h-[90vh] w-full max-w-md overflow-y-auto rounded-xl bg-surface p-6 text-ink backdrop:bg-night/70"
     >
       <h2 id="settings-title" className="text-xl font-bold">
         Settings

@@ -1,5 +1,6 @@
 import { useFetcher, useRevalidator } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useHoldToasts } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { formatClock } from "~/shared/raffle-display";
 import { utcMinute } from "~/shared/dates";
@@ -63,16 +64,10 @@ function WheelFace({ prizes }: { prizes: number[] }) {
         <g key={prize} data-prize={prize}>
           <path
             d={`M100 100 L${point(i * step)} A96 96 0 ${step > 180 ? 1 : 0} 1 ${point((i + 1) * step)} Z`}
-            className={`${SEGMENT_FILLS[i % SEGMENT_FILLS.length]} stroke-white dark:stroke-slate-900`}
+            className={`${SEGMENT_FILLS[i % SEGMENT_FILLS.length]} stroke-surface`}
             strokeWidth="2"
           />
-          <text
-            x="100"
-            y="42"
-            textAnchor="middle"
-            transform={`rotate(${(i + 0.5) * step} 100 100)`}
-            className="fill-slate-900 text-[22px] font-black tabular-nums"
-          >
+          <text x="100" y="42" textAnchor="middle" transform={`rotate(${(i + 0.5) * step} 100 100)`} className="fill-night text-[22px] font-black tabular-nums">
             {prize}
           </text>
         </g>
@@ -103,6 +98,13 @@ export function SpinWheel({ canSpin, nextSpinTime, lastReward, prizes, now }: Wh
   const sent = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
+  // The spin's toast ("You won 25 coins!") waits until the wheel has stopped on the reward.
+  const holdToasts = useHoldToasts();
+  const moving = motion.phase !== "rest";
+  useEffect(() => {
+    holdToasts(moving);
+    return () => holdToasts(false);
+  }, [moving, holdToasts]);
 
   // The spin's answer and the page's new data are in: stop on the reward (or, if the spin was
   // refused, on the last one) from where the wheel has turned to.
@@ -139,7 +141,7 @@ export function SpinWheel({ canSpin, nextSpinTime, lastReward, prizes, now }: Wh
   const shown = motion.phase === "turning" ? motion.angle + WAITING_TURNS * 360 : motion.phase === "rest" ? turnTo(motion.angle, resting) : motion.angle;
   const result = motion.phase === "rest" && !canSpin && lastReward !== null;
   return (
-    <section aria-labelledby="spin-title" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <section aria-labelledby="spin-title" className="rounded-xl border border-line bg-surface p-4">
       <h2 id="spin-title" className="text-xl font-bold">
         Daily Spin Wheel
       </h2>
@@ -183,12 +185,7 @@ export function SpinWheel({ canSpin, nextSpinTime, lastReward, prizes, now }: Wh
           }, SPIN_REQUEST_DELAY_MS);
         }}
       >
-        <button
-          type="submit"
-          disabled={state !== "ready"}
-          className="w-full rounded-md bg-brand-700 px-4 py-2 font-bold text-white disabled:opacity-60"
-          data-testid="spin-button"
-        >
+        <button type="submit" disabled={state !== "ready"} className="btn btn-primary w-full" data-testid="spin-button">
           {wheelLabel(state, secondsToNext)}
         </button>
       </spin.Form>

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { tierIconSvg } from "../../scripts/tier-icons";
+import { tierIconSvg, UI_ICONS, uiIconSvg } from "../../scripts/tier-icons";
 import { QUICK_TIERS, REGULAR_TIERS } from "~/shared/raffle-display";
 import { VIP_TIERS } from "~/shared/vip";
 import { raffleTier, TIER_ICONS, vipTier } from "./tiers";
@@ -22,6 +22,14 @@ describe("each tier's identity", () => {
     for (const tier of Object.keys(TIER_ICONS)) {
       expect(readFileSync(`public/tier-icons/${tier}.svg`, "utf8"), tier).toBe(tierIconSvg(tier));
       expect(css, tier).toContain(`--t-icon: url("/tier-icons/${tier}.svg")`);
+    }
+  });
+
+  it("draws the interface's CSS icons (public/icons) from lucide, each with its class", () => {
+    const css = readFileSync("app/tailwind.css", "utf8");
+    for (const name of Object.keys(UI_ICONS)) {
+      expect(readFileSync(`public/icons/${name}.svg`, "utf8"), name).toBe(uiIconSvg(name));
+      expect(css, name).toContain(`--ic: url("/icons/${name}.svg")`);
     }
   });
 });

@@ -24,6 +24,16 @@ export function useShowToast() {
   return useContext(ShowToastContext);
 }
 
+const HoldToastsContext = createContext<(held: boolean) => void>(() => {});
+
+/**
+ * Holds toasts back while a moment plays out (the wheel turning to its prize): the toast that
+ * came with the answer waits, and its 5 s start, until the moment ends and the hold is let go.
+ */
+export function useHoldToasts() {
+  return useContext(HoldToastsContext);
+}
+
 const tone: Record<ToastType, string> = {
   success: "border-emerald-500 bg-emerald-50 text-emerald-950 dark:bg-emerald-950 dark:text-emerald-50",
   error: "border-red-600 bg-red-50 text-red-950 dark:bg-red-950 dark:text-red-50",
@@ -49,25 +59,27 @@ export function Toaster({ flash, children }: { flash: ToastMessage | null; child
   }
   const dismiss = useCallback(() => setCurrent(null), []);
   const show = useCallback((toast: Omit<ToastMessage, "id">) => setCurrent({ ...toast, id: crypto.randomUUID() }), []);
+  const [held, setHeld] = useState(false);
+  const shown = held ? null : current;
 
   return (
     <ShowToastContext.Provider value={show}>
-      {children}
-      {hydrated && current?.celebrate ? <WinCelebration key={current.id} win={current} onClose={dismiss} /> : null}
+      <HoldToastsContext.Provider value={setHeld}>{children}</HoldToastsContext.Provider>
+      {hydrated && shown?.celebrate ? <WinCelebration key={shown.id} win={shown} onClose={dismiss} /> : null}
       {hydrated ? (
         <ToastPrimitive.Provider duration={window.__toastDurationMs ?? TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50}>
-          {current && !current.celebrate ? (
+          {shown && !shown.celebrate ? (
             <ToastPrimitive.Root
-              key={current.id}
-              type={current.type === "error" ? "foreground" : "background"}
+              key={shown.id}
+              type={shown.type === "error" ? "foreground" : "background"}
               onOpenChange={(open) => {
                 if (!open) setCurrent(null);
               }}
-              className={`${boxClass} pointer-events-auto ${tone[current.type]}`}
+              className={`${boxClass} pointer-events-auto ${tone[shown.type]}`}
               data-testid="toast"
             >
-              <ToastPrimitive.Title className="font-semibold">{current.title}</ToastPrimitive.Title>
-              {current.description ? <ToastPrimitive.Description className="mt-1 text-sm">{current.description}</ToastPrimitive.Description> : null}
+              <ToastPrimitive.Title className="font-semibold">{shown.title}</ToastPrimitive.Title>
+              {shown.description ? <ToastPrimitive.Description className="mt-1 text-sm">{shown.description}</ToastPrimitive.Description> : null}
               <ToastPrimitive.Close className="absolute top-0 right-0 inline-flex min-h-11 min-w-11 items-center justify-center text-lg" aria-label="Close">
                 ×
               </ToastPrimitive.Close>

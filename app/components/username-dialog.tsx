@@ -34,7 +34,7 @@ export function UsernameDialog() {
       aria-labelledby="username-title"
       // It cannot be dismissed: Escape does nothing until a username exists.
       onCancel={(event) => event.preventDefault()}
-      className="fixed inset-0 z-40 m-auto w-full max-w-sm rounded-xl bg-surface p-6 text-ink shadow-xl backdrop:bg-slate-950/70"
+      className="fixed inset-0 z-40 m-auto w-full max-w-sm rounded-xl bg-surface p-6 text-ink shadow-xl backdrop:bg-night/70"
     >
       <h2 id="username-title" className="text-xl font-bold">
         Choose your username

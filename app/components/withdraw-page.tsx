@@ -49,7 +49,7 @@ function FieldNote({ name, problem, reenter }: { name: string; problem?: Withdra
     );
   }
   return reenter ? (
-    <p id={`${name}-error`} data-testid="withdraw-reenter" className="text-sm text-slate-700 dark:text-slate-300">
+    <p id={`${name}-error`} data-testid="withdraw-reenter" className="text-sm text-ink-muted">
       For your security this is not kept: enter it again.
     </p>
   ) : null;

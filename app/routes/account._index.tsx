@@ -19,15 +19,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export default function Account() {
   const user = useUser();
-  const link = "flex min-h-11 items-center justify-between rounded-md border border-slate-200 px-3 dark:border-slate-800";
+  const link = "flex min-h-11 items-center justify-between rounded-md border border-line px-3";
   return (
     <PlayerShell>
       <main className="mx-auto flex max-w-lg flex-col gap-6 px-4 py-8">
         <h1 className="text-3xl font-black">Your account</h1>
-        <section
-          aria-labelledby="balance-title"
-          className="flex flex-col gap-2 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-        >
+        <section aria-labelledby="balance-title" className="flex flex-col gap-2 rounded-xl border border-line bg-surface p-4">
           <h2 id="balance-title" className="font-bold">
             {displayName(user)}
           </h2>
@@ -54,7 +51,7 @@ export default function Account() {
           </Link>
         </nav>
         <form method="post" action="/api/logout">
-          <button type="submit" className="w-full rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-700">
+          <button type="submit" className="w-full rounded-md border border-line-strong px-4 py-2 font-semibold">
             Logout
           </button>
         </form>

@@ -58,7 +58,7 @@ export default function CloseAccount() {
     <main className="mx-auto flex max-w-2xl flex-col gap-6 px-4 py-10">
       <BackHome />
       <h1 className="text-3xl font-black">Close your account</h1>
-      <section aria-labelledby="export-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+      <section aria-labelledby="export-title" className="rounded-xl border border-line p-4">
         <h2 id="export-title" className="text-xl font-bold">
           Your data
         </h2>
@@ -67,7 +67,7 @@ export default function CloseAccount() {
           Download my data
         </a>
       </section>
-      <section aria-labelledby="pause-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+      <section aria-labelledby="pause-title" className="rounded-xl border border-line p-4">
         <h2 id="pause-title" className="text-xl font-bold">
           Want a pause from play instead?
         </h2>

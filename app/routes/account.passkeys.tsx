@@ -60,14 +60,10 @@ export default function Passkeys() {
       ) : (
         <ul className="flex flex-col gap-3" aria-label="Your passkeys">
           {passkeys.map((p) => (
-            <li
-              key={p.id}
-              className="flex items-center justify-between gap-3 rounded-md border border-slate-200 p-3 dark:border-slate-700"
-              data-testid="passkey"
-            >
+            <li key={p.id} className="flex items-center justify-between gap-3 rounded-md border border-line p-3" data-testid="passkey">
               <span className="min-w-0 break-words">
                 <span className="font-semibold">{p.name}</span>
-                <span className="block text-xs text-slate-600 dark:text-slate-400">
+                <span className="block text-xs text-ink-muted">
                   Added {longUtcDate(p.createdAt)} · {p.lastUsedAt ? `last used ${longUtcDate(p.lastUsedAt)}` : "not used yet"}
                   {p.backedUp ? " · synced" : ""}
                 </span>
@@ -75,7 +71,7 @@ export default function Passkeys() {
               <Form method="post">
                 <input type="hidden" name="intent" value="remove" />
                 <input type="hidden" name="passkeyId" value={p.id} />
-                <button type="submit" className="min-h-11 rounded-md border border-slate-300 px-3 py-1 dark:border-slate-600" aria-label={`Remove ${p.name}`}>
+                <button type="submit" className="min-h-11 rounded-md border border-line-strong px-3 py-1" aria-label={`Remove ${p.name}`}>
                   Remove
                 </button>
               </Form>

@@ -55,7 +55,7 @@ export default function ChooseUsername() {
           Username
         </label>
         <input id="username" name="username" maxLength={USERNAME_MAX} autoComplete="username" aria-describedby="username-hint" className={inputClass} />
-        <p id="username-hint" className="text-xs text-slate-600 dark:text-slate-400">
+        <p id="username-hint" className="text-xs text-ink-muted">
           {USERNAME_HINT}
         </p>
         <button type="submit" className={buttonClass}>

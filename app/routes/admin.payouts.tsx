@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 function Empty({ columns, children }: { columns: number; children: string }) {
   return (
     <tr>
-      <td colSpan={columns} className="px-2 py-2 text-slate-600 dark:text-slate-400">
+      <td colSpan={columns} className="px-2 py-2 text-ink-muted">
         {children}
       </td>
     </tr>
@@ -34,7 +34,7 @@ function RejectForm({ id }: { id: string }) {
       {/* Narrow enough for a 360 px phone: the long reasons wrap in the list, not the page. */}
       <label className="flex min-w-0 flex-col">
         Reason the player reads
-        <select name="choice" defaultValue="" className="w-full max-w-full rounded border bg-white px-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100">
+        <select name="choice" defaultValue="" className="w-full max-w-full rounded border bg-surface px-1 text-ink">
           <option value="">Other (write it below)</option>
           {REJECT_REASONS.map((r) => (
             <option key={r} value={r}>
@@ -45,16 +45,12 @@ function RejectForm({ id }: { id: string }) {
       </label>
       <label className="flex min-w-0 flex-col">
         Message to the player
-        <input
-          name="reason"
-          maxLength={200}
-          className="w-full max-w-full rounded border bg-white px-2 py-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100"
-        />
+        <input name="reason" maxLength={200} className="w-full max-w-full rounded border bg-surface px-2 py-1 text-ink" />
       </label>
       <button
         type="submit"
         disabled={fetcher.state !== "idle"}
-        className="min-h-6 rounded border border-slate-300 px-2 py-0.5 font-semibold text-red-800 max-sm:min-h-11 dark:border-slate-600 dark:text-red-300"
+        className="min-h-6 rounded border border-line-strong px-2 py-0.5 font-semibold text-red-800 max-sm:min-h-11 dark:text-red-300"
       >
         Reject
       </button>
@@ -74,7 +70,7 @@ export default function AdminPayouts() {
         {["50", "100"].map((max) => (
           <Form key={max} method="get" action="/admin/payouts/bulk-approve">
             <input type="hidden" name="maxAmount" value={max} />
-            <button type="submit" className="min-h-6 rounded border border-slate-300 px-2 py-0.5 text-xs font-semibold max-sm:min-h-11 dark:border-slate-600">
+            <button type="submit" className="min-h-6 rounded border border-line-strong px-2 py-0.5 text-xs font-semibold max-sm:min-h-11">
               Auto-approve up to ${max}
             </button>
           </Form>

@@ -88,7 +88,7 @@ export default function Admin() {
           ["Held for withdrawals", money(liabilities.heldForWithdrawals)],
           ["Players' bonus coins (play only)", `${liabilities.playerBonusCoins.toLocaleString("en-US")} coins`],
         ].map(([label, value]) => (
-          <div key={label} className="min-w-0 rounded-lg border border-slate-200 p-3 dark:border-slate-800">
+          <div key={label} className="min-w-0 rounded-lg border border-line p-3">
             <dt className="text-xs">{label}</dt>
             <dd className="text-xl font-bold break-words" data-testid="overview-value">
               {value}
@@ -97,14 +97,10 @@ export default function Admin() {
         ))}
       </dl>
       <Revenue chart={chart} />
-      <nav aria-label="Admin sections" className="flex flex-wrap gap-2 border-b border-slate-200 pb-2 dark:border-slate-800">
+      <nav aria-label="Admin sections" className="flex flex-wrap gap-2 border-b border-line pb-2">
         {ADMIN_TABS.map((t) => (
           // NavLink marks the open tab with aria-current="page", on the server too (no JavaScript needed).
-          <NavLink
-            key={t}
-            to={`/admin/${t}`}
-            className={({ isActive }) => `rounded px-3 py-1 capitalize ${isActive ? "bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900" : ""}`}
-          >
+          <NavLink key={t} to={`/admin/${t}`} className={({ isActive }) => `rounded px-3 py-1 capitalize ${isActive ? "bg-ink text-canvas" : ""}`}>
             {t}
           </NavLink>
         ))}

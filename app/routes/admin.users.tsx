@@ -30,12 +30,7 @@ export default function AdminUsers() {
     <section aria-label="Users" className="flex flex-col gap-3">
       <form method="get" action="/admin/users" className="flex flex-wrap gap-2">
         <label className="flex min-w-0 items-center gap-2">
-          Search{" "}
-          <input
-            name="q"
-            defaultValue={data.q}
-            className="w-full min-w-0 rounded border bg-white px-2 py-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100"
-          />
+          Search <input name="q" defaultValue={data.q} className="w-full min-w-0 rounded border bg-surface px-2 py-1 text-ink" />
         </label>
         <button type="submit" className="rounded border px-3">
           Search

@@ -42,8 +42,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return recorded ? redirectWithToast("/admin/payouts", PAYOUT_UPDATED) : response;
 }
 
-const field = "w-64 max-w-full rounded border bg-white px-2 py-1 text-slate-900 dark:bg-slate-900 dark:text-slate-100";
-const button = "min-h-11 rounded border border-slate-300 px-3 py-1 font-semibold dark:border-slate-600";
+const field = "w-64 max-w-full rounded border bg-surface px-2 py-1 text-ink";
+const button = "min-h-11 rounded border border-line-strong px-3 py-1 font-semibold";
 
 export default function TransferStep() {
   const step = useLoaderData<typeof loader>();
@@ -63,7 +63,7 @@ export default function TransferStep() {
           </div>
         ))}
       </dl>
-      <p className="text-sm text-slate-600 dark:text-slate-400">This view is written to the audit log. Do not copy these details anywhere else.</p>
+      <p className="text-sm text-ink-muted">This view is written to the audit log. Do not copy these details anywhere else.</p>
       <Form method="post" className="flex flex-wrap items-end gap-2">
         <label className="flex flex-col gap-1">
           Reference

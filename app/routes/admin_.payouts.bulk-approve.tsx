@@ -52,7 +52,7 @@ export default function BulkApprove() {
           </p>
           <Form method="post" className="flex gap-2">
             <input type="hidden" name="maxAmount" value={maxAmount} />
-            <button type="submit" disabled={busy} className="min-h-11 rounded border border-slate-300 px-3 py-1 font-semibold dark:border-slate-600">
+            <button type="submit" disabled={busy} className="min-h-11 rounded border border-line-strong px-3 py-1 font-semibold">
               Approve {count} {count === 1 ? "payout" : "payouts"}
             </button>
           </Form>

@@ -171,7 +171,7 @@ function SignUpForm({ returnTo, residence }: { returnTo: string; residence: Resi
       <h2 id="signup-title" className="text-xl font-bold">
         Create an account
       </h2>
-      <p className="text-sm text-slate-700 dark:text-slate-300">Adults 18 and over only. One account per person.</p>
+      <p className="text-sm text-ink-muted">Adults 18 and over only. One account per person.</p>
       <input type="hidden" name="intent" value="signup" />
       <input type="hidden" name="returnTo" value={returnTo} />
       <ErrorSummary errors={summary} focus={summary.length > 0 && !firstInvalid} />
@@ -233,15 +233,15 @@ export default function Login() {
       </Link>
       {/* items-start: each card is as tall as its own form (the sign-in card does not stretch to the sign-up card's height). */}
       <div className="grid grid-cols-1 items-start gap-10 md:grid-cols-2">
-        <section className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
+        <section className="rounded-xl border border-line bg-surface p-6">
           <SignInForm returnTo={returnTo} />
           {passkeys ? (
-            <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
+            <div className="mt-4 border-t border-line pt-4">
               <PasskeySignIn returnTo={returnTo} />
             </div>
           ) : null}
         </section>
-        <section className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-800 dark:bg-slate-900">
+        <section className="rounded-xl border border-line bg-surface p-6">
           <SignUpForm returnTo={returnTo} residence={residence} />
         </section>
       </div>

@@ -109,7 +109,7 @@ export default function Checkout() {
     <PlayerShell>
       <main className="mx-auto flex max-w-lg flex-col gap-6 px-4 py-8">
         <h1 className="text-3xl font-black">Checkout</h1>
-        <section aria-labelledby="summary-title" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+        <section aria-labelledby="summary-title" className="rounded-xl border border-line bg-surface p-4">
           <h2 id="summary-title" className="font-bold">
             Order summary
           </h2>
@@ -125,11 +125,7 @@ export default function Checkout() {
           </dl>
         </section>
         {offerLimits ? (
-          <section
-            aria-labelledby="limits-offer-title"
-            className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-            data-testid="limits-offer"
-          >
+          <section aria-labelledby="limits-offer-title" className="flex flex-col gap-3 rounded-xl border border-line bg-surface p-4" data-testid="limits-offer">
             <h2 id="limits-offer-title" className="font-bold">
               Before your first purchase: set a deposit limit?
             </h2>
@@ -177,7 +173,7 @@ export default function Checkout() {
                 </label>
               </div>
               <div className="flex gap-3">
-                <Link to="/" className="flex-1 rounded-md border border-slate-300 px-4 py-2 text-center font-semibold dark:border-slate-700">
+                <Link to="/" className="flex-1 rounded-md border border-line-strong px-4 py-2 text-center font-semibold">
                   Cancel
                 </Link>
                 <button type="submit" disabled={pending} className={`${buttonClass} flex-1`}>
@@ -195,7 +191,7 @@ export default function Checkout() {
         ) : (
           <Form method="post" className="flex gap-3">
             <input type="hidden" name="intent" value="hosted" />
-            <Link to="/" className="flex-1 rounded-md border border-slate-300 px-4 py-2 text-center font-semibold dark:border-slate-700">
+            <Link to="/" className="flex-1 rounded-md border border-line-strong px-4 py-2 text-center font-semibold">
               Cancel
             </Link>
             <button type="submit" className={`${buttonClass} flex-1`}>

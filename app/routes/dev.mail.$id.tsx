@@ -18,7 +18,7 @@ export default function DevMail() {
   const { mail } = useLoaderData<typeof loader>();
   return (
     <AccountCard title={mail.subject}>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
+      <p className="text-sm text-ink-muted">
         To {mail.to} · {mail.date.slice(0, 19).replace("T", " ")} UTC
       </p>
       <div className="whitespace-pre-wrap break-words" data-testid="mail-text">

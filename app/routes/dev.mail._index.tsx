@@ -15,19 +15,19 @@ export default function DevMailbox() {
   const { mail, everyone } = useLoaderData<typeof loader>();
   return (
     <AccountCard title="Demo mailbox">
-      <p className="text-sm text-slate-700 dark:text-slate-300">
+      <p className="text-sm text-ink-muted">
         This demo sends no real email: every message it would send is listed here, newest first, {everyone ? "for every address." : "for your address only."}
       </p>
       {mail.length === 0 ? (
         <p>No messages yet.</p>
       ) : (
-        <ul className="flex flex-col divide-y divide-slate-200 dark:divide-slate-800">
+        <ul className="flex flex-col divide-y divide-line">
           {mail.map((m) => (
             <li key={m.id} className="py-2">
               <Link to={`/dev/mail/${m.id}`} className="font-semibold underline">
                 {m.subject}
               </Link>
-              <p className="text-sm text-slate-600 dark:text-slate-400">
+              <p className="text-sm text-ink-muted">
                 To {m.to} · {m.date.slice(0, 19).replace("T", " ")} UTC
               </p>
             </li>

@@ -19,7 +19,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 function Row({ label, value, mono = true }: { label: string; value: ReactNode; mono?: boolean }) {
   return (
-    <div className="grid gap-1 border-b border-slate-200 py-2 sm:grid-cols-[12rem_1fr] dark:border-slate-800">
+    <div className="grid gap-1 border-b border-line py-2 sm:grid-cols-[12rem_1fr]">
       <dt className="font-semibold">{label}</dt>
       <dd className={mono ? "font-mono text-sm break-all" : ""}>{value ?? "—"}</dd>
     </div>
@@ -85,7 +85,7 @@ export default function FairDrawPage() {
         </a>{" "}
         and check it with the published algorithm, or let this page check it below.
       </p>
-      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">Times are in your time zone once the page has loaded; hover for UTC.</p>
+      <p className="mt-2 text-sm text-ink-muted">Times are in your time zone once the page has loaded; hover for UTC.</p>
       <dl className="mt-6">
         <Row label="Raffle id" value={draw.raffleId} />
         <Row label="Status" value={<span data-testid="draw-status">{status}</span>} mono={false} />

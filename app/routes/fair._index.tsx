@@ -83,7 +83,7 @@ export default function FairIndex() {
               placeholder="6f1c2a34-5b6d-4e7f-8a9b-0c1d2e3f4a5b"
               autoComplete="off"
               spellCheck={false}
-              className="rounded border border-slate-300 bg-white px-2 py-2 font-mono text-slate-900 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+              className="rounded border border-line-strong bg-surface px-2 py-2 font-mono text-ink"
               aria-describedby={data.problem ? "search-problem" : undefined}
             />
           </label>
@@ -101,7 +101,7 @@ export default function FairIndex() {
         <h2 id="recent-title" className="text-2xl font-bold">
           Recent draws
         </h2>
-        <p className="text-sm text-slate-600 dark:text-slate-400">
+        <p className="text-sm text-ink-muted">
           Times are in your time zone once the page has loaded; hover for UTC. Rounds cancelled for want of a second player were refunded, not drawn, and can be
           found by id.
         </p>
@@ -111,7 +111,7 @@ export default function FairIndex() {
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <thead>
-                <tr className="border-b border-slate-300 dark:border-slate-700">
+                <tr className="border-b border-line-strong">
                   <th scope="col" className="py-2 pr-3">
                     Raffle
                   </th>
@@ -128,12 +128,12 @@ export default function FairIndex() {
               </thead>
               <tbody>
                 {data.draws.map((draw) => (
-                  <tr key={draw.raffleId} className="border-b border-slate-200 dark:border-slate-800" data-testid="recent-draw">
+                  <tr key={draw.raffleId} className="border-b border-line" data-testid="recent-draw">
                     <td className="py-2 pr-3">
                       <a className="underline" href={`/fair/${draw.raffleId}`}>
                         {draw.kind === "quick" ? `${draw.tier.toUpperCase()} quick` : (TIER_LABELS[draw.tier] ?? draw.tier)} · ${draw.entryPrice}
                       </a>
-                      <span className="block font-mono text-xs break-all text-slate-600 dark:text-slate-400">{draw.raffleId}</span>
+                      <span className="block font-mono text-xs break-all text-ink-muted">{draw.raffleId}</span>
                     </td>
                     <td className="py-2 pr-3">
                       <LocalTime at={draw.drawnAt} />

@@ -64,7 +64,7 @@ export default function ForgotPassword() {
   }
   return (
     <AccountCard title="Forgot your password?">
-      <p className="text-sm text-slate-700 dark:text-slate-300">Type the email you signed up with. We will send you a link to choose a new password.</p>
+      <p className="text-sm text-ink-muted">Type the email you signed up with. We will send you a link to choose a new password.</p>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
         <FormErrors errors={form.errors} />
         <Field label="Email" id={fields.email.id} errors={fields.email.errors}>

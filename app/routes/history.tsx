@@ -72,7 +72,7 @@ export default function History() {
             To
             <input type="date" name="to" defaultValue={data.filter.to} className={`${inputClass} font-normal`} />
           </label>
-          <button type="submit" className="rounded-md border border-slate-300 px-4 dark:border-slate-700">
+          <button type="submit" className="rounded-md border border-line-strong px-4">
             Show
           </button>
           <a href={csv} className="inline-flex min-h-11 items-center underline">
@@ -92,14 +92,14 @@ export default function History() {
                 <th />
               </tr>
             </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            <tbody className="divide-y divide-line">
               {data.rows.map((r) => (
                 <tr key={r.id} data-testid="history-row">
                   <td className="py-1">{r.date.slice(0, 16).replace("T", " ")}</td>
                   <td>
                     {r.type}
                     {r.withdrawal ? (
-                      <span className="block text-xs text-slate-600 dark:text-slate-400" data-testid="history-withdrawal">
+                      <span className="block text-xs text-ink-muted" data-testid="history-withdrawal">
                         {r.withdrawal}
                       </span>
                     ) : null}

@@ -109,7 +109,7 @@ export default function ResponsiblePlay() {
         Raffles are entertainment, not a way to make money. Set limits before you play, take a break when you need one, and talk to someone if play stops being
         fun.
       </p>
-      <section aria-labelledby="help-title" className="rounded-xl border border-slate-200 p-4 dark:border-slate-800" data-testid="help">
+      <section aria-labelledby="help-title" className="rounded-xl border border-line p-4" data-testid="help">
         <h2 id="help-title" className="text-xl font-bold">
           Free, confidential help
         </h2>

@@ -3,6 +3,8 @@ import {
   chanceOfWinning,
   counted,
   ticketsOutlook,
+  playersInWords,
+  yourChanceInWords,
   formatClock,
   formatCountdown,
   leaderboardBadge,
@@ -84,5 +86,21 @@ describe("ticketsOutlook", () => {
     expect(ticketsOutlook(3, 3, 1)).toBe("refunded unless another player joins");
     expect(ticketsOutlook(1, 4, 2)).toBe("25% chance");
     expect(ticketsOutlook(0, 4, 2)).toBe("0% chance");
+  });
+});
+
+describe("a card's players and chance in words", () => {
+  it("counts the players", () => {
+    expect(playersInWords(0)).toBe("No players yet");
+    expect(playersInWords(1)).toBe("1 player");
+    expect(playersInWords(1200)).toBe("1,200 players");
+  });
+
+  it("says the player's tickets and odds as one in so many", () => {
+    expect(yourChanceInWords(3, 12, 4)).toBe("You have 3 of 12 tickets · 1 in 4");
+    expect(yourChanceInWords(2, 7, 3)).toBe("You have 2 of 7 tickets · about 1 in 4");
+    expect(yourChanceInWords(2, 3, 2)).toBe("You have 2 of 3 tickets · 67% chance");
+    expect(yourChanceInWords(1, 1, 1)).toBe("You have 1 of 1 ticket · refunded unless another player joins");
+    expect(yourChanceInWords(0, 5, 2)).toBe("You have no tickets yet");
   });
 });

@@ -96,6 +96,24 @@ export function ticketsOutlook(myTickets: number, ticketCount: number, participa
   return `${chanceOfWinning(myTickets, ticketCount)} chance`;
 }
 
+/** A card's players in words: "No players yet", "1 player", "12 players". */
+export function playersInWords(participantCount: number): string {
+  return participantCount === 0 ? "No players yet" : counted(participantCount, "player", "players");
+}
+
+/**
+ * The player's own stake and chance in words: "You have 3 of 12 tickets · 1 in 4". Odds read
+ * as "1 in N" (about, when not exact) and as a share once they are better than even.
+ */
+export function yourChanceInWords(myTickets: number, ticketCount: number, participantCount: number): string {
+  if (myTickets <= 0) return "You have no tickets yet";
+  const stake = `You have ${myTickets.toLocaleString("en-US")} of ${counted(ticketCount, "ticket", "tickets")}`;
+  if (participantCount < 2) return `${stake} · ${ticketsOutlook(myTickets, ticketCount, participantCount)}`;
+  const oneIn = ticketCount / myTickets;
+  const odds = oneIn < 2 ? `${chanceOfWinning(myTickets, ticketCount)} chance` : `${Number.isInteger(oneIn) ? "" : "about "}1 in ${Math.round(oneIn)}`;
+  return `${stake} · ${odds}`;
+}
+
 export function chanceOfWinning(myTickets: number, ticketCount: number): string {
   if (myTickets <= 0 || ticketCount <= 0) return "0%";
   // Tenths of a percent, rounded, in integers.

@@ -87,7 +87,7 @@ export async function recentDraws(limit: number, before?: { drawnAt: Date; id: s
 /** Raffles of the kind drawn since `since` (completed or cancelled), newest first, with the winner's name. */
 export async function recentlyDrawn(kind: RaffleKind, since: Date) {
   return db().$queryRaw<
-    (Pick<Raffle, "id" | "tier" | "entryPrice" | "playerCount" | "ticketCount" | "startsAt" | "endsAt" | "vipOnly" | "prize" | "winnerId"> &
+    (Pick<Raffle, "id" | "tier" | "entryPrice" | "playerCount" | "ticketCount" | "startsAt" | "endsAt" | "vipOnly" | "prize" | "winnerId" | "winningTicket"> &
       Pick<User, "username" | "firstName"> & {
         winnerIsDemo: boolean | null;
         finalPot: bigint;
@@ -98,7 +98,7 @@ export async function recentlyDrawn(kind: RaffleKind, since: Date) {
     SELECT r.id::text AS id, r.tier, r.entry_price AS "entryPrice", coalesce(r.final_pot, 0) AS "finalPot",
            r.player_count AS "playerCount", r.ticket_count AS "ticketCount", r.starts_at AS "startsAt",
            r.ends_at AS "endsAt", r.drawn_at AS "drawnAt", r.status, r.vip_only AS "vipOnly", r.prize,
-           r.winner_id::text AS "winnerId", u.username, u.first_name AS "firstName",
+           r.winning_ticket AS "winningTicket", r.winner_id::text AS "winnerId", u.username, u.first_name AS "firstName",
            u.is_demo AS "winnerIsDemo"
     FROM raffles r LEFT JOIN users u ON u.id = r.winner_id
     WHERE r.drawn_at > ${since} AND r.kind = ${kind}::"RaffleKind" AND r.status IN ('completed', 'cancelled')

@@ -91,6 +91,8 @@ export type DrawnRaffleView = Omit<RaffleView, "timeRemaining" | "maxTicketsPerP
   winnerIsDemo?: boolean;
   prize?: string;
   youWon?: boolean;
+  /** Completed: the ticket drawn (1-based, as the fair-draw page numbers it). */
+  winningTicket?: number;
 };
 
 /**
@@ -123,6 +125,7 @@ export async function listRecentlyDrawn(kind: RaffleKind, { userId, now = new Da
             winnerIsDemo: r.winnerIsDemo === true,
             prize: coinsToDecimal(r.prize ?? 0n),
             youWon: r.winnerId === userId,
+            ...(r.winningTicket === null ? {} : { winningTicket: r.winningTicket }),
           }
         : {}),
     }));
