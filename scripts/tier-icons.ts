@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { ChevronLeft, ChevronRight, Crown, ShieldCheck, Star, Zap, type LucideIcon } from "lucide-react";
+import { ChevronLeft, ChevronRight, Crown, ShieldCheck, Star, Trophy, Zap, type LucideIcon } from "lucide-react";
 import { TIER_ICONS } from "../app/components/tiers";
 
 /**
@@ -17,7 +17,15 @@ export function tierIconSvg(tier: string): string {
  * The interface's small icons drawn the same way, into public/icons/<name>.svg for the `.ic-<name>`
  * classes: on the home page, whose script budget has no room for more icon modules.
  */
-export const UI_ICONS: Record<string, LucideIcon> = { prev: ChevronLeft, next: ChevronRight, verified: ShieldCheck, crown: Crown, star: Star, bolt: Zap };
+export const UI_ICONS: Record<string, LucideIcon> = {
+  prev: ChevronLeft,
+  next: ChevronRight,
+  verified: ShieldCheck,
+  crown: Crown,
+  star: Star,
+  bolt: Zap,
+  trophy: Trophy,
+};
 
 export function uiIconSvg(name: string): string {
   return `${renderToStaticMarkup(createElement(UI_ICONS[name]!))}\n`;

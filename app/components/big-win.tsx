@@ -1,4 +1,3 @@
-import { Trophy } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { BIG_WIN_COINS } from "~/shared/raffle-display";
 import type { Winner } from "./home-panels";
@@ -88,7 +87,7 @@ export function WinCelebration({
             />
           ))}
         </div>
-        <Trophy aria-hidden="true" className="relative mx-auto size-12" />
+        <span aria-hidden="true" className="ic ic-trophy ic-lg relative flex justify-center" />
         <p className="relative mt-2 text-2xl font-black">{win.title}</p>
         {win.description ? <p className="relative mt-2 text-sm font-semibold">{win.description}</p> : null}
         <button type="button" onClick={onClose} className="relative mt-4 min-h-11 rounded-lg bg-amber-950 px-5 py-2 font-bold text-amber-50">

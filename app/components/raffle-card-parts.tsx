@@ -1,5 +1,4 @@
 import { useEffect, useState } from "react";
-import { Trophy } from "lucide-react";
 import { coinsToDecimal, parseDollars } from "~/shared/money";
 import { DemoMark } from "./demo-mark";
 import { useCountUp } from "./use-count-up";
@@ -63,7 +62,7 @@ export function Result({ raffle, raffleId, phase }: { raffle: DrawnFields; raffl
         className={`motion-safe:animate-reveal rounded-lg p-3 font-bold ${raffle.youWon ? "bg-win-strong text-white" : "bg-gold text-on-gold"}`}
         data-testid="card-result"
       >
-        <Trophy aria-hidden="true" className="mr-1 inline size-5 align-[-4px]" />
+        <span aria-hidden="true" className="ic ic-trophy mr-1 inline-flex align-[-4px]" />
         <WinnerWords raffle={raffle} />
       </p>
       <a href={`/fair/${raffleId}`} className="rc-verified ic ic-verified" data-testid="verified-mark">
