@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { forgetEnv } from "~/infra/env.server";
+import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/money/ledger.server";
 import { call, sessionCookie } from "../support/app";
@@ -11,17 +10,7 @@ import { createIntent, setUpStripeMode } from "../support/stripe-mode";
  * (Stripe's payment_method.card.funding), then captured, or released where the payer's
  * jurisdiction bans credit cards for gambling (GB). IE stands for a place that does not.
  */
-const mode = setUpStripeMode();
-let saved: string | undefined;
-beforeAll(() => {
-  saved = process.env.ALLOWED_COUNTRIES;
-  process.env.ALLOWED_COUNTRIES = "GB,IE";
-  forgetEnv();
-});
-afterAll(() => {
-  process.env.ALLOWED_COUNTRIES = saved;
-  forgetEnv();
-});
+const mode = setUpStripeMode({ env: { ALLOWED_COUNTRIES: "GB,IE" } });
 
 async function payer(country: string) {
   const user = await createTestUser({ country });

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { forgetEnv } from "~/infra/env.server";
+import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/money/ledger.server";
 import { call, gatedAdmin, pageText, sessionCookie } from "../support/app";
@@ -12,17 +11,7 @@ import { createIntent, setUpStripeMode } from "../support/stripe-mode";
  * webhooks through the signed, idempotent webhook route, and the rules of GB (verified before
  * the first deposit and any entry). IE stands for a place without those rules.
  */
-const mode = setUpStripeMode();
-let saved: string | undefined;
-beforeAll(() => {
-  saved = process.env.ALLOWED_COUNTRIES;
-  process.env.ALLOWED_COUNTRIES = "GB,IE";
-  forgetEnv();
-});
-afterAll(() => {
-  process.env.ALLOWED_COUNTRIES = saved;
-  forgetEnv();
-});
+const mode = setUpStripeMode({ env: { ALLOWED_COUNTRIES: "GB,IE" } });
 
 async function player(country = "GB") {
   const user = await createTestUser({ identityVerified: false, country });

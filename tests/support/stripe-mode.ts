@@ -34,7 +34,8 @@ export type StripeMode = {
   deliver(payload: string, signature?: string): Promise<Response>;
 };
 
-export function setUpStripeMode(): StripeMode {
+/** `env`: more settings for the file, e.g. ALLOWED_COUNTRIES, restored after it like the keys. */
+export function setUpStripeMode({ env = {} }: { env?: Record<string, string> } = {}): StripeMode {
   const saved: Record<string, string | undefined> = {};
   const mode: StripeMode = {
     stripe: undefined as unknown as FakeStripe,
@@ -44,7 +45,7 @@ export function setUpStripeMode(): StripeMode {
   };
   beforeAll(async () => {
     mode.stripe = await startFakeStripe();
-    for (const [key, value] of Object.entries({ ...ENV, STRIPE_API_URL: mode.stripe.url })) {
+    for (const [key, value] of Object.entries({ ...ENV, ...env, STRIPE_API_URL: mode.stripe.url })) {
       saved[key] = process.env[key];
       process.env[key] = value;
     }

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { stripeSdk } from "~/infra/payment-providers/stripe-provider.server";
+import { stripeSdk, stripeUnavailable } from "~/infra/payment-providers/stripe-provider.server";
 import { IdentityProviderUnavailable, type IdentityProvider, type IdentitySession } from "./provider";
 
 /**
@@ -10,12 +10,7 @@ async function reach<T>(call: (api: Stripe) => Promise<T>): Promise<T> {
   try {
     return await call(stripeSdk());
   } catch (error) {
-    const unavailable =
-      error instanceof Stripe.errors.StripeConnectionError ||
-      error instanceof Stripe.errors.StripeAPIError ||
-      error instanceof Stripe.errors.StripeRateLimitError ||
-      (error instanceof Stripe.errors.StripeError && error.statusCode === 409);
-    throw unavailable ? new IdentityProviderUnavailable(error) : error;
+    throw stripeUnavailable(error) ? new IdentityProviderUnavailable(error) : error;
   }
 }
 

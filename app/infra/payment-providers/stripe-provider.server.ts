@@ -36,13 +36,18 @@ async function reach<T>(call: (api: Stripe) => Promise<T>): Promise<T> {
   try {
     return await call(sdk());
   } catch (error) {
-    const unavailable =
-      error instanceof Stripe.errors.StripeConnectionError ||
-      error instanceof Stripe.errors.StripeAPIError ||
-      error instanceof Stripe.errors.StripeRateLimitError ||
-      (error instanceof Stripe.errors.StripeError && error.statusCode === 409);
-    throw unavailable ? new PaymentProviderUnavailable(error) : error;
+    throw stripeUnavailable(error) ? new PaymentProviderUnavailable(error) : error;
   }
+}
+
+/** Whether Stripe could not answer now (payments and Stripe Identity alike): see `reach`. */
+export function stripeUnavailable(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeConnectionError ||
+    error instanceof Stripe.errors.StripeAPIError ||
+    error instanceof Stripe.errors.StripeRateLimitError ||
+    (error instanceof Stripe.errors.StripeError && error.statusCode === 409)
+  );
 }
 
 /**
