@@ -52,6 +52,9 @@ describe("withdrawals", () => {
 
   it("refuses card data in the PayPal and Venmo fields: 422, nothing held or stored (issue 19)", async () => {
     const p = await player(5000n);
+    const lastFours = (text: string) => text.match(/(?<![0-9a-f.])4444(?![0-9a-f])/g)?.length ?? 0;
+    const dumpBefore = await dumpAllTables();
+    const lastFoursBefore = lastFours(dumpBefore);
     const card = "5555555555554444";
     const attempts: [string, string][] = [
       ["venmo", `Card: ${card} | Exp: 11/29 | CVV: 654`],
@@ -80,9 +83,10 @@ describe("withdrawals", () => {
     expect(await db().withdrawal.count({ where: { userId: p.id } })).toBe(0);
     const dump = await dumpAllTables();
     // The card's last four stored alone (a "••••4444" mask) is refused too; inside a hex
-    // string (a checksum, an id) the same digits are chance, not card data.
-    expect(dump).not.toMatch(/(?<![0-9a-f])4444(?![0-9a-f])/);
-    expect(findCardData(dump, { cvvs: ["654", "6541"] })).toEqual([]);
+    // string (a checksum, an id) the same digits are chance, not card data. Other files share
+    // this database (a demo credit card ends 4444), so only what these attempts added counts.
+    expect(lastFours(dump)).toBe(lastFoursBefore);
+    expect(findCardData(dump, { cvvs: ["654", "6541"] })).toEqual(findCardData(dumpBefore, { cvvs: ["654", "6541"] }));
   });
 
   it("takes an email address for PayPal and a Venmo username for Venmo, and nothing else", async () => {
