@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEMO_SUPPORT_EMAIL, DRAND_RELAYS, parseEnv } from "./env.server";
 
+/** Everything real mode (Stripe keys) requires. */
+const REAL = {
+  STRIPE_SECRET_KEY: "sk_live_abc",
+  STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
+  SESSION_SECRET: "x".repeat(32),
+  ADMIN_ACCESS_KEY: "a-real-admin-key",
+  PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+  ALLOWED_COUNTRIES: "GB",
+  SUPPORT_EMAIL: "help@raffle.example",
+};
+
 describe("parseEnv", () => {
   it("applies the documented defaults", () => {
     const env = parseEnv({});
@@ -129,30 +140,13 @@ describe("parseEnv", () => {
     expect(parseEnv({ NODE_ENV: "development" }).secureCookies).toBe(false);
     expect(parseEnv({ NODE_ENV: "test" }).secureCookies).toBe(false);
     expect(parseEnv({ NODE_ENV: "production", SECURE_COOKIES: "false" }).secureCookies).toBe(false);
-    const real = {
-      NODE_ENV: "production",
-      STRIPE_SECRET_KEY: "sk_live_abc",
-      STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
-      SESSION_SECRET: "x".repeat(32),
-      ADMIN_ACCESS_KEY: "a-real-admin-key",
-      PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
-      ALLOWED_COUNTRIES: "GB",
-      SUPPORT_EMAIL: "help@raffle.example",
-    };
+    const real = { ...REAL, NODE_ENV: "production" };
     expect(parseEnv(real).secureCookies).toBe(true);
     expect(() => parseEnv({ ...real, SECURE_COOKIES: "false" })).toThrow(/^Invalid configuration: SECURE_COOKIES=false is for demos only/);
   });
 
   it("joins draws to drand's public relays by default with Stripe keys; BEACON_URLS=off is the only way without (issue 34)", () => {
-    const real = {
-      STRIPE_SECRET_KEY: "sk_live_abc",
-      STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
-      SESSION_SECRET: "x".repeat(32),
-      ADMIN_ACCESS_KEY: "a-real-admin-key",
-      PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
-      ALLOWED_COUNTRIES: "GB",
-      SUPPORT_EMAIL: "help@raffle.example",
-    };
+    const real = REAL;
     expect(parseEnv(real)).toMatchObject({ BEACON_URLS: DRAND_RELAYS, beaconOff: false });
     expect(DRAND_RELAYS.every((url) => url.startsWith("https://"))).toBe(true);
     expect(parseEnv({ ...real, BEACON_URLS: "https://relay.example/" })).toMatchObject({ BEACON_URLS: ["https://relay.example"], beaconOff: false });

@@ -8,18 +8,9 @@ import { QUICKNET, roundAfter } from "~/shared/draw-verifier.mjs";
 import { call } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { startLocalBeacon, type LocalBeacon } from "../support/local-beacon";
+import { REAL_MODE_ENV } from "../support/stripe-mode";
 
 /** Issue 34, item 1 (ADR 075): the beacon by default in real mode, pages that say when it is off, and no early completion by a ticket holder. */
-
-const REAL = {
-  STRIPE_SECRET_KEY: "sk_test_not_called",
-  STRIPE_PUBLISHABLE_KEY: "pk_test_not_called",
-  SESSION_SECRET: "s".repeat(40),
-  ADMIN_ACCESS_KEY: "an-admin-key-for-tests",
-  PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
-  ALLOWED_COUNTRIES: "GB",
-  SUPPORT_EMAIL: "help@raffle.example",
-};
 
 const beacons: LocalBeacon[] = [];
 afterEach(() => setBeacon(undefined));
@@ -49,10 +40,10 @@ function sourceUnder(env: Record<string, string | undefined>): BeaconSource {
 describe("the beacon by default", () => {
   it("with Stripe keys and no BEACON_URLS, commits new raffles to quicknet through drand's relays; BEACON_URLS=off does not", async () => {
     const endsAt = new Date(Date.now() + 60_000);
-    const real = sourceUnder({ ...REAL, BEACON_URLS: undefined, BEACON_CHAIN_INFO: undefined });
+    const real = sourceUnder({ ...REAL_MODE_ENV, BEACON_URLS: undefined, BEACON_CHAIN_INFO: undefined });
     expect(real.config.urls).toEqual(DRAND_RELAYS);
     expect(await real.commitmentFor(endsAt)).toEqual({ chain: QUICKNET.hash, round: roundAfter(QUICKNET, endsAt.getTime()) });
-    const off = sourceUnder({ ...REAL, BEACON_URLS: "off", BEACON_CHAIN_INFO: undefined });
+    const off = sourceUnder({ ...REAL_MODE_ENV, BEACON_URLS: "off", BEACON_CHAIN_INFO: undefined });
     expect(off.commits).toBe(false);
     expect(await off.commitmentFor(endsAt)).toBeNull();
   });

@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { call } from "../support/app";
 import { testDatabaseUrl } from "../support/database-setup";
 import { startServer, stopServer, waitUntilReady, type ServerProcess } from "../support/server-process";
+import { REAL_MODE_ENV } from "../support/stripe-mode";
 
 /**
  * Demo mode on purpose only (PRODUCT.md): without Stripe keys it is on with the embedded
@@ -46,13 +47,7 @@ describe("start-up", () => {
     const server = await serve({
       DATABASE_URL: testDatabaseUrl,
       DEMO_MODE: "true",
-      STRIPE_SECRET_KEY: "sk_test_not_called",
-      STRIPE_PUBLISHABLE_KEY: "pk_test_not_called",
-      SESSION_SECRET: "s".repeat(40),
-      ADMIN_ACCESS_KEY: "an-admin-key-for-tests",
-      PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
-      ALLOWED_COUNTRIES: "GB",
-      SUPPORT_EMAIL: "help@raffle.example",
+      ...REAL_MODE_ENV,
     });
     await waitUntilReady(server);
     const page = await fetch(`http://127.0.0.1:${server.port}/terms`);

@@ -10,18 +10,25 @@ import { startFakeStripe, type FakeStripe } from "./fake-stripe";
  * (tests/support/fake-stripe.ts), with webhooks signed by the SDK's own test-header helper.
  */
 export const WEBHOOK_SECRET = "whsec_test_secret_for_the_suite";
-const ENV = {
-  STRIPE_SECRET_KEY: "sk_test_fake",
-  STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
-  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+/** What real mode (Stripe keys) requires, for a test that runs the app that way; no Stripe is called with these. */
+export const REAL_MODE_ENV = {
+  STRIPE_SECRET_KEY: "sk_test_not_called",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_not_called",
   SESSION_SECRET: "s".repeat(40),
   ADMIN_ACCESS_KEY: "an-admin-key-for-tests",
   PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
   ALLOWED_COUNTRIES: "GB",
+  SUPPORT_EMAIL: "help@raffle.example",
+};
+
+const ENV = {
+  ...REAL_MODE_ENV,
+  STRIPE_SECRET_KEY: "sk_test_fake",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_fake",
+  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
   // Payments are tested here, not draws: no drand relay is reachable from the tests (the
   // beacon's own tests run a local one, tests/support/local-beacon.ts).
   BEACON_URLS: "off",
-  SUPPORT_EMAIL: "help@raffle.example",
 };
 const signer = new Stripe("sk_test_fake");
 
