@@ -1,6 +1,6 @@
 import type { Child } from "./infra";
 import type { Player } from "./fixtures";
-import { entriesHot, entriesSpread, openEntryRaffles, referenceEntries, type EntryDoor } from "./figures";
+import { checkDoors, entriesHot, entriesSpread, openEntryRaffles, referenceEntries, type EntryDoor } from "./figures";
 import type { ReferenceRaffles } from "./reference/setup";
 import { showSpread, spread, type Row } from "./repeat";
 
@@ -43,6 +43,7 @@ export async function entriesPhase({
   for (let run = 1; run <= repeats; run++) {
     const server = await startApp();
     try {
+      if (run === 1) await checkDoors(server.port, players[0]!, mine.hot);
       for (const { door, name } of DOORS) {
         for (const shape of SHAPES) {
           log(`entries ${run}/${repeats}, ${shape}, ${name}: ${players.length} players, ${seconds} s`);

@@ -62,6 +62,23 @@ async function refusedAtPage(door: EntryDoor, raffleIds: string[], before: numbe
   return { ...load, failed: load.failed + refused, failures: [...load.failures, `${refused} answers of 202 without a ticket (refused entries)`] };
 }
 
+/**
+ * One entry through each door before any load: a fixture the app refuses (a gate the bench's
+ * players do not pass) stops the bench at once with the app's answer, not after an hour.
+ */
+export async function checkDoors(port: number, player: Player, raffle: BenchRaffle): Promise<void> {
+  for (const door of ["page", "api"] as const) {
+    const { method, path: target, headers } = entryRequest(door, port, player, raffle);
+    const before = await ticketsIn([raffle.id]);
+    const { "Content-Length": _, ...sent } = headers ?? {};
+    const response = await fetch(`http://127.0.0.1:${port}${target}`, { method, headers: sent, redirect: "manual" });
+    const body = await response.text();
+    if (response.status !== ACCEPTED[door] || (await ticketsIn([raffle.id])) !== before + 1) {
+      throw new Error(`the ${door} door refused a bench player's entry: ${response.status} ${body.slice(0, 300)}`);
+    }
+  }
+}
+
 type EntryLoad = { port: number; players: Player[]; seconds: number; door: EntryDoor };
 
 /** 1a: every player enters the same raffle (opened by `openEntryRaffles`), one ticket per request, as fast as answers come. */

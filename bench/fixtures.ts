@@ -13,7 +13,11 @@ import { openRaffle } from "~/services/raffles/raffles.server";
  */
 export type Player = { id: string; account: string; cookie: string };
 
-/** Signed-in VIP players (so VIP-only raffles take them too), each with `coins` from the promotions account. */
+/**
+ * Signed-in VIP players (so VIP-only raffles take them too), each with `coins` from the
+ * promotions account. They are GB players whose identity is verified, as a GB player must be
+ * before entering (ADR 080), so the gate's read is on the measured path.
+ */
 export async function createPlayers(count: number, coins: bigint): Promise<Player[]> {
   const players: Player[] = [];
   for (let i = 0; i < count; i++) {
@@ -26,6 +30,7 @@ export async function createPlayers(count: number, coins: bigint): Promise<Playe
         dateOfBirth: new Date("1990-01-01"),
         termsAcceptedAt: new Date(),
         country: "GB",
+        identityVerifiedAt: new Date(),
         vipTier: "gold",
         vipExpiry: new Date(Date.now() + 30 * 86_400_000),
       },
