@@ -9,7 +9,7 @@ import { PlayerShell } from "~/components/player-shell";
 import { StripePayment } from "~/components/stripe-payment";
 import { useHydrated } from "~/components/use-hydrated";
 import { requireUser } from "~/web/auth.server";
-import { identityNeededFor } from "~/services/play-safety/identity-gate.server";
+import { identityNeededForDeposit } from "~/services/play-safety/identity-gate.server";
 import { shouldOfferLimits } from "~/services/play-safety/responsible-play.server";
 import { payWithDemoCard, productFrom, purchaseRefusal } from "~/services/money/checkout.server";
 import { getEnv } from "~/infra/env.server";
@@ -53,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const product = productFrom(url);
   if (!product) throw await redirectWithToast("/", INIT_FAILED);
   // Where the law asks for identity before the first deposit, the player verifies first (ADR 080).
-  if (await identityNeededFor("deposit", user.id)) throw redirect("/verify");
+  if (await identityNeededForDeposit(user.id)) throw redirect("/verify");
   const refusal = await purchaseRefusal(user, product);
   if (refusal) throw await redirectWithToast(product.purpose === "vip" ? "/vip" : "/", checkoutUnavailable(refusal));
   const env = getEnv();

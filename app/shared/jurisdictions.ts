@@ -215,6 +215,12 @@ const NO_RULES: JurisdictionRules = { verifyBeforeDeposit: false, verifyBeforeEn
 
 export const rulesFor = (country: string | null | undefined): JurisdictionRules => (country && JURISDICTION_RULES[country]) || NO_RULES;
 
+/** The countries whose players verify identity before any entry: enter_raffles refuses the rest there. */
+export const countriesVerifyingBeforeEntry = (): string[] =>
+  Object.entries(JURISDICTION_RULES)
+    .filter(([, rules]) => rules.verifyBeforeEntry)
+    .map(([country]) => country);
+
 /** What an unverified player is told where identity comes first. */
 export const IDENTITY_FIRST_MESSAGE =
   "Please verify your identity first (on the Verify your identity page, /verify): where you live, the law requires it before you deposit or play.";

@@ -68,7 +68,7 @@ describe("entries arriving together", () => {
     );
     const now = new Date();
     const window = slidingWindow({ name: "test-enter", max: 1_000, windowSeconds: 60 }, now);
-    const rules = { limitName: "test-enter", limitMax: 1_000, playIdleGapMs: 30 * 60_000, countries: ["GB"], regions: [] };
+    const rules = { limitName: "test-enter", limitMax: 1_000, playIdleGapMs: 30 * 60_000, countries: ["GB"], regions: [], verifyCountries: [] };
     // Each instance sends its own batches (the queue is per process): the same players and
     // raffles, in opposite orders, forty batches at once.
     const batch = (reversed: boolean) => {
@@ -110,7 +110,7 @@ describe("entries arriving together", () => {
     const boundary = Math.ceil(Date.now() / 60_000) * 60_000 + 60_000;
     const now = new Date(boundary - 20_000);
     const later = new Date(now.getTime() + 30_000);
-    const rules = { limitName: limit.name, limitMax: limit.max, playIdleGapMs: 30 * 60_000, countries: ["GB"], regions: [] };
+    const rules = { limitName: limit.name, limitMax: limit.max, playIdleGapMs: 30 * 60_000, countries: ["GB"], regions: [], verifyCountries: [] };
     const entry = (who: { userId: string } | { sessionHash: string }, raffleId: string, tickets = 1, at = now) => {
       const w = slidingWindow(limit, at);
       return { ...who, raffleId, tickets, now: at, window: { start: w.start, previous: w.previous, overlap: w.overlap } };
@@ -202,7 +202,7 @@ describe("entries arriving together", () => {
   it("refuses a batch that asks for no tickets as a bug, and moves nothing", async () => {
     const raffle = await createTestRaffle({ entryPrice: 5n });
     const player = await createTestUser({ coins: 100n });
-    const rules = { limitName: "test-batch", limitMax: 10, playIdleGapMs: 30 * 60_000, countries: ["GB"], regions: [] };
+    const rules = { limitName: "test-batch", limitMax: 10, playIdleGapMs: 30 * 60_000, countries: ["GB"], regions: [], verifyCountries: [] };
     await expect(enterRaffles([{ userId: player.id, raffleId: raffle.id, tickets: 0, now: new Date() }], rules)).rejects.toThrow(/asks for 0 tickets/);
     expect(await userBalance(player.id)).toBe(100n);
     expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(0);

@@ -40,6 +40,9 @@ describe("identity verification through Stripe Identity", () => {
     const raffle = await createTestRaffle();
     const entry = await call(`/api/raffles/${raffle.id}/enter`, { method: "POST", cookie: p.cookie });
     expect(entry.status).toBe(403);
+    // Refused by enter_raffles itself, in the batch's statement: no ticket, nothing spent.
+    expect(await entry.json()).toEqual({ message: expect.stringContaining("verify your identity first") });
+    expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(0);
     const checkout = await call("/checkout?package=package_2", { cookie: p.cookie });
     expect(checkout.status).toBe(302);
     expect(checkout.headers.get("Location")).toBe("/verify");

@@ -277,7 +277,14 @@ describe("a place the site stops serving after players signed up there", () => {
     ] as const;
     const players = await Promise.all(homes.map(() => createTestUser({ coins: 100n })));
     await Promise.all(players.map((p, i) => moveTo(p.id, homes[i]![0], homes[i]![1])));
-    const rules = { limitName: "test-jurisdiction", limitMax: 10, playIdleGapMs: 30 * 60_000, countries: ["GB", "MT"], regions: ["US-NJ", "US-PA"] };
+    const rules = {
+      limitName: "test-jurisdiction",
+      limitMax: 10,
+      playIdleGapMs: 30 * 60_000,
+      countries: ["GB", "MT"],
+      regions: ["US-NJ", "US-PA"],
+      verifyCountries: [],
+    };
     const rows = await enterRaffles(
       players.map((p) => ({ userId: p.id, raffleId: raffle.id, tickets: 2, now: new Date() })),
       rules,
@@ -289,6 +296,24 @@ describe("a place the site stops serving after players signed up there", () => {
     // Through the service, with the configuration in force (demo mode's), the same refusal.
     await expect(codeOf(enterRaffle({ userId: players[1]!.id, raffleId: raffle.id }))).resolves.toBe("jurisdiction");
     await expect(codeOf(enterRaffle({ userId: players[2]!.id, raffleId: raffle.id }))).resolves.toBe("ok");
+  });
+
+  it("refuses, in the batch itself, an unverified player from a country that asks for identity first", async () => {
+    const raffle = await createTestRaffle({ entryPrice: 5n });
+    const players = await Promise.all([
+      createTestUser({ coins: 100n, country: "GB", identityVerified: false }),
+      createTestUser({ coins: 100n, country: "GB" }),
+      createTestUser({ coins: 100n, country: "IE", identityVerified: false }),
+    ]);
+    const rules = { limitName: "test-identity", limitMax: 10, playIdleGapMs: 30 * 60_000, countries: ["GB", "IE"], regions: [], verifyCountries: ["GB"] };
+    const rows = await enterRaffles(
+      players.map((p) => ({ userId: p.id, raffleId: raffle.id, tickets: 1, now: new Date() })),
+      rules,
+    );
+    expect(rows.map((r) => r.outcome)).toEqual(["identity_required", "ok", "ok"]);
+    expect(await Promise.all(players.map((p) => userBalance(p.id)))).toEqual([100n, 95n, 95n]);
+    // Through the service, with JURISDICTION_RULES in force, the same refusal.
+    await expect(codeOf(enterRaffle({ userId: players[0]!.id, raffleId: raffle.id }))).resolves.toBe("identity_required");
   });
 
   it("stops play, purchases and offers with a clear 403, and still lets the player see the balance and withdraw", async () => {

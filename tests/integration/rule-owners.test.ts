@@ -45,7 +45,7 @@ const mayPlayFrom = async (country: string | null, region: string | null, places
 
 describe("the place a player may play from: may_play_from owns it", () => {
   it("allows a listed country anywhere, and a region only in its own country", async () => {
-    const places = { countries: ["GB", "MT"], regions: ["US-NJ", "US-PA"] };
+    const places = { countries: ["GB", "MT"], regions: ["US-NJ", "US-PA"], verifyCountries: [] };
     expect(await mayPlayFrom("GB", null, places)).toBe(true);
     expect(await mayPlayFrom("GB", "US-TX", places)).toBe(true);
     expect(await mayPlayFrom("US", "US-NJ", places)).toBe(true);
@@ -140,7 +140,7 @@ describe("the rate limit's sliding window: rate_limit_exceeds owns the compariso
           return max + 1;
         };
         const admittedByEntry = async () => {
-          const rules = { limitName: name, limitMax: max, playIdleGapMs: 30 * 60_000, countries: ["GB"], regions: [] };
+          const rules = { limitName: name, limitMax: max, playIdleGapMs: 30 * 60_000, countries: ["GB"], regions: [], verifyCountries: [] };
           for (let hit = 0; hit <= max; hit++) {
             const window = { start: w.start, previous: w.previous, overlap: w.overlap };
             const [row] = await enterRaffles([{ userId: player.id, raffleId: raffle.id, tickets: 1, now, window }], rules);

@@ -84,14 +84,9 @@ export async function openCardPaymentsOf(userId: string) {
 }
 
 /** What the rules of play read: where the player lives and whether they are verified. */
-export async function identityGateOf(entrant: { userId: string } | { sessionHash: string }, client: Tx = db()) {
-  const [row] =
-    "userId" in entrant
-      ? await client.$queryRaw<{ country: string | null; verified: boolean }[]>`
-          SELECT country, identity_verified_at IS NOT NULL AS verified FROM users WHERE id = ${entrant.userId}::uuid`
-      : await client.$queryRaw<{ country: string | null; verified: boolean }[]>`
-          SELECT u.country, u.identity_verified_at IS NOT NULL AS verified
-          FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ${entrant.sessionHash}`;
+export async function identityGateOf(userId: string, client: Tx = db()) {
+  const [row] = await client.$queryRaw<{ country: string | null; verified: boolean }[]>`
+    SELECT country, identity_verified_at IS NOT NULL AS verified FROM users WHERE id = ${userId}::uuid`;
   return row;
 }
 

@@ -142,6 +142,8 @@ export type EntryBatchRules = {
   /** Where players may play: whole countries, and regions of countries allowed only in some. */
   countries: string[];
   regions: string[];
+  /** Countries whose players verify identity before entering (JURISDICTION_RULES; ADR 080). */
+  verifyCountries: string[];
 };
 
 export type EntryRow = {
@@ -171,7 +173,7 @@ export async function enterRaffles(entries: EntryRequest[], rules: EntryBatchRul
       ${entries.map((e) => e.window?.previous.toISOString() ?? null)}::timestamptz[],
       ${entries.map((e) => e.window?.overlap ?? null)}::float8[],
       ${rules.limitName}, ${rules.limitMax}::int, make_interval(secs => ${rules.playIdleGapMs / 1000}),
-      ${rules.countries}::text[], ${rules.regions}::text[])`;
+      ${rules.countries}::text[], ${rules.regions}::text[], ${rules.verifyCountries}::text[])`;
   const ordered: EntryRow[] = [];
   for (const { ord, ...row } of rows) ordered[ord - 1] = row;
   return ordered;

@@ -31,7 +31,7 @@ export function isAdult(dateOfBirth: string, now: Date): boolean {
 
 /** What the verification page shows: whether it is needed, done, waiting, or why it failed. */
 export async function identityStatus(user: { id: string; country: string | null }) {
-  const [gate, latest] = await Promise.all([checks.identityGateOf({ userId: user.id }), checks.latestCheckOf(user.id)]);
+  const [gate, latest] = await Promise.all([checks.identityGateOf(user.id), checks.latestCheckOf(user.id)]);
   const rules = rulesFor(user.country);
   return {
     verified: Boolean(gate?.verified),
@@ -43,7 +43,7 @@ export async function identityStatus(user: { id: string; country: string | null 
 
 /** Starts a check at the provider; the player is sent to `url`. A provider down throws IdentityProviderUnavailable. */
 export async function startVerification(userId: string, origin: string): Promise<{ url: string } | { verified: true }> {
-  const gate = await checks.identityGateOf({ userId });
+  const gate = await checks.identityGateOf(userId);
   if (gate?.verified) return { verified: true };
   const provider = identityProvider();
   const session = await provider.createSession({

@@ -5,7 +5,7 @@ import { PaymentFailed, priceCoins, priceVip, type Product } from "./payments/pr
 import { confirmPayment } from "./payments/settle.server";
 import { startPayment } from "./payments/start.server";
 import { assertMayPlay } from "../play-safety/responsible-play.server";
-import { assertIdentityFor } from "../play-safety/identity-gate.server";
+import { assertIdentityForDeposit } from "../play-safety/identity-gate.server";
 import { vipDowngradeRefusal, type VipTierName } from "~/shared/vip";
 
 /**
@@ -28,7 +28,7 @@ export async function purchaseRefusal(
 ): Promise<string | undefined> {
   try {
     await assertMayPlay(user.id, now);
-    await assertIdentityFor("deposit", { userId: user.id });
+    await assertIdentityForDeposit(user.id);
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return error.message;

@@ -1,4 +1,4 @@
-import { assertIdentityFor } from "./identity-gate.server";
+import { assertIdentityForDeposit } from "./identity-gate.server";
 import { recordAudit } from "~/models/back-office/audit-event.server";
 import { db, type Tx } from "~/models/db.server";
 import { nonZero, postTransaction, userAccountId } from "~/models/money/ledger.server";
@@ -127,7 +127,7 @@ export function exclusionError(until: Date, kind: string | null): DomainError {
  */
 export async function checkDeposit(userId: string, amountCents: number, now = new Date(), client?: Tx, { countUnfinished = true } = {}) {
   await assertMayPlay(userId, now, client);
-  await assertIdentityFor("deposit", { userId }, client);
+  await assertIdentityForDeposit(userId, client);
   const rows = await rp.limitsOf(userId, client);
   for (const period of Object.keys(LIMIT_PERIODS) as LimitPeriod[]) {
     const limit = effectiveLimit(

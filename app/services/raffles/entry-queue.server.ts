@@ -2,7 +2,7 @@ import { remember } from "@epic-web/remember";
 import { enterRaffles, type EntryRequest, type EntryRow } from "~/models/raffles/raffle.server";
 import { PLAY_IDLE_GAP_MS } from "~/services/accounts/sessions.server";
 import { getEnv } from "~/infra/env.server";
-import { placesServed } from "~/shared/jurisdictions";
+import { countriesVerifyingBeforeEntry, placesServed } from "~/shared/jurisdictions";
 import { entryLimit } from "../system/rate-limit.server";
 
 /**
@@ -46,7 +46,13 @@ async function run(batch: Waiting[]): Promise<void> {
     const limit = entryLimit();
     const rows = await enterRaffles(
       batch.map((w) => w.request),
-      { limitName: limit.name, limitMax: limit.max, playIdleGapMs: PLAY_IDLE_GAP_MS, ...placesServed(getEnv().ALLOWED_COUNTRIES) },
+      {
+        limitName: limit.name,
+        limitMax: limit.max,
+        playIdleGapMs: PLAY_IDLE_GAP_MS,
+        ...placesServed(getEnv().ALLOWED_COUNTRIES),
+        verifyCountries: countriesVerifyingBeforeEntry(),
+      },
     );
     batch.forEach((waiting, i) => waiting.resolve(rows[i]!));
   } catch (error) {

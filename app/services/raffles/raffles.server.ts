@@ -1,4 +1,3 @@
-import { assertIdentityFor } from "../play-safety/identity-gate.server";
 import { createHash, randomBytes } from "node:crypto";
 import { insertWinMails } from "~/models/system/email-outbox.server";
 import type { RaffleKind } from "~/generated/prisma/client";
@@ -34,6 +33,7 @@ import { splitPotMix } from "~/shared/prize";
 import { submitEntry } from "~/services/raffles/entry-queue.server";
 import { entryLimit, RateLimited, slidingWindow } from "../system/rate-limit.server";
 import { exclusionError, jurisdictionError } from "../play-safety/responsible-play.server";
+import { IDENTITY_FIRST_MESSAGE } from "~/shared/jurisdictions";
 import { activeVipTier, winMultiplierTenths } from "~/shared/vip";
 import { USERNAME_FIRST } from "~/shared/username";
 
@@ -81,8 +81,6 @@ export async function enterRaffle({
 }): Promise<EntryResult> {
   if (!Number.isInteger(tickets) || tickets < 1) throw new RangeError("tickets must be a positive integer");
   // A player's entry (from a session) is checked and counted against the rate limit in its own transaction.
-  // Where the law asks for identity first (ADR 080); verification is never undone, so this may precede the entry's transaction.
-  await assertIdentityFor("entry", "sessionHash" in entrant ? { sessionHash: entrant.sessionHash } : { userId: entrant.userId });
   const window = "sessionHash" in entrant ? slidingWindow(entryLimit(), now) : undefined;
   const row = await submitEntry({ ...entrant, raffleId, kind, tickets, now, window });
   countEntry(row.outcome);
@@ -111,6 +109,8 @@ export async function enterRaffle({
       throw exclusionError(row.excludedUntil!, row.exclusionKind);
     case "jurisdiction":
       throw jurisdictionError();
+    case "identity_required":
+      throw new DomainError("identity_required", IDENTITY_FIRST_MESSAGE);
     case "raffle_not_found":
       throw new DomainError("raffle_not_found", "Raffle not found");
     case "raffle_closed":

@@ -20,6 +20,9 @@
 --   * a break or self-exclusion: 'excluded' (with its end and kind);
 --   * the player's place: may_play_from(their country, region, p_countries, p_regions), the
 --     one statement of that rule: 'jurisdiction' (docs/decisions/008-responsible-play.md);
+--   * identity first where the law asks for it: a player from one of p_verify_countries
+--     whose identity is not verified: 'identity_required' (ADR 080; TypeScript passes the
+--     countries of JURISDICTION_RULES, as it passes the places served);
 --   * the raffle: unknown or of another kind 'raffle_not_found', ended or closed early 'raffle_closed', not
 --     started 'raffle_not_open', VIP-only without an active membership 'vip_only', over the
 --     per-player ticket cap 'over_ticket_cap', more than the player's coins (cash and
@@ -36,7 +39,7 @@ CREATE OR REPLACE FUNCTION "enter_raffles"(
   p_users UUID[], p_sessions TEXT[], p_raffles UUID[], p_kinds TEXT[], p_tickets INTEGER[], p_now TIMESTAMPTZ[],
   p_windows TIMESTAMPTZ[], p_previous TIMESTAMPTZ[], p_overlap DOUBLE PRECISION[],
   p_limit_name TEXT, p_limit_max INTEGER, p_play_idle_gap INTERVAL,
-  p_countries TEXT[], p_regions TEXT[]
+  p_countries TEXT[], p_regions TEXT[], p_verify_countries TEXT[]
 ) RETURNS TABLE (
   ord INTEGER, outcome TEXT, tier TEXT, first_position INTEGER, cost BIGINT, balance BIGINT,
   cap INTEGER, excluded_until TIMESTAMPTZ, exclusion_kind TEXT
@@ -81,6 +84,7 @@ DECLARE
   u_is_admin BOOLEAN[];
   u_exclusion_kind TEXT[];
   u_allowed BOOLEAN[];
+  u_identity_ok BOOLEAN[];
   u_account UUID[];
   u_bonus_account UUID[];
   u_cash BIGINT[];
@@ -151,8 +155,10 @@ BEGIN
          array_agg(x."vip_tier"::TEXT), array_agg(x."vip_expiry"),
          array_agg(x."excluded_until"), array_agg(x."exclusion_kind"::TEXT), array_agg(x."is_admin"),
          array_agg(may_play_from(x."country", x."region", p_countries, p_regions)),
+         array_agg(x."identity_verified_at" IS NOT NULL OR x."country" IS NULL OR NOT (x."country" = ANY(p_verify_countries))),
          array_agg(a."id"), array_agg(b."id"), array_agg(a."balance"), array_agg(b."balance")
-    INTO u_ids, u_vip_tier, u_vip_expiry, u_excluded_until, u_exclusion_kind, u_is_admin, u_allowed, u_account, u_bonus_account, u_cash, u_bonus
+    INTO u_ids, u_vip_tier, u_vip_expiry, u_excluded_until, u_exclusion_kind, u_is_admin, u_allowed, u_identity_ok,
+         u_account, u_bonus_account, u_cash, u_bonus
     FROM "users" x
     JOIN "ledger_accounts" a ON a."user_id" = x."id" AND a."kind" = 'user'
     JOIN "ledger_accounts" b ON b."user_id" = x."id" AND b."kind" = 'user_bonus'
@@ -219,6 +225,9 @@ BEGIN
     END IF;
     IF NOT u_allowed[u] THEN
       outcome := 'jurisdiction'; RETURN NEXT; CONTINUE;
+    END IF;
+    IF NOT u_identity_ok[u] THEN
+      outcome := 'identity_required'; RETURN NEXT; CONTINUE;
     END IF;
 
     r := array_position(r_ids, p_raffles[i]);
