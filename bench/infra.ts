@@ -22,7 +22,16 @@ export async function waitFor(url: string, timeoutMs = 60_000, alsoReady: number
 
 export type Child = { process: ChildProcess; port: number; stop: () => Promise<void> };
 
+/** Every server the bench started and has not seen end, so that an interrupted bench stops them too. */
+const running = new Set<ChildProcess>();
+
+export function stopEveryServer(): void {
+  for (const child of running) child.kill("SIGTERM");
+}
+
 function stopper(child: ChildProcess) {
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   return () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();

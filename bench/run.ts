@@ -55,7 +55,7 @@ const { connectDb, disconnectDb } = await import("~/models/db.server");
 const { ensureDatabase, startEmbeddedPostgres } = await import("../server/embedded-postgres");
 const { migrate } = await import("~/models/system/migrations.server");
 const { seed } = await import("../server/seed");
-const { runPgbench, startApp, startHelloWorld, startScript, root } = await import("./infra");
+const { runPgbench, startApp, startHelloWorld, startScript, stopEveryServer, root } = await import("./infra");
 const { prepareEntriesReference } = await import("./reference/setup");
 const { createPlayers } = await import("./fixtures");
 const { entriesPhase } = await import("./entries-phase");
@@ -79,6 +79,13 @@ const loaderCost: string[] = [];
 const noteLoader = (phase: string, result: { loaderMsPerRequest: number }) => loaderCost.push(`${phase} ${round(result.loaderMsPerRequest, 3)} ms`);
 
 const postgres = await startEmbeddedPostgres({ dir: path.join(dataDir, "postgres") });
+// Ctrl-C or a kill mid-run stops the servers and the cluster too: the next run needs their ports.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    stopEveryServer();
+    void postgres.stop().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  });
+}
 const appUrl = postgres.url("raffle");
 const pgbenchUrl = postgres.url("pgbench");
 const referenceUrl = postgres.url("reference");

@@ -66,11 +66,48 @@ export class TooManyStreams extends Error {
 /** Who holds a stream: each is counted against its own cap. */
 export type StreamHolder = { session?: string; account?: string; address?: string; maxStreams?: number };
 
-type Hub = { subscribers: Set<Subscriber>; held: Map<string, number>; unlisten?: () => void; closed?: boolean };
+/**
+ * Pot changes heard within this long go out together, the latest of each raffle only: every
+ * entry moves a pot and every open stream hears every pot, so a crowd's entries cost streams ×
+ * entries sends (issue 36). Other events go out at once, after the pots held back.
+ */
+export const POT_FLUSH_MS = 250;
+
+type Hub = {
+  subscribers: Set<Subscriber>;
+  held: Map<string, number>;
+  unlisten?: () => void;
+  closed?: boolean;
+  /** Pot events held back until the next flush, by raffle. */
+  pots: Map<string, GameEvent>;
+  flushTimer?: ReturnType<typeof setTimeout>;
+};
 
 /** One hub per process, shared by the copies of this module in server.ts and the Remix build. */
 function hub(): Hub {
-  return remember("raffle:events", (): Hub => ({ subscribers: new Set(), held: new Map() }));
+  return remember("raffle:events", (): Hub => ({ subscribers: new Set(), held: new Map(), pots: new Map() }));
+}
+
+function dispatch(h: Hub, event: GameEvent) {
+  for (const each of h.subscribers) each.listener(event);
+}
+
+function flushPots(h: Hub) {
+  clearTimeout(h.flushTimer);
+  h.flushTimer = undefined;
+  const pots = [...h.pots.values()];
+  h.pots.clear();
+  for (const pot of pots) dispatch(h, pot);
+}
+
+function heard(h: Hub, event: GameEvent) {
+  if (event.type === "pot") {
+    h.pots.set(event.raffleId, event);
+    h.flushTimer ??= setTimeout(() => flushPots(h), POT_FLUSH_MS);
+    return;
+  }
+  flushPots(h);
+  dispatch(h, event);
 }
 
 /**
@@ -115,10 +152,7 @@ export async function subscribe(
     unsubscribe();
     throw error;
   }
-  h.unlisten ??= onNotification(CHANNEL, (payload) => {
-    const event = JSON.parse(payload) as GameEvent;
-    for (const each of hub().subscribers) each.listener(event);
-  });
+  h.unlisten ??= onNotification(CHANNEL, (payload) => heard(hub(), JSON.parse(payload) as GameEvent));
   return unsubscribe;
 }
 
@@ -139,6 +173,9 @@ export function eventsOpen(): boolean {
 export async function closeEvents(): Promise<void> {
   const h = hub();
   h.closed = true;
+  clearTimeout(h.flushTimer);
+  h.flushTimer = undefined;
+  h.pots.clear();
   for (const subscriber of [...h.subscribers]) subscriber.onClose();
   h.subscribers.clear();
   h.held.clear();

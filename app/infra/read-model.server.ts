@@ -14,6 +14,10 @@ import { isListening, onNotification, onStatus, startListening } from "./listene
  * - Triggers announce every change of those rows on the "read_model" channel at commit
  *   (prisma/migrations/20261121190000_read_model_notifications); live game events count as
  *   raffle changes too, and are seen first, so a browser told of a draw reads the draw.
+ * - The shared panels are not read again at every raffle change, only at a draw (the
+ *   "drawn" event), a player's change (their name) or after PANEL_TTL_MS: every entry
+ *   changes a raffle, and re-reading the day's and the week's figures for every page while
+ *   entries flow was most of what a crowd of players cost PostgreSQL (issue 36).
  * - This process's own writes are forgotten before their answer leaves (`afterWrite`), so a
  *   player always reads what they just did; another instance's writes are seen when their
  *   notification arrives, a few milliseconds after the commit.
@@ -36,8 +40,10 @@ const MAX_SESSIONS = 50_000;
 const PANEL_TTL_MS = 5_000;
 /** Raffles and tickets change only when announced; read again after this long all the same. */
 const GAME_TTL_MS = 60_000;
-/** Raffles, panels and players' tickets: beyond this many, the least recently read are dropped. */
+/** Raffles and players' tickets: beyond this many, the least recently read are dropped. */
 const MAX_GAME_ENTRIES = 50_000;
+/** The shared panels (a few keys each day). */
+const MAX_PANELS = 1_000;
 
 type GameEntry = { generation: number; entry: CacheEntry };
 
@@ -62,6 +68,10 @@ type Model = {
    */
   game: Cache;
   generation: number;
+  /** The panels' own entries and generation: bumped by draws and players' changes, not by every pot. */
+  panelEntries: LRUCache<string, GameEntry>;
+  panels: Cache;
+  panelGeneration: number;
   stop?: () => void;
 };
 
@@ -78,23 +88,26 @@ function newSessions(tokensOfUser: Map<string, Set<string>>): LRUCache<string, S
   });
 }
 
-/** The view of the game entries for the model's current generation (see `Model.game`). */
-function gameView(m: Pick<Model, "generation" | "gameEntries">): Cache {
-  const generation = m.generation;
-  const current = () => m.generation === generation;
+/** A view of `entries` for the generation current now (see `Model.game`): it stores nothing once `generationNow` moves on. */
+function generationView(entries: LRUCache<string, GameEntry>, generationNow: () => number): Cache {
+  const generation = generationNow();
+  const current = () => generationNow() === generation;
   return {
     get: (key) => {
-      const stored = m.gameEntries.get(key);
+      const stored = entries.get(key);
       return stored && stored.generation === generation ? stored.entry : undefined;
     },
     set: (key, entry) => {
-      if (current()) m.gameEntries.set(key, { generation, entry });
+      if (current()) entries.set(key, { generation, entry });
     },
     delete: (key) => {
-      if (current()) m.gameEntries.delete(key);
+      if (current()) entries.delete(key);
     },
   };
 }
+
+const gameView = (m: Pick<Model, "generation" | "gameEntries">) => generationView(m.gameEntries, () => m.generation);
+const panelView = (m: Pick<Model, "panelGeneration" | "panelEntries">) => generationView(m.panelEntries, () => m.panelGeneration);
 
 function model(): Model {
   return remember("raffle:read-model", (): Model => {
@@ -106,8 +119,10 @@ function model(): Model {
       tokensOfUser,
       gameEntries: new LRUCache<string, GameEntry>({ max: MAX_GAME_ENTRIES }),
       generation: 0,
+      panelEntries: new LRUCache<string, GameEntry>({ max: MAX_PANELS }),
+      panelGeneration: 0,
     };
-    return Object.assign(m, { game: gameView(m) });
+    return Object.assign(m, { game: gameView(m), panels: panelView(m) });
   });
 }
 
@@ -116,7 +131,9 @@ function forgetEverything(m: Model) {
   m.sessions.clear();
   m.tokensOfUser.clear();
   m.gameEntries.clear();
+  m.panelEntries.clear();
   forgetGame(m);
+  forgetPanels(m);
 }
 
 function forgetToken(m: Model, tokenHash: string) {
@@ -130,11 +147,29 @@ function forgetUser(m: Model, userId: string) {
   m.tokensOfUser.delete(userId);
   // Winners and the leaderboard show players' names.
   forgetGame(m);
+  forgetPanels(m);
 }
 
 function forgetGame(m: Model) {
   m.generation++;
   m.game = gameView(m);
+}
+
+function forgetPanels(m: Model) {
+  m.panelGeneration++;
+  m.panels = panelView(m);
+}
+
+/** A live game event: every one changes a raffle; a draw also changes the panels (winners, the day's figures). */
+function heardGameEvent(m: Model, payload: string) {
+  forgetGame(m);
+  let type: unknown;
+  try {
+    type = (JSON.parse(payload) as { type?: unknown }).type;
+  } catch {
+    type = undefined;
+  }
+  if (type !== "pot") forgetPanels(m);
 }
 
 /** Applies one "read_model" notification (exported for tests of the payloads). */
@@ -152,7 +187,7 @@ export async function startReadModel(): Promise<void> {
   if (m.stop) return;
   const unsubscribe = [
     onNotification("read_model", applyChange),
-    onNotification("raffle_events", () => forgetGame(m)),
+    onNotification("raffle_events", (payload) => heardGameEvent(m, payload)),
     onStatus((up) => {
       forgetEverything(m);
       m.enabled = up;
@@ -217,10 +252,10 @@ export function currentVersion(): number {
   return model().version;
 }
 
-function game<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+function game<T>(key: string, ttlMs: number, load: () => Promise<T>, which: "game" | "panels" = "game"): Promise<T> {
   const m = model();
   if (!m.enabled) return load();
-  return cachified({ key, cache: m.game, ttl: ttlMs, getFreshValue: load });
+  return cachified({ key, cache: m[which], ttl: ttlMs, getFreshValue: load });
 }
 
 /** Every active raffle of the kind (started or not): changes only with a raffle's row. */
@@ -233,7 +268,7 @@ export function ticketsOf<T>(userId: string, kind: RaffleKind, load: () => Promi
   return game(`tickets:${kind}:${userId}`, GAME_TTL_MS, load);
 }
 
-/** A panel every player sees the same (stats, winners, leaderboard). */
+/** A panel every player sees the same (stats, winners, leaderboard): read again at a draw, or after PANEL_TTL_MS. */
 export function panel<T>(key: string, load: () => Promise<T>): Promise<T> {
-  return game(`panel:${key}`, PANEL_TTL_MS, load);
+  return game(`panel:${key}`, PANEL_TTL_MS, load, "panels");
 }

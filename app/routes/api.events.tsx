@@ -2,12 +2,23 @@ import { randomInt } from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser, sessionTokenHash } from "~/web/auth.server";
 import { getEnv } from "~/infra/env.server";
-import { eventsOpen, subscribe, TooManyStreams } from "~/infra/events.server";
+import { eventsOpen, subscribe, TooManyStreams, type GameEvent } from "~/infra/events.server";
 
 /** A refused stream's client tries again after this long (the page polls meanwhile). */
 const RETRY_AFTER_SECONDS = 30;
 /** The pause the browser makes before it opens a dropped stream again. */
 const RECONNECT_MS = 5_000;
+
+const encoder = new TextEncoder();
+const NOTICE = encoder.encode("event: notice\ndata: {}\n\n");
+/** Each event's bytes, made once for all the streams that send it. */
+const wire = new WeakMap<GameEvent, Uint8Array>();
+
+function bytesOf(event: GameEvent): Uint8Array {
+  let bytes = wire.get(event);
+  if (!bytes) wire.set(event, (bytes = encoder.encode(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)));
+  return bytes;
+}
 
 /**
  * How long this stream may live: EVENT_STREAM_MAX_SECONDS less up to a tenth at random, so
@@ -32,8 +43,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   // Checked in the same turn as `subscribe` below takes its place.
   if (!eventsOpen()) return new Response("Shutting down", { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } });
-  const encoder = new TextEncoder();
-  let send = (_text: string) => {};
+  let write = (_bytes: Uint8Array) => {};
+  const send = (text: string) => write(encoder.encode(text));
+  // The events heard in one turn (the pots flushed together) go out as one write.
+  let queued: Uint8Array[] = [];
+  const sendEvent = (bytes: Uint8Array) => {
+    queued.push(bytes);
+    if (queued.length > 1) return;
+    queueMicrotask(() => {
+      const chunks = queued;
+      queued = [];
+      write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    });
+  };
   let cleanup = () => {};
   let unsubscribe: () => void;
   try {
@@ -41,10 +63,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       (event) => {
         // Other players' news is theirs: neither the event nor whom it concerns is sent.
         if (event.type === "notice") {
-          if (event.userIds.includes(user.id)) send("event: notice\ndata: {}\n\n");
+          if (event.userIds.includes(user.id)) sendEvent(NOTICE);
           return;
         }
-        send(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+        sendEvent(bytesOf(event));
       },
       () => cleanup(),
       { session: await sessionTokenHash(request), account: user.id, address: context.clientIp, maxStreams: getEnv().EVENT_STREAMS_MAX },
@@ -55,9 +77,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   }
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      send = (text: string) => {
+      write = (bytes: Uint8Array) => {
         try {
-          controller.enqueue(encoder.encode(text));
+          controller.enqueue(bytes);
         } catch {
           cleanup();
         }

@@ -1,6 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { describe, expect, it, vi } from "vitest";
+import { db } from "~/models/db.server";
 import { loader as eventsLoader } from "~/routes/api.events";
-import { STREAMS_PER_SESSION, subscribe, TooManyStreams } from "~/infra/events.server";
+import { STREAMS_PER_SESSION, subscribe, TooManyStreams, type GameEvent } from "~/infra/events.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 
@@ -72,5 +74,27 @@ describe("live event stream caps", () => {
       { maxStreams: 3 },
     );
     again();
+  });
+});
+
+describe("live events under a crowd's entries", () => {
+  it("sends the pots heard together once per raffle, the latest figures, and before the draw that follows", async () => {
+    const heard: GameEvent[] = [];
+    const unsubscribe = await subscribe((event) => heard.push(event));
+    const [a, b] = [randomUUID(), randomUUID()];
+    const pot = (raffleId: string, currentPot: string, ticketCount: number) =>
+      ({ type: "pot", raffleId, kind: "regular", currentPot, participantCount: 1, ticketCount }) as const;
+    const drawn = { type: "drawn", raffleId: a, kind: "regular", outcome: "cancelled" } as const;
+    const notify = (event: object) => db().$executeRaw`SELECT pg_notify('raffle_events', ${JSON.stringify(event)})`;
+    try {
+      // Four entries' pots committed together, then the draw of the first raffle.
+      await db().$transaction([notify(pot(a, "0.05", 1)), notify(pot(a, "0.10", 2)), notify(pot(b, "0.05", 1)), notify(pot(a, "0.15", 3))]);
+      await notify(drawn);
+      await vi.waitFor(() => expect(heard.some((e) => e.type === "drawn" && e.raffleId === a)).toBe(true));
+      const ours = heard.filter((e) => "raffleId" in e && [a, b].includes(e.raffleId));
+      expect(ours).toEqual([pot(a, "0.15", 3), pot(b, "0.05", 1), drawn]);
+    } finally {
+      unsubscribe();
+    }
   });
 });

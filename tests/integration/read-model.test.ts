@@ -164,7 +164,7 @@ describe("the read model (sessions and raffles from memory)", () => {
 
   it("reads a game key once for concurrent askers, and does not keep a read that a raffle change overtook", async () => {
     await settled();
-    const key = `test-overtaken:${randomBytes(4).toString("hex")}`;
+    const userId = `test-overtaken:${randomBytes(4).toString("hex")}`;
     let loads = 0;
     const load = async () => {
       loads++;
@@ -172,9 +172,32 @@ describe("the read model (sessions and raffles from memory)", () => {
       return loads;
     };
     // Both askers share the one read...
-    expect(await Promise.all([readModel.panel(key, load), readModel.panel(key, load)])).toEqual([1, 1]);
+    expect(await Promise.all([readModel.ticketsOf(userId, "regular", load), readModel.ticketsOf(userId, "regular", load)])).toEqual([1, 1]);
     // ...which the change overtook: it was not kept, the next asker reads again.
-    expect(await readModel.panel(key, load)).toBeGreaterThan(1);
+    expect(await readModel.ticketsOf(userId, "regular", load)).toBeGreaterThan(1);
+  });
+
+  it("keeps the shared panels through entries' pot changes, and reads them again at a draw or a player's change", async () => {
+    const raffle = await createTestRaffle();
+    const key = `test-panel:${randomBytes(4).toString("hex")}`;
+    let loads = 0;
+    const load = async () => ++loads;
+    const gameEvent = async (event: object) => {
+      await db().$executeRaw`SELECT pg_notify('raffle_events', ${JSON.stringify(event)})`;
+      await settled();
+    };
+    await settled();
+    expect(await readModel.panel(key, load)).toBe(1);
+    // An entry: the raffle's row changes and its pot moves. The panels stay.
+    readModel.applyChange("raffles");
+    await gameEvent({ type: "pot", raffleId: raffle.id, kind: "regular", currentPot: "0.05", participantCount: 1, ticketCount: 1 });
+    expect(await readModel.panel(key, load)).toBe(1);
+    // A draw: the winners and the day's figures change.
+    await gameEvent({ type: "drawn", raffleId: raffle.id, kind: "regular", outcome: "cancelled" });
+    expect(await readModel.panel(key, load)).toBe(2);
+    // A player's change (their name shows on the panels).
+    readModel.applyChange(`user:${randomBytes(4).toString("hex")}`);
+    expect(await readModel.panel(key, load)).toBe(3);
   });
 
   it("lists raffles from memory until a raffle changes; the player's tickets too", async () => {
