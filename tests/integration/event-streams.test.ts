@@ -81,7 +81,7 @@ describe("live events under a crowd's entries", () => {
   it("sends the pots heard together once per raffle, the latest figures, and before the draw that follows", async () => {
     const heard: GameEvent[] = [];
     const unsubscribe = await subscribe((event) => heard.push(event));
-    const [a, b] = [randomUUID(), randomUUID()];
+    const [a, b] = [randomUUID() as string, randomUUID() as string];
     const pot = (raffleId: string, currentPot: string, ticketCount: number) =>
       ({ type: "pot", raffleId, kind: "regular", currentPot, participantCount: 1, ticketCount }) as const;
     const drawn = { type: "drawn", raffleId: a, kind: "regular", outcome: "cancelled" } as const;

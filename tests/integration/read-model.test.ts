@@ -182,9 +182,17 @@ describe("the read model (sessions and raffles from memory)", () => {
     const key = `test-panel:${randomBytes(4).toString("hex")}`;
     let loads = 0;
     const load = async () => ++loads;
+    // Heard once this handler, registered after the read model's, hears it (settled()'s marker would drop everything).
     const gameEvent = async (event: object) => {
-      await db().$executeRaw`SELECT pg_notify('raffle_events', ${JSON.stringify(event)})`;
-      await settled();
+      const payload = JSON.stringify(event);
+      let seen = false;
+      const off = onNotification("raffle_events", (heard) => (seen ||= heard === payload));
+      try {
+        await db().$executeRaw`SELECT pg_notify('raffle_events', ${payload})`;
+        await vi.waitFor(() => expect(seen).toBe(true));
+      } finally {
+        off();
+      }
     };
     await settled();
     expect(await readModel.panel(key, load)).toBe(1);
