@@ -38,6 +38,11 @@ const SESSION_TTL_MS = 10_000;
 const MAX_SESSIONS = 50_000;
 /** The shared panels hold this long at most: some of them move with the clock (today's winners, the last 24 hours' players). */
 const PANEL_TTL_MS = 5_000;
+/**
+ * After that, for this long, a page gets the panel it had while one read refreshes it: the
+ * day's figures take long to read under a crowd, and every home page waited for them (issue 36).
+ */
+const PANEL_STALE_MS = 60_000;
 /** Raffles and tickets change only when announced; read again after this long all the same. */
 const GAME_TTL_MS = 60_000;
 /** Raffles and players' tickets: beyond this many, the least recently read are dropped. */
@@ -255,7 +260,7 @@ export function currentVersion(): number {
 function game<T>(key: string, ttlMs: number, load: () => Promise<T>, which: "game" | "panels" = "game"): Promise<T> {
   const m = model();
   if (!m.enabled) return load();
-  return cachified({ key, cache: m[which], ttl: ttlMs, getFreshValue: load });
+  return cachified({ key, cache: m[which], ttl: ttlMs, staleWhileRevalidate: which === "panels" ? PANEL_STALE_MS : 0, getFreshValue: load });
 }
 
 /** Every active raffle of the kind (started or not): changes only with a raffle's row. */

@@ -208,6 +208,23 @@ describe("the read model (sessions and raffles from memory)", () => {
     expect(await readModel.panel(key, load)).toBe(3);
   });
 
+  it("serves a panel past its 5 s from memory while one read refreshes it behind", async () => {
+    await settled();
+    const key = `test-stale:${randomBytes(4).toString("hex")}`;
+    let loads = 0;
+    const load = async () => ++loads;
+    expect(await readModel.panel(key, load)).toBe(1);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 6_000);
+      expect(await readModel.panel(key, load)).toBe(1);
+      await vi.waitFor(() => expect(loads).toBe(2));
+      expect(await readModel.panel(key, load)).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("lists raffles from memory until a raffle changes; the player's tickets too", async () => {
     const player = await createTestUser({ coins: 100n });
     const raffle = await createTestRaffle();
