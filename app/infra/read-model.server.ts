@@ -17,7 +17,9 @@ import { isListening, onNotification, onStatus, startListening } from "./listene
  * - The shared panels are not read again at every raffle change, only at a draw (the
  *   "drawn" event), a player's change (their name) or after PANEL_TTL_MS: every entry
  *   changes a raffle, and re-reading the day's and the week's figures for every page while
- *   entries flow was most of what a crowd of players cost PostgreSQL (issue 36).
+ *   entries flow was most of what a crowd of players cost PostgreSQL (issue 36). The heavy
+ *   ones (the day's figures, the week's leaderboard) are not read again at a draw either:
+ *   draws end every few seconds under a crowd, and every home page waited for them.
  * - This process's own writes are forgotten before their answer leaves (`afterWrite`), so a
  *   player always reads what they just did; another instance's writes are seen when their
  *   notification arrives, a few milliseconds after the commit.
@@ -77,6 +79,10 @@ type Model = {
   panelEntries: LRUCache<string, GameEntry>;
   panels: Cache;
   panelGeneration: number;
+  /** The heavy panels' (kept through draws): bumped only by players' changes. */
+  heavyEntries: LRUCache<string, GameEntry>;
+  heavy: Cache;
+  heavyGeneration: number;
   stop?: () => void;
 };
 
@@ -113,6 +119,7 @@ function generationView(entries: LRUCache<string, GameEntry>, generationNow: () 
 
 const gameView = (m: Pick<Model, "generation" | "gameEntries">) => generationView(m.gameEntries, () => m.generation);
 const panelView = (m: Pick<Model, "panelGeneration" | "panelEntries">) => generationView(m.panelEntries, () => m.panelGeneration);
+const heavyView = (m: Pick<Model, "heavyGeneration" | "heavyEntries">) => generationView(m.heavyEntries, () => m.heavyGeneration);
 
 function model(): Model {
   return remember("raffle:read-model", (): Model => {
@@ -126,8 +133,10 @@ function model(): Model {
       generation: 0,
       panelEntries: new LRUCache<string, GameEntry>({ max: MAX_PANELS }),
       panelGeneration: 0,
+      heavyEntries: new LRUCache<string, GameEntry>({ max: MAX_PANELS }),
+      heavyGeneration: 0,
     };
-    return Object.assign(m, { game: gameView(m), panels: panelView(m) });
+    return Object.assign(m, { game: gameView(m), panels: panelView(m), heavy: heavyView(m) });
   });
 }
 
@@ -137,8 +146,9 @@ function forgetEverything(m: Model) {
   m.tokensOfUser.clear();
   m.gameEntries.clear();
   m.panelEntries.clear();
+  m.heavyEntries.clear();
   forgetGame(m);
-  forgetPanels(m);
+  forgetPanels(m, { heavy: true });
 }
 
 function forgetToken(m: Model, tokenHash: string) {
@@ -152,7 +162,7 @@ function forgetUser(m: Model, userId: string) {
   m.tokensOfUser.delete(userId);
   // Winners and the leaderboard show players' names.
   forgetGame(m);
-  forgetPanels(m);
+  forgetPanels(m, { heavy: true });
 }
 
 function forgetGame(m: Model) {
@@ -160,12 +170,15 @@ function forgetGame(m: Model) {
   m.game = gameView(m);
 }
 
-function forgetPanels(m: Model) {
+function forgetPanels(m: Model, { heavy }: { heavy: boolean }) {
   m.panelGeneration++;
   m.panels = panelView(m);
+  if (!heavy) return;
+  m.heavyGeneration++;
+  m.heavy = heavyView(m);
 }
 
-/** A live game event: every one changes a raffle; a draw also changes the panels (winners, the day's figures). */
+/** A live game event: every one changes a raffle; a draw also changes the panels (the winners), the heavy ones aside. */
 function heardGameEvent(m: Model, payload: string) {
   forgetGame(m);
   let type: unknown;
@@ -174,7 +187,7 @@ function heardGameEvent(m: Model, payload: string) {
   } catch {
     type = undefined;
   }
-  if (type !== "pot") forgetPanels(m);
+  if (type !== "pot") forgetPanels(m, { heavy: false });
 }
 
 /** Applies one "read_model" notification (exported for tests of the payloads). */
@@ -257,10 +270,10 @@ export function currentVersion(): number {
   return model().version;
 }
 
-function game<T>(key: string, ttlMs: number, load: () => Promise<T>, which: "game" | "panels" = "game"): Promise<T> {
+function game<T>(key: string, ttlMs: number, load: () => Promise<T>, which: "game" | "panels" | "heavy" = "game"): Promise<T> {
   const m = model();
   if (!m.enabled) return load();
-  return cachified({ key, cache: m[which], ttl: ttlMs, staleWhileRevalidate: which === "panels" ? PANEL_STALE_MS : 0, getFreshValue: load });
+  return cachified({ key, cache: m[which], ttl: ttlMs, staleWhileRevalidate: which === "game" ? 0 : PANEL_STALE_MS, getFreshValue: load });
 }
 
 /** Every active raffle of the kind (started or not): changes only with a raffle's row. */
@@ -273,7 +286,11 @@ export function ticketsOf<T>(userId: string, kind: RaffleKind, load: () => Promi
   return game(`tickets:${kind}:${userId}`, GAME_TTL_MS, load);
 }
 
-/** A panel every player sees the same (stats, winners, leaderboard): read again at a draw, or after PANEL_TTL_MS. */
-export function panel<T>(key: string, load: () => Promise<T>): Promise<T> {
-  return game(`panel:${key}`, PANEL_TTL_MS, load, "panels");
+/**
+ * A panel every player sees the same (winners, the cards drawn moments ago): read again at a
+ * draw, or after PANEL_TTL_MS. A heavy one (the day's figures, the week's leaderboard) is
+ * kept through draws: one draw moves them little, and the read is slow under a crowd.
+ */
+export function panel<T>(key: string, load: () => Promise<T>, { heavy = false }: { heavy?: boolean } = {}): Promise<T> {
+  return game(`panel:${key}`, PANEL_TTL_MS, load, heavy ? "heavy" : "panels");
 }

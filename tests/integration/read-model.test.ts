@@ -177,7 +177,7 @@ describe("the read model (sessions and raffles from memory)", () => {
     expect(await readModel.ticketsOf(userId, "regular", load)).toBeGreaterThan(1);
   });
 
-  it("keeps the shared panels through entries' pot changes, and reads them again at a draw or a player's change", async () => {
+  it("keeps the shared panels through entries' pot changes, and reads them again at a draw (the heavy ones aside) or a player's change", async () => {
     const raffle = await createTestRaffle();
     const key = `test-panel:${randomBytes(4).toString("hex")}`;
     let loads = 0;
@@ -194,18 +194,23 @@ describe("the read model (sessions and raffles from memory)", () => {
         off();
       }
     };
+    let heavyLoads = 0;
+    const heavy = () => readModel.panel(`${key}:heavy`, async () => ++heavyLoads, { heavy: true });
     await settled();
     expect(await readModel.panel(key, load)).toBe(1);
+    expect(await heavy()).toBe(1);
     // An entry: the raffle's row changes and its pot moves. The panels stay.
     readModel.applyChange("raffles");
     await gameEvent({ type: "pot", raffleId: raffle.id, kind: "regular", currentPot: "0.05", participantCount: 1, ticketCount: 1 });
     expect(await readModel.panel(key, load)).toBe(1);
-    // A draw: the winners and the day's figures change.
+    // A draw: the winners change. The heavy panels (the day's figures) wait for their 5 s.
     await gameEvent({ type: "drawn", raffleId: raffle.id, kind: "regular", outcome: "cancelled" });
     expect(await readModel.panel(key, load)).toBe(2);
-    // A player's change (their name shows on the panels).
+    expect(await heavy()).toBe(1);
+    // A player's change (their name shows on the panels, the leaderboard among them).
     readModel.applyChange(`user:${randomBytes(4).toString("hex")}`);
     expect(await readModel.panel(key, load)).toBe(3);
+    expect(await heavy()).toBe(2);
   });
 
   it("serves a panel past its 5 s from memory while one read refreshes it behind", async () => {

@@ -141,7 +141,7 @@ export function onTheBoard<A extends { entryPrice: string; endTime: string }, D 
 }
 
 export async function getStats(now = new Date()) {
-  const s = await readModel.panel(`stats:${utcDay(now).toISOString()}`, () => feeds.stats(now, utcDay(now)));
+  const s = await readModel.panel(`stats:${utcDay(now).toISOString()}`, () => feeds.stats(now, utcDay(now)), { heavy: true });
   return { totalPlayers: s.players, totalPots: coinsToDecimal(s.pots), winnersToday: s.winners };
 }
 
@@ -177,7 +177,9 @@ export function utcWeekStart(now: Date): Date {
 }
 
 export async function getLeaderboard(now = new Date(), limit = 10) {
-  return (await readModel.panel(`leaderboard:${utcWeekStart(now).toISOString()}:${limit}`, () => feeds.leaderboard(utcWeekStart(now), limit))).map((row) => ({
+  return (
+    await readModel.panel(`leaderboard:${utcWeekStart(now).toISOString()}:${limit}`, () => feeds.leaderboard(utcWeekStart(now), limit), { heavy: true })
+  ).map((row) => ({
     username: displayName(row),
     isDemo: row.isDemo,
     totalWins: Number(row.wins),
