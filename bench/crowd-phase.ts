@@ -55,13 +55,13 @@ export async function crowdPhase({
     return s ? `${ms(s.p50)} / ${ms(s.p99)}` : "—";
   };
   const table = [
-    "The crowd (simulated signed-in players over HTTP at a player's pace; p50 / p99 in ms; CPU in seconds per 1,000 player-minutes):",
+    "The crowd (simulated signed-in players over HTTP at a player's pace; p50 / p99 in ms; CPU in seconds per 1,000 player-minutes; machine busy: the app's, PostgreSQL's and the driver's CPU over every core's time):",
     "",
-    "| Players | Home | /quick | History | Entry | Spin | Events p99 | Draws p99 | Errors | App CPU | PostgreSQL CPU | App RSS |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| Players | Home | /quick | History | Entry | Spin | Events p99 | Draws p99 | Errors | App CPU | PostgreSQL CPU | Driver CPU | Machine busy | App RSS |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...results.map(
       (r) =>
-        `| ${r.players} | ${cell(r, "home")} | ${cell(r, "quick page")} | ${cell(r, "history")} | ${cell(r, "entry")} | ${cell(r, "spin")} | ${ms(r.events.p99)} (${r.events.sampled} sampled) | ${ms(r.draws.p99)} (${r.draws.drawn}) | ${r.errors} | ${r.appCpuPer1000PlayerMinutes.toFixed(1)} | ${r.postgresCpuPer1000PlayerMinutes.toFixed(1)} | ${r.appRssMb.toFixed(0)} MB |`,
+        `| ${r.players} | ${cell(r, "home")} | ${cell(r, "quick page")} | ${cell(r, "history")} | ${cell(r, "entry")} | ${cell(r, "spin")} | ${ms(r.events.p99)} (${r.events.sampled} sampled) | ${ms(r.draws.p99)} (${r.draws.drawn}) | ${r.errors} | ${r.appCpuPer1000PlayerMinutes.toFixed(1)} | ${r.postgresCpuPer1000PlayerMinutes.toFixed(1)} | ${r.driverCpuPer1000PlayerMinutes.toFixed(1)} | ${(100 * r.machineShare).toFixed(0)}% | ${r.appRssMb.toFixed(0)} MB |`,
     ),
   ].join("\n");
   const details = [table, ...results.filter((r) => r.errors).map((r) => `Crowd of ${r.players}: ${r.errors} errors, e.g. ${r.errorSamples.join("; ")}`)];

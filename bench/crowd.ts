@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import { availableParallelism } from "node:os";
 import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
 import type { Player } from "./fixtures";
@@ -25,6 +26,10 @@ export type CrowdResult = {
   draws: { drawn: number; p99: number };
   appCpuPer1000PlayerMinutes: number;
   postgresCpuPer1000PlayerMinutes: number;
+  /** The driver's own (this process): it shares the machine with the app and PostgreSQL. */
+  driverCpuPer1000PlayerMinutes: number;
+  /** The app's, PostgreSQL's and the driver's CPU together, as a share of every core for the run: near 1, the machine is full. */
+  machineShare: number;
   appRssMb: number;
 };
 
@@ -202,7 +207,8 @@ export async function crowd({
   }
 
   const postgresPid = postmasterPid(postgresDir);
-  const [appCpu, postgresCpu] = [cpuSeconds(appPid), cpuSeconds(postgresPid)];
+  const [appCpu, postgresCpu, driverCpu] = [cpuSeconds(appPid), cpuSeconds(postgresPid), process.cpuUsage()];
+  const startedAt = performance.now();
   let rssPeak = 0;
   const rss = setInterval(() => (rssPeak = Math.max(rssPeak, residentBytes(appPid))), 5_000);
   const background = [refreshOpen(), drawsThroughout()];
@@ -211,6 +217,9 @@ export async function crowd({
   const minutes = seconds / 60;
   const perThousandPlayerMinutes = (cpu: number) => cpu / ((players.length * minutes) / 1000);
   const [appUsed, postgresUsed] = [cpuSeconds(appPid) - appCpu, cpuSeconds(postgresPid) - postgresCpu];
+  const driverUsage = process.cpuUsage(driverCpu);
+  const driverUsed = (driverUsage.user + driverUsage.system) / 1e6;
+  const machineShare = (appUsed + postgresUsed + driverUsed) / (availableParallelism() * ((performance.now() - startedAt) / 1000));
   clearInterval(rss);
   stop.abort();
   await Promise.allSettled(background);
@@ -232,6 +241,8 @@ export async function crowd({
     draws: { drawn: drawDelays.length, p99: percentile(drawDelays, 99) },
     appCpuPer1000PlayerMinutes: perThousandPlayerMinutes(appUsed),
     postgresCpuPer1000PlayerMinutes: perThousandPlayerMinutes(postgresUsed),
+    driverCpuPer1000PlayerMinutes: perThousandPlayerMinutes(driverUsed),
+    machineShare,
     appRssMb: rssPeak / 2 ** 20,
   };
 }
