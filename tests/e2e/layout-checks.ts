@@ -95,8 +95,20 @@ export const playerTest = test.extend<{ playerPath: (path: string) => string }, 
  * - a tap target under 24×24 CSS px (WCAG 2.2, 2.5.8), unless it is a link inside a sentence
  *   (the standard's "inline" exception);
  * - a button, or a link in the header or a navigation bar, under 44 px tall (ADR 029).
+ *
+ * Measured at rest: an entrance that scales or slides (the win moment's dialog) makes its
+ * buttons smaller while it runs, so the finite animations running now are waited for first
+ * (not the endless ones, nor a paused one, which would never end).
  */
 export async function layoutProblems(page: Page): Promise<string[]> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.playState === "running" && Number.isFinite(animation.effect?.getComputedTiming().endTime ?? Infinity))
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   return page.evaluate(() => {
     const problems: string[] = [];
     const root = document.documentElement;
