@@ -54,6 +54,17 @@ const MAX_PANELS = 1_000;
 
 type GameEntry = { generation: number; entry: CacheEntry };
 
+/**
+ * Entries keyed by name, each stamped with the generation it was read in, and what cachified
+ * reads through (one read at a time per key, a failed read not kept): a view of `entries` for
+ * one generation, replaced by a new view when the shelf is forgotten. The new view does not
+ * see the older generations' entries, and a read the change overtook finishes into its old
+ * view, which stores nothing any more. The change itself costs a small object: a new LRUCache
+ * allocates arrays for all its `max` entries, and pots change hundreds of times a second
+ * under load (a new cache per change cost entries three quarters of their throughput).
+ */
+type Shelf = { entries: LRUCache<string, GameEntry>; generation: number; view: Cache };
+
 type Model = {
   enabled: boolean;
   /** Bumped by every change of a session or user heard or made: a read that started before a change is not stored after it. */
@@ -62,27 +73,12 @@ type Model = {
   sessions: LRUCache<string, SessionRow>;
   /** Each user's cached token hashes, kept by the session cache's `dispose`, so a user's change drops their sessions. */
   tokensOfUser: Map<string, Set<string>>;
-  /** Raffles, tickets and panels, keyed by name, each stamped with the generation it was read in. */
-  gameEntries: LRUCache<string, GameEntry>;
-  /**
-   * What cachified reads through (one read at a time per key, a failed read not kept): a view
-   * of `gameEntries` for one generation, replaced by a new view at any raffle change. The new
-   * view does not see the older generations' entries, and a read the change overtook finishes
-   * into its old view, which stores nothing any more. The change itself costs a small object:
-   * a new LRUCache allocates arrays for all its `max` entries, and pots change hundreds of
-   * times a second under load (a new cache per change cost entries three quarters of their
-   * throughput).
-   */
-  game: Cache;
-  generation: number;
-  /** The panels' own entries and generation: bumped by draws and players' changes, not by every pot. */
-  panelEntries: LRUCache<string, GameEntry>;
-  panels: Cache;
-  panelGeneration: number;
-  /** The heavy panels' (kept through draws): bumped only by players' changes. */
-  heavyEntries: LRUCache<string, GameEntry>;
-  heavy: Cache;
-  heavyGeneration: number;
+  /** Raffles and tickets: forgotten at any raffle change. */
+  game: Shelf;
+  /** The panels: forgotten by draws and players' changes, not by every pot. */
+  panels: Shelf;
+  /** The heavy panels (kept through draws): forgotten only by players' changes. */
+  heavy: Shelf;
   stop?: () => void;
 };
 
@@ -99,10 +95,10 @@ function newSessions(tokensOfUser: Map<string, Set<string>>): LRUCache<string, S
   });
 }
 
-/** A view of `entries` for the generation current now (see `Model.game`): it stores nothing once `generationNow` moves on. */
-function generationView(entries: LRUCache<string, GameEntry>, generationNow: () => number): Cache {
-  const generation = generationNow();
-  const current = () => generationNow() === generation;
+/** A view of the shelf's entries for its generation now: it stores nothing once the shelf is forgotten. */
+function generationView(shelf: Pick<Shelf, "entries" | "generation">): Cache {
+  const { entries, generation } = shelf;
+  const current = () => shelf.generation === generation;
   return {
     get: (key) => {
       const stored = entries.get(key);
@@ -117,26 +113,28 @@ function generationView(entries: LRUCache<string, GameEntry>, generationNow: () 
   };
 }
 
-const gameView = (m: Pick<Model, "generation" | "gameEntries">) => generationView(m.gameEntries, () => m.generation);
-const panelView = (m: Pick<Model, "panelGeneration" | "panelEntries">) => generationView(m.panelEntries, () => m.panelGeneration);
-const heavyView = (m: Pick<Model, "heavyGeneration" | "heavyEntries">) => generationView(m.heavyEntries, () => m.heavyGeneration);
+function newShelf(max: number): Shelf {
+  const shelf = { entries: new LRUCache<string, GameEntry>({ max }), generation: 0 };
+  return Object.assign(shelf, { view: generationView(shelf) });
+}
+
+function forget(shelf: Shelf) {
+  shelf.generation++;
+  shelf.view = generationView(shelf);
+}
 
 function model(): Model {
   return remember("raffle:read-model", (): Model => {
     const tokensOfUser = new Map<string, Set<string>>();
-    const m = {
+    return {
       enabled: false,
       version: 0,
       sessions: newSessions(tokensOfUser),
       tokensOfUser,
-      gameEntries: new LRUCache<string, GameEntry>({ max: MAX_GAME_ENTRIES }),
-      generation: 0,
-      panelEntries: new LRUCache<string, GameEntry>({ max: MAX_PANELS }),
-      panelGeneration: 0,
-      heavyEntries: new LRUCache<string, GameEntry>({ max: MAX_PANELS }),
-      heavyGeneration: 0,
+      game: newShelf(MAX_GAME_ENTRIES),
+      panels: newShelf(MAX_PANELS),
+      heavy: newShelf(MAX_PANELS),
     };
-    return Object.assign(m, { game: gameView(m), panels: panelView(m), heavy: heavyView(m) });
   });
 }
 
@@ -144,11 +142,10 @@ function forgetEverything(m: Model) {
   m.version++;
   m.sessions.clear();
   m.tokensOfUser.clear();
-  m.gameEntries.clear();
-  m.panelEntries.clear();
-  m.heavyEntries.clear();
-  forgetGame(m);
-  forgetPanels(m, { heavy: true });
+  for (const shelf of [m.game, m.panels, m.heavy]) {
+    shelf.entries.clear();
+    forget(shelf);
+  }
 }
 
 function forgetToken(m: Model, tokenHash: string) {
@@ -161,39 +158,27 @@ function forgetUser(m: Model, userId: string) {
   for (const tokenHash of [...(m.tokensOfUser.get(userId) ?? [])]) m.sessions.delete(tokenHash);
   m.tokensOfUser.delete(userId);
   // Winners and the leaderboard show players' names.
-  forgetGame(m);
-  forgetPanels(m, { heavy: true });
-}
-
-function forgetGame(m: Model) {
-  m.generation++;
-  m.game = gameView(m);
-}
-
-function forgetPanels(m: Model, { heavy }: { heavy: boolean }) {
-  m.panelGeneration++;
-  m.panels = panelView(m);
-  if (!heavy) return;
-  m.heavyGeneration++;
-  m.heavy = heavyView(m);
+  forget(m.game);
+  forget(m.panels);
+  forget(m.heavy);
 }
 
 /** A live game event: every one changes a raffle; a draw also changes the panels (the winners), the heavy ones aside. */
 function heardGameEvent(m: Model, payload: string) {
-  forgetGame(m);
+  forget(m.game);
   let type: unknown;
   try {
     type = (JSON.parse(payload) as { type?: unknown }).type;
   } catch {
     type = undefined;
   }
-  if (type !== "pot") forgetPanels(m, { heavy: false });
+  if (type !== "pot") forget(m.panels);
 }
 
 /** Applies one "read_model" notification (exported for tests of the payloads). */
 export function applyChange(payload: string): void {
   const m = model();
-  if (payload === "raffles") forgetGame(m);
+  if (payload === "raffles") forget(m.game);
   else if (payload.startsWith("user:")) forgetUser(m, payload.slice(5));
   else if (payload.startsWith("session:")) forgetToken(m, payload.slice(8));
   else forgetEverything(m); // 'reset' (a table emptied), or anything this version does not know
@@ -235,7 +220,7 @@ export function readModelEnabled(): boolean {
 export function afterWrite(tokenHash: string | undefined): void {
   const m = model();
   if (tokenHash) forgetToken(m, tokenHash);
-  forgetGame(m);
+  forget(m.game);
 }
 
 /** A player's sessions were ended or their account changed here: their sessions are read again. */
@@ -273,7 +258,7 @@ export function currentVersion(): number {
 function game<T>(key: string, ttlMs: number, load: () => Promise<T>, which: "game" | "panels" | "heavy" = "game"): Promise<T> {
   const m = model();
   if (!m.enabled) return load();
-  return cachified({ key, cache: m[which], ttl: ttlMs, staleWhileRevalidate: which === "game" ? 0 : PANEL_STALE_MS, getFreshValue: load });
+  return cachified({ key, cache: m[which].view, ttl: ttlMs, staleWhileRevalidate: which === "game" ? 0 : PANEL_STALE_MS, getFreshValue: load });
 }
 
 /** Every active raffle of the kind (started or not): changes only with a raffle's row. */
