@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/money/ledger.server";
+import { finishUnderAgeClosures } from "~/services/accounts/age-closure.server";
 import { call, gatedAdmin, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import type { VerificationSession } from "../support/fake-stripe";
@@ -119,6 +120,61 @@ describe("identity verification through Stripe Identity", () => {
     });
     expect(await userBalances(p.id)).toEqual({ cash: 0n, bonus: 0n });
     expect((await db().identityCheck.findUniqueOrThrow({ where: { providerSessionId: vs.id } })).status).toBe("under_age");
+  });
+
+  /** A player who bought $4.99 of coins, then was found under 18 by `deliver`ing the result. */
+  async function minorWithPayment(deliver: (payload: string) => Promise<Response>) {
+    const p = await player("IE");
+    const intent = await createIntent(p.cookie);
+    mode.stripe.succeed(intent.paymentIntentId);
+    expect((await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } })).status).toBe(200);
+    const vs = await startCheck(p.cookie);
+    mode.stripe.verifyIdentity(vs.id, { firstName: "Young", lastName: "Player", dob: `${new Date().getUTCFullYear() - 16}-01-01` });
+    const answer = await deliver(event(`evt_minor_${vs.id}`, "identity.verification_session.verified", vs));
+    const refunds = () => [...mode.stripe.refunds.values()].filter((r) => r.payment_intent === intent.paymentIntentId);
+    return { ...p, intent, answer, refunds };
+  }
+
+  it("under 18 with a refund the card refuses: nothing of the minor's money is voided, and support is told", async () => {
+    mode.stripe.refundOutcome = "failed";
+    try {
+      const p = await minorWithPayment((payload) => mode.deliver(payload));
+      expect(p.answer.status).toBe(200);
+      const row = await userRow(p.id);
+      expect(row.closedAt).toBeNull();
+      expect(row.suspendedAt).not.toBeNull();
+      expect(row.flagReason).toContain("$4.99 of card payments could not go back to the card");
+      expect((await userBalances(p.id)).cash).toBeGreaterThan(0n);
+      // The sweep finds it again, and neither refunds twice nor renews the flag an admin may be reading.
+      await finishUnderAgeClosures();
+      expect((await userRow(p.id)).closedAt).toBeNull();
+      expect((await userRow(p.id)).flaggedAt).toEqual(row.flaggedAt);
+      expect(p.refunds()).toHaveLength(1);
+    } finally {
+      mode.stripe.refundOutcome = "succeeded";
+    }
+  });
+
+  it("under 18 while Stripe's answers are lost: the sweep finishes the refund and the closure, once", async () => {
+    const p = await minorWithPayment((payload) => mode.stripe.loseAnswers(() => mode.deliver(payload)));
+    // Stripe is asked to send the event again; the sweep does not wait for it.
+    expect(p.answer.status).toBe(503);
+    expect((await userRow(p.id)).closedAt).toBeNull();
+    expect(p.refunds()).toHaveLength(1);
+    expect(await finishUnderAgeClosures()).toBeGreaterThanOrEqual(1);
+    expect((await userRow(p.id)).closedAt).not.toBeNull();
+    expect(p.refunds().map((r) => r.amount)).toEqual([499]);
+    expect(await userBalances(p.id)).toEqual({ cash: 0n, bonus: 0n });
+    expect(await db().payment.findUniqueOrThrow({ where: { providerPaymentId: p.intent.paymentIntentId } })).toMatchObject({ refundedCents: 499 });
+  });
+
+  it("under 18, then found an adult by support: the sweep leaves the account to support", async () => {
+    const p = await minorWithPayment((payload) => mode.stripe.loseAnswers(() => mode.deliver(payload)));
+    const admin = await gatedAdmin();
+    const reason = "Birth certificate checked: the provider misread the year";
+    expect((await call(`/api/admin/users/${p.id}/verify`, { method: "POST", cookie: admin.cookie, json: { reason } })).status).toBe(200);
+    await finishUnderAgeClosures();
+    expect((await userRow(p.id)).closedAt).toBeNull();
   });
 
   it("refuses a result for another player's session, and ignores a session we did not start", async () => {

@@ -83,6 +83,19 @@ export async function openCardPaymentsOf(userId: string) {
   return rows.map((p) => ({ ...p, openCents: p.amountCents - p.refundedCents - p.disputedCents })).filter((p) => p.openCents > 0);
 }
 
+/**
+ * Accounts found under 18 and not closed yet (their closure waited), the oldest first; not
+ * one that support has since verified or lifted the suspension of.
+ */
+export function underAgeAccountsOpen(take: number) {
+  return db().user.findMany({
+    where: { closedAt: null, suspendedAt: { not: null }, identityVerifiedAt: null, identityChecks: { some: { status: "under_age" } } },
+    select: { id: true },
+    orderBy: { suspendedAt: "asc" },
+    take,
+  });
+}
+
 /** What the rules of play read: where the player lives and whether they are verified. */
 export async function identityGateOf(userId: string, client: Tx = db()) {
   const [row] = await client.$queryRaw<{ country: string | null; verified: boolean }[]>`

@@ -87,6 +87,13 @@ export async function flagUser(tx: Tx, userId: string, reason: string, at: Date)
     WHERE id = ${userId}::uuid`;
 }
 
+/** Flags the account unless it already carries this reason: a retry does not renew the flag an admin is reading. */
+export async function flagUserOnce(tx: Tx, userId: string, reason: string, at: Date): Promise<void> {
+  await tx.$executeRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
+  const row = await tx.user.findUnique({ where: { id: userId }, select: { flagReason: true } });
+  if (row && row.flagReason !== reason) await flagUser(tx, userId, reason, at);
+}
+
 /** Clears the account's flag if it is still the one the admin saw (set at `flaggedAt`); the reason it cleared, or null. */
 export async function clearFlagSeen(tx: Tx, userId: string, flaggedAt: Date): Promise<string | null> {
   const before = await tx.user.findUnique({ where: { id: userId }, select: { flaggedAt: true, flagReason: true } });

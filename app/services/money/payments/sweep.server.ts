@@ -1,5 +1,6 @@
 import * as payments from "~/models/money/payment.server";
 import { getLogger } from "~/infra/logger.server";
+import { finishUnderAgeClosures } from "../../accounts/age-closure.server";
 import { settleOpenPayouts } from "../payouts.server";
 import { cancelUnfinished, isOpen, settleFromProvider } from "./settle.server";
 
@@ -50,8 +51,8 @@ export async function settleStalePayments(now = new Date(), take = 50): Promise<
 
 /**
  * Runs `settleStalePayments`, then the payouts' own sweep (approved payouts a crash left
- * unsent, refunds still open at the provider), every `intervalMs` until stopped (every
- * instance may: settling is exactly-once).
+ * unsent, refunds still open at the provider), then the under-age closures that waited,
+ * every `intervalMs` until stopped (every instance may: settling is exactly-once).
  */
 export function startPaymentSweep({ intervalMs = 60_000 } = {}) {
   let running: Promise<unknown> | undefined;
@@ -59,6 +60,7 @@ export function startPaymentSweep({ intervalMs = 60_000 } = {}) {
     // A pass still running (the provider slow or down) is not joined by another.
     running ??= settleStalePayments()
       .then(() => settleOpenPayouts())
+      .then(() => finishUnderAgeClosures())
       .catch((error: unknown) => getLogger().error({ err: error }, "payment sweep failed"))
       .finally(() => (running = undefined));
   }, intervalMs);
