@@ -115,6 +115,8 @@ const schema = z.object({
     })
     .default("info"),
   SESSION_SECRET: z.string().min(32, "expected at least 32 characters").optional(),
+  /** Keys what must outlive SESSION_SECRET's rotation (ADR 086): person keys, the receipts' signing key. Never changed. */
+  LASTING_SECRET: z.string().min(32, "expected at least 32 characters").optional(),
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_\w+$/, "expected a Stripe secret key (sk_test_… or sk_live_…)")
@@ -304,6 +306,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   if (!demoMode && env.SUPPORT_EMAIL === undefined) {
     throw new ConfigError("Invalid configuration: SUPPORT_EMAIL is required when STRIPE_SECRET_KEY is set (the address players write to)");
+  }
+  if (!demoMode && env.LASTING_SECRET === undefined) {
+    throw new ConfigError(
+      "Invalid configuration: LASTING_SECRET is required when STRIPE_SECRET_KEY is set (at least 32 characters, never changed; an existing site sets it to its SESSION_SECRET)",
+    );
   }
   if (!demoMode && env.NODE_ENV === "production" && env.SECURE_COOKIES === false) {
     throw new ConfigError("Invalid configuration: SECURE_COOKIES=false is for demos only, not with STRIPE_SECRET_KEY set");

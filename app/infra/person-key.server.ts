@@ -1,15 +1,15 @@
 import { createHmac } from "node:crypto";
 import { normaliseEmail } from "~/shared/person-email";
-import { sessionSecret } from "./session-secret.server";
+import { lastingSecret } from "./session-secret.server";
 
 /**
  * The key a person's controls and once-only gifts are kept under: an HMAC of the
- * normalised email with a key derived from the server secret, so the table names nobody to
- * whoever reads it. The prefix names the kind: "identity:" (name and date of birth, once
+ * normalised email with a key derived from the lasting secret (never rotated: ADR 086), so the
+ * table names nobody to whoever reads it. The prefix names the kind: "identity:" (name and date of birth, once
  * identity is verified) is the next.
  */
 export function personEmailKey(email: string): string {
-  const key = createHmac("sha256", sessionSecret()).update("person-key:v1").digest();
+  const key = createHmac("sha256", lastingSecret()).update("person-key:v1").digest();
   return `email:${createHmac("sha256", key).update(normaliseEmail(email)).digest("hex")}`;
 }
 
@@ -18,7 +18,7 @@ export function personEmailKey(email: string): string {
  * names folded to letters only (accents, case and spacing fold away) and the date.
  */
 export function personIdentityKey(firstName: string, lastName: string, dateOfBirth: string): string {
-  const key = createHmac("sha256", sessionSecret()).update("person-key:v1").digest();
+  const key = createHmac("sha256", lastingSecret()).update("person-key:v1").digest();
   const fold = (name: string) =>
     name
       .normalize("NFKD")

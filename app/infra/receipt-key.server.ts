@@ -1,11 +1,11 @@
 import { createPrivateKey, createPublicKey, hkdfSync, sign, type KeyObject } from "node:crypto";
 import { remember } from "@epic-web/remember";
-import { sessionSecret } from "./session-secret.server";
+import { lastingSecret } from "./session-secret.server";
 
 /**
- * The Ed25519 key that signs entry receipts (ADR 079). Derived with HKDF from the session
- * secret, so every machine signs with the same key and there is no new secret to keep; the
- * label separates it from every other use of that secret.
+ * The Ed25519 key that signs entry receipts (ADR 079). Derived with HKDF from the lasting
+ * secret (ADR 086), so every machine signs with the same key and rotating the session secret
+ * leaves it; the label separates it from every other use of that secret.
  */
 const LABEL = "raffle-rush entry receipts: ed25519 signing key v1";
 /** PKCS #8 wrapping of a raw 32-byte Ed25519 private key (RFC 8410). */
@@ -14,7 +14,7 @@ const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 type ReceiptKey = { privateKey: KeyObject; publicKeyHex: string };
 
 function receiptKey(): ReceiptKey {
-  const secret = sessionSecret();
+  const secret = lastingSecret();
   // One derivation per secret (the tests' servers may each have their own).
   const keys = remember("receipt-keys", () => new Map<string, ReceiptKey>());
   let key = keys.get(secret);

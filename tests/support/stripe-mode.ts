@@ -15,6 +15,7 @@ export const REAL_MODE_ENV = {
   STRIPE_SECRET_KEY: "sk_test_not_called",
   STRIPE_PUBLISHABLE_KEY: "pk_test_not_called",
   SESSION_SECRET: "s".repeat(40),
+  LASTING_SECRET: "l".repeat(40),
   ADMIN_ACCESS_KEY: "an-admin-key-for-tests",
   PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
   ALLOWED_COUNTRIES: "GB",

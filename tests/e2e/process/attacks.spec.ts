@@ -258,6 +258,7 @@ test.describe("issue 31: controls that hold", () => {
         STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
         STRIPE_API_URL: stripe.url,
         SESSION_SECRET: "r".repeat(40),
+        LASTING_SECRET: "q".repeat(40),
         PAYOUT_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
         ADMIN_ACCESS_KEY: "an-admin-key-for-the-replay",
         ALLOWED_COUNTRIES: "GB,IE",
