@@ -252,8 +252,7 @@ try {
       }
       if (only.has("weight")) {
         log("page weight");
-        const pages = ["/", "/quick", "/vip", "/checkout?package=package_2", "/history", "/withdraw", "/responsible-play", "/rules", "/terms"];
-        const weights = await figures.pageWeight({ port: app.port, pages, player: players[0]! });
+        const weights = await figures.pageWeight({ port: app.port, pages: figures.PLAYER_PAGES, player: players[0]! });
         const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
         details.push(
           "Page weight (gzip, level 9, of every script, module preload and stylesheet the page's HTML names):\n\n" +

@@ -5,6 +5,16 @@ import { gzipSync } from "node:zlib";
 /** The JavaScript budget of a signed-in home page, gzip-compressed (issue 9; docs/benchmarks.md). */
 export const HOME_JS_BUDGET_BYTES = 150_000;
 
+/**
+ * The ceiling of every other page a player loads: the heaviest today (`/withdraw`, 160.3 kB
+ * with its card and bank forms) and room for a small feature, so that a large library on a
+ * shared path fails a test rather than only showing in the next bench's table.
+ */
+export const PAGE_JS_BUDGET_BYTES = 165_000;
+
+/** The pages a player loads, the home page first: the bench weighs them all, the browser test holds their budgets. */
+export const PLAYER_PAGES = ["/", "/quick", "/vip", "/checkout?package=package_2", "/history", "/withdraw", "/responsible-play", "/rules", "/terms"];
+
 export type AssetWeight = { js: number; css: number; files: number };
 
 /**
