@@ -14,9 +14,6 @@ import { isListening, onNotification, onStatus, startListening } from "./listene
  * - Triggers announce every change of those rows on the "read_model" channel at commit
  *   (prisma/migrations/20261121190000_read_model_notifications); live game events count as
  *   raffle changes too, and are seen first, so a browser told of a draw reads the draw.
- * - A player's tickets are not read again at every raffle change either, only when their own
- *   entries change ("tickets:<id>", from a trigger on entries): every entry changes a raffle,
- *   and a crowd's pages read their tickets again at nearly every page (issue 36).
  * - The shared panels are not read again at every raffle change, only at a draw (the
  *   "drawn" event), a player's change (their name) or after PANEL_TTL_MS: every entry
  *   changes a raffle, and re-reading the day's and the week's figures for every page while
@@ -68,9 +65,6 @@ type GameEntry = { generation: number; entry: CacheEntry };
  */
 type Shelf = { entries: LRUCache<string, GameEntry>; generation: number; view: Cache };
 
-/** A player's tickets of one kind, and the read of them on its way (a change drops it, so it stores nothing). */
-type Tickets = { values: LRUCache<string, { value: unknown }>; reading: Map<string, object> };
-
 type Model = {
   enabled: boolean;
   /** Bumped by every change of a session or user heard or made: a read that started before a change is not stored after it. */
@@ -79,10 +73,8 @@ type Model = {
   sessions: LRUCache<string, SessionRow>;
   /** Each user's cached token hashes, kept by the session cache's `dispose`, so a user's change drops their sessions. */
   tokensOfUser: Map<string, Set<string>>;
-  /** Raffles: forgotten at any raffle change. */
+  /** Raffles and tickets: forgotten at any raffle change. */
   game: Shelf;
-  /** Players' tickets, by "<userId>:<kind>": forgotten per player, when their entries change. */
-  tickets: Tickets;
   /** The panels: forgotten by draws and players' changes, not by every pot. */
   panels: Shelf;
   /** The heavy panels (kept through draws): forgotten only by players' changes. */
@@ -140,7 +132,6 @@ function model(): Model {
       sessions: newSessions(tokensOfUser),
       tokensOfUser,
       game: newShelf(MAX_GAME_ENTRIES),
-      tickets: { values: new LRUCache({ max: MAX_GAME_ENTRIES, ttl: GAME_TTL_MS }), reading: new Map() },
       panels: newShelf(MAX_PANELS),
       heavy: newShelf(MAX_PANELS),
     };
@@ -155,18 +146,6 @@ function forgetEverything(m: Model) {
     shelf.entries.clear();
     forget(shelf);
   }
-  m.tickets.values.clear();
-  m.tickets.reading.clear();
-}
-
-/** The kinds a player's tickets are kept under (a key per kind; every kind, or this does not compile). */
-const TICKET_KINDS = Object.keys({ regular: true, quick: true } satisfies Record<RaffleKind, true>) as RaffleKind[];
-
-function forgetTickets(m: Model, userId: string) {
-  for (const kind of TICKET_KINDS) {
-    m.tickets.values.delete(`${userId}:${kind}`);
-    m.tickets.reading.delete(`${userId}:${kind}`);
-  }
 }
 
 function forgetToken(m: Model, tokenHash: string) {
@@ -178,7 +157,6 @@ function forgetUser(m: Model, userId: string) {
   m.version++;
   for (const tokenHash of [...(m.tokensOfUser.get(userId) ?? [])]) m.sessions.delete(tokenHash);
   m.tokensOfUser.delete(userId);
-  forgetTickets(m, userId);
   // Winners and the leaderboard show players' names.
   forget(m.game);
   forget(m.panels);
@@ -201,7 +179,6 @@ function heardGameEvent(m: Model, payload: string) {
 export function applyChange(payload: string): void {
   const m = model();
   if (payload === "raffles") forget(m.game);
-  else if (payload.startsWith("tickets:")) forgetTickets(m, payload.slice(8));
   else if (payload.startsWith("user:")) forgetUser(m, payload.slice(5));
   else if (payload.startsWith("session:")) forgetToken(m, payload.slice(8));
   else forgetEverything(m); // 'reset' (a table emptied), or anything this version does not know
@@ -239,22 +216,11 @@ export function readModelEnabled(): boolean {
   return model().enabled;
 }
 
-/**
- * A write in this process has committed: what it may have changed is read again (its session,
- * the raffles, and the writer's tickets, or everyone's when the writer is not known here).
- */
+/** A write in this process has committed: what it may have changed is read again (its session, and the game). */
 export function afterWrite(tokenHash: string | undefined): void {
   const m = model();
-  // A session read here names its player, even past its 10 s (a token never changes hands);
-  // an entry checks its session in its own transaction, so the player's last page read it.
-  const writer = tokenHash ? m.sessions.peek(tokenHash, { allowStale: true })?.user.id : undefined;
   if (tokenHash) forgetToken(m, tokenHash);
   forget(m.game);
-  if (writer) forgetTickets(m, writer);
-  else {
-    m.tickets.values.clear();
-    m.tickets.reading.clear();
-  }
 }
 
 /** A player's sessions were ended or their account changed here: their sessions are read again. */
@@ -300,26 +266,9 @@ export function activeRaffles<T>(kind: RaffleKind, load: () => Promise<T>): Prom
   return game(`raffles:${kind}`, GAME_TTL_MS, load);
 }
 
-/**
- * A player's tickets in the active raffles of the kind: change only with their entries (a
- * raffle drawn keeps its count here, and pages show only the active ones). A read that a
- * change of theirs overtook is not kept; the player's own reads are one at a time anyway.
- */
-export async function ticketsOf<T>(userId: string, kind: RaffleKind, load: () => Promise<T>): Promise<T> {
-  const m = model();
-  if (!m.enabled) return load();
-  const key = `${userId}:${kind}`;
-  const kept = m.tickets.values.get(key);
-  if (kept) return kept.value as T;
-  const read = {};
-  m.tickets.reading.set(key, read);
-  try {
-    const value = await load();
-    if (m.tickets.reading.get(key) === read) m.tickets.values.set(key, { value });
-    return value;
-  } finally {
-    if (m.tickets.reading.get(key) === read) m.tickets.reading.delete(key);
-  }
+/** A player's tickets in the active raffles of the kind: change only with a raffle's row. */
+export function ticketsOf<T>(userId: string, kind: RaffleKind, load: () => Promise<T>): Promise<T> {
+  return game(`tickets:${kind}:${userId}`, GAME_TTL_MS, load);
 }
 
 /**
