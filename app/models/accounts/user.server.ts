@@ -79,19 +79,13 @@ export function setIdentityVerifiedAt(tx: Tx, id: string, at: Date) {
 /**
  * Marks the account for the back office's attention, with the reason. A flag set again
  * is always later than the one before (by a millisecond if need be), so a form for the
- * earlier one, cleared by its time, never clears it.
+ * earlier one, cleared by its time, never clears it. `once`: not when the account already
+ * carries this reason, so a retry does not renew the flag an admin is reading.
  */
-export async function flagUser(tx: Tx, userId: string, reason: string, at: Date): Promise<void> {
+export async function flagUser(tx: Tx, userId: string, reason: string, at: Date, { once = false }: { once?: boolean } = {}): Promise<void> {
   await tx.$executeRaw`
     UPDATE users SET flagged_at = GREATEST(${at}::timestamptz, flagged_at + interval '1 millisecond'), flag_reason = ${reason}
-    WHERE id = ${userId}::uuid`;
-}
-
-/** Flags the account unless it already carries this reason: a retry does not renew the flag an admin is reading. */
-export async function flagUserOnce(tx: Tx, userId: string, reason: string, at: Date): Promise<void> {
-  await tx.$executeRaw`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE`;
-  const row = await tx.user.findUnique({ where: { id: userId }, select: { flagReason: true } });
-  if (row && row.flagReason !== reason) await flagUser(tx, userId, reason, at);
+    WHERE id = ${userId}::uuid AND (NOT ${once}::boolean OR flag_reason IS DISTINCT FROM ${reason})`;
 }
 
 /** Clears the account's flag if it is still the one the admin saw (set at `flaggedAt`); the reason it cleared, or null. */

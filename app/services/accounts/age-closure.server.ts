@@ -1,6 +1,6 @@
 import { openCardPaymentsOf, underAgeAccountsOpen } from "~/models/accounts/identity-check.server";
 import { db } from "~/models/db.server";
-import { flagUserOnce } from "~/models/accounts/user.server";
+import { flagUser } from "~/models/accounts/user.server";
 import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 import { getLogger } from "~/infra/logger.server";
 import { DomainError } from "~/shared/domain-error";
@@ -66,7 +66,7 @@ export async function closeUnderAge(userId: string, now = new Date()): Promise<U
 
 /** The admin queue shows why the account waits. */
 function flagForSupport(userId: string, reason: string, now: Date): Promise<void> {
-  return db().$transaction((tx) => flagUserOnce(tx, userId, reason, now));
+  return flagUser(db(), userId, reason, now, { once: true });
 }
 
 /**
