@@ -4,6 +4,7 @@ import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { DemoBanner } from "./components/demo-banner";
 import { useInPageLinks } from "./components/in-page-links";
+import { useScrollKeptThroughReloads } from "./components/scroll-kept";
 import { NotFound } from "./components/not-found";
 import { ErrorFrame, generalMessage, useErrorStatus } from "./components/route-error";
 import { Toaster, type ToastMessage } from "./components/toaster";
@@ -67,6 +68,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const root = useOptionalRootData();
   const nonce = useNonce();
   useInPageLinks();
+  useScrollKeptThroughReloads();
   return (
     <html lang="en" className={root?.theme === "dark" ? "dark" : undefined}>
       <head>

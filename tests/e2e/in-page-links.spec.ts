@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUpWithUsername } from "./support";
+import { hydratedIfJavaScript, signUpWithUsername } from "./support";
 
 /**
  * Issue 33, item 5: in-page links worked once per page load. On home, Buy Coins scrolled
@@ -9,6 +9,8 @@ import { signUpWithUsername } from "./support";
 test("home's in-page links land on their sections, one after another", async ({ page }) => {
   await signUpWithUsername(page);
   await page.goto("/");
+  // The links are the app's once hydrated; before, they are the browser's own jumps.
+  await hydratedIfJavaScript(page);
   const hero = page.getByRole("region", { name: "Win half the pot" });
   const store = page.getByRole("heading", { name: "Coin Store" });
   const featured = page.getByRole("heading", { name: "Biggest Pots" });
