@@ -1,6 +1,9 @@
 import { useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect, useLayoutEffect, useRef } from "react";
 
+/** On the server neither effect runs, and React warns about a layout effect there. */
+const useLayoutEffectInBrowser = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
 /**
  * Keeps the player where they scrolled while the page's data reloads. The router notes the
  * scroll position when a reload starts and scrolls back to it when the reload ends, so a
@@ -25,7 +28,7 @@ export function useScrollKeptThroughReloads() {
     return () => window.removeEventListener("scroll", onScroll);
   }, []);
 
-  useLayoutEffect(() => {
+  useLayoutEffectInBrowser(() => {
     if (state === "loading") {
       reloadingOn.current ??= key;
       return;
