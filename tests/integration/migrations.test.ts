@@ -172,6 +172,31 @@ describe("database functions (one source file each)", () => {
     expect(await query(url, `SELECT "f"(41) AS v`)).toEqual([{ v: 42 }]);
   });
 
+  it("drops the triggers on entries that ADR 087's withdrawn trial left behind", async () => {
+    const url = await emptyDatabase();
+    const drop = "20261128072000_drop_trial_entry_triggers";
+    const trial = {
+      name: "read_model_entries_changed",
+      checksum: "the trial's",
+      sql: `CREATE OR REPLACE FUNCTION "read_model_entries_changed"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;
+CREATE OR REPLACE TRIGGER "entries_read_model_insert" AFTER INSERT ON "entries" FOR EACH STATEMENT EXECUTE FUNCTION "read_model_entries_changed"();`,
+    };
+    await migrate(
+      url,
+      readMigrations().filter((m) => m.name < drop),
+      [...readFunctions(), trial],
+    );
+    const left = () =>
+      query(
+        url,
+        `SELECT tgname AS name FROM pg_trigger WHERE tgrelid = '"entries"'::regclass AND tgname LIKE 'entries_read_model_%'
+         UNION ALL SELECT proname FROM pg_proc WHERE proname = 'read_model_entries_changed'`,
+      );
+    expect(await left()).toHaveLength(2);
+    await migrate(url);
+    expect(await left()).toEqual([]);
+  });
+
   it("refuses a broken source, keeping the function that was there", async () => {
     const url = await emptyDatabase();
     const first = sources(TABLE, { f: ADD_ONE });
