@@ -15,7 +15,7 @@ import { isListening, onNotification, onStatus, startListening } from "./listene
  *   (prisma/migrations/20261121190000_read_model_notifications); live game events count as
  *   raffle changes too, and are seen first, so a browser told of a draw reads the draw.
  * - The shared panels are not read again at every raffle change, only at a draw (the
- *   "drawn" event), a player's change (their name) or after PANEL_TTL_MS: every entry
+ *   "drawn" event), a player's new name ("user:", not "account:") or after PANEL_TTL_MS: every entry
  *   changes a raffle, and re-reading the day's and the week's figures for every page while
  *   entries flow was most of what a crowd of players cost PostgreSQL (issue 36). The heavy
  *   ones (the day's figures, the week's leaderboard) are not read again at a draw either:
@@ -153,10 +153,16 @@ function forgetToken(m: Model, tokenHash: string) {
   m.sessions.delete(tokenHash);
 }
 
-function forgetUser(m: Model, userId: string) {
+/** A player's account changed (their news, winnings, VIP, limits): their sessions are read again, nothing shared. */
+function forgetAccount(m: Model, userId: string) {
   m.version++;
   for (const tokenHash of [...(m.tokensOfUser.get(userId) ?? [])]) m.sessions.delete(tokenHash);
   m.tokensOfUser.delete(userId);
+}
+
+/** A player's name changed, or they were deleted: their sessions, and everything that shows names. */
+function forgetUser(m: Model, userId: string) {
+  forgetAccount(m, userId);
   // Winners and the leaderboard show players' names.
   forget(m.game);
   forget(m.panels);
@@ -179,6 +185,7 @@ function heardGameEvent(m: Model, payload: string) {
 export function applyChange(payload: string): void {
   const m = model();
   if (payload === "raffles") forget(m.game);
+  else if (payload.startsWith("account:")) forgetAccount(m, payload.slice(8));
   else if (payload.startsWith("user:")) forgetUser(m, payload.slice(5));
   else if (payload.startsWith("session:")) forgetToken(m, payload.slice(8));
   else forgetEverything(m); // 'reset' (a table emptied), or anything this version does not know

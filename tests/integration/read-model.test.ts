@@ -78,6 +78,11 @@ describe("read_model notifications (the triggers)", () => {
   it("announce a changed or deleted user, and stay silent for an update that changes nothing", async () => {
     const user = await createTestUser();
     expect(await announced(() => db().user.update({ where: { id: user.id }, data: { firstName: "Ada" } }))).toEqual([`user:${user.id}`]);
+    expect(await announced(() => db().user.update({ where: { id: user.id }, data: { username: `ada_${randomBytes(3).toString("hex")}` } }))).toEqual([
+      `user:${user.id}`,
+    ]);
+    // Not a name: the account alone (a draw adds to a winner's winnings; the panels stay).
+    expect(await announced(() => db().user.update({ where: { id: user.id }, data: { totalWinnings: { increment: 10n } } }))).toEqual([`account:${user.id}`]);
     expect(await announced(() => db().$executeRaw`UPDATE users SET first_name = first_name WHERE id = ${user.id}::uuid`)).toEqual([]);
     // (Deleting a user also touches raffles: their wins lose their winner.)
     expect(await announced(() => db().user.delete({ where: { id: user.id } }))).toContain(`user:${user.id}`);
@@ -91,6 +96,14 @@ describe("read_model notifications (the triggers)", () => {
     expect(await announced(() => db().session.update({ where: { id }, data: { adminGatePassedAt: new Date() } }))).toEqual([`session:${tokenHash}`]);
     expect(await announced(() => db().session.delete({ where: { id } }))).toEqual([`session:${tokenHash}`]);
     expect(await announced(() => db().$executeRawUnsafe(`TRUNCATE sessions`))).toEqual(["reset"]);
+  });
+
+  it("announce a player's news written and taken as their account's change, once per player", async () => {
+    const [a, b] = [await createTestUser(), await createTestUser()];
+    const raffle = await createTestRaffle();
+    const notices = [a, b].map((u) => ({ userId: u.id, raffleId: raffle.id, outcome: "refunded", amount: 5n, tickets: 1 }));
+    expect((await announced(() => db().outcomeNotice.createMany({ data: notices }))).sort()).toEqual([`account:${a.id}`, `account:${b.id}`].sort());
+    expect(await announced(() => db().outcomeNotice.deleteMany({ where: { userId: b.id } }))).toEqual([`account:${b.id}`]);
   });
 
   it("announce raffle changes once per transaction: a new raffle, an entry", async () => {
@@ -117,6 +130,17 @@ describe("the read model (sessions and raffles from memory)", () => {
     expect((await getSession(request()))?.user.firstName).toBeNull(); // from memory
     await db().user.update({ where: { id: user.id }, data: { firstName: "Announced" } });
     await vi.waitFor(async () => expect((await getSession(request()))?.user.firstName).toBe("Announced"));
+  });
+
+  it("reads a session again when its player's account change is announced", async () => {
+    const user = await createTestUser();
+    const { request } = await signedIn(user.id);
+    await settled();
+    expect((await getSession(request()))?.user.vipTier ?? null).toBeNull();
+    await unannounced(() => db().user.update({ where: { id: user.id }, data: { vipTier: "gold", vipExpiry: new Date(Date.now() + 86_400_000) } }));
+    expect((await getSession(request()))?.user.vipTier ?? null).toBeNull(); // from memory
+    readModel.applyChange(`account:${user.id}`);
+    expect((await getSession(request()))?.user.vipTier).toBe("gold");
   });
 
   it("a write reads the database; forgetting after a write makes the next read see it at once", async () => {
@@ -207,7 +231,11 @@ describe("the read model (sessions and raffles from memory)", () => {
     await gameEvent({ type: "drawn", raffleId: raffle.id, kind: "regular", outcome: "cancelled" });
     expect(await readModel.panel(key, load)).toBe(2);
     expect(await heavy()).toBe(1);
-    // A player's change (their name shows on the panels, the leaderboard among them).
+    // A player's account (news of a draw, winnings): their sessions, not the panels.
+    readModel.applyChange(`account:${randomBytes(4).toString("hex")}`);
+    expect(await readModel.panel(key, load)).toBe(2);
+    expect(await heavy()).toBe(1);
+    // A player's name (it shows on the panels, the leaderboard among them).
     readModel.applyChange(`user:${randomBytes(4).toString("hex")}`);
     expect(await readModel.panel(key, load)).toBe(3);
     expect(await heavy()).toBe(2);

@@ -48,9 +48,12 @@ export async function recentWinners(kind: RaffleKind | undefined, limit: number)
 }
 
 export async function stats(now: Date, dayStart: Date) {
+  // The day's players: one probe of entries(user_id, created_at) per player, so the cost
+  // follows the players, not the day's entries (a busy day holds millions; issue 36).
   const [row] = await db().$queryRaw<{ players: bigint; pots: bigint; winners: bigint }[]>`
     SELECT
-      (SELECT count(DISTINCT user_id) FROM entries WHERE created_at > ${new Date(now.getTime() - 86_400_000)}) AS players,
+      (SELECT count(*) FROM users u WHERE EXISTS (SELECT 1 FROM entries e
+         WHERE e.user_id = u.id AND e.created_at > ${new Date(now.getTime() - 86_400_000)})) AS players,
       (SELECT coalesce(sum(a.balance), 0)::bigint FROM raffles r JOIN ledger_accounts a ON a.raffle_id = r.id
          WHERE r.status = 'active') AS pots,
       (SELECT count(*) FROM raffles WHERE status = 'completed' AND drawn_at >= ${dayStart}) AS winners`;

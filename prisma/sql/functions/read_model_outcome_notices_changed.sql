@@ -1,13 +1,14 @@
 -- read_model_outcome_notices_changed: outcome notices were written (a draw) or taken (a
--- page showed them): 'user:<id>' for each player concerned makes every instance read their
+-- page showed them): 'account:<id>' for each player concerned makes every instance read their
 -- session again, whose user says whether news is waiting (docs/decisions/028-telling-players-what-happened.md).
+-- Not 'user:', which also empties the panels: a draw tells every player in it.
 -- What the app keeps in memory is told when it changes (docs/decisions/013-reads-from-memory.md),
 -- on the "read_model" channel, at commit, whatever wrote the rows. One notification per
 -- player per statement (a draw writes a batch's notices in one statement).
 -- Triggers: outcome_notices_read_model_insert, outcome_notices_read_model_delete (below).
 CREATE OR REPLACE FUNCTION "read_model_outcome_notices_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('read_model', 'user:' || x.user_id::TEXT) FROM (SELECT DISTINCT user_id FROM changed) x;
+  PERFORM pg_notify('read_model', 'account:' || x.user_id::TEXT) FROM (SELECT DISTINCT user_id FROM changed) x;
   RETURN NULL;
 END $$;
 
