@@ -261,14 +261,41 @@ export type MemoryResult = {
   slopeMbPerMinute: number;
   requests: number;
   failed: number;
+  /** RSS after the load stopped and the server idled IDLE_SECONDS: V8 gives back the heap it grew for the rate, a leak keeps it. */
+  idleMb: number;
+  /** V8's heap at the end of the load, every process summed (the app's /metrics), when a METRICS_TOKEN is given. */
+  heap?: { usedMb: number; totalMb: number };
 };
+
+/** How long the memory figure watches the server idle after its load. */
+const IDLE_SECONDS = 30;
+
+/** V8's heap, used and total, every process of the app summed, from its Prometheus metrics. */
+async function heapOf(port: number, token: string | undefined) {
+  if (!token) return undefined;
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^\\w*${name} ([\\d.e+]+)$`, "m").exec(text)?.[1]);
+  return { usedMb: value("nodejs_heap_size_used_bytes") / 2 ** 20, totalMb: value("nodejs_heap_size_total_bytes") / 2 ** 20 };
+}
 
 /**
  * 5: mixed load (entries, reads, home page) for `minutes`, sampling the server's
  * resident memory every 5 s. "Flat" compares the median of the last fifth with the
  * median of the second fifth (after warm-up), and fits a line through the second half.
  */
-export async function memory({ port, pid, players, minutes }: { port: number; pid: number; players: Player[]; minutes: number }): Promise<MemoryResult> {
+export async function memory({
+  port,
+  pid,
+  players,
+  minutes,
+  metricsToken,
+}: {
+  port: number;
+  pid: number;
+  players: Player[];
+  minutes: number;
+  metricsToken?: string;
+}): Promise<MemoryResult> {
   const raffles = await openRaffleOfEveryTier(1_000_000);
   const samples: { minute: number; mb: number }[] = [];
   const started = Date.now();
@@ -295,6 +322,13 @@ export async function memory({ port, pid, players, minutes }: { port: number; pi
   });
   clearInterval(timer);
   sample();
+  const heap = await heapOf(port, metricsToken);
+  // The idle server: V8's memory reducer shrinks a heap grown for a high allocation rate.
+  const idle: number[] = [];
+  for (let waited = 0; waited < IDLE_SECONDS; waited += 5) {
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    idle.push(residentBytes(pid) / 2 ** 20);
+  }
   const median = (values: number[]) =>
     percentile(
       [...values].sort((a, b) => a - b),
@@ -316,5 +350,7 @@ export async function memory({ port, pid, players, minutes }: { port: number; pi
     slopeMbPerMinute: slope,
     requests: load.requests,
     failed: load.failed,
+    idleMb: Math.min(...idle),
+    ...(heap ? { heap } : {}),
   };
 }

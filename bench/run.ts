@@ -105,6 +105,8 @@ const appEnv = {
   ENTRY_LIMIT_PER_SECOND: "1000000",
   // As deployed: a worker per core (ADR 014). BENCH_WEB_CONCURRENCY=1 measures one process.
   WEB_CONCURRENCY: String(workers),
+  // The memory figure reads V8's heap from /metrics.
+  METRICS_TOKEN: randomBytes(24).toString("hex"),
 };
 const appLog = path.join(dataDir, "app.log");
 /** One draw figure: `count` raffles of 20 tickets ending together, drawn by the running app's scheduler. */
@@ -296,7 +298,7 @@ try {
     const app = await startApp({ port: basePort, env: appEnv, logFile: appLog });
     try {
       log(`memory: mixed load for ${memoryMinutes} min on a fresh server`);
-      const result = await figures.memory({ port: app.port, pid: app.process.pid!, players, minutes: memoryMinutes });
+      const result = await figures.memory({ port: app.port, pid: app.process.pid!, players, minutes: memoryMinutes, metricsToken: appEnv.METRICS_TOKEN });
       rows.push({
         figure: `Memory: RSS under ${memoryMinutes} min of mixed load`,
         measured: `${round(result.startMb)} MB after warm-up → ${round(result.endMb)} MB at the end (${round(result.growthPercent, 1)}%); ${round(result.slopeMbPerMinute, 2)} MB/min over the second half`,
@@ -310,7 +312,11 @@ try {
           result.samples
             .filter((_, i) => i % 12 === 0)
             .map((s) => `${round(s.minute, 1)}′ ${round(s.mb)} MB`)
-            .join(", "),
+            .join(", ") +
+          `; ${round(result.idleMb)} MB after 30 s idle` +
+          (result.heap
+            ? `. V8's heap at the end of the load, every process summed: ${round(result.heap.usedMb)} MB used of ${round(result.heap.totalMb)} MB.`
+            : "."),
       );
       log(`  ${rows.at(-1)!.measured}`);
     } finally {

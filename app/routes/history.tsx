@@ -20,6 +20,7 @@ export default function History() {
   const data = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof playerHistory>> & { types: string[] };
   const user = useUser();
   const csv = `/history.csv?${new URLSearchParams(data.filter).toString()}`;
+  const older = data.older ? `/history?${new URLSearchParams({ ...data.filter, before: data.older }).toString()}` : null;
   return (
     <PlayerShell>
       <main className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8">
@@ -131,6 +132,14 @@ export default function History() {
             </tbody>
           </table>
         )}
+        {older ? (
+          <p className="flex flex-wrap items-center gap-x-4 text-sm">
+            <span>The newest {data.rows.length} of this period (the CSV holds them all).</span>
+            <Link to={older} className="inline-flex min-h-11 items-center font-semibold underline" data-testid="history-older">
+              Older movements
+            </Link>
+          </p>
+        ) : null}
       </main>
     </PlayerShell>
   );

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
 import { spinWheel } from "~/services/rewards/rewards.server";
+import { houseAccountId, postTransaction, userAccountId } from "~/models/money/ledger.server";
+import { HISTORY_PAGE_ROWS } from "~/services/money/history.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 
@@ -67,6 +69,52 @@ describe("the player's history", () => {
     // The widest real range is fine, and an empty field means the default period.
     expect((await call("/history?from=1900-01-01&to=9999-12-31", { cookie })).status).toBe(200);
     expect((await call("/history.csv?from=&to=", { cookie })).status).toBe(200);
+  });
+
+  it("shows a page of the newest rows, and the older ones page by page to the first, each once", async () => {
+    const player = await createTestUser();
+    // 230 movements in one transaction, so at the same time: pages go on by id after their last row.
+    await db().$transaction(async (tx) => {
+      const [promotions, bonus] = [await houseAccountId("promotions", tx), await userAccountId(tx, player.id, "user_bonus")];
+      for (let i = 0; i < 230; i++) {
+        await postTransaction(tx, {
+          kind: "bonus",
+          reference: `test-history-page:${player.id}:${i}`,
+          userId: player.id,
+          postings: [
+            { accountId: promotions, amount: -BigInt(i + 1) },
+            { accountId: bonus, amount: BigInt(i + 1) },
+          ],
+        });
+      }
+    });
+    const cookie = await sessionCookie(player.id);
+    const seen: string[] = [];
+    let next: string | null = "/history";
+    const pages: number[] = [];
+    while (next) {
+      const response: Response = await call(next, { cookie });
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      const rows = [...html.matchAll(/data-testid="history-coins"[^>]*>([^<]*)</g)].map((m) => m[1]!);
+      pages.push(rows.length);
+      seen.push(...rows);
+      next =
+        /data-testid="history-older"[^>]*href="([^"]+)"|href="([^"]+)"[^>]*data-testid="history-older"/
+          .exec(html)
+          ?.slice(1)
+          .find(Boolean)
+          ?.replace(/&amp;/g, "&") ?? null;
+    }
+    expect(pages).toEqual([HISTORY_PAGE_ROWS, HISTORY_PAGE_ROWS, 30]);
+    // Every movement once, newest first: the amounts 1..230 each once.
+    expect(new Set(seen).size).toBe(230);
+    // The CSV holds the whole period.
+    expect((await (await call("/history.csv", { cookie })).text()).trim().split("\n")).toHaveLength(231);
+    // A page that no page could have linked to: the newest, and why, as a 400.
+    const forged = await call("/history?before=yesterday", { cookie });
+    expect(forged.status).toBe(400);
+    expect(await pageText(forged)).toContain("That page of older movements does not exist");
   });
 
   it("shows the published odds", async () => {

@@ -12,7 +12,10 @@ import { CHARGED_STATUSES } from "./payment.server";
  * A withdrawal's hold (`withdrawal-hold:<withdrawal id>`) comes with the withdrawal's state,
  * failure reason and legs (docs/decisions/021-payouts-that-move-money.md).
  */
-export async function playerMovements(userId: string, { kinds, from, to, limit }: { kinds?: LedgerTransactionKind[]; from: Date; to: Date; limit: number }) {
+export async function playerMovements(
+  userId: string,
+  { kinds, from, to, before, limit }: { kinds?: LedgerTransactionKind[]; from: Date; to: Date; before?: { at: Date; id: string }; limit: number },
+) {
   // The payment and the withdrawal come as JSON objects: their int and text columns keep
   // their types, but a leg's bigint amount arrives as a JSON number.
   return db().$queryRaw<
@@ -39,6 +42,7 @@ export async function playerMovements(userId: string, { kinds, from, to, limit }
       JOIN ledger_transactions t ON t.id = p.transaction_id
       WHERE t.created_at >= ${from} AND t.created_at < ${to}
         AND (${kinds ?? null}::"LedgerTransactionKind"[] IS NULL OR t.kind = ANY(${kinds ?? null}::"LedgerTransactionKind"[]))
+        AND (${before?.at ?? null}::timestamptz IS NULL OR (t.created_at, t.id) < (${before?.at ?? null}::timestamptz, ${before?.id ?? null}::uuid))
       GROUP BY t.id
       ORDER BY t.created_at DESC, t.id DESC
       LIMIT ${limit}
@@ -67,9 +71,15 @@ export async function playerMovements(userId: string, { kinds, from, to, limit }
 }
 
 /** The player's VIP purchases charged between `from` and `to` (they move no coins, so the ledger has no row of them), newest first. */
-export function vipCharges(userId: string, { from, to, limit }: { from: Date; to: Date; limit: number }) {
+export function vipCharges(userId: string, { from, to, before, limit }: { from: Date; to: Date; before?: { at: Date; id: string }; limit: number }) {
   return db().payment.findMany({
-    where: { userId, purpose: "vip", status: { in: CHARGED_STATUSES }, settledAt: { gte: from, lt: to } },
+    where: {
+      userId,
+      purpose: "vip",
+      status: { in: CHARGED_STATUSES },
+      settledAt: { gte: from, lt: to },
+      ...(before ? { OR: [{ settledAt: { lt: before.at } }, { settledAt: before.at, id: { lt: before.id } }] } : {}),
+    },
     orderBy: [{ settledAt: "desc" }, { id: "desc" }],
     take: limit,
     select: { id: true, product: true, amountCents: true, refundedCents: true, disputedCents: true, settledAt: true },

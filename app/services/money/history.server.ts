@@ -38,13 +38,35 @@ const LABELS: Record<LedgerTransactionKind, string> = {
   forfeit: "Bonus coins forfeited (account closed)",
 };
 
-export type HistoryFilter = { type?: string; from?: string; to?: string };
+/**
+ * `before`: where the page before ended (its last row's time and id, "<ISO time>_<id>"), so
+ * the next page starts after it: a page's cost follows its rows, not the player's history.
+ */
+export type HistoryFilter = { type?: string; from?: string; to?: string; before?: string };
 /** Records are kept and shown for at least this long. */
 export const HISTORY_DAYS = 92;
 
 /** The filter a page's query asks for; the route reads the query (`queryParams`). */
 export function readHistoryFilter(params: URLSearchParams): HistoryFilter {
-  return { type: params.get("type") ?? undefined, from: params.get("from") ?? undefined, to: params.get("to") ?? undefined };
+  return {
+    type: params.get("type") ?? undefined,
+    from: params.get("from") ?? undefined,
+    to: params.get("to") ?? undefined,
+    before: params.get("before") ?? undefined,
+  };
+}
+
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** A row's place, for the next page's `before`. */
+const cursorOf = (row: { date: string; id: string }) => `${row.date}_${row.id}`;
+
+/** `before` read back: undefined when not given, null when it is not a place a page could have given. */
+function parseCursor(before: string | undefined): { at: Date; id: string } | null | undefined {
+  if (!before?.trim()) return undefined;
+  const match = CURSOR.exec(before.trim());
+  const at = match ? new Date(match[1]!) : undefined;
+  return at && !Number.isNaN(at.getTime()) ? { at, id: match![2]! } : null;
 }
 
 /**
@@ -61,7 +83,9 @@ export function parseFilter(filter: HistoryFilter, now = new Date()) {
   const from = asked.from ?? new Date(now.getTime() - HISTORY_DAYS * 86_400_000);
   const to = asked.to ? new Date(asked.to.getTime() + 86_400_000) : new Date(now.getTime() + 1000);
   const type = filter.type && Object.hasOwn(HISTORY_TYPES, filter.type) ? (filter.type as HistoryType) : undefined;
-  return { from, to, type, problem };
+  const cursor = parseCursor(filter.before);
+  const problems = [problem, cursor === null ? "That page of older movements does not exist: the newest are shown" : null].filter(Boolean);
+  return { from, to, type, before: cursor ?? undefined, problem: problems.length ? problems.join(". ") : null };
 }
 
 export type HistoryRow = {
@@ -88,15 +112,19 @@ export type HistoryRow = {
   receiptId: string | null;
 };
 
-const ROWS = 5000;
+/** A page's rows; older ones are a link away. */
+export const HISTORY_PAGE_ROWS = 100;
+/** The CSV's rows: a download holds the whole period (up to this many). */
+export const HISTORY_CSV_ROWS = 5000;
 const dollars = (cents: number | bigint) => coinsToDecimal(BigInt(cents));
 const takenBack = (p: { refundedCents: number; disputedCents: number }) => p.refundedCents + p.disputedCents;
 
-export async function playerHistory(userId: string, filter: HistoryFilter, now = new Date()) {
-  const { from, to, type, problem } = parseFilter(filter, now);
+export async function playerHistory(userId: string, filter: HistoryFilter, { now = new Date(), rows: limit = HISTORY_PAGE_ROWS } = {}) {
+  const { from, to, type, before, problem } = parseFilter(filter, now);
+  // One more than shown: whether there is an older page.
   const [movements, vip, money] = await Promise.all([
-    history.playerMovements(userId, { kinds: type ? [...HISTORY_TYPES[type]] : undefined, from, to, limit: ROWS }),
-    showsVip(type) ? history.vipCharges(userId, { from, to, limit: ROWS }) : [],
+    history.playerMovements(userId, { kinds: type ? [...HISTORY_TYPES[type]] : undefined, from, to, before, limit: limit + 1 }),
+    showsVip(type) ? history.vipCharges(userId, { from, to, before, limit: limit + 1 }) : [],
     history.moneyInAndOut(userId),
   ]);
   const rows: HistoryRow[] = [
@@ -140,7 +168,9 @@ export async function playerHistory(userId: string, filter: HistoryFilter, now =
     /** Why the period asked for was not used (a date that is not a real day), or null. */
     problem,
     filter: { type: type ?? "", from: from.toISOString().slice(0, 10), to: new Date(to.getTime() - 1).toISOString().slice(0, 10) },
-    rows: rows.slice(0, ROWS),
+    rows: rows.slice(0, limit),
+    /** Where the next (older) page starts, when there are older rows in the period. */
+    older: rows.length > limit ? cursorOf(rows[limit - 1]!) : null,
     /** Over the player's whole history, in dollars: charged, less refunds and disputes; paid out; the difference. */
     totals: {
       charged: dollars(money.charged),
