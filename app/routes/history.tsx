@@ -80,6 +80,14 @@ export default function History() {
             Download CSV
           </a>
         </form>
+        {data.olderThan ? (
+          <p className="flex flex-wrap items-center gap-x-4 text-sm" data-testid="history-older-page">
+            <span>Older movements, from {data.olderThan.slice(0, 16).replace("T", " ")} (UTC) back.</span>
+            <Link to={`/history?${new URLSearchParams(data.filter).toString()}`} className="inline-flex min-h-11 items-center font-semibold underline">
+              Newest movements
+            </Link>
+          </p>
+        ) : null}
         {data.rows.length === 0 ? (
           <p>No movements in this period.</p>
         ) : (

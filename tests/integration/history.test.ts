@@ -92,7 +92,9 @@ describe("the player's history", () => {
     const seen: string[] = [];
     let next: string | null = "/history";
     const pages: number[] = [];
+    let last = next;
     while (next) {
+      last = next;
       const response: Response = await call(next, { cookie });
       expect(response.status).toBe(200);
       const html = await response.text();
@@ -107,6 +109,10 @@ describe("the player's history", () => {
           ?.replace(/&amp;/g, "&") ?? null;
     }
     expect(pages).toEqual([HISTORY_PAGE_ROWS, HISTORY_PAGE_ROWS, 30]);
+    // The last page says it is an older one, and links back to the newest.
+    const lastPage = await pageText(await call(last, { cookie }));
+    expect(lastPage).toMatch(/Older movements, from \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(UTC\) back\./);
+    expect(lastPage).toContain("Newest movements");
     // Every movement once, newest first: the amounts 1..230 each once.
     expect(new Set(seen).size).toBe(230);
     // The CSV holds the whole period.

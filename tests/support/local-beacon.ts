@@ -42,7 +42,15 @@ function signer(secretKey: Uint8Array) {
   };
 }
 
-export async function startLocalBeacon({ modes = ["ok"], periodSeconds = 1 }: { modes?: RelayMode[]; periodSeconds?: number } = {}): Promise<LocalBeacon> {
+/**
+ * `alignSeconds`: the chain's genesis falls on a multiple of it (Unix time), so that rounds
+ * come at a fixed phase of clock boundaries (the bench ends its raffles just before one).
+ */
+export async function startLocalBeacon({
+  modes = ["ok"],
+  periodSeconds = 1,
+  alignSeconds = 1,
+}: { modes?: RelayMode[]; periodSeconds?: number; alignSeconds?: number } = {}): Promise<LocalBeacon> {
   const secretKey = bls12_381.utils.randomSecretKey();
   const publicKey = bytesToHex(bls.getPublicKey(secretKey).toBytes());
   const chain: BeaconChain = {
@@ -50,7 +58,7 @@ export async function startLocalBeacon({ modes = ["ok"], periodSeconds = 1 }: { 
     publicKey,
     scheme: BEACON_SCHEME,
     periodSeconds,
-    genesisTime: Math.floor(Date.now() / 1000) - 100 * periodSeconds,
+    genesisTime: Math.floor((Date.now() / 1000 - 100 * periodSeconds) / alignSeconds) * alignSeconds,
     beaconId: "test-quicknet",
   };
   const info = JSON.stringify({

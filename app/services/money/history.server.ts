@@ -169,6 +169,8 @@ export async function playerHistory(userId: string, filter: HistoryFilter, { now
     problem,
     filter: { type: type ?? "", from: from.toISOString().slice(0, 10), to: new Date(to.getTime() - 1).toISOString().slice(0, 10) },
     rows: rows.slice(0, limit),
+    /** On an older page: the time its rows come before. */
+    olderThan: before ? before.at.toISOString() : null,
     /** Where the next (older) page starts, when there are older rows in the period. */
     older: rows.length > limit ? cursorOf(rows[limit - 1]!) : null,
     /** Over the player's whole history, in dollars: charged, less refunds and disputes; paid out; the difference. */
