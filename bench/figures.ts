@@ -1,5 +1,6 @@
 import path from "node:path";
 import pg from "pg";
+import { setTimeout as sleep } from "node:timers/promises";
 import { runLoad, percentile, type LoadResult, type Request } from "./load";
 import { endAllAt, openBenchRaffle, openRaffleOfEveryTier, rafflesWithTickets, type BenchRaffle, type Player } from "./fixtures";
 import { residentBytes, root } from "./infra";
@@ -326,7 +327,7 @@ export async function memory({
   // The idle server: V8's memory reducer shrinks a heap grown for a high allocation rate.
   const idle: number[] = [];
   for (let waited = 0; waited < IDLE_SECONDS; waited += 5) {
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await sleep(5_000);
     idle.push(residentBytes(pid) / 2 ** 20);
   }
   const median = (values: number[]) =>

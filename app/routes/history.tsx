@@ -19,8 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function History() {
   const data = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof playerHistory>> & { types: string[] };
   const user = useUser();
-  const csv = `/history.csv?${new URLSearchParams(data.filter).toString()}`;
-  const older = data.older ? `/history?${new URLSearchParams({ ...data.filter, before: data.older }).toString()}` : null;
+  // The filters shown, and the page's place when asked for.
+  const query = (before?: string) => new URLSearchParams({ ...data.filter, ...(before ? { before } : {}) }).toString();
   return (
     <PlayerShell>
       <main className="mx-auto flex max-w-4xl flex-col gap-6 px-4 py-8">
@@ -76,17 +76,14 @@ export default function History() {
           <button type="submit" className="rounded-md border border-line-strong px-4">
             Show
           </button>
-          <a href={csv} className="inline-flex min-h-11 items-center underline">
+          <a href={`/history.csv?${query()}`} className="inline-flex min-h-11 items-center underline">
             Download CSV
           </a>
         </form>
         {data.olderThan ? (
-          <p className="flex flex-wrap items-center gap-x-4 text-sm" data-testid="history-older-page">
-            <span>Older movements, from {data.olderThan.slice(0, 16).replace("T", " ")} (UTC) back.</span>
-            <Link to={`/history?${new URLSearchParams(data.filter).toString()}`} className="inline-flex min-h-11 items-center font-semibold underline">
-              Newest movements
-            </Link>
-          </p>
+          <PageLink note={`Older movements, from ${data.olderThan.slice(0, 16).replace("T", " ")} (UTC) back.`} to={`/history?${query()}`}>
+            Newest movements
+          </PageLink>
         ) : null}
         {data.rows.length === 0 ? (
           <p>No movements in this period.</p>
@@ -140,16 +137,29 @@ export default function History() {
             </tbody>
           </table>
         )}
-        {older ? (
-          <p className="flex flex-wrap items-center gap-x-4 text-sm">
-            <span>The newest {data.rows.length} of this period (the CSV holds them all).</span>
-            <Link to={older} className="inline-flex min-h-11 items-center font-semibold underline" data-testid="history-older">
-              Older movements
-            </Link>
-          </p>
+        {data.older ? (
+          <PageLink
+            note={`The newest ${data.rows.length} of this period (the CSV holds them all).`}
+            to={`/history?${query(data.older)}`}
+            testId="history-older"
+          >
+            Older movements
+          </PageLink>
         ) : null}
       </main>
     </PlayerShell>
+  );
+}
+
+/** A line between pages of the history: where this page stands, and a link to the next. */
+function PageLink({ note, to, testId, children }: { note: string; to: string; testId?: string; children: string }) {
+  return (
+    <p className="flex flex-wrap items-center gap-x-4 text-sm">
+      <span>{note}</span>
+      <Link to={to} className="inline-flex min-h-11 items-center font-semibold underline" data-testid={testId}>
+        {children}
+      </Link>
+    </p>
   );
 }
 

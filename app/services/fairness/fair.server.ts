@@ -1,11 +1,11 @@
 import { beacon } from "~/infra/beacon.server";
 import { recentDraws } from "~/models/raffles/raffle-board.server";
 import { fairDrawRow, raffleExists } from "~/models/raffles/raffle.server";
-import { parseIsoDay } from "~/shared/dates";
 import { displayName } from "~/shared/display-name";
 import { beaconRandomness, roundTime } from "~/shared/draw-verifier.mjs";
 import { inclusionProof, merkleRoot, seedHash, verifyInclusion, winningTicket, type Ticket } from "~/services/fairness/draw-math.server";
 import { coinsToDecimal } from "~/shared/money";
+import { readPageCursor, writePageCursor } from "~/shared/page-cursor";
 
 /**
  * The public record of a draw (docs/fairness.md): before the draw the commitment
@@ -117,11 +117,8 @@ export { raffleExists };
 
 /** The /fair list's cursor: "<drawn at, ISO>_<raffle id>" of the last draw listed; undefined when absent or malformed. */
 export function readDrawCursor(text: string | null): { drawnAt: Date; id: string } | undefined {
-  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f-]{36})$/.exec(text ?? "");
-  // A day PostgreSQL and the calendar have (year 1900 to 9999): "0000-01-01" would fail in the query.
-  if (!match || !UUID.test(match[2]!) || !parseIsoDay(match[1]!.slice(0, 10))) return undefined;
-  const drawnAt = new Date(match[1]!);
-  return Number.isNaN(drawnAt.getTime()) ? undefined : { drawnAt, id: match[2]! };
+  const cursor = readPageCursor(text);
+  return cursor && { drawnAt: cursor.at, id: cursor.id };
 }
 
 /**
@@ -142,7 +139,7 @@ export async function listRecentDraws(before?: { drawnAt: Date; id: string }) {
     completedEarly: r.closedAt !== null || r.drawnAt!.getTime() < r.endsAt.getTime(),
   }));
   const last = draws.at(-1);
-  return { draws, nextCursor: rows.length > DRAWS_PER_PAGE && last ? `${last.drawnAt}_${last.raffleId}` : null };
+  return { draws, nextCursor: rows.length > DRAWS_PER_PAGE && last ? writePageCursor(last.drawnAt, last.raffleId) : null };
 }
 
 /** Whether new raffles are joined to the public beacon (off: BEACON_URLS=off, or a demo without relays); /fair says so when not. */

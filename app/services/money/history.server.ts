@@ -2,6 +2,7 @@ import type { LedgerTransactionKind } from "~/generated/prisma/client";
 import * as history from "~/models/money/movement.server";
 import { EARLIEST_YEAR, LATEST_YEAR, parseIsoDay } from "~/shared/dates";
 import { coinsToDecimal } from "~/shared/money";
+import { readPageCursor, writePageCursor } from "~/shared/page-cursor";
 
 /**
  * The player's records: every movement of their coins (purchases, entries, prizes,
@@ -56,19 +57,6 @@ export function readHistoryFilter(params: URLSearchParams): HistoryFilter {
   };
 }
 
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-
-/** A row's place, for the next page's `before`. */
-const cursorOf = (row: { date: string; id: string }) => `${row.date}_${row.id}`;
-
-/** `before` read back: undefined when not given, null when it is not a place a page could have given. */
-function parseCursor(before: string | undefined): { at: Date; id: string } | null | undefined {
-  if (!before?.trim()) return undefined;
-  const match = CURSOR.exec(before.trim());
-  const at = match ? new Date(match[1]!) : undefined;
-  return at && !Number.isNaN(at.getTime()) ? { at, id: match![2]! } : null;
-}
-
 /**
  * The period and type asked for. A date that is not a real day (parseIsoDay: "9999-99-99",
  * "0000-01-01", "1990-02-30") is not guessed at: the default period is shown with `problem`
@@ -83,9 +71,9 @@ export function parseFilter(filter: HistoryFilter, now = new Date()) {
   const from = asked.from ?? new Date(now.getTime() - HISTORY_DAYS * 86_400_000);
   const to = asked.to ? new Date(asked.to.getTime() + 86_400_000) : new Date(now.getTime() + 1000);
   const type = filter.type && Object.hasOwn(HISTORY_TYPES, filter.type) ? (filter.type as HistoryType) : undefined;
-  const cursor = parseCursor(filter.before);
-  const problems = [problem, cursor === null ? "That page of older movements does not exist: the newest are shown" : null].filter(Boolean);
-  return { from, to, type, before: cursor ?? undefined, problem: problems.length ? problems.join(". ") : null };
+  const before = readPageCursor(filter.before);
+  const forged = filter.before?.trim() && !before ? "That page of older movements does not exist: the newest are shown" : null;
+  return { from, to, type, before, problem: [problem, forged].filter(Boolean).join(". ") || null };
 }
 
 export type HistoryRow = {
@@ -172,7 +160,7 @@ export async function playerHistory(userId: string, filter: HistoryFilter, { now
     /** On an older page: the time its rows come before. */
     olderThan: before ? before.at.toISOString() : null,
     /** Where the next (older) page starts, when there are older rows in the period. */
-    older: rows.length > limit ? cursorOf(rows[limit - 1]!) : null,
+    older: rows.length > limit ? writePageCursor(rows[limit - 1]!.date, rows[limit - 1]!.id) : null,
     /** Over the player's whole history, in dollars: charged, less refunds and disputes; paid out; the difference. */
     totals: {
       charged: dollars(money.charged),
