@@ -7,8 +7,7 @@ import { LocalTime } from "~/components/local-time";
 import { getOptionalUser } from "~/web/auth.server";
 import { getFairDraw } from "~/services/fairness/fair.server";
 import { PageError } from "~/components/route-error";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "~/shared/uuid";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!params.id || !UUID.test(params.id)) throw new Response("Not Found", { status: 404 });

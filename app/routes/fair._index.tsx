@@ -4,7 +4,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { FairAlgorithm } from "~/components/fair-algorithm";
 import { LocalTime } from "~/components/local-time";
 import { queryParams } from "~/web/http.server";
-import { drawsJoinBeacon, listRecentDraws, raffleExists, readDrawCursor, readRaffleSearch } from "~/services/fairness/fair.server";
+import { drawsJoinBeacon, listRecentDraws, raffleExists, readRaffleSearch } from "~/services/fairness/fair.server";
+import { readPageCursor } from "~/shared/page-cursor";
 import { TIER_LABELS } from "~/shared/raffle-display";
 import { PageError } from "~/components/route-error";
 import { PayoutTimesSection } from "~/components/payout-times";
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = queryParams(request);
   const q = params.get("q");
   const before = params.get("before");
-  const cursor = before ? readDrawCursor(before) : undefined;
+  const cursor = before ? readPageCursor(before) : undefined;
   if (q !== null && q.trim() !== "") {
     const search = readRaffleSearch(q);
     if ("raffleId" in search && (await raffleExists(search.raffleId))) throw redirect(`/fair/${search.raffleId}`);

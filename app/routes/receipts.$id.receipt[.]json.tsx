@@ -2,8 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { getReceipt } from "~/services/fairness/receipts.server";
 import { requireUser } from "~/web/auth.server";
 import { jsonError } from "~/web/http.server";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "~/shared/uuid";
 
 /**
  * A receipt's signed JSON, as a download (ADR 079): the player's own ticket only; another

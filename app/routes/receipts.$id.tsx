@@ -7,8 +7,7 @@ import { PageError } from "~/components/route-error";
 import { raffleTier, TierChip } from "~/components/tiers";
 import { getReceipt, type Receipt } from "~/services/fairness/receipts.server";
 import { requireUser } from "~/web/auth.server";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID } from "~/shared/uuid";
 
 /**
  * A player's receipt for one of their tickets (ADR 079). Its signed JSON, to check offline

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UUID } from "./uuid";
 
 /** What a complaint can be about; a draw or a payout names the raffle or withdrawal concerned. */
 export const COMPLAINT_SUBJECTS = {
@@ -16,8 +17,6 @@ export type ComplaintStatus = keyof typeof COMPLAINT_STATES;
 
 export const COMPLAINT_MESSAGE_MAX = 4000;
 export const COMPLAINT_ANSWER_MAX = 4000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Filing a complaint, on the page (conform) and in the API: a subject, the raffle or

@@ -1,4 +1,5 @@
 import { parseIsoDay } from "./dates";
+import { UUID } from "./uuid";
 
 /**
  * Where a page of a newest-first list ended: its last row's time and id, written
@@ -6,15 +7,16 @@ import { parseIsoDay } from "./dates";
  */
 export type PageCursor = { at: Date; id: string };
 
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-export const writePageCursor = (at: Date | string, id: string) => `${typeof at === "string" ? at : at.toISOString()}_${id}`;
+/** `at`: the row's time as toISOString writes it. */
+export const writePageCursor = (at: string, id: string) => `${at}_${id}`;
 
 /** The cursor a page link carries; undefined when malformed. */
 export function readPageCursor(text: string | null | undefined): PageCursor | undefined {
-  const match = CURSOR.exec(text?.trim() ?? "");
+  const [time = "", id = "", ...rest] = (text?.trim() ?? "").split("_");
   // A day PostgreSQL and the calendar have (year 1900 to 9999): "0000-01-01" would fail in the query.
-  if (!match || !parseIsoDay(match[1]!.slice(0, 10))) return undefined;
-  const at = new Date(match[1]!);
-  return Number.isNaN(at.getTime()) ? undefined : { at, id: match[2]! };
+  if (rest.length > 0 || !TIME.test(time) || !UUID.test(id) || !parseIsoDay(time.slice(0, 10))) return undefined;
+  const at = new Date(time);
+  return Number.isNaN(at.getTime()) ? undefined : { at, id };
 }

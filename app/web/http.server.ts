@@ -7,6 +7,7 @@ import { isDatabaseUnavailable } from "~/infra/outage.server";
 import { PaymentProviderUnavailable } from "~/infra/payment-providers/provider";
 import { IdentityProviderUnavailable } from "~/infra/identity-providers/provider";
 import { RateLimited } from "~/services/system/rate-limit.server";
+import { UUID } from "~/shared/uuid";
 
 /**
  * Where domain errors become HTTP: one table of statuses, JSON `{ message }` bodies for
@@ -199,7 +200,7 @@ function refuseBadText(text: string): void {
 
 /** A UUID path parameter, or a 400. */
 export function uuidParam(value: string | undefined, name = "id"): string {
-  if (!value || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+  if (!value || !UUID.test(value)) {
     throw jsonError(400, `Malformed ${name}`);
   }
   return value.toLowerCase();

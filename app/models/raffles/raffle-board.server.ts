@@ -1,5 +1,6 @@
 import type { Entry, Raffle, RaffleKind, User } from "~/generated/prisma/client";
 import { db } from "../db.server";
+import type { PageCursor } from "~/shared/page-cursor";
 
 /** Active raffles with their pots (the pot is the pot account's balance), including those not started yet. */
 export async function listActiveRaffles(kind: RaffleKind) {
@@ -74,12 +75,12 @@ export async function leaderboard(since: Date, limit: number) {
  * Drawn raffles of every kind, newest first (by draw time, then id: a batch of draws shares
  * one time), after the cursor `before` when given (the /fair list).
  */
-export async function recentDraws(limit: number, before?: { drawnAt: Date; id: string }) {
+export async function recentDraws(limit: number, before?: PageCursor) {
   return db().raffle.findMany({
     where: {
       status: "completed",
       drawnAt: { not: null },
-      ...(before ? { OR: [{ drawnAt: { lt: before.drawnAt } }, { drawnAt: before.drawnAt, id: { lt: before.id } }] } : {}),
+      ...(before ? { OR: [{ drawnAt: { lt: before.at } }, { drawnAt: before.at, id: { lt: before.id } }] } : {}),
     },
     orderBy: [{ drawnAt: "desc" }, { id: "desc" }],
     take: limit,

@@ -5,7 +5,8 @@ import { displayName } from "~/shared/display-name";
 import { beaconRandomness, roundTime } from "~/shared/draw-verifier.mjs";
 import { inclusionProof, merkleRoot, seedHash, verifyInclusion, winningTicket, type Ticket } from "~/services/fairness/draw-math.server";
 import { coinsToDecimal } from "~/shared/money";
-import { readPageCursor, writePageCursor } from "~/shared/page-cursor";
+import { writePageCursor, type PageCursor } from "~/shared/page-cursor";
+import { UUID } from "~/shared/uuid";
 
 /**
  * The public record of a draw (docs/fairness.md): before the draw the commitment
@@ -102,8 +103,6 @@ export type FairDraw = NonNullable<Awaited<ReturnType<typeof getFairDraw>>>;
 /** How many draws /fair lists per page. */
 export const DRAWS_PER_PAGE = 20;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * What the /fair search box asks for: a full raffle id (as the cards, the winners list and
  * the draw pages show it), or a message saying what to type instead.
@@ -115,17 +114,11 @@ export function readRaffleSearch(text: string): { raffleId: string } | { problem
 
 export { raffleExists };
 
-/** The /fair list's cursor: "<drawn at, ISO>_<raffle id>" of the last draw listed; undefined when absent or malformed. */
-export function readDrawCursor(text: string | null): { drawnAt: Date; id: string } | undefined {
-  const cursor = readPageCursor(text);
-  return cursor && { drawnAt: cursor.at, id: cursor.id };
-}
-
 /**
  * The recent draws /fair lists, newest first, a page at a time after the cursor `before`.
  * `completedEarly` marks a raffle an admin completed before its scheduled end.
  */
-export async function listRecentDraws(before?: { drawnAt: Date; id: string }) {
+export async function listRecentDraws(before?: PageCursor) {
   const rows = await recentDraws(DRAWS_PER_PAGE + 1, before);
   const draws = rows.slice(0, DRAWS_PER_PAGE).map((r) => ({
     raffleId: r.id,

@@ -1,7 +1,7 @@
 import { create } from "xmlbuilder2";
 import { feedEvents, type FeedCursor, type FeedRow } from "~/models/fairness/feed.server";
-import { parseIsoDay } from "~/shared/dates";
 import { coinsToDecimal } from "~/shared/money";
+import { readPageCursor, writePageCursor } from "~/shared/page-cursor";
 import { TIER_LABELS } from "~/shared/raffle-display";
 
 /**
@@ -15,17 +15,17 @@ export const ATOM_NS = "http://www.w3.org/2005/Atom";
 export const FAIR_NS = "urn:raffle-rush:fair:1";
 export const FEED_PAGE_SIZE = 50;
 
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_(commitment|closed|result)$/;
+const FEED_EVENTS: readonly FeedCursor["event"][] = ["commitment", "closed", "result"];
 
-/** The feed's cursor ("<time>_<raffle id>_<event>" of the last entry listed); undefined when malformed. */
+/** The feed's cursor (a page cursor and the entry's event: "<time>_<raffle id>_<event>" of the last entry listed); undefined when malformed. */
 export function readFeedCursor(text: string): FeedCursor | undefined {
-  const match = CURSOR.exec(text);
-  if (!match || !parseIsoDay(match[1]!.slice(0, 10))) return undefined;
-  const at = new Date(match[1]!);
-  return Number.isNaN(at.getTime()) ? undefined : { at, raffleId: match[2]!, event: match[3] as FeedCursor["event"] };
+  const cut = text.lastIndexOf("_");
+  const event = FEED_EVENTS.find((e) => e === text.slice(cut + 1));
+  const place = cut > 0 && event ? readPageCursor(text.slice(0, cut)) : undefined;
+  return place && event && { at: place.at, raffleId: place.id, event };
 }
 
-const cursorOf = (at: Date, raffleId: string, event: string) => `${at.toISOString()}_${raffleId}_${event}`;
+const cursorOf = (at: Date, raffleId: string, event: string) => `${writePageCursor(at.toISOString(), raffleId)}_${event}`;
 
 function titleOf(row: FeedRow): string {
   const name = `${row.kind === "quick" ? `${row.tier.toUpperCase()} quick raffle` : `${TIER_LABELS[row.tier] ?? row.tier} raffle`} at $${coinsToDecimal(row.entryPrice)}`;
