@@ -1,4 +1,4 @@
-import { crowd, type CrowdResult } from "./crowd";
+import { crowd, type CrowdResult, type CrowdStepChoice } from "./crowd";
 import { openShortRaffle, type Player } from "./fixtures";
 import type { Child } from "./infra";
 import type { Row } from "./repeat";
@@ -19,6 +19,7 @@ export async function crowdPhase({
   postgresDir,
   databaseUrl,
   log,
+  step: only,
 }: {
   sizes: number[];
   seconds: number;
@@ -27,12 +28,13 @@ export async function crowdPhase({
   postgresDir: string;
   databaseUrl: string;
   log: (line: string) => void;
+  step?: CrowdStepChoice;
 }): Promise<{ rows: Row[]; details: string[] }> {
   const results: CrowdResult[] = [];
   for (const size of sizes) {
     const app = await startApp();
     try {
-      log(`crowd: ${size} players for ${seconds} s`);
+      log(`crowd: ${size} players for ${seconds} s${only && only !== "mixed" ? `, every step ${only}` : ""}`);
       const result = await crowd({
         port: app.port,
         appPid: app.process.pid!,
@@ -41,6 +43,7 @@ export async function crowdPhase({
         players: players.slice(0, size),
         seconds,
         openShortRaffle,
+        step: only,
       });
       results.push(result);
       log(`  ${summary(result)}`);

@@ -35,6 +35,11 @@ export type CrowdResult = {
 
 /** How many players measure event delivery; the rest read their streams and drop the bytes. */
 const EVENT_SAMPLERS = 50;
+/** The crowd's steps a run may be limited to (`--crowd-step`), each with the roll that picks it below. */
+const STEP_ROLL = { "regular-entry": 20, "quick-entry": 50, "quick-page": 70, home: 85, history: 95 } as const;
+export const CROWD_STEPS = ["mixed", "none", ...(Object.keys(STEP_ROLL) as (keyof typeof STEP_ROLL)[])] as const;
+export type CrowdStepChoice = (typeof CROWD_STEPS)[number];
+
 const THINK_MS: [number, number] = [2_000, 8_000];
 /** Players arrive over this long at the start, not all at once. */
 const ARRIVAL_MS = 5_000;
@@ -73,6 +78,7 @@ export async function crowd({
   players,
   seconds,
   openShortRaffle,
+  step = "mixed",
 }: {
   port: number;
   appPid: number;
@@ -82,6 +88,8 @@ export async function crowd({
   seconds: number;
   /** Opens a regular raffle ending in `endsInMs`, for draws to end throughout. */
   openShortRaffle: (endsInMs: number) => Promise<{ id: string; endsAt: number }>;
+  /** Every player's every step this one (no spin), to price a step alone; "none" only holds the streams. */
+  step?: CrowdStepChoice;
 }): Promise<CrowdResult> {
   const base = `http://127.0.0.1:${port}`;
   const latencies = new Map<string, number[]>();
@@ -184,7 +192,8 @@ export async function crowd({
     while (Date.now() < deadline && !stop.signal.aborted) {
       await pause(randomInt(...THINK_MS));
       if (Date.now() >= deadline) break;
-      const roll = randomInt(100);
+      if (step === "none") continue;
+      const roll = step === "mixed" ? randomInt(100) : STEP_ROLL[step];
       if (!spun && roll < 5) {
         spun = true;
         // 409: this player spun today already (players are reused from one crowd size to the next).

@@ -8,6 +8,7 @@
  *        report gives medians with their spread)
  *        --draws-scale=10000 (the second draw figure; 0 skips it)
  *        --note="…" (printed with the machine, e.g. that it was shared)  --no-report
+ *        --crowd=250,500,1000  --crowd-seconds=180  --crowd-step=mixed (docs/benchmarks.md)
  *        --beacon=false (skips the third draw figure: 1,000 raffles committed to a local drand
  *        beacon of quicknet's scheme and 3 s period, served by two relays in this process, on
  *        a fresh app told of it; that figure includes the wait for the round, and its target
@@ -18,6 +19,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
+import { CROWD_STEPS, type CrowdStepChoice } from "./crowd";
 
 const flags = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -29,12 +31,13 @@ const memoryMinutes = Number(flags["memory-minutes"] ?? 10);
 const seconds = Number(flags.seconds ?? 20);
 // The scale figure of issue 22: this many raffles ending together (0 skips it).
 const drawsScale = Number(flags["draws-scale"] ?? 10_000);
-// Each load phase this many times, the app and its reference alternating (issue 36).
-const repeats = Math.max(1, Number(flags.repeats ?? 3));
+const repeats = Math.max(1, Number(flags.repeats ?? 3)); // the app and its reference alternating
 const only = new Set((flags.only ?? "entries,reads,draws,weight,memory,crowd").split(","));
-// The crowd figure's sizes and each size's length (issue 36).
+// The crowd figure's sizes, each size's length, and one step alone (printed only) (issue 36).
 const crowdSizes = (flags.crowd ?? "250,500,1000").split(",").map(Number);
 const crowdSeconds = Number(flags["crowd-seconds"] ?? 180);
+const crowdStep = (flags["crowd-step"] ?? "mixed") as CrowdStepChoice;
+if (!CROWD_STEPS.includes(crowdStep)) throw new Error(`--crowd-step is one of ${CROWD_STEPS.join(", ")}`);
 const basePort = Number(process.env.BENCH_PORT ?? 3310);
 // A worker per core, up to the 16 that WEB_CONCURRENCY allows.
 const workers = Number(process.env.BENCH_WEB_CONCURRENCY ?? Math.min(16, os.availableParallelism()));
@@ -337,6 +340,7 @@ try {
       postgresDir: postgres.dataDir,
       databaseUrl: appUrl,
       log,
+      step: crowdStep,
     });
     rows.push(...measured.rows);
     details.push(...measured.details);
@@ -386,7 +390,7 @@ const report = [
 ].join("\n");
 process.stdout.write(`\n${report}\n`);
 
-if (flags["no-report"] !== "true" && !flags.only) {
+if (flags["no-report"] !== "true" && !flags.only && crowdStep === "mixed") {
   const file = path.join(root, "docs/benchmarks.md");
   const current = readFileSync(file, "utf8");
   const next = current.replace(/<!-- bench:begin[\s\S]*<!-- bench:end -->/, report);

@@ -99,6 +99,21 @@ describe("the production server around Remix", () => {
     expect(gunzipSync(page.body).toString()).toContain("</html>");
   });
 
+  it("sends a page whole once rendered: its length announced, its loader data inside", async () => {
+    const user = await createTestUser({ coins: 10_000n });
+    await createTestRaffle();
+    for (const headers of [{}, { Cookie: await cookieFor(user.id) }] as Record<string, string>[]) {
+      const page = await raw("/", headers);
+      expect(page.status).toBe(200);
+      expect(page.headers["transfer-encoding"]).toBeUndefined();
+      expect(Number(page.headers["content-length"])).toBe(page.body.length);
+      const html = page.body.toString();
+      expect(html).toContain("</html>");
+      // The loader data that hydration reads comes in the same body, to its end.
+      expect(html).toContain("streamController.close()");
+    }
+  });
+
   it("gives an event stream's place back as soon as its client goes away", async () => {
     const user = await createTestUser();
     const cookie = await cookieFor(user.id);
