@@ -24,10 +24,9 @@ declare module "@remix-run/node" {
 export const streamTimeout = 5_000;
 
 /**
- * Pages have no deferred data (loaders finish before the render starts), so the document is
- * sent whole once rendered: one body through gzip and one write, instead of React's small
- * chunks each passing through a stream, a flush and the socket. Measured in the crowd bench
- * (docs/benchmarks.md): about a tenth less CPU per page.
+ * No page defers data (the loaders finish before the render starts), so an early shell would
+ * be the whole page: every client, browser or bot, gets the document whole once rendered, as
+ * one body with its length (ADR 089).
  */
 export default function handleRequest(
   request: Request,
