@@ -11,7 +11,7 @@ import { percentile } from "./load";
  * The crowd figure (issue 36): simulated signed-in players over HTTP, each doing what a
  * player does at a player's pace. Each opens the live event stream and the home page, then,
  * after a think of 2 to 8 s between steps, enters a regular or a quick raffle the way the
- * raffle card does (the page action), loads /quick, home or history, and spins the wheel
+ * raffle card does (the page action, then the page's data reloaded), loads /quick, home or history, and spins the wheel
  * once. Draws and quick rounds end throughout (the app's own scheduler, and a short raffle
  * the driver opens every 10 s).
  */
@@ -66,6 +66,9 @@ function postmasterPid(dataDir: string): number {
   if (!file) throw new Error(`no postmaster.pid in ${dataDir}`);
   return Number(readFileSync(file, "utf8").split("\n")[0]);
 }
+
+/** One request of a step: what it sends, made from the step's previous answer when it needs it. */
+type Call = { expect: number[]; path: string; init: RequestInit | ((previous: Response) => RequestInit) };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const normal = (json: string) => JSON.stringify(JSON.parse(json));
@@ -134,12 +137,17 @@ export async function crowd({
     }
   }
 
-  async function timed(step: string, expect: number[], path: string, init: RequestInit) {
+  /** Times `calls` in turn as one step; an answer it did not expect fails the step. */
+  async function timed(step: string, ...calls: Call[]) {
     const started = performance.now();
     try {
-      const response = await fetch(base + path, { ...init, redirect: "manual", signal: stop.signal });
-      await response.arrayBuffer();
-      if (!expect.includes(response.status)) return fail(step, `answered ${response.status}`);
+      let previous: Response | undefined;
+      for (const { expect, path, init } of calls) {
+        const response = await fetch(base + path, { ...(typeof init === "function" ? init(previous!) : init), redirect: "manual", signal: stop.signal });
+        await response.arrayBuffer();
+        if (!expect.includes(response.status)) return fail(step, `${path} answered ${response.status}`);
+        previous = response;
+      }
       // Latencies count once every player has arrived: the first pages warm the caches.
       if (Date.now() >= measuredFrom) {
         const list = latencies.get(step) ?? [];
@@ -180,14 +188,28 @@ export async function crowd({
   async function play(player: Player, index: number) {
     await pause(randomInt(ARRIVAL_MS));
     const headers = { Cookie: player.cookie, "Accept-Encoding": "gzip" };
+    // An entry is what the card's fetcher does: the action, then, following its redirect, the
+    // page's data reloaded (single fetch: every loader, no render) with the toast's cookie.
     const enter = (path: string, page: string) =>
-      timed("entry", [202], `${path}.data`, {
-        method: "POST",
-        headers: { Cookie: player.cookie, Origin: base, Referer: base + page, "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8" },
-        body: "",
-      });
+      timed(
+        "entry",
+        {
+          expect: [202],
+          path: `${path}.data`,
+          init: {
+            method: "POST",
+            headers: { Cookie: player.cookie, Origin: base, Referer: base + page, "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8" },
+            body: "",
+          },
+        },
+        {
+          expect: [200],
+          path: page === "/" ? "/_root.data" : `${page}.data`,
+          init: (answer) => ({ headers: { ...headers, Cookie: [player.cookie, ...answer.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ") } }),
+        },
+      );
     void stream(player, index < EVENT_SAMPLERS);
-    await timed("home", [200], "/", { headers });
+    await timed("home", { expect: [200], path: "/", init: { headers } });
     let spun = false;
     while (Date.now() < deadline && !stop.signal.aborted) {
       await pause(randomInt(...THINK_MS));
@@ -197,12 +219,16 @@ export async function crowd({
       if (!spun && roll < 5) {
         spun = true;
         // 409: this player spun today already (players are reused from one crowd size to the next).
-        await timed("spin", [200, 409], "/api/daily-spin", { method: "POST", headers: { Cookie: player.cookie, Origin: base, "Content-Length": "0" } });
+        await timed("spin", {
+          expect: [200, 409],
+          path: "/api/daily-spin",
+          init: { method: "POST", headers: { Cookie: player.cookie, Origin: base, "Content-Length": "0" } },
+        });
       } else if (roll < 35 && open.regular.length) await enter(`/raffles/${open.regular[randomInt(open.regular.length)]}/enter`, "/");
       else if (roll < 60 && open.quick.length) await enter(`/quick-raffles/${open.quick[randomInt(open.quick.length)]}/enter`, "/quick");
-      else if (roll < 80) await timed("quick page", [200], "/quick", { headers });
-      else if (roll < 90) await timed("home", [200], "/", { headers });
-      else await timed("history", [200], "/history", { headers });
+      else if (roll < 80) await timed("quick page", { expect: [200], path: "/quick", init: { headers } });
+      else if (roll < 90) await timed("home", { expect: [200], path: "/", init: { headers } });
+      else await timed("history", { expect: [200], path: "/history", init: { headers } });
     }
   }
 
