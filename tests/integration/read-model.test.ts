@@ -65,13 +65,24 @@ describe("read_model notifications (the triggers)", () => {
   });
   afterAll(() => client.end());
 
-  /** What was announced by `change`, up to a marker sent after it (so that silence is proven too). */
-  async function announced(change: () => Promise<unknown>): Promise<string[]> {
-    heard.length = 0;
-    await change();
+  /** Sends a marker and waits until it is heard: everything announced before it has arrived. */
+  async function heardUpTo(): Promise<string> {
     const marker = `marker:${randomBytes(4).toString("hex")}`;
     await db().$executeRaw`SELECT pg_notify('read_model', ${marker})`;
     await vi.waitFor(() => expect(heard).toContain(marker));
+    return marker;
+  }
+
+  /**
+   * What was announced by `change`, between a marker sent before it (so that the setup's own
+   * announcements, still on their way, are not counted) and one sent after (so that silence
+   * is proven too).
+   */
+  async function announced(change: () => Promise<unknown>): Promise<string[]> {
+    await heardUpTo();
+    heard.length = 0;
+    await change();
+    const marker = await heardUpTo();
     return heard.slice(0, heard.indexOf(marker));
   }
 
