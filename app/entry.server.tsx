@@ -1,4 +1,5 @@
-import { Writable } from "node:stream";
+import { PassThrough } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
@@ -48,22 +49,14 @@ export default function handleRequest(
           shellRendered = true;
         },
         onAllReady() {
-          const chunks: Buffer[] = [];
-          const body = new Writable({
-            write(chunk: Buffer, _encoding, done) {
-              chunks.push(chunk);
-              done();
-            },
-            final(done) {
-              const html = Buffer.concat(chunks);
-              responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-              responseHeaders.set("Content-Length", String(html.byteLength));
-              // A page rendered for an outage says when to come back, as the API's answer does.
-              if (responseStatusCode === 503 && !responseHeaders.has("Retry-After")) responseHeaders.set("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
-              resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
-              done();
-            },
-          });
+          const body = new PassThrough();
+          buffer(body).then((html) => {
+            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            responseHeaders.set("Content-Length", String(html.byteLength));
+            // A page rendered for an outage says when to come back, as the API's answer does.
+            if (responseStatusCode === 503 && !responseHeaders.has("Retry-After")) responseHeaders.set("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
+            resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+          }, reject);
           pipe(body);
         },
         onShellError(error: unknown) {

@@ -11,9 +11,9 @@ import { percentile } from "./load";
  * The crowd figure (issue 36): simulated signed-in players over HTTP, each doing what a
  * player does at a player's pace. Each opens the live event stream and the home page, then,
  * after a think of 2 to 8 s between steps, enters a regular or a quick raffle the way the
- * raffle card does (the page action, then the page's data reloaded), loads /quick, home or history, and spins the wheel
- * once. Draws and quick rounds end throughout (the app's own scheduler, and a short raffle
- * the driver opens every 10 s).
+ * raffle card does (the page action, then the page's data reloaded), loads /quick, home or
+ * history, and spins the wheel once. Draws and quick rounds end throughout (the app's own
+ * scheduler, and a short raffle the driver opens every 10 s).
  */
 export type CrowdStep = { step: string; count: number; p50: number; p99: number; errors: number };
 export type CrowdResult = {
