@@ -60,11 +60,11 @@ export async function crowdPhase({
   const table = [
     "The crowd (simulated signed-in players over HTTP at a player's pace; p50 / p99 in ms; CPU in seconds per 1,000 player-minutes; machine busy: the app's, PostgreSQL's and the driver's CPU over every core's time):",
     "",
-    "| Players | Home | /quick | History | Entry | Spin | Events p99 | Draws p99 | Errors | App CPU | PostgreSQL CPU | Driver CPU | Machine busy | App RSS |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| Players | Home | /quick | History | Entry | Spin | Live reload (a player a minute) | Events p99 | Draws p99 | Errors | App CPU | PostgreSQL CPU | Driver CPU | Machine busy | App RSS |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...results.map(
       (r) =>
-        `| ${r.players} | ${cell(r, "home")} | ${cell(r, "quick page")} | ${cell(r, "history")} | ${cell(r, "entry")} | ${cell(r, "spin")} | ${ms(r.events.p99)} (${r.events.sampled} sampled) | ${ms(r.draws.p99)} (${r.draws.drawn}) | ${r.errors} | ${r.appCpuPer1000PlayerMinutes.toFixed(1)} | ${r.postgresCpuPer1000PlayerMinutes.toFixed(1)} | ${r.driverCpuPer1000PlayerMinutes.toFixed(1)} | ${(100 * r.machineShare).toFixed(0)}% | ${r.appRssMb.toFixed(0)} MB |`,
+        `| ${r.players} | ${cell(r, "home")} | ${cell(r, "quick page")} | ${cell(r, "history")} | ${cell(r, "entry")} | ${cell(r, "spin")} | ${cell(r, "live reload")} (${reloadsPerPlayerMinute(r)}) | ${ms(r.events.p99)} (${r.events.sampled} sampled) | ${ms(r.draws.p99)} (${r.draws.drawn}) | ${r.errors} | ${r.appCpuPer1000PlayerMinutes.toFixed(1)} | ${r.postgresCpuPer1000PlayerMinutes.toFixed(1)} | ${r.driverCpuPer1000PlayerMinutes.toFixed(1)} | ${(100 * r.machineShare).toFixed(0)}% | ${r.appRssMb.toFixed(0)} MB |`,
     ),
   ].join("\n");
   const details = [table, ...results.filter((r) => r.errors).map((r) => `Crowd of ${r.players}: ${r.errors} errors, e.g. ${r.errorSamples.join("; ")}`)];
@@ -84,7 +84,13 @@ export async function crowdPhase({
   return { rows, details };
 }
 
+/** Live reloads counted (after arrival) per player a minute. */
+function reloadsPerPlayerMinute(r: CrowdResult): string {
+  const count = r.steps.find((s) => s.step === "live reload")?.count ?? 0;
+  return (count / r.players / (r.measuredSeconds / 60)).toFixed(1);
+}
+
 function summary(r: CrowdResult): string {
   const p99 = (name: string) => r.steps.find((s) => s.step === name)?.p99.toFixed(0) ?? "—";
-  return `home p99 ${p99("home")} ms, entry p99 ${p99("entry")} ms, events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${r.errors} errors`;
+  return `home p99 ${p99("home")} ms, entry p99 ${p99("entry")} ms, live reloads p99 ${p99("live reload")} ms (${reloadsPerPlayerMinute(r)} a player a minute), events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${r.errors} errors`;
 }

@@ -3,6 +3,7 @@ import { setMaxListeners } from "node:events";
 import { availableParallelism } from "node:os";
 import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
+import { reloadWindow, type PageGame } from "~/shared/live-reload";
 import type { Player } from "./fixtures";
 import { processTree, residentBytes } from "./infra";
 import { percentile } from "./load";
@@ -13,12 +14,16 @@ import { percentile } from "./load";
  * after a think of 2 to 8 s between steps, enters a regular or a quick raffle the way the
  * raffle card does (the page action, then the page's data reloaded), loads /quick, home or
  * history, and spins the wheel once. Draws and quick rounds end throughout (the app's own
- * scheduler, and a short raffle the driver opens every 10 s).
+ * scheduler, and a short raffle the driver opens every 10 s). Its open page reloads its data
+ * when its stream's events say so, as the browser does (shared/live-reload.ts): the
+ * player's news, and on home or /quick a new round or a draw of that page's game.
  */
 export type CrowdStep = { step: string; count: number; p50: number; p99: number; errors: number };
 export type CrowdResult = {
   players: number;
   seconds: number;
+  /** How long latencies were counted: from every player's arrival to the end. */
+  measuredSeconds: number;
   steps: CrowdStep[];
   errors: number;
   errorSamples: string[];
@@ -46,6 +51,17 @@ const ARRIVAL_MS = 5_000;
 
 type Open = { regular: string[]; quick: string[] };
 
+/** The page a player has open: where its data is read again, and the game it shows. */
+type Page = { data: string; game: PageGame };
+const PAGES = {
+  home: { data: "/_root.data", game: "regular" },
+  quick: { data: "/quick.data", game: "quick" },
+  history: { data: "/history.data", game: undefined },
+} satisfies Record<string, Page>;
+
+/** A player's browser tab: its page, and its live reloads (use-live-updates.ts: at most one a second, none while it loads). */
+type Tab = { page: Page; busy: boolean; last: number; pending?: ReturnType<typeof setTimeout> };
+
 /** CPU seconds of a process and its descendants, reaped children included (/proc, clock ticks of 1/100 s). */
 function cpuSeconds(root: number): number {
   let ticks = 0;
@@ -71,6 +87,17 @@ function postmasterPid(dataDir: string): number {
 type Call = { expect: number[]; path: string; init: RequestInit | ((previous: Response) => RequestInit) };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const pageHeaders = (player: Player) => ({ Cookie: player.cookie, "Accept-Encoding": "gzip" });
+
+/** Runs `step` with the tab marked busy. */
+async function busyWith(tab: Tab, step: Promise<void>) {
+  tab.busy = true;
+  try {
+    await step;
+  } finally {
+    tab.busy = false;
+  }
+}
 const normal = (json: string) => JSON.stringify(JSON.parse(json));
 
 export async function crowd({
@@ -159,7 +186,22 @@ export async function crowd({
     }
   }
 
-  async function stream(player: Player, sampler: boolean) {
+  /** The tab's page data read again, as the browser's revalidation does: waits while the tab loads, at most once a second. */
+  function reloadSoon(player: Player, tab: Tab, atLeast: number) {
+    if (tab.pending) return;
+    tab.pending = setTimeout(
+      () => {
+        tab.pending = undefined;
+        if (stop.signal.aborted || Date.now() >= deadline) return;
+        if (tab.busy) return reloadSoon(player, tab, 250);
+        tab.last = Date.now();
+        void busyWith(tab, timed("live reload", { expect: [200], path: tab.page.data, init: { headers: pageHeaders(player) } }));
+      },
+      Math.max(atLeast, tab.last + 1000 - Date.now()),
+    );
+  }
+
+  async function stream(player: Player, tab: Tab, sampler: boolean) {
     try {
       const response = await fetch(`${base}/api/events`, { headers: { Cookie: player.cookie, Accept: "text/event-stream" }, signal: stop.signal });
       if (response.status !== 200) return fail("event stream", `answered ${response.status}`);
@@ -167,15 +209,17 @@ export async function crowd({
       let buffered = "";
       const reader = response.body!.getReader();
       for (let read = await reader.read(); !read.done; read = await reader.read()) {
-        const chunk = read.value;
-        if (!sampler) continue;
         const at = Date.now();
-        buffered += decoder.decode(chunk, { stream: true });
+        buffered += decoder.decode(read.value, { stream: true });
         const messages = buffered.split("\n\n");
         buffered = messages.pop()!;
         for (const message of messages) {
+          const type = /^event: (.*)$/m.exec(message)?.[1];
           const data = /^data: (.*)$/m.exec(message)?.[1];
-          if (!data || data === "{}") continue;
+          if (!type || !data) continue;
+          const within = reloadWindow(type, type === "notice" ? undefined : (JSON.parse(data) as { kind?: string }).kind, tab.page.game);
+          if (within !== undefined) reloadSoon(player, tab, within && randomInt(within));
+          if (!sampler || data === "{}") continue;
           const heard = heardAt.get(normal(data));
           if (heard !== undefined) eventDelays.push(at - heard);
         }
@@ -187,7 +231,13 @@ export async function crowd({
 
   async function play(player: Player, index: number) {
     await pause(randomInt(ARRIVAL_MS));
-    const headers = { Cookie: player.cookie, "Accept-Encoding": "gzip" };
+    const headers = pageHeaders(player);
+    const tab: Tab = { page: PAGES.home, busy: false, last: 0 };
+    /** A step on `page`: the tab is busy (its live reloads wait) until it is done, and then shows that page. */
+    const on = (page: Page, step: Promise<void>) => {
+      tab.page = page;
+      return busyWith(tab, step);
+    };
     // An entry is what the card's fetcher does: the action, then, following its redirect, the
     // page's data reloaded (single fetch: every loader, no render) with the toast's cookie.
     const enter = (path: string, page: string) =>
@@ -208,8 +258,8 @@ export async function crowd({
           init: (answer) => ({ headers: { ...headers, Cookie: [player.cookie, ...answer.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ") } }),
         },
       );
-    void stream(player, index < EVENT_SAMPLERS);
-    await timed("home", { expect: [200], path: "/", init: { headers } });
+    void stream(player, tab, index < EVENT_SAMPLERS);
+    await on(PAGES.home, timed("home", { expect: [200], path: "/", init: { headers } }));
     let spun = false;
     while (Date.now() < deadline && !stop.signal.aborted) {
       await pause(randomInt(...THINK_MS));
@@ -219,16 +269,19 @@ export async function crowd({
       if (!spun && roll < 5) {
         spun = true;
         // 409: this player spun today already (players are reused from one crowd size to the next).
-        await timed("spin", {
-          expect: [200, 409],
-          path: "/api/daily-spin",
-          init: { method: "POST", headers: { Cookie: player.cookie, Origin: base, "Content-Length": "0" } },
-        });
-      } else if (roll < 35 && open.regular.length) await enter(`/raffles/${open.regular[randomInt(open.regular.length)]}/enter`, "/");
-      else if (roll < 60 && open.quick.length) await enter(`/quick-raffles/${open.quick[randomInt(open.quick.length)]}/enter`, "/quick");
-      else if (roll < 80) await timed("quick page", { expect: [200], path: "/quick", init: { headers } });
-      else if (roll < 90) await timed("home", { expect: [200], path: "/", init: { headers } });
-      else await timed("history", { expect: [200], path: "/history", init: { headers } });
+        await on(
+          tab.page,
+          timed("spin", {
+            expect: [200, 409],
+            path: "/api/daily-spin",
+            init: { method: "POST", headers: { Cookie: player.cookie, Origin: base, "Content-Length": "0" } },
+          }),
+        );
+      } else if (roll < 35 && open.regular.length) await on(PAGES.home, enter(`/raffles/${open.regular[randomInt(open.regular.length)]}/enter`, "/"));
+      else if (roll < 60 && open.quick.length) await on(PAGES.quick, enter(`/quick-raffles/${open.quick[randomInt(open.quick.length)]}/enter`, "/quick"));
+      else if (roll < 80) await on(PAGES.quick, timed("quick page", { expect: [200], path: "/quick", init: { headers } }));
+      else if (roll < 90) await on(PAGES.home, timed("home", { expect: [200], path: "/", init: { headers } }));
+      else await on(PAGES.history, timed("history", { expect: [200], path: "/history", init: { headers } }));
     }
   }
 
@@ -269,6 +322,7 @@ export async function crowd({
   return {
     players: players.length,
     seconds,
+    measuredSeconds: (deadline - measuredFrom) / 1000,
     steps,
     errors: [...errorsBy.values()].reduce((a, b) => a + b, 0),
     errorSamples,

@@ -8,21 +8,23 @@ import { PausedNotice, PlaySession } from "./play-session";
 import { SettingsDialog } from "./settings-dialog";
 import { BottomNav, SiteFooter } from "./site-chrome";
 import { useHydrated } from "./use-hydrated";
-import { useLiveUpdates } from "./use-live-updates";
+import { LivePots } from "./live-pots";
+import { useLiveUpdates, type LiveGame } from "./use-live-updates";
 import { UsernameDialog } from "./username-dialog";
 import { useRootData, useUser } from "./use-root-data";
 
 /**
  * The frame of every signed-in page: top bar, settings, footer, mobile navigation, and the
- * live updates (news for the player on every page; raffle pages pass `gamePollMs` for the game's).
+ * live updates (news for the player on every page; raffle pages pass `game` for the game's,
+ * and their cards show the pots heard).
  */
-export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gamePollMs?: number }) {
+export function PlayerShell({ children, game }: { children: ReactNode; game?: LiveGame }) {
   const root = useRootData();
   const user = useUser();
   const location = useLocation();
   const hydrated = useHydrated();
   const [settingsOpen, setSettingsOpen] = useState(false);
-  useLiveUpdates(gamePollMs);
+  const pots = useLiveUpdates(game);
 
   return (
     <div className="min-h-screen">
@@ -59,7 +61,7 @@ export function PlayerShell({ children, gamePollMs }: { children: ReactNode; gam
         </div>
       </header>
       <PausedNotice />
-      {children}
+      <LivePots.Provider value={pots}>{children}</LivePots.Provider>
       <SiteFooter isAdmin={user.isAdmin} />
       <BottomNav />
       {hydrated ? (

@@ -1,10 +1,14 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import type { RaffleView } from "~/services/raffles/raffle-views.server";
+import { useLivePot } from "./live-pots";
 import { usePaused } from "./play-session";
 import { DrawReel, Pot, Result, type DrawnFields } from "./raffle-card-parts";
 import { useHydrated } from "./use-hydrated";
 import { useOptionalUser } from "./use-root-data";
-import { parseDollars } from "~/shared/money";
+import { withLivePot } from "~/shared/live-reload";
+import { coinsToDecimal, parseDollars } from "~/shared/money";
+import { prizeOutlook } from "~/shared/prize";
+import { winMultiplierTenths, type VipTierName } from "~/shared/vip";
 import { cardPhase, elapsedShare, formatCountdown, playersInWords, secondsLeft, tierClass, TIER_LABELS, yourChanceInWords } from "~/shared/raffle-display";
 
 export { WinnerWords } from "./raffle-card-parts";
@@ -19,9 +23,12 @@ export type RaffleCardData = Omit<RaffleView, "timeRemaining" | "maxTicketsPerPl
  * One raffle: pot, players, countdown, a bar to its end and the entry button; then DRAWING...
  * and its winner, while the next round opens beside it. The button is a form: a plain post
  * without JavaScript, a fetcher with it (no page load); both come back with the toast.
+ * Its pot, players and tickets are the latest the live stream told of.
  */
-export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardData; kind: "regular" | "quick"; balance: number; now: number }) {
+export function RaffleCard({ raffle: loaded, kind, balance, now }: { raffle: RaffleCardData; kind: "regular" | "quick"; balance: number; now: number }) {
   const hydrated = useHydrated();
+  const user = useOptionalUser();
+  const raffle = withLiveOutlook(withLivePot(loaded, useLivePot(loaded.id)), loaded, user);
   // During a break, an exclusion or in a place no longer served, no card invites play (PRODUCT.md).
   const paused = usePaused() !== null;
   const location = useLocation();
@@ -35,7 +42,7 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
   const drawingText = kind === "quick" ? "Drawing Winner..." : "DRAWING...";
   const short = BigInt(balance) < (parseDollars(raffle.entryPrice) ?? 0n);
   // VIP-only raffles are for active members; the server refuses anyone else (enter_raffles).
-  const vipActive = useOptionalUser()?.vipActive ?? false;
+  const vipActive = user?.vipActive ?? false;
   const membersOnly = raffle.vipOnly && !vipActive;
   const action = `/${kind === "quick" ? "quick-raffles" : "raffles"}/${raffle.id}/enter`;
   const label =
@@ -156,4 +163,21 @@ export function RaffleCard({ raffle, kind, balance, now }: { raffle: RaffleCardD
       )}
     </article>
   );
+}
+
+/** What the player could win, worked out again when a live pot replaced the loaded one (as listRaffles does). */
+function withLiveOutlook(
+  raffle: RaffleCardData,
+  loaded: RaffleCardData,
+  user: { vipActive: boolean; vipTier: VipTierName } | null | undefined,
+): RaffleCardData {
+  if (raffle === loaded) return raffle;
+  const outlook = prizeOutlook({
+    pot: parseDollars(raffle.currentPot) ?? 0n,
+    entryPrice: parseDollars(raffle.entryPrice) ?? 0n,
+    myTickets: raffle.myTickets ?? 0,
+    participantCount: raffle.participantCount,
+    multiplierTenths: winMultiplierTenths(user?.vipActive ? user.vipTier : null),
+  });
+  return { ...raffle, couldWin: coinsToDecimal(outlook.coins), couldWinNow: outlook.ifDrawnNow };
 }

@@ -1,5 +1,6 @@
 import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
+import { reloadWindow, type LivePot } from "~/shared/live-reload";
 import { DRAWN_EVENT } from "./outcome-signals";
 
 /** A tab hidden this long lets its live stream go; it opens one again when shown. */
@@ -8,20 +9,30 @@ export const HIDDEN_STREAM_GRACE_MS = 60_000;
 /** Without game updates, a page whose stream is down still looks for news this often. */
 const NEWS_POLL_MS = 60_000;
 
+/** A game page: the raffles it shows, and how often it polls when its stream is down. */
+export type LiveGame = { kind: "regular" | "quick"; pollMs: number };
+
+/** Pots heard, at most this many raffles: a page left open for hours hears thousands of rounds. */
+const POTS_KEPT = 200;
+
 /**
  * Keeps the page's data fresh: reloads it (at most once a second) when /api/events
  * reports news for this player (an outcome, a withdrawal's new state: the root loader
- * takes it and shows it) and, with `gamePollMs`, a pot change, a new round or a
- * draw; if the stream drops, falls back to polling, as the spec's screens did. Every player
- * page runs it (PlayerShell), so news reaches whatever page is open.
+ * takes it and shows it) and, on a game page, a new round or a draw of its game, each
+ * page after a random wait (shared/live-reload.ts, ADR 090). A pot's event does not
+ * reload: its figures are returned for the cards to show. If the stream drops, the page
+ * polls, as the spec's screens did. Every player page runs it (PlayerShell), so news
+ * reaches whatever page is open.
  *
  * A tab hidden for `hiddenGraceMs` closes its stream and stops polling; shown again, it
- * reloads the page's data and opens a stream. A stream that dropped and came back reloads
- * too: events sent in the gap were missed.
+ * reloads the page's data (whatever it was shown after: another tab may have played) and
+ * opens a stream if it had closed it. A stream that dropped and came back reloads too:
+ * events sent in the gap were missed.
  */
-export function useLiveUpdates(gamePollMs?: number, hiddenGraceMs = HIDDEN_STREAM_GRACE_MS) {
-  const game = gamePollMs !== undefined;
-  const pollMs = gamePollMs ?? NEWS_POLL_MS;
+export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREAM_GRACE_MS): ReadonlyMap<string, LivePot> {
+  const game = liveGame?.kind;
+  const pollMs = liveGame?.pollMs ?? NEWS_POLL_MS;
+  const [pots, setPots] = useState<ReadonlyMap<string, LivePot>>(() => new Map());
   const { revalidate, state } = useRevalidator();
   const navigation = useNavigation();
   const fetchers = useFetchers();
@@ -53,6 +64,27 @@ export function useLiveUpdates(gamePollMs?: number, hiddenGraceMs = HIDDEN_STREA
       }, wait);
     };
     const refresh = () => schedule(0);
+    const random = () => crypto.getRandomValues(new Uint32Array(1))[0]! / 2 ** 32;
+    const onEvent = (event: Event) => {
+      const data = (event as MessageEvent<string>).data;
+      const kind = event.type === "notice" ? undefined : (JSON.parse(data) as { kind?: string }).kind;
+      const within = reloadWindow(event.type, kind, game);
+      if (within !== undefined) schedule(Math.floor(within * random()));
+    };
+    const onPot = (event: Event) => {
+      const pot = JSON.parse((event as MessageEvent<string>).data) as LivePot;
+      if (pot.kind !== game) return;
+      setPots((held) => {
+        const next = new Map(held);
+        next.delete(pot.raffleId);
+        next.set(pot.raffleId, pot);
+        for (const oldest of next.keys()) {
+          if (next.size <= POTS_KEPT) break;
+          next.delete(oldest);
+        }
+        return next;
+      });
+    };
     const startPolling = () => {
       poll ??= setInterval(refresh, pollMs);
     };
@@ -71,9 +103,10 @@ export function useLiveUpdates(gamePollMs?: number, hiddenGraceMs = HIDDEN_STREA
       let dropped = false;
       const current = new EventSource("/api/events");
       source = current;
-      current.addEventListener("notice", refresh);
+      current.addEventListener("notice", onEvent);
       if (game) {
-        for (const type of ["pot", "round", "drawn"]) current.addEventListener(type, refresh);
+        current.addEventListener("pot", onPot);
+        for (const type of ["round", "drawn"]) current.addEventListener(type, onEvent);
         // Draws go on to whoever tells the player (OutcomeSignals: sound, notification).
         current.addEventListener("drawn", (event) => {
           window.dispatchEvent(new CustomEvent(DRAWN_EVENT, { detail: JSON.parse((event as MessageEvent<string>).data) }));
@@ -89,8 +122,7 @@ export function useLiveUpdates(gamePollMs?: number, hiddenGraceMs = HIDDEN_STREA
         dropped = true;
         startPolling();
         if (current.readyState !== EventSource.CLOSED) return; // The browser reconnects by itself.
-        const jitter = crypto.getRandomValues(new Uint32Array(1))[0]! / 2 ** 32;
-        retry = setTimeout(connect, pause / 2 + (pause / 2) * jitter);
+        retry = setTimeout(connect, pause / 2 + (pause / 2) * random());
         pause = Math.min(pause * 2, 300_000);
       });
     };
@@ -114,10 +146,13 @@ export function useLiveUpdates(gamePollMs?: number, hiddenGraceMs = HIDDEN_STREA
           asleep = true;
           disconnect();
         }, hiddenGraceMs);
-      } else if (asleep) {
-        asleep = false;
+      } else {
+        // Another tab may have played meanwhile, and a pot's event reloads nothing.
         refresh();
-        start();
+        if (asleep) {
+          asleep = false;
+          start();
+        }
       }
     };
     document.addEventListener("visibilitychange", onVisibility);
@@ -130,4 +165,5 @@ export function useLiveUpdates(gamePollMs?: number, hiddenGraceMs = HIDDEN_STREA
       clearTimeout(pending);
     };
   }, [pollMs, game, hiddenGraceMs]);
+  return pots;
 }

@@ -22,7 +22,7 @@ export default function Index() {
   const root = useRootData();
   if (data.kind === "landing") return <Landing live={data.live} />;
   return (
-    <PlayerShell gamePollMs={HOME_POLL_MS}>
+    <PlayerShell game={{ kind: "regular", pollMs: HOME_POLL_MS }}>
       <HomePage data={data.home} balance={root.user?.coinBalance ?? 0} serverNow={root.serverNow} />
     </PlayerShell>
   );

@@ -28,7 +28,7 @@ export default function Quick() {
     );
   }
   return (
-    <PlayerShell gamePollMs={QUICK_POLL_MS}>
+    <PlayerShell game={{ kind: "quick", pollMs: QUICK_POLL_MS }}>
       <QuickPage data={data} balance={root.user?.coinBalance ?? 0} serverNow={root.serverNow} />
     </PlayerShell>
   );

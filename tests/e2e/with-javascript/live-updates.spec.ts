@@ -43,3 +43,35 @@ test("a hidden tab closes its live stream after a minute, and shown again reopen
   await expect(balance).toHaveText("995 coins");
   await expect.poll(() => open.size).toBe(1);
 });
+
+/**
+ * Another player's entry reaches an open home page on its live stream, and the card shows the
+ * pot and players from the event itself (ADR 090): every open page used to read its data
+ * again for every pot. Here the page's reads of its data are held unanswered, so what changes
+ * came on the stream (a draw elsewhere may still start a read: it waits, and the page stays).
+ */
+test("another player's entry moves the card's players at once, with no reload of the page's data", async ({ page, browser, baseURL }) => {
+  test.setTimeout(scaled(60_000));
+  const open = new Set<object>();
+  page.on("request", (request) => request.url().endsWith("/api/events") && open.add(request));
+  page.on("requestfailed", (request) => open.delete(request));
+  page.on("requestfinished", (request) => open.delete(request));
+  await signUpWithUsername(page);
+  await expect.poll(() => open.size).toBe(1);
+  const card = page.getByRole("article", { name: "MICRO raffle, $0.05 entry" }).first();
+  const raffleId = await card.getAttribute("data-raffle-id");
+  const players = card.getByTestId("players");
+  const before = await players.textContent();
+  await page.route(/\.data(\?|$)/, () => {});
+
+  const other = await browser.newContext({ baseURL });
+  try {
+    const otherPage = await other.newPage();
+    await signUpWithUsername(otherPage);
+    const entered = await otherPage.request.post(`/api/raffles/${raffleId}/enter`, { headers: { Origin: baseURL!, Accept: "application/json" }, data: {} });
+    expect(entered.status()).toBe(200);
+  } finally {
+    await other.close();
+  }
+  await expect(players).not.toHaveText(before!);
+});
