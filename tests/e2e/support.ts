@@ -157,8 +157,10 @@ const PERIOD_MS = 30_000;
 /**
  * A code an authenticator app would show for `secret` that the server has not accepted yet
  * for the account: each time step is accepted once, and the server takes the step before,
- * at or after now. So the step after the last one accepted (read from the database), once
- * it is within that window; waits (polling, no sleep) when the account used the next step too.
+ * at or after now. So the current step, or the step after the last one accepted (read from
+ * the database) if that is later, once it is within that window; waits (polling, no sleep)
+ * when the account used the next step too. Never the step before: a step boundary between
+ * this and the server's check would put it out of the window.
  */
 export async function unusedTotpCode(email: string, secret: string, databaseUrl?: string): Promise<string> {
   const url = databaseUrl ?? (await e2eDatabaseUrl());
@@ -169,7 +171,7 @@ export async function unusedTotpCode(email: string, secret: string, databaseUrl?
     );
     return rows[0]?.last_step === null || rows[0] === undefined ? -Infinity : Number(rows[0].last_step);
   });
-  const step = () => Math.max(Math.floor(Date.now() / PERIOD_MS) - 1, lastStep + 1);
+  const step = () => Math.max(Math.floor(Date.now() / PERIOD_MS), lastStep + 1);
   await expect.poll(() => step() <= Math.floor(Date.now() / PERIOD_MS) + 1, { timeout: scaled(65_000), intervals: [500] }).toBe(true);
   return generate({ secret, epoch: (step() * PERIOD_MS) / 1000 });
 }
