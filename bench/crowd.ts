@@ -59,8 +59,11 @@ const PAGES = {
   history: { data: "/history.data", game: undefined },
 } satisfies Record<string, Page>;
 
-/** A player's browser tab: its page, and its live reloads (use-live-updates.ts: at most one a second, none while it loads). */
-type Tab = { page: Page; busy: boolean; last: number; pending?: ReturnType<typeof setTimeout> };
+/**
+ * A player's browser tab: its page, and its live reloads (use-live-updates.ts: at most one a
+ * second, none while it loads). `busy` counts its requests in flight, a step and a reload may overlap.
+ */
+type Tab = { page: Page; busy: number; last: number; pending?: ReturnType<typeof setTimeout> };
 
 /** CPU seconds of a process and its descendants, reaped children included (/proc, clock ticks of 1/100 s). */
 function cpuSeconds(root: number): number {
@@ -87,18 +90,18 @@ function postmasterPid(dataDir: string): number {
 type Call = { expect: number[]; path: string; init: RequestInit | ((previous: Response) => RequestInit) };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const normal = (json: string) => JSON.stringify(JSON.parse(json));
 const pageHeaders = (player: Player) => ({ Cookie: player.cookie, "Accept-Encoding": "gzip" });
 
-/** Runs `step` with the tab marked busy. */
+/** Runs `step` with the tab counted busy. */
 async function busyWith(tab: Tab, step: Promise<void>) {
-  tab.busy = true;
+  tab.busy += 1;
   try {
     await step;
   } finally {
-    tab.busy = false;
+    tab.busy -= 1;
   }
 }
-const normal = (json: string) => JSON.stringify(JSON.parse(json));
 
 export async function crowd({
   port,
@@ -193,7 +196,7 @@ export async function crowd({
       () => {
         tab.pending = undefined;
         if (stop.signal.aborted || Date.now() >= deadline) return;
-        if (tab.busy) return reloadSoon(player, tab, 250);
+        if (tab.busy > 0) return reloadSoon(player, tab, 250);
         tab.last = Date.now();
         void busyWith(tab, timed("live reload", { expect: [200], path: tab.page.data, init: { headers: pageHeaders(player) } }));
       },
@@ -232,7 +235,7 @@ export async function crowd({
   async function play(player: Player, index: number) {
     await pause(randomInt(ARRIVAL_MS));
     const headers = pageHeaders(player);
-    const tab: Tab = { page: PAGES.home, busy: false, last: 0 };
+    const tab: Tab = { page: PAGES.home, busy: 0, last: 0 };
     /** A step on `page`: the tab is busy (its live reloads wait) until it is done, and then shows that page. */
     const on = (page: Page, step: Promise<void>) => {
       tab.page = page;
