@@ -220,7 +220,8 @@ export async function crowd({
           const type = /^event: (.*)$/m.exec(message)?.[1];
           const data = /^data: (.*)$/m.exec(message)?.[1];
           if (!type || !data) continue;
-          const within = reloadWindow(type, type === "notice" ? undefined : (JSON.parse(data) as { kind?: string }).kind, tab.page.game);
+          // Every player hears every pot: the kind is read without parsing the whole event.
+          const within = reloadWindow(type, /"kind":"(\w+)"/.exec(data)?.[1], tab.page.game);
           if (within !== undefined) reloadSoon(player, tab, within && randomInt(within));
           if (!sampler || data === "{}") continue;
           const heard = heardAt.get(normal(data));

@@ -6,8 +6,8 @@ import { DrawReel, Pot, Result, type DrawnFields } from "./raffle-card-parts";
 import { useHydrated } from "./use-hydrated";
 import { useOptionalUser } from "./use-root-data";
 import { withLivePot } from "~/shared/live-reload";
-import { coinsToDecimal, parseDollars } from "~/shared/money";
-import { prizeOutlook } from "~/shared/prize";
+import { parseDollars } from "~/shared/money";
+import { couldWinView } from "~/shared/prize";
 import { winMultiplierTenths, type VipTierName } from "~/shared/vip";
 import { cardPhase, elapsedShare, formatCountdown, playersInWords, secondsLeft, tierClass, TIER_LABELS, yourChanceInWords } from "~/shared/raffle-display";
 
@@ -172,12 +172,14 @@ function withLiveOutlook(
   user: { vipActive: boolean; vipTier: VipTierName } | null | undefined,
 ): RaffleCardData {
   if (raffle === loaded) return raffle;
-  const outlook = prizeOutlook({
-    pot: parseDollars(raffle.currentPot) ?? 0n,
-    entryPrice: parseDollars(raffle.entryPrice) ?? 0n,
-    myTickets: raffle.myTickets ?? 0,
-    participantCount: raffle.participantCount,
-    multiplierTenths: winMultiplierTenths(user?.vipActive ? user.vipTier : null),
-  });
-  return { ...raffle, couldWin: coinsToDecimal(outlook.coins), couldWinNow: outlook.ifDrawnNow };
+  return {
+    ...raffle,
+    ...couldWinView({
+      pot: parseDollars(raffle.currentPot) ?? 0n,
+      entryPrice: parseDollars(raffle.entryPrice) ?? 0n,
+      myTickets: raffle.myTickets ?? 0,
+      participantCount: raffle.participantCount,
+      multiplierTenths: winMultiplierTenths(user?.vipActive ? user.vipTier : null),
+    }),
+  };
 }

@@ -1,4 +1,5 @@
 import type { CoinMix } from "./coin-mix";
+import { coinsToDecimal } from "./money";
 
 /**
  * The prize rule (PRODUCT.md): half the pot, rounded down to a coin, times the
@@ -34,6 +35,12 @@ export function prizeOutlook({
 }): { coins: bigint; ifDrawnNow: boolean } {
   const ifDrawnNow = myTickets > 0 && participantCount >= 2;
   return { coins: splitPot(ifDrawnNow ? pot : pot + entryPrice, multiplierTenths).prize, ifDrawnNow };
+}
+
+/** The outlook as a raffle's view states it (listRaffles, and a card whose pot came live): dollars, and whether it is the prize if drawn now. */
+export function couldWinView(outlook: Parameters<typeof prizeOutlook>[0]): { couldWin: string; couldWinNow: boolean } {
+  const { coins, ifDrawnNow } = prizeOutlook(outlook);
+  return { couldWin: coinsToDecimal(coins), couldWinNow: ifDrawnNow };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { RaffleKind } from "~/generated/prisma/client";
 import * as feeds from "~/models/raffles/raffle-board.server";
 import { displayName } from "~/shared/display-name";
 import { coinsToDecimal, formatDollars } from "~/shared/money";
-import { prizeOutlook } from "~/shared/prize";
+import { couldWinView } from "~/shared/prize";
 import { DRAWN_SHOWN_MS } from "~/shared/raffle-display";
 import * as readModel from "~/infra/read-model.server";
 import { utcDay } from "../rewards/rewards.server";
@@ -57,7 +57,6 @@ export async function listRaffles(
   const raffles = active.filter((r) => r.startsAt <= now);
   return raffles.map((r): RaffleView => {
     const myTickets = mine?.get(r.id) ?? 0;
-    const outlook = prizeOutlook({ pot: r.pot, entryPrice: r.entryPrice, myTickets, participantCount: r.playerCount, multiplierTenths });
     return {
       id: r.id,
       tier: r.tier,
@@ -72,8 +71,7 @@ export async function listRaffles(
       vipOnly: r.vipOnly,
       maxTicketsPerPlayer: r.maxTicketsPerPlayer,
       seedHash: r.seedHash,
-      couldWin: coinsToDecimal(outlook.coins),
-      couldWinNow: outlook.ifDrawnNow,
+      ...couldWinView({ pot: r.pot, entryPrice: r.entryPrice, myTickets, participantCount: r.playerCount, multiplierTenths }),
       ...(mine ? { myTickets } : {}),
       ...(r.closedEarlyRound === null ? {} : { closedEarly: { beaconRound: r.closedEarlyRound } }),
     };
