@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import pg from "pg";
 import { crowd, type CrowdResult, type CrowdStepChoice } from "./crowd";
 import { openShortRaffle, type Player } from "./fixtures";
 import type { Child } from "./infra";
@@ -33,6 +35,7 @@ export async function crowdPhase({
   const results: CrowdResult[] = [];
   for (const size of sizes) {
     const app = await startApp();
+    const statements = await statementsFrom(databaseUrl);
     try {
       log(`crowd: ${size} players for ${seconds} s${only && only !== "mixed" ? `, every step ${only}` : ""}`);
       const result = await crowd({
@@ -47,6 +50,7 @@ export async function crowdPhase({
       });
       results.push(result);
       log(`  ${summary(result)}`);
+      await statements?.write(size);
     } finally {
       await app.stop();
     }
@@ -93,4 +97,39 @@ function reloadsPerPlayerMinute(r: CrowdResult): string {
 function summary(r: CrowdResult): string {
   const p99 = (name: string) => r.steps.find((s) => s.step === name)?.p99.toFixed(0) ?? "—";
   return `home p99 ${p99("home")} ms, entry p99 ${p99("entry")} ms, live reloads p99 ${p99("live reload")} ms (${reloadsPerPlayerMinute(r)} a player a minute), events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${r.errors} errors`;
+}
+
+/**
+ * With BENCH_STATEMENTS=<path> (and the cluster started with POSTGRES_SETTINGS=
+ * shared_preload_libraries=pg_stat_statements), each size's statements by total time go to
+ * <path>-<size>.tsv: where PostgreSQL's share of a player goes.
+ */
+async function statementsFrom(databaseUrl: string) {
+  const file = process.env.BENCH_STATEMENTS;
+  if (!file) return undefined;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    await client.query("SELECT pg_stat_statements_reset()");
+  } finally {
+    await client.end();
+  }
+  return {
+    async write(size: number) {
+      const reader = new pg.Client({ connectionString: databaseUrl });
+      await reader.connect();
+      try {
+        const { rows } = await reader.query<Record<string, string>>(
+          `SELECT round(total_exec_time)::text AS ms, calls::text, round((total_exec_time / calls)::numeric, 3)::text AS mean_ms, rows::text,
+                  regexp_replace(query, '\\s+', ' ', 'g') AS query
+             FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 60`,
+        );
+        const lines = ["ms\tcalls\tmean_ms\trows\tquery", ...rows.map((r) => [r.ms, r.calls, r.mean_ms, r.rows, r.query!.slice(0, 400)].join("\t"))];
+        writeFileSync(`${file}-${size}.tsv`, lines.join("\n") + "\n");
+      } finally {
+        await reader.end();
+      }
+    },
+  };
 }

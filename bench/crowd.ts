@@ -3,6 +3,7 @@ import { setMaxListeners } from "node:events";
 import { availableParallelism } from "node:os";
 import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
+import { Agent, fetch, type RequestInit, type Response } from "undici";
 import { reloadWindow, type PageGame } from "~/shared/live-reload";
 import type { Player } from "./fixtures";
 import { processTree, residentBytes } from "./infra";
@@ -93,6 +94,17 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const normal = (json: string) => JSON.stringify(JSON.parse(json));
 const pageHeaders = (player: Player) => ({ Cookie: player.cookie, "Accept-Encoding": "gzip" });
 
+/**
+ * Each player's own connections, as each browser has its own: one pool shared by the crowd
+ * sent most requests down its first few connections, and so to one of the app's workers.
+ */
+const browsers = new WeakMap<Player, Agent>();
+function browserOf(player: Player): Agent {
+  let agent = browsers.get(player);
+  if (!agent) browsers.set(player, (agent = new Agent()));
+  return agent;
+}
+
 /** Runs `step` with the tab counted busy. */
 async function busyWith(tab: Tab, step: Promise<void>) {
   tab.busy += 1;
@@ -168,12 +180,17 @@ export async function crowd({
   }
 
   /** Times `calls` in turn as one step; an answer it did not expect fails the step. */
-  async function timed(step: string, ...calls: Call[]) {
+  async function timed(step: string, player: Player, ...calls: Call[]) {
     const started = performance.now();
     try {
       let previous: Response | undefined;
       for (const { expect, path, init } of calls) {
-        const response = await fetch(base + path, { ...(typeof init === "function" ? init(previous!) : init), redirect: "manual", signal: stop.signal });
+        const response = await fetch(base + path, {
+          ...(typeof init === "function" ? init(previous!) : init),
+          redirect: "manual",
+          signal: stop.signal,
+          dispatcher: browserOf(player),
+        });
         await response.arrayBuffer();
         if (!expect.includes(response.status)) return fail(step, `${path} answered ${response.status}`);
         previous = response;
@@ -198,7 +215,7 @@ export async function crowd({
         if (stop.signal.aborted || Date.now() >= deadline) return;
         if (tab.busy > 0) return reloadSoon(player, tab, 250);
         tab.last = Date.now();
-        void busyWith(tab, timed("live reload", { expect: [200], path: tab.page.data, init: { headers: pageHeaders(player) } }));
+        void busyWith(tab, timed("live reload", player, { expect: [200], path: tab.page.data, init: { headers: pageHeaders(player) } }));
       },
       Math.max(atLeast, tab.last + 1000 - Date.now()),
     );
@@ -206,7 +223,11 @@ export async function crowd({
 
   async function stream(player: Player, tab: Tab, sampler: boolean) {
     try {
-      const response = await fetch(`${base}/api/events`, { headers: { Cookie: player.cookie, Accept: "text/event-stream" }, signal: stop.signal });
+      const response = await fetch(`${base}/api/events`, {
+        headers: { Cookie: player.cookie, Accept: "text/event-stream" },
+        signal: stop.signal,
+        dispatcher: browserOf(player),
+      });
       if (response.status !== 200) return fail("event stream", `answered ${response.status}`);
       const decoder = new TextDecoder();
       let buffered = "";
@@ -247,6 +268,7 @@ export async function crowd({
     const enter = (path: string, page: string) =>
       timed(
         "entry",
+        player,
         {
           expect: [202],
           path: `${path}.data`,
@@ -263,7 +285,7 @@ export async function crowd({
         },
       );
     void stream(player, tab, index < EVENT_SAMPLERS);
-    await on(PAGES.home, timed("home", { expect: [200], path: "/", init: { headers } }));
+    await on(PAGES.home, timed("home", player, { expect: [200], path: "/", init: { headers } }));
     let spun = false;
     while (Date.now() < deadline && !stop.signal.aborted) {
       await pause(randomInt(...THINK_MS));
@@ -275,7 +297,7 @@ export async function crowd({
         // 409: this player spun today already (players are reused from one crowd size to the next).
         await on(
           tab.page,
-          timed("spin", {
+          timed("spin", player, {
             expect: [200, 409],
             path: "/api/daily-spin",
             init: { method: "POST", headers: { Cookie: player.cookie, Origin: base, "Content-Length": "0" } },
@@ -283,9 +305,9 @@ export async function crowd({
         );
       } else if (roll < 35 && open.regular.length) await on(PAGES.home, enter(`/raffles/${open.regular[randomInt(open.regular.length)]}/enter`, "/"));
       else if (roll < 60 && open.quick.length) await on(PAGES.quick, enter(`/quick-raffles/${open.quick[randomInt(open.quick.length)]}/enter`, "/quick"));
-      else if (roll < 80) await on(PAGES.quick, timed("quick page", { expect: [200], path: "/quick", init: { headers } }));
-      else if (roll < 90) await on(PAGES.home, timed("home", { expect: [200], path: "/", init: { headers } }));
-      else await on(PAGES.history, timed("history", { expect: [200], path: "/history", init: { headers } }));
+      else if (roll < 80) await on(PAGES.quick, timed("quick page", player, { expect: [200], path: "/quick", init: { headers } }));
+      else if (roll < 90) await on(PAGES.home, timed("home", player, { expect: [200], path: "/", init: { headers } }));
+      else await on(PAGES.history, timed("history", player, { expect: [200], path: "/history", init: { headers } }));
     }
   }
 

@@ -164,7 +164,7 @@ export async function startEmbeddedPostgres({ dir, log = () => {} }: Options): P
   const port = await freePort();
   const child = spawn(
     postgres,
-    ["-D", dataDir, "-p", String(port), "-h", "127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+    ["-D", dataDir, "-p", String(port), "-h", "127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200", ...extraSettings()],
     // Detached: a Ctrl-C in the terminal reaches only us; we stop the database
     // ourselves after the requests in flight have finished.
     { uid: user?.uid, gid: user?.gid, detached: true, stdio: ["ignore", "pipe", "pipe"] },
@@ -227,4 +227,12 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
   } finally {
     await client.end();
   }
+}
+
+/** Settings from POSTGRES_SETTINGS ("name=value name=value"), e.g. the bench's pg_stat_statements (docs/benchmarks.md). */
+function extraSettings(): string[] {
+  return (process.env.POSTGRES_SETTINGS ?? "")
+    .split(" ")
+    .filter(Boolean)
+    .flatMap((setting) => ["-c", setting]);
 }

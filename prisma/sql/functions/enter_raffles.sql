@@ -148,8 +148,10 @@ BEGIN
     INTO r_ids, r_kind, r_tier, r_price, r_starts, r_ends, r_status, r_closed, r_vip, r_cap, r_tickets, r_players,
          r_pot_account, r_pot_bonus_account, r_pot, r_changed
     FROM "raffles" x
-    LEFT JOIN "ledger_accounts" a ON a."raffle_id" = x."id" AND a."kind" = 'raffle_pot'
-    LEFT JOIN "ledger_accounts" b ON b."raffle_id" = x."id" AND b."kind" = 'raffle_pot_bonus'
+    -- Each account by its unique index, whatever the planner's statistics say: a join planned
+    -- on stale ones scanned every account once per account (issue 36).
+    LEFT JOIN LATERAL (SELECT l."id", l."balance" FROM "ledger_accounts" l WHERE l."raffle_id" = x."id" AND l."kind" = 'raffle_pot' LIMIT 1) a ON true
+    LEFT JOIN LATERAL (SELECT l."id", l."balance" FROM "ledger_accounts" l WHERE l."raffle_id" = x."id" AND l."kind" = 'raffle_pot_bonus' LIMIT 1) b ON true
     WHERE x."id" = ANY(p_raffles);
   SELECT array_agg(x."id"),
          array_agg(x."vip_tier"::TEXT), array_agg(x."vip_expiry"),
@@ -160,8 +162,8 @@ BEGIN
     INTO u_ids, u_vip_tier, u_vip_expiry, u_excluded_until, u_exclusion_kind, u_is_admin, u_allowed, u_identity_ok,
          u_account, u_bonus_account, u_cash, u_bonus
     FROM "users" x
-    JOIN "ledger_accounts" a ON a."user_id" = x."id" AND a."kind" = 'user'
-    JOIN "ledger_accounts" b ON b."user_id" = x."id" AND b."kind" = 'user_bonus'
+    JOIN LATERAL (SELECT l."id", l."balance" FROM "ledger_accounts" l WHERE l."user_id" = x."id" AND l."kind" = 'user' LIMIT 1) a ON true
+    JOIN LATERAL (SELECT l."id", l."balance" FROM "ledger_accounts" l WHERE l."user_id" = x."id" AND l."kind" = 'user_bonus' LIMIT 1) b ON true
     WHERE x."id" = ANY(players);
   SELECT array_agg(q."key"), array_agg(q."held")
     INTO pair_keys, pair_held
