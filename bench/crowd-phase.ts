@@ -35,8 +35,8 @@ export async function crowdPhase({
   const results: CrowdResult[] = [];
   for (const size of sizes) {
     const app = await startApp();
-    const statements = await statementsFrom(databaseUrl);
     try {
+      const statements = await statementsFrom(databaseUrl);
       log(`crowd: ${size} players for ${seconds} s${only && only !== "mixed" ? `, every step ${only}` : ""}`);
       const result = await crowd({
         port: app.port,
@@ -107,29 +107,26 @@ function summary(r: CrowdResult): string {
 async function statementsFrom(databaseUrl: string) {
   const file = process.env.BENCH_STATEMENTS;
   if (!file) return undefined;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-    await client.query("SELECT pg_stat_statements_reset()");
-  } finally {
-    await client.end();
-  }
+  const query = async <T extends object>(sql: string) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      return (await client.query<T>(sql)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  await query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+  await query("SELECT pg_stat_statements_reset()");
   return {
     async write(size: number) {
-      const reader = new pg.Client({ connectionString: databaseUrl });
-      await reader.connect();
-      try {
-        const { rows } = await reader.query<Record<string, string>>(
-          `SELECT round(total_exec_time)::text AS ms, calls::text, round((total_exec_time / calls)::numeric, 3)::text AS mean_ms, rows::text,
-                  regexp_replace(query, '\\s+', ' ', 'g') AS query
-             FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 60`,
-        );
-        const lines = ["ms\tcalls\tmean_ms\trows\tquery", ...rows.map((r) => [r.ms, r.calls, r.mean_ms, r.rows, r.query!.slice(0, 400)].join("\t"))];
-        writeFileSync(`${file}-${size}.tsv`, lines.join("\n") + "\n");
-      } finally {
-        await reader.end();
-      }
+      const rows = await query<Record<"ms" | "calls" | "mean_ms" | "rows" | "query", string>>(
+        `SELECT round(total_exec_time)::text AS ms, calls::text, round((total_exec_time / calls)::numeric, 3)::text AS mean_ms, rows::text,
+                regexp_replace(query, '\\s+', ' ', 'g') AS query
+           FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 60`,
+      );
+      const lines = ["ms\tcalls\tmean_ms\trows\tquery", ...rows.map((r) => [r.ms, r.calls, r.mean_ms, r.rows, r.query.slice(0, 400)].join("\t"))];
+      writeFileSync(`${file}-${size}.tsv`, lines.join("\n") + "\n");
     },
   };
 }
