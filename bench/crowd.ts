@@ -94,17 +94,6 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const normal = (json: string) => JSON.stringify(JSON.parse(json));
 const pageHeaders = (player: Player) => ({ Cookie: player.cookie, "Accept-Encoding": "gzip" });
 
-/**
- * Each player's own connections, as each browser has its own: one pool shared by the crowd
- * sent most requests down its first few connections, and so to one of the app's workers.
- */
-const browsers = new WeakMap<Player, Agent>();
-function browserOf(player: Player): Agent {
-  let agent = browsers.get(player);
-  if (!agent) browsers.set(player, (agent = new Agent()));
-  return agent;
-}
-
 /** Runs `step` with the tab counted busy. */
 async function busyWith(tab: Tab, step: Promise<void>) {
   tab.busy += 1;
@@ -150,6 +139,16 @@ export async function crowd({
   setMaxListeners(0, stop.signal);
   const deadline = Date.now() + seconds * 1000;
   const measuredFrom = Date.now() + ARRIVAL_MS + 5_000;
+  /**
+   * Each player's own connections, as each browser has its own (ADR 091): one pool shared by
+   * the crowd sent most requests down its first few connections, and so to one of the app's workers.
+   */
+  const browsers = new Map<Player, Agent>();
+  const browserOf = (player: Player) => {
+    let agent = browsers.get(player);
+    if (!agent) browsers.set(player, (agent = new Agent()));
+    return agent;
+  };
 
   // The reference clock for events and draws: the driver hears each event from PostgreSQL.
   const heardAt = new Map<string, number>();
@@ -337,6 +336,8 @@ export async function crowd({
   clearInterval(rss);
   stop.abort();
   await Promise.allSettled(background);
+  // Their connections end with the run: the next size meets a new app on the same port.
+  await Promise.allSettled([...browsers.values()].map((agent) => agent.destroy()));
   await listener.end();
 
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
