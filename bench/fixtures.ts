@@ -81,8 +81,9 @@ export async function openRaffleOfEveryTier(cap: number): Promise<BenchRaffle[]>
 
 /**
  * `count` raffles holding `tickets` tickets each, from different players, paid through
- * the ledger (one balanced entry transaction per raffle). They end in an hour until
- * `endAllAt` moves their end.
+ * the ledger as entries are: one balanced transaction per ticket, naming its player (the
+ * ledger refuses a posting to a player's account under any other, ADR 092). They end in
+ * an hour until `endAllAt` moves their end.
  */
 export async function rafflesWithTickets(count: number, tickets: number, players: Player[]): Promise<string[]> {
   if (players.length < tickets) throw new Error("need at least as many players as tickets per raffle");
@@ -92,42 +93,46 @@ export async function rafflesWithTickets(count: number, tickets: number, players
   const chunk = 100;
   for (let start = 0; start < ids.length; start += chunk) {
     const batch = ids.slice(start, start + chunk);
-    const postingRaffles: string[] = [];
-    const postingAccounts: string[] = [];
-    const postingAmounts: bigint[] = [];
-    const entryRaffles: string[] = [];
-    const entryUsers: string[] = [];
-    const entryPositions: number[] = [];
+    const raffles: string[] = [];
+    const users: string[] = [];
+    const accounts: string[] = [];
+    const pots: string[] = [];
+    const positions: number[] = [];
     // The players' coins are bonus coins: the tickets go to the bonus pots.
-    const pots = await db().ledgerAccount.findMany({ where: { raffleId: { in: batch }, kind: "raffle_pot_bonus" }, select: { id: true, raffleId: true } });
+    const potOf = new Map(
+      (await db().ledgerAccount.findMany({ where: { raffleId: { in: batch }, kind: "raffle_pot_bonus" }, select: { id: true, raffleId: true } })).map((p) => [
+        p.raffleId!,
+        p.id,
+      ]),
+    );
     batch.forEach((raffleId, r) => {
-      postingRaffles.push(raffleId);
-      postingAccounts.push(pots.find((p) => p.raffleId === raffleId)!.id);
-      postingAmounts.push(price * BigInt(tickets));
       for (let position = 0; position < tickets; position++) {
         const player = players[(start + r + position) % players.length]!;
-        postingRaffles.push(raffleId);
-        postingAccounts.push(player.account);
-        postingAmounts.push(-price);
-        entryRaffles.push(raffleId);
-        entryUsers.push(player.id);
-        entryPositions.push(position);
+        raffles.push(raffleId);
+        users.push(player.id);
+        accounts.push(player.account);
+        pots.push(potOf.get(raffleId)!);
+        positions.push(position);
       }
     });
     await db().$transaction(async (tx) => {
       await tx.$executeRaw`
-        WITH t AS (
-          INSERT INTO ledger_transactions (kind, reference, raffle_id)
-          SELECT 'entry', 'bench-tickets:' || r, r FROM unnest(${batch}::uuid[]) AS r
-          RETURNING id, raffle_id
+        WITH x AS (
+          SELECT x.*, 'bench-ticket:' || x.raffle_id || ':' || x.position AS reference
+          FROM unnest(${raffles}::uuid[], ${users}::uuid[], ${accounts}::uuid[], ${pots}::uuid[], ${positions}::int[])
+            AS x(raffle_id, user_id, account_id, pot_id, position)
+        ), t AS (
+          INSERT INTO ledger_transactions (kind, reference, user_id, raffle_id)
+          SELECT 'entry', x.reference, x.user_id, x.raffle_id FROM x
+          RETURNING id, reference
         )
         INSERT INTO ledger_postings (transaction_id, account_id, amount)
-        SELECT t.id, x.account_id, x.amount
-        FROM unnest(${postingRaffles}::uuid[], ${postingAccounts}::uuid[], ${postingAmounts}::bigint[]) AS x(raffle_id, account_id, amount)
-        JOIN t ON t.raffle_id = x.raffle_id`;
+        SELECT t.id, p.account_id, p.amount
+        FROM x JOIN t ON t.reference = x.reference
+        CROSS JOIN LATERAL (VALUES (x.account_id, ${-price}::bigint), (x.pot_id, ${price}::bigint)) AS p(account_id, amount)`;
       await tx.$executeRaw`
         INSERT INTO entries (raffle_id, user_id, position, cash, bonus)
-        SELECT x.*, 0, ${price} FROM unnest(${entryRaffles}::uuid[], ${entryUsers}::uuid[], ${entryPositions}::int[]) AS x`;
+        SELECT x.*, 0, ${price} FROM unnest(${raffles}::uuid[], ${users}::uuid[], ${positions}::int[]) AS x`;
       await tx.$executeRaw`UPDATE raffles SET ticket_count = ${tickets}, player_count = ${tickets} WHERE id = ANY(${batch}::uuid[])`;
     });
   }

@@ -316,3 +316,33 @@ describe("20261125090000_usernames_by_look", () => {
     ]);
   });
 });
+
+describe("movements name their player (20261129150000_movements_name_their_player, ADR 092)", () => {
+  it("stops on a database holding a posting to a player's account under a transaction that does not name the player", async () => {
+    const url = await emptyDatabase();
+    const migration = "20261129150000_movements_name_their_player";
+    await migrate(
+      url,
+      readMigrations().filter((m) => m.name < migration),
+      [],
+    );
+    const promotions = `(SELECT id FROM ledger_accounts WHERE kind = 'promotions')`;
+    await query(
+      url,
+      `WITH u AS (INSERT INTO users (id, email, updated_at) VALUES ('00000000-0000-4000-8000-0000000000b1', 'p@test.local', now()) RETURNING id)
+       INSERT INTO ledger_accounts (id, kind, user_id) SELECT '00000000-0000-4000-8000-0000000000a1', 'user_bonus', id FROM u`,
+    );
+    const post = (reference: string, userId: string | null) =>
+      query(
+        url,
+        `WITH t AS (INSERT INTO ledger_transactions (kind, reference, user_id) VALUES ('bonus', $1, $2::uuid) RETURNING id)
+         INSERT INTO ledger_postings (transaction_id, account_id, amount)
+         SELECT t.id, x.account, x.amount FROM t, (VALUES (${promotions}, -5::bigint), ('00000000-0000-4000-8000-0000000000a1'::uuid, 5::bigint)) AS x(account, amount)`,
+        [reference, userId],
+      );
+    await post("named", "00000000-0000-4000-8000-0000000000b1");
+    await post("unnamed", null);
+    await expect(migrate(url)).rejects.toThrow(/1 ledger postings to a player's account belong to a transaction that does not name the player/);
+    expect((await appliedRows(url)).map((r) => r.migration_name)).not.toContain(migration);
+  });
+});

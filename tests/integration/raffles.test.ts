@@ -264,4 +264,28 @@ describe("the ledger itself", () => {
     await expect(db().ledgerPosting.create({ data: { transactionId: created.id, accountId: account, amount: 1n } })).rejects.toThrow(/unbalanced/);
     expect(await db().ledgerPosting.count({ where: { transactionId: created.id } })).toBe(2);
   });
+
+  it("refuses, at commit, a posting to a player's account under a transaction that names someone else or no one", async () => {
+    const [player, other] = [await createTestUser(), await createTestUser()];
+    const [promotions] = await db().$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM ledger_accounts WHERE kind = 'promotions'`;
+    const account = await userAccountId(db(), player.id, "user_bonus");
+    for (const [reference, userId] of [
+      ["names-another", other.id],
+      ["names-no-one", undefined],
+    ] as const) {
+      await expect(
+        db().$transaction(async (tx) => {
+          const transaction = await tx.ledgerTransaction.create({ data: { kind: "bonus", reference, userId } });
+          await tx.ledgerPosting.createMany({
+            data: [
+              { transactionId: transaction.id, accountId: promotions!.id, amount: -5n },
+              { transactionId: transaction.id, accountId: account, amount: 5n },
+            ],
+          });
+        }),
+      ).rejects.toThrow(/posts to 1 account\(s\) of a player it does not name/);
+    }
+    expect(await db().ledgerTransaction.count({ where: { reference: { in: ["names-another", "names-no-one"] } } })).toBe(0);
+    expect(await userBalance(player.id)).toBe(0n);
+  });
 });

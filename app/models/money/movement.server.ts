@@ -1,4 +1,4 @@
-import type { LedgerTransaction, LedgerTransactionKind, Payment, PayoutLeg, Withdrawal } from "~/generated/prisma/client";
+import { Prisma, type LedgerTransaction, type LedgerTransactionKind, type Payment, type PayoutLeg, type Withdrawal } from "~/generated/prisma/client";
 import { db } from "../db.server";
 import { CHARGED_STATUSES } from "./payment.server";
 
@@ -11,6 +11,9 @@ import { CHARGED_STATUSES } from "./payment.server";
  * `deposit:<provider payment id>`, `reversal:<provider payment id>:<refund|dispute>:<cents>:<uuid>`.
  * A withdrawal's hold (`withdrawal-hold:<withdrawal id>`) comes with the withdrawal's state,
  * failure reason and legs (docs/decisions/021-payouts-that-move-money.md).
+ * A player's movements are the transactions that name them (the ledger refuses a posting
+ * to a player's account under any other), walked newest first by their (user_id,
+ * created_at) index until a page is full: a page costs its rows, not the period's (ADR 092).
  */
 export async function playerMovements(
   userId: string,
@@ -34,16 +37,21 @@ export async function playerMovements(
     })[]
   >`
     WITH moves AS (
-      SELECT t.id, t.kind, t.reference, t.raffle_id, t.memo, t.created_at, sum(p.amount)::bigint AS amount,
-             coalesce(sum(p.amount) FILTER (WHERE a.kind = 'user'), 0)::bigint AS cash,
-             coalesce(sum(p.amount) FILTER (WHERE a.kind = 'user_bonus'), 0)::bigint AS bonus
-      FROM ledger_postings p
-      JOIN ledger_accounts a ON a.id = p.account_id AND a.user_id = ${userId}::uuid AND a.kind IN ('user', 'user_bonus')
-      JOIN ledger_transactions t ON t.id = p.transaction_id
-      WHERE t.created_at >= ${from} AND t.created_at < ${to}
-        AND (${kinds ?? null}::"LedgerTransactionKind"[] IS NULL OR t.kind = ANY(${kinds ?? null}::"LedgerTransactionKind"[]))
-        AND (${before?.at ?? null}::timestamptz IS NULL OR (t.created_at, t.id) < (${before?.at ?? null}::timestamptz, ${before?.id ?? null}::uuid))
-      GROUP BY t.id
+      SELECT t.id, t.kind, t.reference, t.raffle_id, t.memo, t.created_at, m.amount, m.cash, m.bonus
+      FROM ledger_transactions t
+      CROSS JOIN LATERAL (
+        SELECT sum(p.amount)::bigint AS amount,
+               coalesce(sum(p.amount) FILTER (WHERE a.kind = 'user'), 0)::bigint AS cash,
+               coalesce(sum(p.amount) FILTER (WHERE a.kind = 'user_bonus'), 0)::bigint AS bonus
+        FROM ledger_postings p
+        JOIN ledger_accounts a ON a.id = p.account_id AND a.user_id = ${userId}::uuid AND a.kind IN ('user', 'user_bonus')
+        WHERE p.transaction_id = t.id
+      ) m
+      WHERE t.user_id = ${userId}::uuid AND t.created_at >= ${from} AND t.created_at < ${to}
+        ${kinds ? Prisma.sql`AND t.kind = ANY(${kinds}::"LedgerTransactionKind"[])` : Prisma.empty}
+        ${before ? Prisma.sql`AND t.created_at <= ${before.at} AND (t.created_at, t.id) < (${before.at}, ${before.id}::uuid)` : Prisma.empty}
+        -- Only what moved the player's spendable coins: a payout moves held coins alone.
+        AND m.amount IS NOT NULL
       ORDER BY t.created_at DESC, t.id DESC
       LIMIT ${limit}
     )
@@ -93,7 +101,7 @@ export async function netPlaySince(userId: string, since: Date): Promise<bigint>
     FROM ledger_postings p
     JOIN ledger_accounts a ON a.id = p.account_id AND a.user_id = ${userId}::uuid AND a.kind IN ('user', 'user_bonus')
     JOIN ledger_transactions t ON t.id = p.transaction_id
-    WHERE t.created_at >= ${since} AND t.kind IN ('entry', 'prize', 'refund', 'spin_reward')`;
+    WHERE t.user_id = ${userId}::uuid AND t.created_at >= ${since} AND t.kind IN ('entry', 'prize', 'refund', 'spin_reward')`;
   return row!.net;
 }
 

@@ -15,19 +15,24 @@ DECLARE
   total NUMERIC;
   bonus NUMERIC;
   postings INTEGER;
+  owner UUID;
+  strangers INTEGER;
 BEGIN
   IF TG_TABLE_NAME = 'ledger_postings' THEN
     tx := NEW."transaction_id";
     IF EXISTS (SELECT 1 FROM "ledger_transactions" t WHERE t."id" = tx AND t.xmin = pg_current_xact_id()::xid) THEN
       RETURN NULL;
     END IF;
+    SELECT t."user_id" INTO owner FROM "ledger_transactions" t WHERE t."id" = tx;
   ELSE
     tx := NEW."id";
+    owner := NEW."user_id";
   END IF;
   SELECT coalesce(sum(p."amount"), 0),
          coalesce(sum(p."amount") FILTER (WHERE a."kind" IN ('user_bonus', 'raffle_pot_bonus', 'promotions')), 0),
-         count(*)
-    INTO total, bonus, postings
+         count(*),
+         count(*) FILTER (WHERE a."user_id" IS NOT NULL AND a."user_id" IS DISTINCT FROM owner)
+    INTO total, bonus, postings, strangers
     FROM "ledger_postings" p JOIN "ledger_accounts" a ON a."id" = p."account_id"
     WHERE p."transaction_id" = tx;
   IF total <> 0 OR postings < 2 THEN
@@ -36,6 +41,10 @@ BEGIN
   END IF;
   IF bonus <> 0 THEN
     RAISE EXCEPTION 'ledger transaction % moves % coins between cash and bonus', tx, bonus
+      USING ERRCODE = 'check_violation';
+  END IF;
+  IF strangers > 0 THEN
+    RAISE EXCEPTION 'ledger transaction % posts to % account(s) of a player it does not name', tx, strangers
       USING ERRCODE = 'check_violation';
   END IF;
   RETURN NULL;
