@@ -3,6 +3,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/reac
 import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { DemoBanner } from "./components/demo-banner";
+import { EntryAnswers, keptAfterCardEntry } from "./components/entry-answers";
 import { useInPageLinks } from "./components/in-page-links";
 import { useScrollKeptThroughReloads } from "./components/scroll-kept";
 import { NotFound } from "./components/not-found";
@@ -88,17 +89,22 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const { toast } = useRootData();
+  const root = useRootData();
   useEffect(() => {
     // Lets tests (and styles) tell a hydrated page from server HTML.
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return (
-    <Toaster flash={toast}>
-      <Outlet />
+    <Toaster flash={root.toast}>
+      <EntryAnswers root={root}>
+        <Outlet />
+      </EntryAnswers>
     </Toaster>
   );
 }
+
+/** A card's entry answers with what changed; the root's data is not loaded again (ADR 093). */
+export const shouldRevalidate = keptAfterCardEntry;
 
 export const meta: MetaFunction = () => [
   { title: "Raffle Rush — micro-stakes raffles" },

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
 import { Agent, fetch, type RequestInit, type Response } from "undici";
 import { reloadWindow, type PageGame } from "~/shared/live-reload";
-import type { Player } from "./fixtures";
+import { CARD_BODY, type Player } from "./fixtures";
 import { processTree, residentBytes } from "./infra";
 import { percentile } from "./load";
 
@@ -88,7 +88,8 @@ function postmasterPid(dataDir: string): number {
 }
 
 /** One request of a step: what it sends, made from the step's previous answer when it needs it. */
-type Call = { expect: number[]; path: string; init: RequestInit | ((previous: Response) => RequestInit) };
+/** One request of a step; `when` (given the previous answer) says whether the browser makes it. */
+type Call = { expect: number[]; path: string; init: RequestInit | ((previous: Response) => RequestInit); when?: (previous: Response) => boolean };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const normal = (json: string) => JSON.stringify(JSON.parse(json));
@@ -183,7 +184,8 @@ export async function crowd({
     const started = performance.now();
     try {
       let previous: Response | undefined;
-      for (const { expect, path, init } of calls) {
+      for (const { expect, path, init, when } of calls) {
+        if (when && !when(previous!)) continue;
         const response = await fetch(base + path, {
           ...(typeof init === "function" ? init(previous!) : init),
           redirect: "manual",
@@ -262,25 +264,27 @@ export async function crowd({
       tab.page = page;
       return busyWith(tab, step);
     };
-    // An entry is what the card's fetcher does: the action, then, following its redirect, the
-    // page's data reloaded (single fetch: every loader, no render) with the toast's cookie.
+    // An entry is what the hydrated card's fetcher does (ADR 093): the action, answered with its
+    // data (200); only a refusal (202, a redirect) has the page's data loaded again (single
+    // fetch: every loader, no render) with the toast's cookie.
     const enter = (path: string, page: string) =>
       timed(
         "entry",
         player,
         {
-          expect: [202],
+          expect: [200, 202],
           path: `${path}.data`,
           init: {
             method: "POST",
             headers: { Cookie: player.cookie, Origin: base, Referer: base + page, "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8" },
-            body: "",
+            body: CARD_BODY,
           },
         },
         {
           expect: [200],
           path: page === "/" ? "/_root.data" : `${page}.data`,
           init: (answer) => ({ headers: { ...headers, Cookie: [player.cookie, ...answer.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ") } }),
+          when: (answer) => answer.status === 202,
         },
       );
     void stream(player, tab, index < EVENT_SAMPLERS);

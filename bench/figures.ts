@@ -2,7 +2,7 @@ import path from "node:path";
 import pg from "pg";
 import { setTimeout as sleep } from "node:timers/promises";
 import { runLoad, percentile, type LoadResult, type Request } from "./load";
-import { endAllAt, openBenchRaffle, openRaffleOfEveryTier, rafflesWithTickets, type BenchRaffle, type Player } from "./fixtures";
+import { CARD_BODY, endAllAt, openBenchRaffle, openRaffleOfEveryTier, rafflesWithTickets, type BenchRaffle, type Player } from "./fixtures";
 import { residentBytes, root } from "./infra";
 import { db } from "~/models/db.server";
 import { assetWeight } from "../tests/support/page-weight";
@@ -23,9 +23,10 @@ const enterPath = (raffle: { id: string; kind: string }) =>
 /**
  * Which door an entry goes through: the documented JSON API, or the page action a player's
  * own raffle card posts (`/raffles/:id/enter`, `/quick-raffles/:id/enter`). The card is a
- * `useFetcher` form: with single fetch its POST goes to the path plus `.data`, form-encoded,
- * from the page it is on, and the answer is the redirect back there with the toast's cookie,
- * encoded for the client (status 202).
+ * `useFetcher` form: with single fetch its POST goes to the path plus `.data`, form-encoded
+ * with the hydrated card's `answer=card`, from the page it is on; an entry is answered with
+ * its data (the toast, the player's tickets and coins, status 200) and a refusal with the
+ * redirect back to the page (202), ADR 093.
  */
 export type EntryDoor = "api" | "page";
 
@@ -39,28 +40,25 @@ function entryRequest(door: EntryDoor, port: number, player: Player, raffle: { i
       Origin: `http://127.0.0.1:${port}`,
       Referer: `http://127.0.0.1:${port}${raffle.kind === "quick" ? "/quick" : "/"}`,
       "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8",
-      "Content-Length": "0",
     },
+    body: CARD_BODY,
   };
 }
 
 type Load = LoadResult & { failures: string[]; expectedAll: number };
 
 /** What each door answers an accepted entry with. */
-const ACCEPTED: Record<EntryDoor, number> = { api: 200, page: 202 };
+const ACCEPTED: Record<EntryDoor, number> = { api: 200, page: 200 };
 
 /** The tickets in these raffles: the page door's refusals are found by what did not land. */
 export const ticketsIn = (raffleIds: string[]) => db().entry.count({ where: { raffleId: { in: raffleIds } } });
 
-/**
- * The page door answers a refusal as it answers success (back to the page, the toast in a
- * cookie), so its status cannot tell them apart: every 202 must be a new ticket.
- */
+/** Every entry the page door answered as accepted must be a new ticket: counted. */
 async function refusedAtPage(door: EntryDoor, raffleIds: string[], before: number, load: Load): Promise<Load> {
   if (door !== "page") return load;
   const refused = load.expectedAll - ((await ticketsIn(raffleIds)) - before);
   if (refused <= 0) return load;
-  return { ...load, failed: load.failed + refused, failures: [...load.failures, `${refused} answers of 202 without a ticket (refused entries)`] };
+  return { ...load, failed: load.failed + refused, failures: [...load.failures, `${refused} accepted answers without a ticket`] };
 }
 
 /**
@@ -69,13 +67,14 @@ async function refusedAtPage(door: EntryDoor, raffleIds: string[], before: numbe
  */
 export async function checkDoors(port: number, player: Player, raffle: BenchRaffle): Promise<void> {
   for (const door of ["page", "api"] as const) {
-    const { method, path: target, headers } = entryRequest(door, port, player, raffle);
+    const { method, path: target, headers, body } = entryRequest(door, port, player, raffle);
     const before = await ticketsIn([raffle.id]);
+    // fetch sets the length itself.
     const { "Content-Length": _, ...sent } = headers ?? {};
-    const response = await fetch(`http://127.0.0.1:${port}${target}`, { method, headers: sent, redirect: "manual" });
-    const body = await response.text();
+    const response = await fetch(`http://127.0.0.1:${port}${target}`, { method, headers: sent, body, redirect: "manual" });
+    const answer = await response.text();
     if (response.status !== ACCEPTED[door] || (await ticketsIn([raffle.id])) !== before + 1) {
-      throw new Error(`the ${door} door refused a bench player's entry: ${response.status} ${body.slice(0, 300)}`);
+      throw new Error(`the ${door} door refused a bench player's entry: ${response.status} ${answer.slice(0, 300)}`);
     }
   }
 }

@@ -6,6 +6,10 @@ import { startSession } from "~/web/auth.server";
 import { beacon } from "~/infra/beacon.server";
 import { roundAfter } from "~/shared/draw-verifier.mjs";
 import { openRaffle } from "~/services/raffles/raffles.server";
+import { CARD_ANSWER } from "~/shared/card-answer";
+
+/** What a hydrated raffle card's entry form sends (ADR 093): its answer comes as data. */
+export const CARD_BODY = new URLSearchParams({ [CARD_ANSWER.name]: CARD_ANSWER.value }).toString();
 
 /**
  * The benchmark's data, made with the app's own services (players, coins through the

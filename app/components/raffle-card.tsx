@@ -1,10 +1,14 @@
 import { useFetcher, useLocation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import type { RaffleView } from "~/services/raffles/raffle-views.server";
+import { useTellEntry, useToldTickets } from "./entry-answers";
 import { useLivePot } from "./live-pots";
 import { usePaused } from "./play-session";
 import { DrawReel, Pot, Result, type DrawnFields } from "./raffle-card-parts";
+import { useShowToast } from "./toaster";
 import { useHydrated } from "./use-hydrated";
 import { useOptionalUser } from "./use-root-data";
+import { CARD_ANSWER, isCardEntryAnswer } from "~/shared/card-answer";
 import { withLivePot } from "~/shared/live-reload";
 import { parseDollars } from "~/shared/money";
 import { couldWinView } from "~/shared/prize";
@@ -22,18 +26,30 @@ export type RaffleCardData = Omit<RaffleView, "timeRemaining" | "maxTicketsPerPl
 /**
  * One raffle: pot, players, countdown, a bar to its end and the entry button; then DRAWING...
  * and its winner, while the next round opens beside it. The button is a form: a plain post
- * without JavaScript, a fetcher with it (no page load); both come back with the toast.
- * Its pot, players and tickets are the latest the live stream told of.
+ * without JavaScript (back with the page and the toast), a fetcher with it, answered with the
+ * toast, the player's tickets and coins and no page load (ADR 093). Its pot, players and
+ * tickets are the latest the live stream or the player's own entries told of.
  */
 export function RaffleCard({ raffle: loaded, kind, balance, now }: { raffle: RaffleCardData; kind: "regular" | "quick"; balance: number; now: number }) {
   const hydrated = useHydrated();
   const user = useOptionalUser();
-  const raffle = withLiveOutlook(withLivePot(loaded, useLivePot(loaded.id)), loaded, user);
+  const raffle = withLiveOutlook(withLivePot(withToldTickets(loaded, useToldTickets(loaded.id)), useLivePot(loaded.id)), loaded, user);
   // During a break, an exclusion or in a place no longer served, no card invites play (PRODUCT.md).
   const paused = usePaused() !== null;
   const location = useLocation();
   const entry = useFetcher();
   const pending = entry.state !== "idle";
+  const tell = useTellEntry();
+  const showToast = useShowToast();
+  // Each answer is a new object, told once as it comes: the fetcher keeps it after, and the
+  // page's later data must not bring back its coins or its toast.
+  const told = useRef<unknown>(undefined);
+  useEffect(() => {
+    if (!isCardEntryAnswer(entry.data) || told.current === entry.data) return;
+    told.current = entry.data;
+    tell(entry.data);
+    showToast(entry.data.toast);
+  }, [entry.data, tell, showToast]);
   const left = secondsLeft(raffle.endTime, now);
   // A quick round closes in its last second: under 1 s left, not when the countdown shows 0.
   const phase = cardPhase(raffle, kind, now);
@@ -149,8 +165,9 @@ export function RaffleCard({ raffle: loaded, kind, balance, now }: { raffle: Raf
           </p>
         </div>
       ) : (
-        // One answer with or without JavaScript: back to this page with the spec's toast.
+        // Without JavaScript: back to this page with the spec's toast. Hydrated, the card asks for its answer as data.
         <entry.Form method="post" action={action} preventScrollReset>
+          {hydrated ? <input type="hidden" name={CARD_ANSWER.name} value={CARD_ANSWER.value} /> : null}
           <button type="submit" disabled={closed || (kind === "quick" && short) || pending} className="rc-enter">
             {pending ? "Entering..." : label}
           </button>
@@ -165,7 +182,12 @@ export function RaffleCard({ raffle: loaded, kind, balance, now }: { raffle: Raf
   );
 }
 
-/** What the player could win, worked out again when a live pot replaced the loaded one (as listRaffles does). */
+/** The player's tickets as their own entry answered, when more than the loaded count (tickets only grow while it is open). */
+function withToldTickets(raffle: RaffleCardData, told: number | undefined): RaffleCardData {
+  return raffle.myTickets !== undefined && told !== undefined && told > raffle.myTickets ? { ...raffle, myTickets: told } : raffle;
+}
+
+/** What the player could win, worked out again when a live pot or the player's own entry changed the loaded card (as listRaffles does). */
 function withLiveOutlook(
   raffle: RaffleCardData,
   loaded: RaffleCardData,

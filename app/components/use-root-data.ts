@@ -1,4 +1,6 @@
 import { useRouteLoaderData } from "@remix-run/react";
+import { useMemo } from "react";
+import { useToldBalances } from "./entry-answers";
 import type { loader as rootLoader } from "~/root";
 
 /** What the root loader sends every page, typed from the loader itself (no hand-kept copy). */
@@ -22,9 +24,15 @@ export function useRootData(): RootData {
   return data;
 }
 
-/** The signed-in player, or null for a visitor. */
+/**
+ * The signed-in player, or null for a visitor. Their coins are the latest a card's entry
+ * answered, when that is newer than the root's data (entry-answers.tsx).
+ */
 export function useOptionalUser(): RootUser | null {
-  return useOptionalRootData()?.user ?? null;
+  const root = useOptionalRootData();
+  const told = useToldBalances(root);
+  const user = root?.user ?? null;
+  return useMemo(() => (user && told ? { ...user, ...told } : user), [user, told]);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { decode } from "turbo-stream";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/money/ledger.server";
@@ -9,6 +10,13 @@ import { createTestRaffle, createTestUser } from "../support/factories";
 async function player(coins = 1000n) {
   const user = await createTestUser({ coins });
   return { ...user, cookie: await sessionCookie(user.id) };
+}
+
+/** A single-fetch action's answer (turbo-stream) as the browser's Remix reads it: its data. */
+async function decodeData(response: Response): Promise<unknown> {
+  const decoded = await decode(response.body!);
+  await decoded.done;
+  return (decoded.value as { data?: unknown }).data;
 }
 
 const enter = (raffleId: string, cookie: string, kind = "raffles") => call(`/api/${kind}/${raffleId}/enter`, { method: "POST", cookie, json: {} });
@@ -181,6 +189,32 @@ describe("the game API", () => {
     const refusedPage = await (await call("/", { cookie: `${broke.cookie}; ${cookiesFrom(refused)}` })).text();
     expect(refusedPage).toContain("Entry Failed");
     expect(refusedPage).toContain("Insufficient Coins");
+  });
+
+  it("answers a hydrated card's entry with its data (tickets, coins, toast) and no toast cookie; a refusal as the plain form", async () => {
+    const p = await player();
+    const raffle = await createTestRaffle({ tier: "medium", entryPrice: 100n });
+    const asCard = (cookie: string) =>
+      call(`/raffles/${raffle.id}/enter.data`, { method: "POST", cookie, form: { answer: "card" }, headers: { Referer: "http://localhost/" } });
+    for (const tickets of [1, 2]) {
+      const response = await asCard(p.cookie);
+      expect(response.status).toBe(200);
+      expect(response.headers.getSetCookie().filter((cookie) => cookie.startsWith("toast"))).toEqual([]);
+      const answer = await decodeData(response);
+      expect(answer).toEqual({
+        entered: { raffleId: raffle.id, myTickets: tickets },
+        balances: { coinBalance: 1000 - 100 * tickets, cashBalance: 0, bonusBalance: 1000 - 100 * tickets },
+        toast: { type: "success", title: "Success!", description: "Successfully entered medium raffle!" },
+      });
+    }
+    expect(await db().entry.count({ where: { raffleId: raffle.id, userId: p.id } })).toBe(2);
+
+    // Refused: the same redirect and toast as the plain form, so that the page loads what changed.
+    const broke = await player(0n);
+    const refused = await asCard(broke.cookie);
+    expect(refused.status).toBe(202);
+    expect(cookiesFrom(refused)).toMatch(/toast/);
+    expect(await db().entry.count({ where: { userId: broke.id } })).toBe(0);
   });
 
   it("answers the pages' forms one way whatever they ask for, and a signed-out player goes to sign-in with the spec's toast", async () => {

@@ -12,9 +12,12 @@ describe("enterRaffle", () => {
     const player = await createTestUser({ coins: 100n });
     const raffle = await createTestRaffle({ entryPrice: 25n });
     const result = await enterRaffle({ userId: player.id, raffleId: raffle.id, tickets: 2 });
-    expect(result).toEqual({ raffleId: raffle.id, tier: "micro", positions: [0, 1], cost: 50n, balance: 50n });
+    // The test's coins are bonus coins: spent first, and what is left is bonus.
+    expect(result).toEqual({ raffleId: raffle.id, tier: "micro", positions: [0, 1], cost: 50n, balance: 50n, cash: 0n, bonus: 50n, held: 2 });
     expect(await potTotal(raffle.id)).toBe(50n);
     expect(await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } })).toMatchObject({ ticketCount: 2, playerCount: 1 });
+    // A second entry: the player's tickets in the raffle count both.
+    expect(await enterRaffle({ userId: player.id, raffleId: raffle.id })).toMatchObject({ positions: [2], balance: 25n, held: 3 });
   });
 
   it("200 concurrent entries from a balance that covers exactly 10: exactly 10 succeed", async () => {

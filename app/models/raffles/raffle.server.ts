@@ -155,6 +155,10 @@ export type EntryRow = {
   cap: number | null;
   excludedUntil: Date | null;
   exclusionKind: string | null;
+  /** An accepted entry: the player's coins after it, and their tickets in the raffle. */
+  cashBalance: bigint | null;
+  bonusBalance: bigint | null;
+  ticketsHeld: number | null;
 };
 
 /**
@@ -164,7 +168,8 @@ export type EntryRow = {
 export async function enterRaffles(entries: EntryRequest[], rules: EntryBatchRules): Promise<EntryRow[]> {
   const rows = await db().$queryRaw<(EntryRow & { ord: number })[]>`
     SELECT ord, outcome, tier, first_position AS "firstPosition", cost, balance, cap,
-           excluded_until AS "excludedUntil", exclusion_kind AS "exclusionKind"
+           excluded_until AS "excludedUntil", exclusion_kind AS "exclusionKind",
+           cash_balance AS "cashBalance", bonus_balance AS "bonusBalance", tickets_held AS "ticketsHeld"
     FROM enter_raffles(
       ${entries.map((e) => e.userId ?? null)}::uuid[], ${entries.map((e) => e.sessionHash ?? null)}::text[],
       ${entries.map((e) => e.raffleId)}::uuid[], ${entries.map((e) => e.kind ?? null)}::text[],

@@ -1,6 +1,7 @@
 import type { SessionUser } from "~/services/accounts/sessions.server";
+import type { CardEntryAnswer } from "~/shared/card-answer";
 import { coinsToDecimal } from "~/shared/money";
-import { enterRaffle } from "./raffles.server";
+import { enterRaffle, type EntryResult } from "./raffles.server";
 import { consume, LIMITS } from "../system/rate-limit.server";
 import { claimVipDailyBonus, spinWheel } from "../rewards/rewards.server";
 
@@ -15,10 +16,27 @@ export type Entered = { success: true; raffleId: string; tier: string; tickets: 
  * and every rule of the entry are checked in the entry's own transaction (enterRaffle).
  */
 export async function enterAsPlayer(sessionHash: string, raffleId: string, kind: "regular" | "quick"): Promise<Entered> {
+  return entered(await enterRaffle({ sessionHash, raffleId, kind }));
+}
+
+/**
+ * A raffle card's entry: the entry as `enterAsPlayer` makes it, and what the card shows after
+ * it (the player's tickets in the raffle, their coins), from the entry's own statement, so
+ * that the page need not load again (ADR 093).
+ */
+export async function enterFromCard(sessionHash: string, raffleId: string, kind: "regular" | "quick") {
   const result = await enterRaffle({ sessionHash, raffleId, kind });
+  const card: Omit<CardEntryAnswer, "toast"> = {
+    entered: { raffleId, myTickets: result.held },
+    balances: { coinBalance: Number(result.balance), cashBalance: Number(result.cash), bonusBalance: Number(result.bonus) },
+  };
+  return { entered: entered(result), card };
+}
+
+function entered(result: EntryResult): Entered {
   return {
     success: true,
-    raffleId,
+    raffleId: result.raffleId,
     tier: result.tier,
     tickets: result.positions,
     cost: coinsToDecimal(result.cost),

@@ -57,7 +57,17 @@ export async function openRaffle(raffle: NewRaffle): Promise<string | undefined>
   });
 }
 
-export type EntryResult = { raffleId: string; tier: string; positions: number[]; cost: bigint; balance: bigint };
+export type EntryResult = {
+  raffleId: string;
+  tier: string;
+  positions: number[];
+  cost: bigint;
+  balance: bigint;
+  /** The player's coins after the entry, as cash and bonus, and their tickets in the raffle. */
+  cash: bigint;
+  bonus: bigint;
+  held: number;
+};
 
 /**
  * Buys `tickets` tickets for the player: the player may play (a username, no break or exclusion),
@@ -100,6 +110,9 @@ export async function enterRaffle({
         positions: Array.from({ length: tickets }, (_, i) => row.firstPosition! + i),
         cost: row.cost!,
         balance: row.balance!,
+        cash: row.cashBalance!,
+        bonus: row.bonusBalance!,
+        held: row.ticketsHeld!,
       };
     case "user_not_found":
       throw new DomainError("user_not_found", "Player not found");

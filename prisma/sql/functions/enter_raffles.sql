@@ -42,7 +42,8 @@ CREATE OR REPLACE FUNCTION "enter_raffles"(
   p_countries TEXT[], p_regions TEXT[], p_verify_countries TEXT[]
 ) RETURNS TABLE (
   ord INTEGER, outcome TEXT, tier TEXT, first_position INTEGER, cost BIGINT, balance BIGINT,
-  cap INTEGER, excluded_until TIMESTAMPTZ, exclusion_kind TEXT
+  cap INTEGER, excluded_until TIMESTAMPTZ, exclusion_kind TEXT,
+  cash_balance BIGINT, bonus_balance BIGINT, tickets_held INTEGER
 ) LANGUAGE plpgsql AS $$
 DECLARE
   i INTEGER;
@@ -177,6 +178,7 @@ BEGIN
     ord := i;
     outcome := NULL; tier := NULL; first_position := NULL; cost := NULL; balance := NULL;
     cap := NULL; excluded_until := NULL; exclusion_kind := NULL;
+    cash_balance := NULL; bonus_balance := NULL; tickets_held := NULL;
 
     IF p_sessions[i] IS NOT NULL THEN
       SELECT s."id", s."user_id", s."play_seen_at", x."suspended_at",
@@ -270,6 +272,10 @@ BEGIN
     u_bonus[u] := u_bonus[u] - spent_bonus;
     u_cash[u] := u_cash[u] - (cost - spent_bonus);
     balance := u_cash[u] + u_bonus[u];
+    -- What a raffle card shows after its entry, so that its page need not load again (ADR 093).
+    cash_balance := u_cash[u];
+    bonus_balance := u_bonus[u];
+    tickets_held := pair_held[k];
     a_ord := a_ord || i;
     a_user := a_user || players[i];
     a_raffle := a_raffle || p_raffles[i];

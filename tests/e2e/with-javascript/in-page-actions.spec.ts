@@ -8,7 +8,8 @@ type Marked = { stillThisPage?: boolean };
 
 /**
  * The pages' forms go through fetchers (ADR 040): the same action as without JavaScript,
- * answered with a redirect and a toast that the fetcher follows without loading the page.
+ * answered with a redirect and a toast that the fetcher follows without loading the page; a
+ * card's entry is answered with its data instead, and no loader runs again (ADR 093).
  */
 test("an entry toasts and updates the balance without a page load, and Back still leaves the page", async ({ page }) => {
   await signUpWithUsername(page);
@@ -20,9 +21,37 @@ test("an entry toasts and updates the balance without a page load, and Back stil
   await expect(page.getByTestId("toast")).toContainText("Successfully entered micro raffle!");
   await expect(page.getByTestId("coin-balance")).toHaveText("995 coins");
   expect(await page.evaluate(() => (window as Marked).stillThisPage)).toBe(true);
-  // The redirect replaced the history entry: Back goes to the page before, not to / again.
+  // The entry added no history entry: Back goes to the page before, not to / again.
   await page.goBack();
   await expect(page).toHaveURL(/\/rules$/);
+});
+
+test("a card's entry loads none of the page's data: its answer tells the coins, the split and every card of the raffle", async ({ page }) => {
+  await signUpWithUsername(page);
+  await page.goto("/");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  // Any loader's data asked for from here on is held, never answered: what the page shows next
+  // can only come from the entry's own answer.
+  const held: string[] = [];
+  await page.route(
+    (url) => url.pathname.endsWith(".data"),
+    (route) => (route.request().method() === "GET" ? void held.push(route.request().url()) : route.continue()),
+  );
+  // The cheapest raffle is among the biggest pots and in its tier's list: two cards of one raffle.
+  const featured = page.locator('#featured [data-testid="raffle-card"]', { hasText: "Enter $0.05" }).first();
+  const raffleId = await featured.getAttribute("data-raffle-id");
+  const cards = page.locator(`[data-raffle-id="${raffleId}"]`);
+  await expect(cards).toHaveCount(2);
+  const answered = page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes(`/raffles/${raffleId}/enter`));
+  await featured.getByRole("button", { name: "Enter $0.05" }).click();
+  expect((await answered).status()).toBe(200);
+  await expect(page.getByTestId("toast")).toContainText("Successfully entered micro raffle!");
+  await expect(page.getByTestId("coin-balance")).toHaveText("995 coins");
+  for (const card of await cards.all()) await expect(card.getByTestId("my-tickets")).toContainText("You have 1 of");
+  await page.getByTestId("coin-balance").click();
+  await expect(page.getByTestId("coin-split")).toContainText("Bonus (play only)995");
+  await expect(featured.getByRole("button", { name: "Enter $0.05" })).toBeEnabled();
+  expect(held).toEqual([]);
 });
 
 test("a player signed out meanwhile gets the spec's toast and the sign-in page", async ({ page, context }) => {
