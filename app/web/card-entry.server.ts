@@ -1,4 +1,4 @@
-import { enterFromCard, type Entered } from "~/services/raffles/game-actions.server";
+import { enterFromCard } from "~/services/raffles/game-actions.server";
 import { CARD_ANSWER, type CardEntryAnswer } from "~/shared/card-answer";
 import { requireSessionToken } from "./auth.server";
 import { enteredToast } from "./game-toasts";
@@ -15,7 +15,7 @@ import { pageAction } from "./page-action.server";
 export async function cardEntry(request: Request, id: string | undefined, kind: "regular" | "quick", back: string): Promise<Response | CardEntryAnswer> {
   const form = await request.formData().catch(() => null);
   const asked = form?.get(CARD_ANSWER.name) === CARD_ANSWER.value;
-  let answer: { entered: Entered; card: Omit<CardEntryAnswer, "toast"> } | undefined;
+  let answer: Awaited<ReturnType<typeof enterFromCard>> | undefined;
   const response = await pageAction(
     request,
     // The session is checked by the entry itself, in its transaction (enterFromCard).

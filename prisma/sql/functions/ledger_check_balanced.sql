@@ -16,14 +16,15 @@ DECLARE
   bonus NUMERIC;
   postings INTEGER;
   owner UUID;
+  ours BOOLEAN;
   strangers INTEGER;
 BEGIN
   IF TG_TABLE_NAME = 'ledger_postings' THEN
     tx := NEW."transaction_id";
-    IF EXISTS (SELECT 1 FROM "ledger_transactions" t WHERE t."id" = tx AND t.xmin = pg_current_xact_id()::xid) THEN
+    SELECT t."user_id", t.xmin = pg_current_xact_id()::xid INTO owner, ours FROM "ledger_transactions" t WHERE t."id" = tx;
+    IF ours THEN
       RETURN NULL;
     END IF;
-    SELECT t."user_id" INTO owner FROM "ledger_transactions" t WHERE t."id" = tx;
   ELSE
     tx := NEW."id";
     owner := NEW."user_id";
