@@ -13,11 +13,11 @@ import { percentile } from "./load";
  * The crowd figure (issue 36): simulated signed-in players over HTTP, each doing what a
  * player does at a player's pace. Each opens the live event stream and the home page, then,
  * after a think of 2 to 8 s between steps, enters a regular or a quick raffle the way the
- * raffle card does (the page action, then the page's data reloaded), loads /quick, home or
+ * raffle card does (the page action, answered with its data: ADR 093), loads /quick, home or
  * history, and spins the wheel once. Draws and quick rounds end throughout (the app's own
  * scheduler, and a short raffle the driver opens every 10 s). Its open page reloads its data
  * when its stream's events say so, as the browser does (shared/live-reload.ts): the
- * player's news, and on home or /quick a new round or a draw of that page's game.
+ * player's news, and on home or /quick a draw of that page's game (a new round is told: ADR 094).
  */
 export type CrowdStep = { step: string; count: number; p50: number; p99: number; errors: number };
 export type CrowdResult = {
@@ -242,8 +242,8 @@ export async function crowd({
           const type = /^event: (.*)$/m.exec(message)?.[1];
           const data = /^data: (.*)$/m.exec(message)?.[1];
           if (!type || !data) continue;
-          // Every player hears every pot: the kind is read without parsing the whole event.
-          const within = reloadWindow(type, /"kind":"(\w+)"/.exec(data)?.[1], tab.page.game);
+          // Every player hears every pot, and no pot reloads: only other events are parsed.
+          const within = reloadWindow(type, type === "pot" || type === "notice" ? undefined : (JSON.parse(data) as { kind?: string }), tab.page.game);
           if (within !== undefined) reloadSoon(player, tab, within && randomInt(within));
           if (!sampler || data === "{}") continue;
           const heard = heardAt.get(normal(data));

@@ -8,6 +8,7 @@ import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { SpinWheel, type WheelData } from "./spin-wheel";
 import { useNow } from "./use-now";
+import { useWithToldRounds } from "./live-told";
 
 /** The home page's data is read again this often when its live stream is down (PlayerShell). */
 export const HOME_POLL_MS = 30_000;
@@ -19,6 +20,8 @@ export type HomeData = {
   winners: Winner[];
   leaderboard: { username: string; totalWins: number; totalWinnings: string }[];
   spin: WheelData;
+  /** When the server read it (its clock): rounds told live after it are added (ADR 094). */
+  readAt: number;
 };
 
 /**
@@ -50,7 +53,7 @@ function HeroActions({ canPlay }: { canPlay: boolean }) {
 export function HomePage({ data, balance, serverNow }: { data: HomeData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
   // A raffle drawn moments ago stays beside the next round, with its winner, for a few seconds.
-  const raffles = data.raffles.filter((r) => stillShown(r, now));
+  const raffles = useWithToldRounds(data.raffles, data.readAt, now).filter((r) => stillShown(r, now));
   // While play is stopped (a break, an exclusion, a place no longer served) no page invites
   // play (PRODUCT.md): no cards, pots, countdowns, winners or links to raffles; the account stays.
   if (usePaused() !== null) return <PausedHome />;

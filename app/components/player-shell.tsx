@@ -8,7 +8,7 @@ import { PausedNotice, PlaySession } from "./play-session";
 import { SettingsDialog } from "./settings-dialog";
 import { BottomNav, SiteFooter } from "./site-chrome";
 import { useHydrated } from "./use-hydrated";
-import { LivePots } from "./live-pots";
+import { LiveTold } from "./live-told";
 import { useLiveUpdates, type LiveGame } from "./use-live-updates";
 import { UsernameDialog } from "./username-dialog";
 import { useRootData, useUser } from "./use-root-data";
@@ -16,7 +16,7 @@ import { useRootData, useUser } from "./use-root-data";
 /**
  * The frame of every signed-in page: top bar, settings, footer, mobile navigation, and the
  * live updates (news for the player on every page; raffle pages pass `game` for the game's,
- * and their cards show the pots heard).
+ * and show the pots and new rounds heard).
  */
 export function PlayerShell({ children, game }: { children: ReactNode; game?: LiveGame }) {
   const root = useRootData();
@@ -24,7 +24,7 @@ export function PlayerShell({ children, game }: { children: ReactNode; game?: Li
   const location = useLocation();
   const hydrated = useHydrated();
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const pots = useLiveUpdates(game);
+  const told = useLiveUpdates(game);
 
   return (
     <div className="min-h-screen">
@@ -61,7 +61,7 @@ export function PlayerShell({ children, game }: { children: ReactNode; game?: Li
         </div>
       </header>
       <PausedNotice />
-      <LivePots.Provider value={pots}>{children}</LivePots.Provider>
+      <LiveTold.Provider value={told}>{children}</LiveTold.Provider>
       <SiteFooter isAdmin={user.isAdmin} />
       <BottomNav />
       {hydrated ? (

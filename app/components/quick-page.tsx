@@ -2,6 +2,7 @@ import { Trophy, Zap } from "lucide-react";
 import { usePaused } from "./play-session";
 import { RaffleCard, WinnerWords, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
+import { useWithToldRounds } from "./live-told";
 import { cardPhase, stillShown } from "~/shared/raffle-display";
 import { DemoMark } from "./demo-mark";
 
@@ -11,6 +12,8 @@ export const QUICK_POLL_MS = 5_000;
 type QuickData = {
   raffles: RaffleCardData[];
   winners: { raffleId: string; username: string; isDemo?: boolean; amount: string; timeAgo: string }[];
+  /** When the server read it (its clock): rounds told live after it are added (ADR 094). */
+  readAt: number;
 };
 
 /** Amount chips: one per distinct entry price, with how many rounds run at it. */
@@ -23,8 +26,9 @@ export function priceChips(raffles: { entryPrice: string }[]): { price: string; 
 /**
  * The board: one slot per entry price, holding its live round (the latest to end, so the one
  * still open once the last has closed), or, until the next opens, the round just drawn. Other
- * rounds drawn moments ago go to a strip of their own, newest first, so that they never push
- * the live rounds down (issue 33).
+ * rounds ended moments ago (drawing, or drawn) go to a strip of their own, newest first, so
+ * that they never push the live rounds down (issue 33), nor vanish while the next round,
+ * told live, takes their slot before their draw is read (ADR 094).
  */
 export function quickBoard(raffles: RaffleCardData[], now: number): { slots: RaffleCardData[]; justDrawn: RaffleCardData[] } {
   const shown = raffles.filter((r) => stillShown(r, now));
@@ -40,7 +44,8 @@ export function quickBoard(raffles: RaffleCardData[], now: number): { slots: Raf
       ) ?? latest(atPrice, (r) => r.drawnAt ?? "");
     if (slot) slots.push(slot);
   }
-  const justDrawn = shown.filter((r) => r.drawnAt !== undefined && !slots.includes(r)).sort((a, b) => b.drawnAt!.localeCompare(a.drawnAt!));
+  const ended = (r: RaffleCardData) => r.drawnAt ?? (Date.parse(r.endTime) <= now ? r.endTime : undefined);
+  const justDrawn = shown.filter((r) => ended(r) !== undefined && !slots.includes(r)).sort((a, b) => ended(b)!.localeCompare(ended(a)!));
   return { slots, justDrawn };
 }
 
@@ -71,7 +76,7 @@ function DrawnRound({ raffle, now }: { raffle: RaffleCardData; now: number }) {
 export function QuickPage({ data, balance, serverNow }: { data: QuickData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
   const paused = usePaused();
-  const { slots, justDrawn } = quickBoard(data.raffles, now);
+  const { slots, justDrawn } = quickBoard(useWithToldRounds(data.raffles, data.readAt, now), now);
   const chips = priceChips(slots.filter((r) => r.drawnAt === undefined));
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4 sm:py-6">

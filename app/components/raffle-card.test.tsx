@@ -2,7 +2,7 @@ import { createRemixStub } from "@remix-run/testing";
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { LivePot } from "~/shared/live-reload";
-import { LivePots } from "./live-pots";
+import { LiveTold } from "./live-told";
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 
 const now = Date.parse("2026-11-29T10:00:00Z");
@@ -27,9 +27,9 @@ function renderCard(pots: LivePot[]) {
     {
       path: "/quick",
       Component: () => (
-        <LivePots.Provider value={new Map(pots.map((pot) => [pot.raffleId, pot]))}>
+        <LiveTold.Provider value={{ pots: new Map(pots.map((pot) => [pot.raffleId, pot])), rounds: new Map() }}>
           <RaffleCard raffle={round} kind="quick" balance={1000} now={now} />
-        </LivePots.Provider>
+        </LiveTold.Provider>
       ),
     },
   ]);

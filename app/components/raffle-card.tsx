@@ -2,7 +2,7 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import type { RaffleView } from "~/services/raffles/raffle-views.server";
 import { useTellEntry, useToldTickets } from "./entry-answers";
-import { useLivePot } from "./live-pots";
+import { useLivePot } from "./live-told";
 import { usePaused } from "./play-session";
 import { DrawReel, Pot, Result, type DrawnFields } from "./raffle-card-parts";
 import { useShowToast } from "./toaster";

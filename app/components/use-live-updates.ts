@@ -1,6 +1,7 @@
 import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
-import { reloadWindow, type LivePot } from "~/shared/live-reload";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { isToldRound, reloadWindow, type LivePot, type ToldRound } from "~/shared/live-reload";
+import type { LiveTold } from "./live-told";
 import { DRAWN_EVENT } from "./outcome-signals";
 
 /** A tab hidden this long lets its live stream go; it opens one again when shown. */
@@ -12,15 +13,27 @@ const NEWS_POLL_MS = 60_000;
 /** A game page: the raffles it shows, and how often it polls when its stream is down. */
 export type LiveGame = { kind: "regular" | "quick"; pollMs: number };
 
-/** Pots heard, at most this many raffles: a page left open for hours hears thousands of rounds. */
-const POTS_KEPT = 200;
+/** Pots and rounds heard, at most this many raffles each: a page left open for hours hears thousands of rounds. */
+const KEPT = 200;
+
+/** `held` with `value` as its newest entry under `key`, the oldest dropped beyond KEPT. */
+function kept<T>(held: ReadonlyMap<string, T>, key: string, value: T): ReadonlyMap<string, T> {
+  const next = new Map(held);
+  next.delete(key);
+  next.set(key, value);
+  for (const oldest of next.keys()) {
+    if (next.size <= KEPT) break;
+    next.delete(oldest);
+  }
+  return next;
+}
 
 /**
  * Keeps the page's data fresh: reloads it (at most once a second) when /api/events
  * reports news for this player (an outcome, a withdrawal's new state: the root loader
- * takes it and shows it) and, on a game page, a new round or a draw of its game, each
- * page after a random wait (shared/live-reload.ts, ADR 090). A pot's event does not
- * reload: its figures are returned for the cards to show. If the stream drops, the page
+ * takes it and shows it) and, on a game page, a draw of its game, each page after a random
+ * wait (shared/live-reload.ts, ADR 090). A pot's event and a new round's do not reload:
+ * the pot and the round are returned for the page to show (ADR 094). If the stream drops, the page
  * polls, as the spec's screens did. Every player page runs it (PlayerShell), so news
  * reaches whatever page is open.
  *
@@ -29,10 +42,11 @@ const POTS_KEPT = 200;
  * opens a stream if it had closed it. A stream that dropped and came back reloads too:
  * events sent in the gap were missed.
  */
-export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREAM_GRACE_MS): ReadonlyMap<string, LivePot> {
+export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREAM_GRACE_MS): LiveTold {
   const game = liveGame?.kind;
   const pollMs = liveGame?.pollMs ?? NEWS_POLL_MS;
   const [pots, setPots] = useState<ReadonlyMap<string, LivePot>>(() => new Map());
+  const [rounds, setRounds] = useState<ReadonlyMap<string, ToldRound>>(() => new Map());
   const { revalidate, state } = useRevalidator();
   const navigation = useNavigation();
   const fetchers = useFetchers();
@@ -66,24 +80,14 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
     const refresh = () => schedule(0);
     const random = () => crypto.getRandomValues(new Uint32Array(1))[0]! / 2 ** 32;
     const onEvent = (event: Event) => {
-      const data = (event as MessageEvent<string>).data;
-      const kind = event.type === "notice" ? undefined : (JSON.parse(data) as { kind?: string }).kind;
-      const within = reloadWindow(event.type, kind, game);
+      const told = event.type === "notice" ? undefined : (JSON.parse((event as MessageEvent<string>).data) as { kind?: string });
+      if (event.type === "round" && told && told.kind === game && isToldRound(told)) setRounds((held) => kept(held, told.raffleId, told));
+      const within = reloadWindow(event.type, told, game);
       if (within !== undefined) schedule(Math.floor(within * random()));
     };
     const onPot = (event: Event) => {
       const pot = JSON.parse((event as MessageEvent<string>).data) as LivePot;
-      if (pot.kind !== game) return;
-      setPots((held) => {
-        const next = new Map(held);
-        next.delete(pot.raffleId);
-        next.set(pot.raffleId, pot);
-        for (const oldest of next.keys()) {
-          if (next.size <= POTS_KEPT) break;
-          next.delete(oldest);
-        }
-        return next;
-      });
+      if (pot.kind === game) setPots((held) => kept(held, pot.raffleId, pot));
     };
     const startPolling = () => {
       poll ??= setInterval(refresh, pollMs);
@@ -165,5 +169,5 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
       clearTimeout(pending);
     };
   }, [pollMs, game, hiddenGraceMs]);
-  return pots;
+  return useMemo(() => ({ pots, rounds }), [pots, rounds]);
 }

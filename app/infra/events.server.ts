@@ -1,5 +1,6 @@
 import { remember } from "@epic-web/remember";
 import type { Tx } from "~/models/db.server";
+import type { ToldRound } from "~/shared/live-reload";
 import { onNotification, type Channel, startListening, stopListening } from "./listener.server";
 
 /**
@@ -11,6 +12,9 @@ export const CHANNEL = "raffle_events" satisfies Channel;
 
 export type GameEvent =
   | { type: "pot"; raffleId: string; kind: string; currentPot: string; participantCount: number; ticketCount: number }
+  /** A new round, with what its card shows (pages add it at its start: ADR 094). */
+  | ({ type: "round" } & ToldRound)
+  /** A change to an open raffle (closed early): pages showing it read it again. */
   | { type: "round"; raffleId: string; kind: string; tier: string }
   | { type: "drawn"; raffleId: string; kind: string; outcome: "completed" | "cancelled"; winner?: string; winnerIsDemo?: boolean; prize?: string }
   /** News for these players (an outcome, a withdrawal's new state): only their own streams hear it (api.events). */

@@ -1,26 +1,74 @@
 import { describe, expect, it } from "vitest";
-import { GAME_RELOAD_SPREAD_MS, reloadWindow, withLivePot, type LivePot } from "./live-reload";
+import { GAME_RELOAD_SPREAD_MS, reloadWindow, withLivePot, withToldRounds, type LivePot, type ToldRound } from "./live-reload";
 
 describe("reloadWindow", () => {
+  const round: ToldRound = {
+    raffleId: "r2",
+    kind: "quick",
+    tier: "lightning",
+    entryPrice: "0.05",
+    startTime: "2026-11-29T10:00:30.000Z",
+    endTime: "2026-11-29T10:01:00.000Z",
+    vipOnly: false,
+  };
+
   it("reloads at once for the player's news, on every page", () => {
     expect(reloadWindow("notice", undefined, undefined)).toBe(0);
     expect(reloadWindow("notice", undefined, "regular")).toBe(0);
     expect(reloadWindow("notice", undefined, "quick")).toBe(0);
   });
 
-  it("spreads the reloads after a new round or a draw of the page's own game", () => {
-    expect(reloadWindow("round", "regular", "regular")).toBe(GAME_RELOAD_SPREAD_MS);
-    expect(reloadWindow("drawn", "regular", "regular")).toBe(GAME_RELOAD_SPREAD_MS);
-    expect(reloadWindow("round", "quick", "quick")).toBe(GAME_RELOAD_SPREAD_MS);
-    expect(reloadWindow("drawn", "quick", "quick")).toBe(GAME_RELOAD_SPREAD_MS);
+  it("spreads the reloads after a draw of the page's own game, or a change to one of its raffles", () => {
+    expect(reloadWindow("drawn", { kind: "regular" }, "regular")).toBe(GAME_RELOAD_SPREAD_MS);
+    expect(reloadWindow("drawn", { kind: "quick" }, "quick")).toBe(GAME_RELOAD_SPREAD_MS);
+    // A raffle closed early (or an older instance's round event): no card to show, so read again.
+    expect(reloadWindow("round", { kind: "regular" }, "regular")).toBe(GAME_RELOAD_SPREAD_MS);
   });
 
-  it("does not reload for the other game's rounds, for pages without a game, or for a pot", () => {
-    expect(reloadWindow("drawn", "quick", "regular")).toBeUndefined();
-    expect(reloadWindow("round", "regular", "quick")).toBeUndefined();
-    expect(reloadWindow("drawn", "regular", undefined)).toBeUndefined();
-    expect(reloadWindow("pot", "regular", "regular")).toBeUndefined();
-    expect(reloadWindow("pot", "quick", "quick")).toBeUndefined();
+  it("does not reload for a new round told with its card, the other game's events, pages without a game, or a pot", () => {
+    expect(reloadWindow("round", round, "quick")).toBeUndefined();
+    expect(reloadWindow("drawn", { kind: "quick" }, "regular")).toBeUndefined();
+    expect(reloadWindow("round", { kind: "regular" }, "quick")).toBeUndefined();
+    expect(reloadWindow("drawn", { kind: "regular" }, undefined)).toBeUndefined();
+    expect(reloadWindow("pot", { kind: "regular" }, "regular")).toBeUndefined();
+    expect(reloadWindow("pot", undefined, "quick")).toBeUndefined();
+  });
+});
+
+describe("withToldRounds", () => {
+  const readAt = Date.parse("2026-11-29T10:00:29.000Z");
+  const told = (raffleId: string, entryPrice: string, startTime: string): ToldRound => ({
+    raffleId,
+    kind: "quick",
+    tier: "lightning",
+    entryPrice,
+    startTime,
+    endTime: new Date(Date.parse(startTime) + 30_000).toISOString(),
+    vipOnly: false,
+  });
+  const card = (round: ToldRound) => ({ id: round.raffleId, entryPrice: round.entryPrice, endTime: round.endTime });
+  const loaded = [
+    { id: "a1", entryPrice: "0.05", endTime: "2026-11-29T10:00:30.000Z" },
+    { id: "b1", entryPrice: "0.10", endTime: "2026-11-29T10:00:30.000Z" },
+  ];
+  const next = [told("a2", "0.05", "2026-11-29T10:00:30.000Z"), told("b2", "0.10", "2026-11-29T10:00:30.000Z")];
+
+  it("adds the rounds told since the data was read once they have started, in the board's order", () => {
+    const board = withToldRounds(loaded, readAt, next, Date.parse("2026-11-29T10:00:30.000Z"), card);
+    expect(board.map((r) => r.id)).toEqual(["a1", "a2", "b1", "b2"]);
+  });
+
+  it("waits for a round's start, and leaves the data as it is when nothing is to add", () => {
+    expect(withToldRounds(loaded, readAt, next, Date.parse("2026-11-29T10:00:29.900Z"), card)).toBe(loaded);
+    expect(withToldRounds(loaded, readAt, [], Date.parse("2026-11-29T10:00:31.000Z"), card)).toBe(loaded);
+  });
+
+  it("leaves to the data a round it holds, and one started before it was read", () => {
+    const withA2 = [...loaded, { id: "a2", entryPrice: "0.05", endTime: next[0]!.endTime }];
+    expect(withToldRounds(withA2, readAt, next.slice(0, 1), Date.parse("2026-11-29T10:00:31.000Z"), card)).toBe(withA2);
+    // Read after b2 started, the data does not have it: it is over (or gone), not new.
+    const later = Date.parse("2026-11-29T10:00:40.000Z");
+    expect(withToldRounds(loaded, later, next, Date.parse("2026-11-29T10:00:41.000Z"), card)).toBe(loaded);
   });
 });
 

@@ -161,3 +161,12 @@ const COLOURED_TIERS = new Set(["micro", "low", "medium", "high", "premium", "el
 export function tierClass(tier: string): string {
   return COLOURED_TIERS.has(tier) ? `t-${tier}` : "t-neutral";
 }
+
+/** The cards a raffle page shows, open and drawn moments ago: by entry price, then end. */
+export function onTheBoard<A extends { entryPrice: string; endTime: string }, D extends { entryPrice: string; endTime: string }>(
+  active: A[],
+  drawn: D[],
+): (A | D)[] {
+  const cents = (r: { entryPrice: string }) => Number(r.entryPrice.replace(".", ""));
+  return [...active, ...drawn].sort((a, b) => cents(a) - cents(b) || a.endTime.localeCompare(b.endTime));
+}

@@ -311,4 +311,35 @@ describe("the game API", () => {
     await readUntil("event: drawn");
     await reader.cancel();
   });
+
+  it("streams a new round with what its card shows, so that open pages add it without reading theirs again", async () => {
+    const p = await player();
+    const stream = await call("/api/events", { cookie: p.cookie });
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    for (; !text.includes("retry:"); text += decoder.decode((await reader.read()).value));
+    const startsAt = new Date(Date.now() + 2_000);
+    const raffle = await createTestRaffle({
+      kind: "quick",
+      tier: "bolt",
+      entryPrice: 10n,
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + 30_000),
+      vipOnly: true,
+    });
+    const told = new RegExp(`event: round\ndata: (\\{[^\\n]*"raffleId":"${raffle.id}"[^\\n]*)\\n`);
+    while (!told.test(text)) text += decoder.decode((await reader.read()).value);
+    await reader.cancel();
+    expect(JSON.parse(told.exec(text)![1]!)).toEqual({
+      type: "round",
+      raffleId: raffle.id,
+      kind: "quick",
+      tier: "bolt",
+      entryPrice: "0.10",
+      startTime: startsAt.toISOString(),
+      endTime: raffle.endsAt.toISOString(),
+      vipOnly: true,
+    });
+  });
 });

@@ -1,4 +1,5 @@
-import { getLeaderboard, getRecentWinners, getStats, listRaffles, listRecentlyDrawn, onTheBoard } from "./raffle-views.server";
+import { getLeaderboard, getRecentWinners, getStats, listRaffles, listRecentlyDrawn } from "./raffle-views.server";
+import { onTheBoard } from "~/shared/raffle-display";
 import { parseDollars } from "~/shared/money";
 import { spinStatus } from "../rewards/rewards.server";
 import type { VipTierName } from "~/shared/vip";
@@ -27,6 +28,8 @@ export async function homePage(player: Player, now = new Date()) {
     winners,
     leaderboard,
     spin: { ...spin, nextSpinTime: spin.nextSpinTime.toISOString() },
+    // When it was read: rounds told live after it are the page's to add (ADR 094).
+    readAt: now.getTime(),
   };
 }
 

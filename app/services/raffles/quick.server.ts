@@ -1,4 +1,5 @@
-import { getRecentQuickWinners, listRaffles, listRecentlyDrawn, onTheBoard } from "./raffle-views.server";
+import { getRecentQuickWinners, listRaffles, listRecentlyDrawn } from "./raffle-views.server";
+import { onTheBoard } from "~/shared/raffle-display";
 import type { Player } from "./home.server";
 
 /** The quick raffles page: open rounds, the rounds drawn moments ago (with their winner), and the winners ticker. */
@@ -8,5 +9,6 @@ export async function quickPage(player: Player, now = new Date()) {
     listRecentlyDrawn("quick", { userId: player.id, now }),
     getRecentQuickWinners(now),
   ]);
-  return { raffles: onTheBoard(raffles, drawn), winners };
+  // When it was read: rounds told live after it are the page's to add (ADR 094).
+  return { raffles: onTheBoard(raffles, drawn), winners, readAt: now.getTime() };
 }

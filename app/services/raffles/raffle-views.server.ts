@@ -129,15 +129,6 @@ export async function listRecentlyDrawn(kind: RaffleKind, { userId, now = new Da
     }));
 }
 
-/** The cards a raffle page shows: the open raffles and the ones drawn moments ago, by entry price then end. */
-export function onTheBoard<A extends { entryPrice: string; endTime: string }, D extends { entryPrice: string; endTime: string }>(
-  active: A[],
-  drawn: D[],
-): (A | D)[] {
-  const cents = (r: { entryPrice: string }) => Number(r.entryPrice.replace(".", ""));
-  return [...active, ...drawn].sort((a, b) => cents(a) - cents(b) || a.endTime.localeCompare(b.endTime));
-}
-
 export async function getStats(now = new Date()) {
   const s = await readModel.panel(`stats:${utcDay(now).toISOString()}`, () => feeds.stats(now, utcDay(now)), { heavy: true });
   return { totalPlayers: s.players, totalPots: coinsToDecimal(s.pots), winnersToday: s.winners };

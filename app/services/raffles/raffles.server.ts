@@ -52,7 +52,16 @@ export async function openRaffle(raffle: NewRaffle): Promise<string | undefined>
     const id = await insertRaffle(tx, raffle, { seedHash, seed: seed.toString("hex"), beacon: commitment });
     if (!id) return undefined;
     await createRafflePots(tx, id);
-    await publish(tx, { type: "round", raffleId: id, kind: raffle.kind, tier: raffle.tier });
+    await publish(tx, {
+      type: "round",
+      raffleId: id,
+      kind: raffle.kind,
+      tier: raffle.tier,
+      entryPrice: coinsToDecimal(raffle.entryPrice),
+      startTime: raffle.startsAt.toISOString(),
+      endTime: raffle.endsAt.toISOString(),
+      vipOnly: raffle.vipOnly ?? false,
+    });
     return id;
   });
 }

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUpWithUsername } from "../support";
+import { openQuickRound, signUpWithUsername } from "../support";
 import { scaled } from "../../support/timeouts";
 
 /** The page's visibility as the browser would report it for a tab in the background or in front. */
@@ -74,4 +74,31 @@ test("another player's entry moves the card's players at once, with no reload of
     await other.close();
   }
   await expect(players).not.toHaveText(before!);
+});
+
+/**
+ * A new quick round reaches an open /quick page on its live stream, with its card, and takes
+ * its price's slot at its start (ADR 094): pages used to read their data again for every new
+ * round. The page's reads of its data are held unanswered, so the round came on the stream;
+ * the round it follows waits in the strip for its draw, which only a read would show.
+ */
+test("a new round takes its slot at its start, told by the stream, with no reload of the page's data", async ({ page }) => {
+  test.setTimeout(scaled(90_000));
+  const open = new Set<object>();
+  page.on("request", (request) => request.url().endsWith("/api/events") && open.add(request));
+  page.on("requestfailed", (request) => open.delete(request));
+  page.on("requestfinished", (request) => open.delete(request));
+  await signUpWithUsername(page);
+  // Time for the page to open its stream before the next round opens (2 s before its start).
+  const current = await openQuickRound(page.request, "0.05", 10);
+  await page.goto("/quick");
+  await expect.poll(() => open.size).toBe(1);
+  const slot = page.locator("section#price-0\\.05").getByRole("article");
+  await expect(slot).toHaveAttribute("data-raffle-id", current);
+  await page.route(/\.data(\?|$)/, () => {});
+
+  await expect(slot).not.toHaveAttribute("data-raffle-id", current, { timeout: scaled(40_000) });
+  await expect(slot.getByTestId("players")).toHaveText("No players yet");
+  await expect(slot.getByRole("button", { name: "Enter $0.05" })).toBeEnabled();
+  await expect(page.locator(`[data-testid="drawn-round"][data-raffle-id="${current}"]`)).toContainText("Drawing Winner...");
 });
