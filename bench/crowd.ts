@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
 import { Agent, fetch, type RequestInit, type Response } from "undici";
-import { reloadWindow, type PageGame } from "~/shared/live-reload";
+import { reloadDelay, reloadFor, type PageGame } from "~/shared/live-reload";
 import { CARD_BODY, type Player } from "./fixtures";
 import { processTree, residentBytes } from "./infra";
 import { percentile } from "./load";
@@ -17,7 +17,8 @@ import { percentile } from "./load";
  * history, and spins the wheel once. Draws and quick rounds end throughout (the app's own
  * scheduler, and a short raffle the driver opens every 10 s). Its open page reloads its data
  * when its stream's events say so, as the browser does (shared/live-reload.ts): the
- * player's news, and on home or /quick a draw of that page's game (a new round is told: ADR 094).
+ * player's news at once; on home or /quick, after a draw, the panels at most once a minute
+ * (pots, new rounds and draws are told: ADRs 090, 094, 095).
  */
 export type CrowdStep = { step: string; count: number; p50: number; p99: number; errors: number };
 export type CrowdResult = {
@@ -61,10 +62,11 @@ const PAGES = {
 } satisfies Record<string, Page>;
 
 /**
- * A player's browser tab: its page, and its live reloads (use-live-updates.ts: at most one a
- * second, none while it loads). `busy` counts its requests in flight, a step and a reload may overlap.
+ * A player's browser tab: its page, when its data was last read, and its live reload (as
+ * use-live-updates.ts: the earliest asked for, none while it loads). `busy` counts its
+ * requests in flight, a step and a reload may overlap.
  */
-type Tab = { page: Page; busy: number; last: number; pending?: ReturnType<typeof setTimeout> };
+type Tab = { page: Page; busy: number; last: number; pending?: ReturnType<typeof setTimeout>; pendingAt?: number };
 
 /** CPU seconds of a process and its descendants, reaped children included (/proc, clock ticks of 1/100 s). */
 function cpuSeconds(root: number): number {
@@ -182,6 +184,9 @@ export async function crowd({
   /** Times `calls` in turn as one step; an answer it did not expect fails the step. */
   async function timed(step: string, player: Player, ...calls: Call[]) {
     const started = performance.now();
+    // Latencies count for steps begun once every player has arrived: the arrival's pages warm
+    // the caches, and at 1,000 players their queue took longer to drain than the wait below.
+    const counted = Date.now() >= measuredFrom;
     try {
       let previous: Response | undefined;
       for (const { expect, path, init, when } of calls) {
@@ -196,8 +201,7 @@ export async function crowd({
         if (!expect.includes(response.status)) return fail(step, `${path} answered ${response.status}`);
         previous = response;
       }
-      // Latencies count once every player has arrived: the first pages warm the caches.
-      if (Date.now() >= measuredFrom) {
+      if (counted) {
         const list = latencies.get(step) ?? [];
         latencies.set(step, list);
         list.push(performance.now() - started);
@@ -207,19 +211,18 @@ export async function crowd({
     }
   }
 
-  /** The tab's page data read again, as the browser's revalidation does: waits while the tab loads, at most once a second. */
-  function reloadSoon(player: Player, tab: Tab, atLeast: number) {
-    if (tab.pending) return;
-    tab.pending = setTimeout(
-      () => {
-        tab.pending = undefined;
-        if (stop.signal.aborted || Date.now() >= deadline) return;
-        if (tab.busy > 0) return reloadSoon(player, tab, 250);
-        tab.last = Date.now();
-        void busyWith(tab, timed("live reload", player, { expect: [200], path: tab.page.data, init: { headers: pageHeaders(player) } }));
-      },
-      Math.max(atLeast, tab.last + 1000 - Date.now()),
-    );
+  /** The tab's page data read again in `wait` ms, as the browser's revalidation does: the earliest asked for wins, and it waits while the tab loads. */
+  function reloadSoon(player: Player, tab: Tab, wait: number) {
+    if (tab.pending && tab.pendingAt! <= Date.now() + wait) return;
+    clearTimeout(tab.pending);
+    tab.pendingAt = Date.now() + wait;
+    tab.pending = setTimeout(() => {
+      tab.pending = undefined;
+      if (stop.signal.aborted || Date.now() >= deadline) return;
+      if (tab.busy > 0) return reloadSoon(player, tab, 250);
+      tab.last = Date.now();
+      void busyWith(tab, timed("live reload", player, { expect: [200], path: tab.page.data, init: { headers: pageHeaders(player) } }));
+    }, wait);
   }
 
   async function stream(player: Player, tab: Tab, sampler: boolean) {
@@ -243,8 +246,8 @@ export async function crowd({
           const data = /^data: (.*)$/m.exec(message)?.[1];
           if (!type || !data) continue;
           // Every player hears every pot, and no pot reloads: only other events are parsed.
-          const within = reloadWindow(type, type === "pot" || type === "notice" ? undefined : (JSON.parse(data) as { kind?: string }), tab.page.game);
-          if (within !== undefined) reloadSoon(player, tab, within && randomInt(within));
+          const reload = reloadFor(type, type === "pot" || type === "notice" ? undefined : (JSON.parse(data) as { kind?: string }), tab.page.game);
+          if (reload) reloadSoon(player, tab, reloadDelay(reload, Date.now() - tab.last, randomInt(1_000_000) / 1_000_000));
           if (!sampler || data === "{}") continue;
           const heard = heardAt.get(normal(data));
           if (heard !== undefined) eventDelays.push(at - heard);
@@ -259,10 +262,11 @@ export async function crowd({
     await pause(randomInt(ARRIVAL_MS));
     const headers = pageHeaders(player);
     const tab: Tab = { page: PAGES.home, busy: 0, last: 0 };
-    /** A step on `page`: the tab is busy (its live reloads wait) until it is done, and then shows that page. */
-    const on = (page: Page, step: Promise<void>) => {
+    /** A step on `page`: the tab is busy until it is done, and then shows that page (read now when `read`). */
+    const on = async (page: Page, step: Promise<void>, read = false) => {
       tab.page = page;
-      return busyWith(tab, step);
+      await busyWith(tab, step);
+      if (read) tab.last = Date.now();
     };
     // An entry is what the hydrated card's fetcher does (ADR 093): the action, answered with its
     // data (200); only a refusal (202, a redirect) has the page's data loaded again (single
@@ -288,7 +292,7 @@ export async function crowd({
         },
       );
     void stream(player, tab, index < EVENT_SAMPLERS);
-    await on(PAGES.home, timed("home", player, { expect: [200], path: "/", init: { headers } }));
+    await on(PAGES.home, timed("home", player, { expect: [200], path: "/", init: { headers } }), true);
     let spun = false;
     while (Date.now() < deadline && !stop.signal.aborted) {
       await pause(randomInt(...THINK_MS));
@@ -308,9 +312,9 @@ export async function crowd({
         );
       } else if (roll < 35 && open.regular.length) await on(PAGES.home, enter(`/raffles/${open.regular[randomInt(open.regular.length)]}/enter`, "/"));
       else if (roll < 60 && open.quick.length) await on(PAGES.quick, enter(`/quick-raffles/${open.quick[randomInt(open.quick.length)]}/enter`, "/quick"));
-      else if (roll < 80) await on(PAGES.quick, timed("quick page", player, { expect: [200], path: "/quick", init: { headers } }));
-      else if (roll < 90) await on(PAGES.home, timed("home", player, { expect: [200], path: "/", init: { headers } }));
-      else await on(PAGES.history, timed("history", player, { expect: [200], path: "/history", init: { headers } }));
+      else if (roll < 80) await on(PAGES.quick, timed("quick page", player, { expect: [200], path: "/quick", init: { headers } }), true);
+      else if (roll < 90) await on(PAGES.home, timed("home", player, { expect: [200], path: "/", init: { headers } }), true);
+      else await on(PAGES.history, timed("history", player, { expect: [200], path: "/history", init: { headers } }), true);
     }
   }
 

@@ -1,5 +1,5 @@
 import { REGULAR_TIERS, stillShown, tierClass, TIER_LABELS } from "~/shared/raffle-display";
-import { parseDollars } from "~/shared/money";
+import { formatDollars, parseDollars } from "~/shared/money";
 import { BigWinBanner } from "./big-win";
 import { ButtonLink } from "./button";
 import { Carousel } from "./carousel";
@@ -8,7 +8,7 @@ import { CoinStore, Leaderboard, RecentWinners, StatsTiles, type Winner } from "
 import { RaffleCard, type RaffleCardData } from "./raffle-card";
 import { SpinWheel, type WheelData } from "./spin-wheel";
 import { useNow } from "./use-now";
-import { useWithToldRounds } from "./live-told";
+import { toldWinner, useToldBoard, useToldDraws, withToldDraws, withToldWinners } from "./live-told";
 
 /** The home page's data is read again this often when its live stream is down (PlayerShell). */
 export const HOME_POLL_MS = 30_000;
@@ -53,13 +53,20 @@ function HeroActions({ canPlay }: { canPlay: boolean }) {
 export function HomePage({ data, balance, serverNow }: { data: HomeData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
   // A raffle drawn moments ago stays beside the next round, with its winner, for a few seconds.
-  const raffles = useWithToldRounds(data.raffles, data.readAt, now).filter((r) => stillShown(r, now));
+  const board = useToldBoard(data.raffles, data.readAt, now);
+  const raffles = board.filter((r) => stillShown(r, now));
+  const draws = useToldDraws();
+  const featured = withToldDraws(data.featured, draws).filter((r) => stillShown(r, now));
+  const winners = withToldWinners(data.winners, data.readAt, draws, (draw) => {
+    const raffle = board.find((r) => r.id === draw.raffleId);
+    return raffle && { ...toldWinner(draw, now), entryAmount: formatDollars(parseDollars(raffle.entryPrice) ?? 0n) };
+  });
   // While play is stopped (a break, an exclusion, a place no longer served) no page invites
   // play (PRODUCT.md): no cards, pots, countdowns, winners or links to raffles; the account stays.
   if (usePaused() !== null) return <PausedHome />;
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-8 px-4 py-6">
-      <BigWinBanner winners={data.winners} />
+      <BigWinBanner winners={winners} />
       <section aria-labelledby="hero-title" className="hero">
         <h1 id="hero-title" className="text-3xl font-bold sm:text-4xl">
           Win half the pot
@@ -72,11 +79,11 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
         <h2 id="featured-title" className="text-2xl font-bold">
           Biggest Pots
         </h2>
-        {data.featured.length === 0 ? (
+        {featured.length === 0 ? (
           <p className="mt-2">No raffles are open right now. New ones open every few minutes.</p>
         ) : (
           <Carousel label="Biggest pots">
-            {data.featured.map((raffle) => (
+            {featured.map((raffle) => (
               <div key={raffle.id} className="w-64 shrink-0 snap-start">
                 <RaffleCard raffle={raffle} kind="regular" balance={balance} now={now} />
               </div>
@@ -105,7 +112,7 @@ export function HomePage({ data, balance, serverNow }: { data: HomeData; balance
       </section>
       <div className="grid gap-6 lg:grid-cols-3">
         <SpinWheel {...data.spin} now={now} />
-        <RecentWinners winners={data.winners} />
+        <RecentWinners winners={winners} />
         <Leaderboard entries={data.leaderboard} />
       </div>
       <CoinStore />

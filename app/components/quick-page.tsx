@@ -2,7 +2,7 @@ import { Trophy, Zap } from "lucide-react";
 import { usePaused } from "./play-session";
 import { RaffleCard, WinnerWords, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
-import { useWithToldRounds } from "./live-told";
+import { toldWinner, useToldBoard, useToldDraws, withToldWinners } from "./live-told";
 import { cardPhase, stillShown } from "~/shared/raffle-display";
 import { DemoMark } from "./demo-mark";
 
@@ -76,7 +76,8 @@ function DrawnRound({ raffle, now }: { raffle: RaffleCardData; now: number }) {
 export function QuickPage({ data, balance, serverNow }: { data: QuickData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
   const paused = usePaused();
-  const { slots, justDrawn } = quickBoard(useWithToldRounds(data.raffles, data.readAt, now), now);
+  const { slots, justDrawn } = quickBoard(useToldBoard(data.raffles, data.readAt, now), now);
+  const winners = withToldWinners(data.winners, data.readAt, useToldDraws(), (draw) => toldWinner(draw, now));
   const chips = priceChips(slots.filter((r) => r.drawnAt === undefined));
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-4 sm:py-6">
@@ -97,11 +98,11 @@ export function QuickPage({ data, balance, serverNow }: { data: QuickData; balan
               ))}
             </ul>
           ) : null}
-          {data.winners.length === 0 ? (
+          {winners.length === 0 ? (
             <p className="py-1">No recent winners yet</p>
           ) : (
             <ul className="flex gap-6 py-1" aria-label="Recent quick winners">
-              {data.winners.map((w) => (
+              {winners.map((w) => (
                 <li key={w.raffleId}>
                   <Zap aria-hidden="true" className="inline size-4 align-[-2px] text-gold" /> {w.username}
                   <DemoMark isDemo={w.isDemo} /> won {w.amount} · {w.timeAgo}

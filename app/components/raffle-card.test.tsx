@@ -27,7 +27,7 @@ function renderCard(pots: LivePot[]) {
     {
       path: "/quick",
       Component: () => (
-        <LiveTold.Provider value={{ pots: new Map(pots.map((pot) => [pot.raffleId, pot])), rounds: new Map() }}>
+        <LiveTold.Provider value={{ pots: new Map(pots.map((pot) => [pot.raffleId, pot])), rounds: new Map(), draws: new Map() }}>
           <RaffleCard raffle={round} kind="quick" balance={1000} now={now} />
         </LiveTold.Provider>
       ),

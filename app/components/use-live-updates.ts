@@ -1,6 +1,7 @@
 import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { isToldRound, reloadWindow, type LivePot, type ToldRound } from "~/shared/live-reload";
+import { isToldDraw, isToldRound, RELOAD_GAP_MS, reloadDelay, reloadFor, type LivePot, type Reload, type ToldDraw, type ToldRound } from "~/shared/live-reload";
+import { useOptionalRootData } from "./use-root-data";
 import type { LiveTold } from "./live-told";
 import { DRAWN_EVENT } from "./outcome-signals";
 
@@ -31,9 +32,9 @@ function kept<T>(held: ReadonlyMap<string, T>, key: string, value: T): ReadonlyM
 /**
  * Keeps the page's data fresh: reloads it (at most once a second) when /api/events
  * reports news for this player (an outcome, a withdrawal's new state: the root loader
- * takes it and shows it) and, on a game page, a draw of its game, each page after a random
- * wait (shared/live-reload.ts, ADR 090). A pot's event and a new round's do not reload:
- * the pot and the round are returned for the page to show (ADR 094). If the stream drops, the page
+ * takes it and shows it). On a game page, the pots, new rounds and draws of its game are
+ * returned for the page to show (ADRs 090, 094, 095); a draw reads the page's panels again
+ * at most once a minute (shared/live-reload.ts). If the stream drops, the page
  * polls, as the spec's screens did. Every player page runs it (PlayerShell), so news
  * reaches whatever page is open.
  *
@@ -47,6 +48,7 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
   const pollMs = liveGame?.pollMs ?? NEWS_POLL_MS;
   const [pots, setPots] = useState<ReadonlyMap<string, LivePot>>(() => new Map());
   const [rounds, setRounds] = useState<ReadonlyMap<string, ToldRound>>(() => new Map());
+  const [draws, setDraws] = useState<ReadonlyMap<string, ToldDraw>>(() => new Map());
   const { revalidate, state } = useRevalidator();
   const navigation = useNavigation();
   const fetchers = useFetchers();
@@ -59,31 +61,42 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
     revalidateRef.current = revalidate;
     busyRef.current = busy;
   }, [revalidate, busy]);
+  // When the page's data was last read, by whatever read it: the root's data comes with every load.
+  const lastRead = useRef(0);
+  const root = useOptionalRootData();
+  useEffect(() => {
+    lastRead.current = Date.now();
+  }, [root]);
 
   useEffect(() => {
-    let last = 0;
     let pending: ReturnType<typeof setTimeout> | undefined;
+    let pendingAt = Infinity;
     let poll: ReturnType<typeof setInterval> | undefined;
-    const schedule = (atLeast: number) => {
-      const wait = Math.max(atLeast, last + 1000 - Date.now());
-      if (pending) return;
+    // The earliest reload asked for wins: the player's news does not wait for the panels'.
+    const schedule = (wait: number) => {
+      if (pending && pendingAt <= Date.now() + wait) return;
+      clearTimeout(pending);
+      pendingAt = Date.now() + wait;
       pending = setTimeout(() => {
         pending = undefined;
+        pendingAt = Infinity;
         if (busyRef.current) {
           schedule(250);
           return;
         }
-        last = Date.now();
+        lastRead.current = Date.now();
         if (document.visibilityState !== "hidden") revalidateRef.current();
       }, wait);
     };
-    const refresh = () => schedule(0);
     const random = () => crypto.getRandomValues(new Uint32Array(1))[0]! / 2 ** 32;
+    const ask = (reload: Reload) => schedule(reloadDelay(reload, Date.now() - lastRead.current, random()));
+    const refresh = () => ask({ within: 0, gap: RELOAD_GAP_MS });
     const onEvent = (event: Event) => {
       const told = event.type === "notice" ? undefined : (JSON.parse((event as MessageEvent<string>).data) as { kind?: string });
-      if (event.type === "round" && told && told.kind === game && isToldRound(told)) setRounds((held) => kept(held, told.raffleId, told));
-      const within = reloadWindow(event.type, told, game);
-      if (within !== undefined) schedule(Math.floor(within * random()));
+      if (told && told.kind === game && event.type === "round" && isToldRound(told)) setRounds((held) => kept(held, told.raffleId, told));
+      if (told && told.kind === game && event.type === "drawn" && isToldDraw(told)) setDraws((held) => kept(held, told.raffleId, told));
+      const reload = reloadFor(event.type, told, game);
+      if (reload) ask(reload);
     };
     const onPot = (event: Event) => {
       const pot = JSON.parse((event as MessageEvent<string>).data) as LivePot;
@@ -169,5 +182,5 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
       clearTimeout(pending);
     };
   }, [pollMs, game, hiddenGraceMs]);
-  return useMemo(() => ({ pots, rounds }), [pots, rounds]);
+  return useMemo(() => ({ pots, rounds, draws }), [pots, rounds, draws]);
 }

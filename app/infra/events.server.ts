@@ -1,6 +1,6 @@
 import { remember } from "@epic-web/remember";
 import type { Tx } from "~/models/db.server";
-import type { ToldRound } from "~/shared/live-reload";
+import type { ToldDraw, ToldRound } from "~/shared/live-reload";
 import { onNotification, type Channel, startListening, stopListening } from "./listener.server";
 
 /**
@@ -16,7 +16,8 @@ export type GameEvent =
   | ({ type: "round" } & ToldRound)
   /** A change to an open raffle (closed early): pages showing it read it again. */
   | { type: "round"; raffleId: string; kind: string; tier: string }
-  | { type: "drawn"; raffleId: string; kind: string; outcome: "completed" | "cancelled"; winner?: string; winnerIsDemo?: boolean; prize?: string }
+  /** A draw, with what its card shows (pages show it without reading theirs again: ADR 095). */
+  | ({ type: "drawn" } & ToldDraw)
   /** News for these players (an outcome, a withdrawal's new state): only their own streams hear it (api.events). */
   | { type: "notice"; userIds: string[] };
 

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { GAME_RELOAD_SPREAD_MS, reloadWindow, withLivePot, withToldRounds, type LivePot, type ToldRound } from "./live-reload";
+import {
+  GAME_RELOAD_SPREAD_MS,
+  PANELS_FRESH_MS,
+  RELOAD_GAP_MS,
+  reloadDelay,
+  reloadFor,
+  withLivePot,
+  withToldRounds,
+  type LivePot,
+  type ToldDraw,
+  type ToldRound,
+} from "./live-reload";
 
-describe("reloadWindow", () => {
+describe("reloadFor and reloadDelay", () => {
   const round: ToldRound = {
     raffleId: "r2",
     kind: "quick",
@@ -11,27 +22,51 @@ describe("reloadWindow", () => {
     endTime: "2026-11-29T10:01:00.000Z",
     vipOnly: false,
   };
+  const draw: ToldDraw = {
+    raffleId: "r1",
+    kind: "quick",
+    outcome: "completed",
+    drawnAt: "2026-11-29T10:00:30.200Z",
+    winner: "ann",
+    prize: "0.05",
+    winningTicket: 1,
+  };
+  const soon = { within: GAME_RELOAD_SPREAD_MS, gap: RELOAD_GAP_MS };
 
   it("reloads at once for the player's news, on every page", () => {
-    expect(reloadWindow("notice", undefined, undefined)).toBe(0);
-    expect(reloadWindow("notice", undefined, "regular")).toBe(0);
-    expect(reloadWindow("notice", undefined, "quick")).toBe(0);
+    expect(reloadFor("notice", undefined, undefined)).toEqual({ within: 0, gap: RELOAD_GAP_MS });
+    expect(reloadFor("notice", undefined, "regular")).toEqual({ within: 0, gap: RELOAD_GAP_MS });
+    expect(reloadFor("notice", undefined, "quick")).toEqual({ within: 0, gap: RELOAD_GAP_MS });
   });
 
-  it("spreads the reloads after a draw of the page's own game, or a change to one of its raffles", () => {
-    expect(reloadWindow("drawn", { kind: "regular" }, "regular")).toBe(GAME_RELOAD_SPREAD_MS);
-    expect(reloadWindow("drawn", { kind: "quick" }, "quick")).toBe(GAME_RELOAD_SPREAD_MS);
-    // A raffle closed early (or an older instance's round event): no card to show, so read again.
-    expect(reloadWindow("round", { kind: "regular" }, "regular")).toBe(GAME_RELOAD_SPREAD_MS);
+  it("reads the panels again at most once a minute after a draw told with its result", () => {
+    expect(reloadFor("drawn", draw, "quick")).toEqual({ within: GAME_RELOAD_SPREAD_MS, gap: PANELS_FRESH_MS });
+    expect(reloadFor("drawn", { raffleId: "r1", kind: "regular", outcome: "cancelled", drawnAt: draw.drawnAt }, "regular")).toEqual({
+      within: GAME_RELOAD_SPREAD_MS,
+      gap: PANELS_FRESH_MS,
+    });
+  });
+
+  it("reloads soon, spread, after a draw or a round event that tells no card (an older instance's, a raffle closed early)", () => {
+    expect(reloadFor("drawn", { kind: "quick", outcome: "completed", prize: "0.05" }, "quick")).toEqual(soon);
+    expect(reloadFor("round", { kind: "regular" }, "regular")).toEqual(soon);
   });
 
   it("does not reload for a new round told with its card, the other game's events, pages without a game, or a pot", () => {
-    expect(reloadWindow("round", round, "quick")).toBeUndefined();
-    expect(reloadWindow("drawn", { kind: "quick" }, "regular")).toBeUndefined();
-    expect(reloadWindow("round", { kind: "regular" }, "quick")).toBeUndefined();
-    expect(reloadWindow("drawn", { kind: "regular" }, undefined)).toBeUndefined();
-    expect(reloadWindow("pot", { kind: "regular" }, "regular")).toBeUndefined();
-    expect(reloadWindow("pot", undefined, "quick")).toBeUndefined();
+    expect(reloadFor("round", round, "quick")).toBeUndefined();
+    expect(reloadFor("drawn", draw, "regular")).toBeUndefined();
+    expect(reloadFor("round", { kind: "regular" }, "quick")).toBeUndefined();
+    expect(reloadFor("drawn", { kind: "regular" }, undefined)).toBeUndefined();
+    expect(reloadFor("pot", { kind: "regular" }, "regular")).toBeUndefined();
+    expect(reloadFor("pot", undefined, "quick")).toBeUndefined();
+  });
+
+  it("waits a random share of the spread, and at least the gap since the page's last read", () => {
+    expect(reloadDelay(soon, 10_000, 0.5)).toBe(1_000);
+    expect(reloadDelay(soon, 200, 0)).toBe(800);
+    expect(reloadDelay({ within: GAME_RELOAD_SPREAD_MS, gap: PANELS_FRESH_MS }, 15_000, 0.25)).toBe(45_000);
+    expect(reloadDelay({ within: GAME_RELOAD_SPREAD_MS, gap: PANELS_FRESH_MS }, 90_000, 0.25)).toBe(500);
+    expect(reloadDelay({ within: 0, gap: RELOAD_GAP_MS }, 5_000, 0.9)).toBe(0);
   });
 });
 

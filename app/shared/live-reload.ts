@@ -1,16 +1,20 @@
 import { onTheBoard } from "./raffle-display";
 
 /**
- * Which live events make an open page read its data again, and how soon (ADR 090, 094).
- * Every open game page hears every event, so a reload per pot was a reload per player a
- * second while anyone played: the cards take a pot from its event instead, and a new round
- * from its own (ADR 094). A draw of the page's own game reloads, each page after a random
- * wait within the spread, so that a draw does not bring every open page back at the same
- * moment. The bench's crowd (bench/crowd.ts) plays by the same rule.
+ * Which live events make an open page read its data again, and how soon (ADRs 090, 094,
+ * 095). Every open game page hears every event, so a reload per pot was a reload per player
+ * a second while anyone played: the cards take a pot, a new round and a draw from their
+ * events instead. What a draw changes beyond its card (the winners shown, the day's figures)
+ * is read again at most once a minute. The player's own news reloads at once. The bench's
+ * crowd (bench/crowd.ts) plays by the same rule.
  */
 
-/** A new round's or a draw's reloads are spread over this long. */
+/** Reloads that events of a game ask for are spread over this long, so that pages do not come back together. */
 export const GAME_RELOAD_SPREAD_MS = 2_000;
+/** The shortest gap between two reloads of a page. */
+export const RELOAD_GAP_MS = 1_000;
+/** After a draw told with its result, the page's panels are read again no sooner than this after its last read. */
+export const PANELS_FRESH_MS = 60_000;
 
 /** The game a page shows: home the regular raffles, /quick the quick ones; other pages none. */
 export type PageGame = "regular" | "quick" | undefined;
@@ -27,18 +31,43 @@ export function isToldRound(event: object): event is ToldRound {
   return typeof told.startTime === "string" && typeof told.endTime === "string" && typeof told.entryPrice === "string";
 }
 
-/**
- * The window (ms) within which a page reloads after `type` (an event about the raffles of
- * `event.kind`), 0 for at once, or undefined when the event does not reload it.
- */
-export function reloadWindow(type: string, event: { kind?: string } | undefined, game: PageGame): number | undefined {
+/** A draw as its event tells it: when, and, completed, the winner's name, prize and ticket (ADR 095). */
+export type ToldDraw = {
+  raffleId: string;
+  kind: string;
+  outcome: "completed" | "cancelled";
+  drawnAt: string;
+  winner?: string;
+  winnerIsDemo?: boolean;
+  prize?: string;
+  winningTicket?: number;
+};
+
+/** Whether a drawn event tells what its card shows (an older instance's does not). */
+export function isToldDraw(event: object): event is ToldDraw {
+  const told = event as Partial<ToldDraw>;
+  if (typeof told.drawnAt !== "string") return false;
+  return told.outcome === "cancelled" || (told.outcome === "completed" && typeof told.winner === "string" && typeof told.prize === "string");
+}
+
+/** A reload an event asks for: within `within` ms (at random), and no sooner than `gap` ms after the page's last read. */
+export type Reload = { within: number; gap: number };
+
+/** The reload an event of `type` (about the raffles of `event.kind`) asks of a page showing `game`, or none. */
+export function reloadFor(type: string, event: { kind?: string; [field: string]: unknown } | undefined, game: PageGame): Reload | undefined {
   // The player's own news (an outcome, a withdrawal's state) waits for nobody.
-  if (type === "notice") return 0;
+  if (type === "notice") return { within: 0, gap: RELOAD_GAP_MS };
   if (game === undefined || event?.kind !== game) return undefined;
-  if (type === "drawn") return GAME_RELOAD_SPREAD_MS;
+  // A draw's card is told; the panels it changes can wait.
+  if (type === "drawn") return { within: GAME_RELOAD_SPREAD_MS, gap: isToldDraw(event) ? PANELS_FRESH_MS : RELOAD_GAP_MS };
   // A new round's card comes with its event; any other round event changed a raffle shown.
-  if (type === "round" && !isToldRound(event)) return GAME_RELOAD_SPREAD_MS;
+  if (type === "round" && !isToldRound(event)) return { within: GAME_RELOAD_SPREAD_MS, gap: RELOAD_GAP_MS };
   return undefined;
+}
+
+/** How long from now until `reload`, the page's data last read `sinceLast` ms ago; `random` is in [0, 1). */
+export function reloadDelay(reload: Reload, sinceLast: number, random: number): number {
+  return Math.max(Math.floor(reload.within * random), reload.gap - sinceLast);
 }
 
 /**

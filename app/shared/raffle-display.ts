@@ -170,3 +170,12 @@ export function onTheBoard<A extends { entryPrice: string; endTime: string }, D 
   const cents = (r: { entryPrice: string }) => Number(r.entryPrice.replace(".", ""));
   return [...active, ...drawn].sort((a, b) => cents(a) - cents(b) || a.endTime.localeCompare(b.endTime));
 }
+
+/** "12s ago", "3m ago", "2h ago", "5d ago": how long ago a winner won. */
+export function timeAgo(then: Date, now: Date): string {
+  const seconds = Math.max(0, Math.floor((now.getTime() - then.getTime()) / 1000));
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
+  return `${Math.floor(seconds / 86_400)}d ago`;
+}

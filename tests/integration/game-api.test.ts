@@ -294,8 +294,8 @@ describe("the game API", () => {
     const reader = stream.body!.getReader();
     const decoder = new TextDecoder();
     let text = "";
-    const readUntil = async (needle: string) => {
-      while (!text.includes(needle)) {
+    const readUntil = async (needle: string | RegExp) => {
+      while (!(typeof needle === "string" ? text.includes(needle) : needle.test(text))) {
         const { value, done } = await reader.read();
         if (done) throw new Error(`stream ended before ${needle}`);
         text += decoder.decode(value);
@@ -307,9 +307,27 @@ describe("the game API", () => {
     expect(text).toContain("event: pot");
     expect(text).toContain('"currentPot":"0.10"');
     await enter(raffle.id, q.cookie);
-    await drawDueRaffles(new Date(raffle.endsAt.getTime() + 1));
-    await readUntil("event: drawn");
+    const drawnAt = new Date(raffle.endsAt.getTime() + 1);
+    await drawDueRaffles(drawnAt);
+    const drawn = /event: drawn\ndata: (.*)\n/;
+    await readUntil(drawn);
     await reader.cancel();
+    // What the card shows comes with the draw (ADR 095): pages need not read theirs again.
+    const told = JSON.parse(drawn.exec(text)![1]!) as Record<string, unknown>;
+    const row = await db().raffle.findUniqueOrThrow({
+      where: { id: raffle.id },
+      select: { winningTicket: true, prize: true, winner: { select: { username: true } } },
+    });
+    expect(told).toEqual({
+      type: "drawn",
+      raffleId: raffle.id,
+      kind: "regular",
+      outcome: "completed",
+      drawnAt: drawnAt.toISOString(),
+      winner: row.winner!.username,
+      prize: "0.10",
+      winningTicket: row.winningTicket,
+    });
   });
 
   it("streams a new round with what its card shows, so that open pages add it without reading theirs again", async () => {

@@ -3,22 +3,15 @@ import * as feeds from "~/models/raffles/raffle-board.server";
 import { displayName } from "~/shared/display-name";
 import { coinsToDecimal, formatDollars } from "~/shared/money";
 import { couldWinView } from "~/shared/prize";
-import { DRAWN_SHOWN_MS } from "~/shared/raffle-display";
+import { DRAWN_SHOWN_MS, timeAgo } from "~/shared/raffle-display";
 import * as readModel from "~/infra/read-model.server";
 import { utcDay } from "../rewards/rewards.server";
 import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/shared/vip";
 
-/**
+/*
  * The read side of the game, in the spec's JSON shapes (section 3): dollar strings for
  * decimal fields, integer coins elsewhere, times as ISO strings.
  */
-export function timeAgo(then: Date, now: Date): string {
-  const seconds = Math.max(0, Math.floor((now.getTime() - then.getTime()) / 1000));
-  if (seconds < 60) return `${seconds}s ago`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
-  return `${Math.floor(seconds / 86_400)}d ago`;
-}
 
 export type RaffleView = {
   id: string;

@@ -36,6 +36,7 @@ import { exclusionError, jurisdictionError } from "../play-safety/responsible-pl
 import { IDENTITY_FIRST_MESSAGE } from "~/shared/jurisdictions";
 import { activeVipTier, winMultiplierTenths } from "~/shared/vip";
 import { USERNAME_FIRST } from "~/shared/username";
+import { displayName } from "~/shared/display-name";
 
 /**
  * Opens a raffle with a fresh secret seed and publishes the seed's hash and, with beacon
@@ -52,16 +53,9 @@ export async function openRaffle(raffle: NewRaffle): Promise<string | undefined>
     const id = await insertRaffle(tx, raffle, { seedHash, seed: seed.toString("hex"), beacon: commitment });
     if (!id) return undefined;
     await createRafflePots(tx, id);
-    await publish(tx, {
-      type: "round",
-      raffleId: id,
-      kind: raffle.kind,
-      tier: raffle.tier,
-      entryPrice: coinsToDecimal(raffle.entryPrice),
-      startTime: raffle.startsAt.toISOString(),
-      endTime: raffle.endsAt.toISOString(),
-      vipOnly: raffle.vipOnly ?? false,
-    });
+    // Its card: open pages add it at its start (ADR 094).
+    const card = { entryPrice: coinsToDecimal(raffle.entryPrice), startTime: raffle.startsAt.toISOString(), endTime: raffle.endsAt.toISOString() };
+    await publish(tx, { type: "round", raffleId: id, kind: raffle.kind, tier: raffle.tier, ...card, vipOnly: raffle.vipOnly ?? false });
     return id;
   });
 }
@@ -241,7 +235,7 @@ export async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, act
             bonus: pot.bonus.balance.toString(),
           },
         });
-      events.push({ type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled" });
+      events.push({ type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "cancelled", drawnAt: now.toISOString() });
       outcomes.push({
         raffleId: raffle.id,
         outcome: "cancelled",
@@ -293,9 +287,17 @@ export async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, act
         rakeBonus: split.rake.bonus.toString(),
       },
     });
-    const drawnEvent = { type: "drawn", raffleId: raffle.id, kind: raffle.kind, outcome: "completed", prize: coinsToDecimal(prize) } as const;
-    const named = { ...drawnEvent, winner: person.username ?? person.firstName ?? "Player" };
-    events.push(person.isDemo ? { ...named, winnerIsDemo: true } : named);
+    const drawnEvent = {
+      type: "drawn",
+      raffleId: raffle.id,
+      kind: raffle.kind,
+      outcome: "completed",
+      drawnAt: now.toISOString(),
+      winner: displayName(person),
+      prize: coinsToDecimal(prize),
+      winningTicket: winner.ticket,
+    } as const;
+    events.push(person.isDemo ? { ...drawnEvent, winnerIsDemo: true } : drawnEvent);
     outcomes.push({ raffleId: raffle.id, outcome: "completed", winnerId: winner.userId, winningTicket: winner.ticket, prize, rake });
   }
   // The raffles' own rows first; the rows other draws, entries and rewards share are

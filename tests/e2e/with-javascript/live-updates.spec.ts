@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { openQuickRound, signUpWithUsername } from "../support";
 import { scaled } from "../../support/timeouts";
 
@@ -78,19 +78,35 @@ test("another player's entry moves the card's players at once, with no reload of
 
 /**
  * A new quick round reaches an open /quick page on its live stream, with its card, and takes
- * its price's slot at its start (ADR 094): pages used to read their data again for every new
- * round. The page's reads of its data are held unanswered, so the round came on the stream;
- * the round it follows waits in the strip for its draw, which only a read would show.
+ * its price's slot at its start (ADR 094); the round before it, drawn, shows its winner on the
+ * strip and in the winners' ticker from the draw's event (ADR 095). Pages used to read their
+ * data again for every round and draw: here those reads are held unanswered.
  */
-test("a new round takes its slot at its start, told by the stream, with no reload of the page's data", async ({ page }) => {
+test("a new round takes its slot and the last one's winner shows, told by the stream, with no reload of the page's data", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(scaled(90_000));
   const open = new Set<object>();
   page.on("request", (request) => request.url().endsWith("/api/events") && open.add(request));
   page.on("requestfailed", (request) => open.delete(request));
   page.on("requestfinished", (request) => open.delete(request));
-  await signUpWithUsername(page);
+  const { username } = await signUpWithUsername(page);
   // Time for the page to open its stream before the next round opens (2 s before its start).
   const current = await openQuickRound(page.request, "0.05", 10);
+  const enter = (request: APIRequestContext) =>
+    request.post(`/api/quick-raffles/${current}/enter`, { headers: { Origin: baseURL!, Accept: "application/json" }, data: {} });
+  expect((await enter(page.request)).status()).toBe(200);
+  const other = await browser.newContext({ baseURL });
+  let otherName: string;
+  try {
+    const otherPage = await other.newPage();
+    otherName = (await signUpWithUsername(otherPage)).username;
+    expect((await enter(otherPage.request)).status()).toBe(200);
+  } finally {
+    await other.close();
+  }
   await page.goto("/quick");
   await expect.poll(() => open.size).toBe(1);
   const slot = page.locator("section#price-0\\.05").getByRole("article");
@@ -100,5 +116,8 @@ test("a new round takes its slot at its start, told by the stream, with no reloa
   await expect(slot).not.toHaveAttribute("data-raffle-id", current, { timeout: scaled(40_000) });
   await expect(slot.getByTestId("players")).toHaveText("No players yet");
   await expect(slot.getByRole("button", { name: "Enter $0.05" })).toBeEnabled();
-  await expect(page.locator(`[data-testid="drawn-round"][data-raffle-id="${current}"]`)).toContainText("Drawing Winner...");
+  // Half of the two tickets' pot; whether this player won comes with their news, a read held here.
+  const winner = new RegExp(`(${username}|${otherName}) won \\$0\\.05`);
+  await expect(page.locator(`[data-testid="drawn-round"][data-raffle-id="${current}"]`)).toContainText(winner);
+  await expect(page.getByRole("list", { name: "Recent quick winners" }).getByRole("listitem").first()).toContainText(winner);
 });
