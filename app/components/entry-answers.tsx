@@ -51,6 +51,11 @@ export function useToldTickets(raffleId: string): number | undefined {
   return useContext(ToldContext).tickets.get(raffleId);
 }
 
+/** Every raffle a card's entry answered for, with the player's tickets in it. */
+export function useAllToldTickets(): ReadonlyMap<string, number> {
+  return useContext(ToldContext).tickets;
+}
+
 /** A card's entry answered with its data: no loader runs again (the answer told what changed). */
 export const keptAfterCardEntry: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
   isCardEntryAnswer(actionResult) ? false : defaultShouldRevalidate;

@@ -1,5 +1,6 @@
 import { REGULAR_TIERS, stillShown, tierClass, TIER_LABELS } from "~/shared/raffle-display";
 import { formatDollars, parseDollars } from "~/shared/money";
+import type { ToldRound } from "~/shared/live-reload";
 import { BigWinBanner } from "./big-win";
 import { ButtonLink } from "./button";
 import { Carousel } from "./carousel";
@@ -20,7 +21,8 @@ export type HomeData = {
   winners: Winner[];
   leaderboard: { username: string; totalWins: number; totalWinnings: string }[];
   spin: WheelData;
-  /** When the server read it (its clock): rounds told live after it are added (ADR 094). */
+  /** Rounds opened ahead of their start, and when the server read it (its clock): rounds that start after it are added (ADR 094). */
+  upcoming: ToldRound[];
   readAt: number;
 };
 
@@ -53,7 +55,7 @@ function HeroActions({ canPlay }: { canPlay: boolean }) {
 export function HomePage({ data, balance, serverNow }: { data: HomeData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
   // A raffle drawn moments ago stays beside the next round, with its winner, for a few seconds.
-  const board = useToldBoard(data.raffles, data.readAt, now);
+  const board = useToldBoard(data.raffles, data.readAt, data.upcoming, now);
   const raffles = board.filter((r) => stillShown(r, now));
   const draws = useToldDraws();
   const featured = withToldDraws(data.featured, draws).filter((r) => stillShown(r, now));

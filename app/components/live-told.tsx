@@ -72,15 +72,20 @@ export function toldWinner(draw: ToldDraw & { winner: string; prize: string }, n
 }
 
 /**
- * The page's raffles as the live stream left them: the new rounds told since its data was
- * read, once started (ADR 094), each as its card shows an empty round with what the player
- * could win; then the draws told (ADR 095).
+ * The page's raffles as the live stream left them: the rounds that start after its data was
+ * read, whether the data listed them (`upcoming`) or the stream told them, once started (ADR
+ * 094), each as its card shows an empty round with what the player could win; then the draws
+ * told (ADR 095).
  */
-export function useToldBoard(loaded: RaffleCardData[], readAt: number, now: number): RaffleCardData[] {
+export function useToldBoard(loaded: RaffleCardData[], readAt: number, upcoming: ToldRound[], now: number): RaffleCardData[] {
   const { rounds, draws } = useContext(LiveTold);
   const user = useOptionalUser();
   const multiplierTenths = winMultiplierTenths(user?.vipActive ? user.vipTier : null);
-  const withRounds = withToldRounds(loaded, readAt, rounds.values(), now, (round) => ({
+  // A draw heard is the server's clock too: the round after it has started, even if this
+  // page's clock, set from a load's answer, runs a few milliseconds behind.
+  let heard = now;
+  for (const draw of draws.values()) heard = Math.max(heard, Date.parse(draw.drawnAt));
+  const withRounds = withToldRounds(loaded, readAt, [...upcoming, ...rounds.values()], heard, (round) => ({
     id: round.raffleId,
     tier: round.tier,
     entryPrice: round.entryPrice,

@@ -2,6 +2,7 @@ import { useMatches } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { parseDollars } from "~/shared/money";
 import { useOptionalUser } from "./use-root-data";
+import { useAllToldTickets } from "./entry-answers";
 
 /** The live stream's draw, as use-live-updates passes it on (see DRAWN_EVENT). */
 export type DrawnEvent = { raffleId: string; kind: string; outcome: "completed" | "cancelled"; winner?: string; winnerIsDemo?: boolean; prize?: string };
@@ -61,13 +62,15 @@ function enteredRaffles(matches: ReturnType<typeof useMatches>): string[] {
  * Tells the player, as their settings ask, that a round they entered was drawn:
  * a short sound (sound effects) and, for quick rounds, a browser notification (quick
  * raffle notifications, once the browser's permission is granted). Rounds entered are
- * remembered while the page lives, because a drawn round leaves the page's data.
+ * remembered while the page lives, because a drawn round leaves the page's data; a card's
+ * entry tells its round without a reload (EntryAnswers).
  */
 export function OutcomeSignals() {
   const user = useOptionalUser();
   const matches = useMatches();
   const entered = useRef(new Set<string>());
-  const enteredNow = enteredRaffles(matches).join(" ");
+  // The page's data, and the cards' answers: an entry does not load the data again (ADR 093).
+  const enteredNow = [...enteredRaffles(matches), ...useAllToldTickets().keys()].join(" ");
   useEffect(() => {
     for (const id of enteredNow.split(" ")) if (id) entered.current.add(id);
   }, [enteredNow]);

@@ -1,17 +1,20 @@
 import { Link, useLocation } from "@remix-run/react";
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { displayName } from "~/shared/display-name";
 import { CoinBalance } from "./coin-balance";
 import { Logo } from "./logo";
 import { OutcomeSignals } from "./outcome-signals";
 import { PausedNotice, PlaySession } from "./play-session";
-import { SettingsDialog } from "./settings-dialog";
 import { BottomNav, SiteFooter } from "./site-chrome";
 import { useHydrated } from "./use-hydrated";
 import { LiveTold } from "./live-told";
 import { useLiveUpdates, type LiveGame } from "./use-live-updates";
 import { UsernameDialog } from "./username-dialog";
 import { useRootData, useUser } from "./use-root-data";
+
+/** The settings dialog's code is fetched when the player first reaches for it, not with every page. */
+const loadSettings = () => import("./settings-dialog");
+const SettingsDialog = lazy(() => loadSettings().then((module) => ({ default: module.SettingsDialog })));
 
 /**
  * The frame of every signed-in page: top bar, settings, footer, mobile navigation, and the
@@ -24,6 +27,8 @@ export function PlayerShell({ children, game }: { children: ReactNode; game?: Li
   const location = useLocation();
   const hydrated = useHydrated();
   const [settingsOpen, setSettingsOpen] = useState(false);
+  // Once wanted, the dialog stays mounted (closed), as it was before it loaded on demand.
+  const [settingsWanted, setSettingsWanted] = useState(false);
   const told = useLiveUpdates(game);
 
   return (
@@ -47,8 +52,12 @@ export function PlayerShell({ children, game }: { children: ReactNode; game?: Li
             onClick={(event) => {
               if (!hydrated || location.pathname === "/settings") return;
               event.preventDefault();
+              setSettingsWanted(true);
               setSettingsOpen(true);
             }}
+            // Fetched on intent, so that it is there by the click.
+            onPointerEnter={() => void loadSettings()}
+            onFocus={() => void loadSettings()}
             className="ml-auto rounded-md border border-line-strong px-3 sm:ml-0"
           >
             Settings
@@ -64,15 +73,17 @@ export function PlayerShell({ children, game }: { children: ReactNode; game?: Li
       <LiveTold.Provider value={told}>{children}</LiveTold.Provider>
       <SiteFooter isAdmin={user.isAdmin} />
       <BottomNav />
-      {hydrated ? (
-        <SettingsDialog
-          account={user}
-          theme={root.theme}
-          supportEmail={root.supportEmail}
-          settings={user.settings}
-          open={settingsOpen}
-          onClose={() => setSettingsOpen(false)}
-        />
+      {hydrated && settingsWanted ? (
+        <Suspense fallback={null}>
+          <SettingsDialog
+            account={user}
+            theme={root.theme}
+            supportEmail={root.supportEmail}
+            settings={user.settings}
+            open={settingsOpen}
+            onClose={() => setSettingsOpen(false)}
+          />
+        </Suspense>
       ) : null}
       <OutcomeSignals />
       {user.username ? null : <UsernameDialog />}

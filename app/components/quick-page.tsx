@@ -4,6 +4,7 @@ import { RaffleCard, WinnerWords, type RaffleCardData } from "./raffle-card";
 import { useNow } from "./use-now";
 import { toldWinner, useToldBoard, useToldDraws, withToldWinners } from "./live-told";
 import { cardPhase, stillShown } from "~/shared/raffle-display";
+import type { ToldRound } from "~/shared/live-reload";
 import { DemoMark } from "./demo-mark";
 
 /** The quick page's data is read again this often when its live stream is down (PlayerShell). */
@@ -12,7 +13,8 @@ export const QUICK_POLL_MS = 5_000;
 type QuickData = {
   raffles: RaffleCardData[];
   winners: { raffleId: string; username: string; isDemo?: boolean; amount: string; timeAgo: string }[];
-  /** When the server read it (its clock): rounds told live after it are added (ADR 094). */
+  /** Rounds opened ahead of their start, and when the server read it (its clock): rounds that start after it are added (ADR 094). */
+  upcoming: ToldRound[];
   readAt: number;
 };
 
@@ -76,7 +78,7 @@ function DrawnRound({ raffle, now }: { raffle: RaffleCardData; now: number }) {
 export function QuickPage({ data, balance, serverNow }: { data: QuickData; balance: number; serverNow: number }) {
   const now = useNow(serverNow);
   const paused = usePaused();
-  const { slots, justDrawn } = quickBoard(useToldBoard(data.raffles, data.readAt, now), now);
+  const { slots, justDrawn } = quickBoard(useToldBoard(data.raffles, data.readAt, data.upcoming, now), now);
   const winners = withToldWinners(data.winners, data.readAt, useToldDraws(), (draw) => toldWinner(draw, now));
   const chips = priceChips(slots.filter((r) => r.drawnAt === undefined));
   return (

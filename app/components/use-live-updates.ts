@@ -14,7 +14,7 @@ const NEWS_POLL_MS = 60_000;
 /** A game page: the raffles it shows, and how often it polls when its stream is down. */
 export type LiveGame = { kind: "regular" | "quick"; pollMs: number };
 
-/** Pots and rounds heard, at most this many raffles each: a page left open for hours hears thousands of rounds. */
+/** Pots, rounds and draws heard, at most this many raffles each: a page left open for hours hears thousands of rounds. */
 const KEPT = 200;
 
 /** `held` with `value` as its newest entry under `key`, the oldest dropped beyond KEPT. */

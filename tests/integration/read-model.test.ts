@@ -5,7 +5,7 @@ import { db } from "~/models/db.server";
 import { createSessionRow, findSession, touchPlay } from "~/models/accounts/session.server";
 import { getSession, sessionTokenHash } from "~/web/auth.server";
 import { suspendUser } from "~/services/back-office/admin.server";
-import { listRaffles } from "~/services/raffles/raffle-views.server";
+import { listRaffles, listUpcoming } from "~/services/raffles/raffle-views.server";
 import { onNotification, stopListening } from "~/infra/listener.server";
 import { enterRaffle } from "~/services/raffles/raffles.server";
 import * as readModel from "~/infra/read-model.server";
@@ -288,6 +288,22 @@ describe("the read model (sessions and raffles from memory)", () => {
     await settled();
     expect(await ids(new Date())).not.toContain(raffle.id);
     expect(await ids(new Date(startsAt.getTime() + 1))).toContain(raffle.id);
+  });
+
+  it("lists a round opened ahead of its start as upcoming until it starts, with what its card shows (ADR 094)", async () => {
+    const startsAt = new Date(Date.now() + 60_000);
+    const raffle = await createTestRaffle({ kind: "quick", tier: "sonic", entryPrice: 50n, startsAt, endsAt: new Date(startsAt.getTime() + 30_000) });
+    await settled();
+    expect((await listUpcoming("quick")).find((r) => r.raffleId === raffle.id)).toEqual({
+      raffleId: raffle.id,
+      kind: "quick",
+      tier: "sonic",
+      entryPrice: "0.50",
+      startTime: startsAt.toISOString(),
+      endTime: raffle.endsAt.toISOString(),
+      vipOnly: false,
+    });
+    expect((await listUpcoming("quick", new Date(startsAt.getTime() + 1))).map((r) => r.raffleId)).not.toContain(raffle.id);
   });
 
   it("caches nothing while the listening connection is down, and again once it is back", async () => {

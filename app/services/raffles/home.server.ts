@@ -1,4 +1,4 @@
-import { getLeaderboard, getRecentWinners, getStats, listRaffles, listRecentlyDrawn } from "./raffle-views.server";
+import { getLeaderboard, getRecentWinners, getStats, listRaffles, listRecentlyDrawn, listUpcoming } from "./raffle-views.server";
 import { onTheBoard } from "~/shared/raffle-display";
 import { parseDollars } from "~/shared/money";
 import { spinStatus } from "../rewards/rewards.server";
@@ -10,13 +10,14 @@ export type Player = { id: string; vipTier: VipTierName | null; vipExpiry: Date 
 /** Everything the signed-in home page shows, read in parallel. */
 export async function homePage(player: Player, now = new Date()) {
   const userId = player.id;
-  const [raffles, drawn, stats, winners, leaderboard, spin] = await Promise.all([
+  const [raffles, drawn, stats, winners, leaderboard, spin, upcoming] = await Promise.all([
     listRaffles("regular", { userId, vip: player, now }),
     listRecentlyDrawn("regular", { userId, now }),
     getStats(now),
     getRecentWinners(now),
     getLeaderboard(now),
     spinStatus(userId, now),
+    listUpcoming("regular", now),
   ]);
   const pot = (r: { currentPot: string }) => parseDollars(r.currentPot) ?? 0n;
   const byPot = [...raffles].sort((a, b) => (pot(b) > pot(a) ? 1 : pot(b) < pot(a) ? -1 : 0));
@@ -28,7 +29,8 @@ export async function homePage(player: Player, now = new Date()) {
     winners,
     leaderboard,
     spin: { ...spin, nextSpinTime: spin.nextSpinTime.toISOString() },
-    // When it was read: rounds told live after it are the page's to add (ADR 094).
+    // When it was read: rounds that start after it are the page's to add (ADR 094).
+    upcoming,
     readAt: now.getTime(),
   };
 }

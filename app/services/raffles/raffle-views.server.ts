@@ -4,6 +4,7 @@ import { displayName } from "~/shared/display-name";
 import { coinsToDecimal, formatDollars } from "~/shared/money";
 import { couldWinView } from "~/shared/prize";
 import { DRAWN_SHOWN_MS, timeAgo } from "~/shared/raffle-display";
+import type { ToldRound } from "~/shared/live-reload";
 import * as readModel from "~/infra/read-model.server";
 import { utcDay } from "../rewards/rewards.server";
 import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/shared/vip";
@@ -69,6 +70,25 @@ export async function listRaffles(
       ...(r.closedEarlyRound === null ? {} : { closedEarly: { beaconRound: r.closedEarlyRound } }),
     };
   });
+}
+
+/**
+ * The rounds of the kind opened ahead of their start (the scheduler opens each 2 s early), as
+ * their event told them: a page read in those seconds adds each at its start (ADR 094).
+ */
+export async function listUpcoming(kind: RaffleKind, now = new Date()): Promise<ToldRound[]> {
+  const active = await readModel.activeRaffles(kind, () => feeds.listActiveRaffles(kind));
+  return active
+    .filter((r) => r.startsAt > now)
+    .map((r) => ({
+      raffleId: r.id,
+      kind,
+      tier: r.tier,
+      entryPrice: coinsToDecimal(r.entryPrice),
+      startTime: r.startsAt.toISOString(),
+      endTime: r.endsAt.toISOString(),
+      vipOnly: r.vipOnly,
+    }));
 }
 
 /** A raffle drawn moments ago, as its card shows it beside the next round. */
