@@ -14,7 +14,16 @@ import { useRootData, useUser } from "./use-root-data";
 
 /** The settings dialog's code is fetched when the player first reaches for it, not with every page. */
 const loadSettings = () => import("./settings-dialog");
-const SettingsDialog = lazy(() => loadSettings().then((module) => ({ default: module.SettingsDialog })));
+// Code that cannot be fetched (a dropped connection, a deploy) leaves the dialog for its page.
+const SettingsDialog = lazy(() =>
+  loadSettings().then(
+    (module) => ({ default: module.SettingsDialog }),
+    () => {
+      window.location.assign("/settings");
+      return new Promise<never>(() => {});
+    },
+  ),
+);
 
 /**
  * The frame of every signed-in page: top bar, settings, footer, mobile navigation, and the
@@ -56,8 +65,8 @@ export function PlayerShell({ children, game }: { children: ReactNode; game?: Li
               setSettingsOpen(true);
             }}
             // Fetched on intent, so that it is there by the click.
-            onPointerEnter={() => void loadSettings()}
-            onFocus={() => void loadSettings()}
+            onPointerEnter={() => void loadSettings().catch(() => {})}
+            onFocus={() => void loadSettings().catch(() => {})}
             className="ml-auto rounded-md border border-line-strong px-3 sm:ml-0"
           >
             Settings
