@@ -4,7 +4,7 @@ import { availableParallelism } from "node:os";
 import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
 import { Agent, fetch, type RequestInit, type Response } from "undici";
-import { reloadDelay, reloadFor, type PageGame } from "~/shared/live-reload";
+import { reloadDelay, reloadFor, reloadTimer, type PageGame, type ReloadTimer } from "~/shared/live-reload";
 import { CARD_BODY, type Player } from "./fixtures";
 import { processTree, residentBytes } from "./infra";
 import { percentile } from "./load";
@@ -66,7 +66,7 @@ const PAGES = {
  * use-live-updates.ts: the earliest asked for, none while it loads). `busy` counts its
  * requests in flight, a step and a reload may overlap.
  */
-type Tab = { page: Page; busy: number; last: number; pending?: ReturnType<typeof setTimeout>; pendingAt?: number };
+type Tab = { page: Page; busy: number; last: number; timer?: ReloadTimer };
 
 /** CPU seconds of a process and its descendants, reaped children included (/proc, clock ticks of 1/100 s). */
 function cpuSeconds(root: number): number {
@@ -213,16 +213,13 @@ export async function crowd({
 
   /** The tab's page data read again in `wait` ms, as the browser's revalidation does: the earliest asked for wins, and it waits while the tab loads. */
   function reloadSoon(player: Player, tab: Tab, wait: number) {
-    if (tab.pending && tab.pendingAt! <= Date.now() + wait) return;
-    clearTimeout(tab.pending);
-    tab.pendingAt = Date.now() + wait;
-    tab.pending = setTimeout(() => {
-      tab.pending = undefined;
+    tab.timer ??= reloadTimer(() => {
       if (stop.signal.aborted || Date.now() >= deadline) return;
-      if (tab.busy > 0) return reloadSoon(player, tab, 250);
+      if (tab.busy > 0) return tab.timer!.ask(250);
       tab.last = Date.now();
       void busyWith(tab, timed("live reload", player, { expect: [200], path: tab.page.data, init: { headers: pageHeaders(player) } }));
-    }, wait);
+    });
+    tab.timer.ask(wait);
   }
 
   async function stream(player: Player, tab: Tab, sampler: boolean) {

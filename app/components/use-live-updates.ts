@@ -1,6 +1,17 @@
 import { useFetchers, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { isToldDraw, isToldRound, RELOAD_GAP_MS, reloadDelay, reloadFor, type LivePot, type Reload, type ToldDraw, type ToldRound } from "~/shared/live-reload";
+import {
+  isToldDraw,
+  isToldRound,
+  RELOAD_GAP_MS,
+  reloadDelay,
+  reloadFor,
+  reloadTimer,
+  type LivePot,
+  type Reload,
+  type ToldDraw,
+  type ToldRound,
+} from "~/shared/live-reload";
 import { useOptionalRootData } from "./use-root-data";
 import type { LiveTold } from "./live-told";
 import { DRAWN_EVENT } from "./outcome-signals";
@@ -69,27 +80,14 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
   }, [root]);
 
   useEffect(() => {
-    let pending: ReturnType<typeof setTimeout> | undefined;
-    let pendingAt = Infinity;
     let poll: ReturnType<typeof setInterval> | undefined;
-    // The earliest reload asked for wins: the player's news does not wait for the panels'.
-    const schedule = (wait: number) => {
-      if (pending && pendingAt <= Date.now() + wait) return;
-      clearTimeout(pending);
-      pendingAt = Date.now() + wait;
-      pending = setTimeout(() => {
-        pending = undefined;
-        pendingAt = Infinity;
-        if (busyRef.current) {
-          schedule(250);
-          return;
-        }
-        lastRead.current = Date.now();
-        if (document.visibilityState !== "hidden") revalidateRef.current();
-      }, wait);
-    };
+    const timer = reloadTimer(() => {
+      if (busyRef.current) return timer.ask(250);
+      lastRead.current = Date.now();
+      if (document.visibilityState !== "hidden") revalidateRef.current();
+    });
     const random = () => crypto.getRandomValues(new Uint32Array(1))[0]! / 2 ** 32;
-    const ask = (reload: Reload) => schedule(reloadDelay(reload, Date.now() - lastRead.current, random()));
+    const ask = (reload: Reload) => timer.ask(reloadDelay(reload, Date.now() - lastRead.current, random()));
     const refresh = () => ask({ within: 0, gap: RELOAD_GAP_MS });
     const onEvent = (event: Event) => {
       const told = event.type === "notice" ? undefined : (JSON.parse((event as MessageEvent<string>).data) as { kind?: string });
@@ -179,7 +177,7 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
       document.removeEventListener("visibilitychange", onVisibility);
       disconnect();
       clearTimeout(hiding);
-      clearTimeout(pending);
+      timer.cancel();
     };
   }, [pollMs, game, hiddenGraceMs]);
   return useMemo(() => ({ pots, rounds, draws }), [pots, rounds, draws]);

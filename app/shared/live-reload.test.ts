@@ -1,10 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   GAME_RELOAD_SPREAD_MS,
   PANELS_FRESH_MS,
   RELOAD_GAP_MS,
   reloadDelay,
   reloadFor,
+  reloadTimer,
   withLivePot,
   withToldRounds,
   type LivePot,
@@ -119,5 +120,30 @@ describe("withLivePot", () => {
     expect(withLivePot(loaded, live(20))).toBe(loaded);
     expect(withLivePot(loaded, live(19))).toBe(loaded);
     expect(withLivePot(loaded, undefined)).toBe(loaded);
+  });
+});
+
+describe("reloadTimer", () => {
+  it("keeps the earliest reload asked for, fires once, and can be cancelled", () => {
+    vi.useFakeTimers();
+    try {
+      const fire = vi.fn();
+      const timer = reloadTimer(fire);
+      timer.ask(60_000);
+      timer.ask(500);
+      timer.ask(2_000);
+      vi.advanceTimersByTime(499);
+      expect(fire).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(fire).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(120_000);
+      expect(fire).toHaveBeenCalledTimes(1);
+      timer.ask(100);
+      timer.cancel();
+      vi.advanceTimersByTime(1_000);
+      expect(fire).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { coinsToDecimal } from "./money";
 import { onTheBoard } from "./raffle-display";
 
 /**
@@ -63,6 +64,51 @@ export function reloadFor(type: string, event: { kind?: string; [field: string]:
   // A new round's card comes with its event; any other round event changed a raffle shown.
   if (type === "round" && !isToldRound(event)) return { within: GAME_RELOAD_SPREAD_MS, gap: RELOAD_GAP_MS };
   return undefined;
+}
+
+/** A page's one pending reload (`reloadTimer`). */
+export type ReloadTimer = { ask: (wait: number) => void; cancel: () => void };
+
+/**
+ * A page's one pending reload, for the browser and the crowd alike: `ask(wait)` keeps the
+ * earliest asked for (the player's news does not wait behind the panels'), and `fire` runs
+ * when it comes.
+ */
+export function reloadTimer(fire: () => void): ReloadTimer {
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  let pendingAt = Infinity;
+  const cancel = () => {
+    clearTimeout(pending);
+    pending = undefined;
+    pendingAt = Infinity;
+  };
+  const ask = (wait: number) => {
+    if (pending !== undefined && pendingAt <= Date.now() + wait) return;
+    cancel();
+    pendingAt = Date.now() + wait;
+    pending = setTimeout(() => {
+      pending = undefined;
+      pendingAt = Infinity;
+      fire();
+    }, wait);
+  };
+  return { ask, cancel };
+}
+
+/** A new round's event as its raffle's row or its opening gives it (entry price in coins, times as dates). */
+export function toldRound(
+  raffleId: string,
+  raffle: { kind: string; tier: string; entryPrice: bigint; startsAt: Date; endsAt: Date; vipOnly?: boolean },
+): ToldRound {
+  return {
+    raffleId,
+    kind: raffle.kind,
+    tier: raffle.tier,
+    entryPrice: coinsToDecimal(raffle.entryPrice),
+    startTime: raffle.startsAt.toISOString(),
+    endTime: raffle.endsAt.toISOString(),
+    vipOnly: raffle.vipOnly ?? false,
+  };
 }
 
 /** How long from now until `reload`, the page's data last read `sinceLast` ms ago; `random` is in [0, 1). */

@@ -1,18 +1,15 @@
+// The read side of the game, in the spec's JSON shapes (section 3): dollar strings for
+// decimal fields, integer coins elsewhere, times as ISO strings.
 import type { RaffleKind } from "~/generated/prisma/client";
 import * as feeds from "~/models/raffles/raffle-board.server";
 import { displayName } from "~/shared/display-name";
 import { coinsToDecimal, formatDollars } from "~/shared/money";
 import { couldWinView } from "~/shared/prize";
 import { DRAWN_SHOWN_MS, timeAgo } from "~/shared/raffle-display";
-import type { ToldRound } from "~/shared/live-reload";
+import { toldRound, type ToldRound } from "~/shared/live-reload";
 import * as readModel from "~/infra/read-model.server";
 import { utcDay } from "../rewards/rewards.server";
 import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/shared/vip";
-
-/*
- * The read side of the game, in the spec's JSON shapes (section 3): dollar strings for
- * decimal fields, integer coins elsewhere, times as ISO strings.
- */
 
 export type RaffleView = {
   id: string;
@@ -78,17 +75,7 @@ export async function listRaffles(
  */
 export async function listUpcoming(kind: RaffleKind, now = new Date()): Promise<ToldRound[]> {
   const active = await readModel.activeRaffles(kind, () => feeds.listActiveRaffles(kind));
-  return active
-    .filter((r) => r.startsAt > now)
-    .map((r) => ({
-      raffleId: r.id,
-      kind,
-      tier: r.tier,
-      entryPrice: coinsToDecimal(r.entryPrice),
-      startTime: r.startsAt.toISOString(),
-      endTime: r.endsAt.toISOString(),
-      vipOnly: r.vipOnly,
-    }));
+  return active.filter((r) => r.startsAt > now).map((r) => toldRound(r.id, { ...r, kind }));
 }
 
 /** A raffle drawn moments ago, as its card shows it beside the next round. */

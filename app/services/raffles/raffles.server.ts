@@ -37,6 +37,7 @@ import { IDENTITY_FIRST_MESSAGE } from "~/shared/jurisdictions";
 import { activeVipTier, winMultiplierTenths } from "~/shared/vip";
 import { USERNAME_FIRST } from "~/shared/username";
 import { displayName } from "~/shared/display-name";
+import { toldRound } from "~/shared/live-reload";
 
 /**
  * Opens a raffle with a fresh secret seed and publishes the seed's hash and, with beacon
@@ -53,9 +54,8 @@ export async function openRaffle(raffle: NewRaffle): Promise<string | undefined>
     const id = await insertRaffle(tx, raffle, { seedHash, seed: seed.toString("hex"), beacon: commitment });
     if (!id) return undefined;
     await createRafflePots(tx, id);
-    // Its card: open pages add it at its start (ADR 094).
-    const card = { entryPrice: coinsToDecimal(raffle.entryPrice), startTime: raffle.startsAt.toISOString(), endTime: raffle.endsAt.toISOString() };
-    await publish(tx, { type: "round", raffleId: id, kind: raffle.kind, tier: raffle.tier, ...card, vipOnly: raffle.vipOnly ?? false });
+    // With its card: open pages add it at its start (ADR 094).
+    await publish(tx, { type: "round", ...toldRound(id, raffle) });
     return id;
   });
 }
