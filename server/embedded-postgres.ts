@@ -113,9 +113,11 @@ type Options = {
   /** Where the cluster lives; created on first start and reused after. */
   dir: string;
   log?: (line: string) => void;
+  /** Where a free port comes from (a test hands out a taken one first). */
+  findPort?: () => Promise<number>;
 };
 
-export async function startEmbeddedPostgres({ dir, log = () => {} }: Options): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres({ dir, log = () => {}, findPort = freePort }: Options): Promise<EmbeddedPostgres> {
   const root = path.resolve(dir);
   const passwordFile = path.join(root, "password");
   const user = postgresUser();
@@ -161,22 +163,30 @@ export async function startEmbeddedPostgres({ dir, log = () => {} }: Options): P
   }
 
   const { postgres } = await reachable();
-  const port = await freePort();
-  const child = spawn(
-    postgres,
-    ["-D", dataDir, "-p", String(port), "-h", "127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200", ...extraSettings()],
-    // Detached: a Ctrl-C in the terminal reaches only us; we stop the database
-    // ourselves after the requests in flight have finished.
-    { uid: user?.uid, gid: user?.gid, detached: true, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  await waitUntilReady(child, user?.name ?? currentUserName(), log);
-  child.unref();
-  return {
-    url: url(port),
-    dataDir,
-    stop: () => stopChild(child),
-  };
+  // The free port is free when asked; on a busy machine another process may take it before
+  // PostgreSQL binds it (an outgoing connection's port, say): then a new port, twice at most.
+  for (let attempt = 1; ; attempt++) {
+    const port = await findPort();
+    const child = spawn(
+      postgres,
+      ["-D", dataDir, "-p", String(port), "-h", "127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200", ...extraSettings()],
+      // Detached: a Ctrl-C in the terminal reaches only us; we stop the database
+      // ourselves after the requests in flight have finished.
+      { uid: user?.uid, gid: user?.gid, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    try {
+      await waitUntilReady(child, user?.name ?? currentUserName(), log);
+    } catch (error) {
+      if (error instanceof PortTakenError && attempt < 3) continue;
+      throw error;
+    }
+    child.unref();
+    return { url: url(port), dataDir, stop: () => stopChild(child) };
+  }
 }
+
+/** PostgreSQL could not bind its port: another process took it after we found it free. */
+class PortTakenError extends EmbeddedPostgresError {}
 
 function waitUntilReady(child: ChildProcess, runsAs: string, log: (line: string) => void): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -193,8 +203,11 @@ function waitUntilReady(child: ChildProcess, runsAs: string, log: (line: string)
       reject(new EmbeddedPostgresError(`could not run PostgreSQL as user ${runsAs}: ${(error as NodeJS.ErrnoException).code ?? error.message}`)),
     );
     child.once("exit", (code) => {
-      const lastLine = output.trim().split("\n").at(-1) ?? "";
-      reject(new EmbeddedPostgresError(`PostgreSQL exited with code ${code} before it was ready: ${lastLine}`));
+      // Its first fatal line says why (the last is "database system is shut down").
+      const lines = output.trim().split("\n");
+      const reason = lines.find((line) => line.includes("FATAL:")) ?? lines.at(-1) ?? "";
+      const Failure = /could not bind|Address already in use/.test(output) ? PortTakenError : EmbeddedPostgresError;
+      reject(new Failure(`PostgreSQL exited with code ${code} before it was ready: ${reason}`));
     });
   });
 }

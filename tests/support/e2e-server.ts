@@ -96,6 +96,8 @@ if (runner) setInterval(() => !isAlive(runner) && stop("SIGTERM"), 500).unref();
 // Once the server's output is all in its log, and its database is gone.
 child.on("close", (code) => {
   log.end(async () => {
+    // Playwright says only that the server "was not able to start": its log says why.
+    if (code) process.stderr.write(`the ${suite} suite's server exited with code ${code}; its log ends:\n${logTail()}\n`);
     try {
       if (keeper) writeFileSync(path.join(dataDir, OWNER_FILE), `${keeper}\n`);
       else await removeDatabase();
@@ -105,3 +107,7 @@ child.on("close", (code) => {
     process.exit(code ?? 1);
   });
 });
+
+function logTail(): string {
+  return readFileSync(path.join(dataDir, "server.log"), "utf8").trimEnd().split("\n").slice(-5).join("\n");
+}

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { randomBytes, randomInt, randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { removeEmbeddedPostgres } from "../../server/embedded-postgres";
@@ -36,7 +36,21 @@ export function removeDataDirs(): void {
   for (const dir of dataDirs.splice(0)) removeDataDir(dir);
 }
 
-/** A port nothing listens on: the system's pick, or the first free one in [from, to]. */
+/**
+ * Ports below the system's range for outgoing connections (32768 by default): a server binds
+ * its port seconds after it was found free, and a port in that range may by then be an
+ * outgoing connection's, which no server can listen on (it happened once in CI).
+ */
+const ephemeralFrom = (() => {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+})();
+const QUIET_PORTS = { from: 20000, to: Math.max(Math.min(ephemeralFrom, 32768) - 3, 20001) };
+
+/** A port nothing listens on: a random one below the outgoing range, or the first free one in [from, to]. */
 export async function freePort(range?: { from: number; to: number }): Promise<number> {
   const tryPort = (port: number) =>
     new Promise<number | undefined>((resolve) => {
@@ -48,9 +62,11 @@ export async function freePort(range?: { from: number; to: number }): Promise<nu
       });
     });
   if (!range) {
-    const port = await tryPort(0);
-    if (port === undefined) throw new Error("no free port");
-    return port;
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const port = await tryPort(randomInt(QUIET_PORTS.from, QUIET_PORTS.to + 1));
+      if (port !== undefined) return port;
+    }
+    throw new Error(`no free port in ${QUIET_PORTS.from}-${QUIET_PORTS.to}`);
   }
   for (let port = range.from; port <= range.to; port++) {
     if ((await tryPort(port)) !== undefined) return port;

@@ -27,7 +27,7 @@ test.afterEach(() => rmSync(root, { recursive: true, force: true }));
 /** Three free ports in a row, for the three suites' servers. */
 async function freePorts(): Promise<number> {
   for (;;) {
-    const base = await freePort({ from: 41000 + Math.floor(Math.random() * 8000), to: 49000 });
+    const base = await freePort();
     if ((await freePort({ from: base + 1, to: base + 1 })) && (await freePort({ from: base + 2, to: base + 2 }))) return base;
   }
 }
