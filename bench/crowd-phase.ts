@@ -96,7 +96,7 @@ function reloadsPerPlayerMinute(r: CrowdResult): string {
 
 function summary(r: CrowdResult): string {
   const p99 = (name: string) => r.steps.find((s) => s.step === name)?.p99.toFixed(0) ?? "—";
-  return `home p99 ${p99("home")} ms, entry p99 ${p99("entry")} ms, live reloads p99 ${p99("live reload")} ms (${reloadsPerPlayerMinute(r)} a player a minute), events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${r.errors} errors`;
+  return `home p99 ${p99("home")} ms, entry p99 ${p99("entry")} ms, live reloads p99 ${p99("live reload")} ms (${reloadsPerPlayerMinute(r)} a player a minute), events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${r.errors} errors, driver's lag p99 ${r.driverLagP99.toFixed(0)} ms`;
 }
 
 /**

@@ -1,24 +1,25 @@
 import { randomInt } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { availableParallelism } from "node:os";
-import { readdirSync, readFileSync } from "node:fs";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import pg from "pg";
-import { Agent, fetch, type RequestInit, type Response } from "undici";
+import { Agent, fetch, request } from "undici";
 import { reloadDelay, reloadFor, reloadTimer, type PageGame, type ReloadTimer } from "~/shared/live-reload";
 import { CARD_BODY, type Player } from "./fixtures";
-import { processTree, residentBytes } from "./infra";
+import { cpuSeconds, postmasterPid, residentBytes } from "./infra";
 import { percentile } from "./load";
 
 /**
  * The crowd figure (issue 36): simulated signed-in players over HTTP, each doing what a
  * player does at a player's pace. Each opens the live event stream and the home page, then,
  * after a think of 2 to 8 s between steps, enters a regular or a quick raffle the way the
- * raffle card does (the page action, answered with its data: ADR 093), loads /quick, home or
- * history, and spins the wheel once. Draws and quick rounds end throughout (the app's own
- * scheduler, and a short raffle the driver opens every 10 s). Its open page reloads its data
- * when its stream's events say so, as the browser does (shared/live-reload.ts): the
- * player's news at once; on home or /quick, after a draw, the panels at most once a minute
- * (pots, new rounds and draws are told: ADRs 090, 094, 095).
+ * raffle card does (the page action, answered with its data: ADR 093), goes to /quick, home
+ * or history (the page's data, as the router navigates: ADR 096), and spins the wheel once.
+ * One in ten browses without JavaScript: documents, form posts, no stream. Draws and quick
+ * rounds end throughout (the app's own scheduler, and a short raffle the driver opens every
+ * 10 s). Its open page reloads its data when its stream's events say so, as the browser does
+ * (shared/live-reload.ts): the player's news at once; on home or /quick, after a draw, the
+ * panels at most once a minute (pots, new rounds and draws are told: ADRs 090, 094, 095).
  */
 export type CrowdStep = { step: string; count: number; p50: number; p99: number; errors: number };
 export type CrowdResult = {
@@ -38,6 +39,8 @@ export type CrowdResult = {
   /** The app's, PostgreSQL's and the driver's CPU together, as a share of every core for the run: near 1, the machine is full. */
   machineShare: number;
   appRssMb: number;
+  /** The driver's event-loop delay p99 (ms) while latencies counted: how late it may see an answer. */
+  driverLagP99: number;
 };
 
 /** How many players measure event delivery; the rest read their streams and drop the bytes. */
@@ -53,13 +56,20 @@ const ARRIVAL_MS = 5_000;
 
 type Open = { regular: string[]; quick: string[] };
 
-/** The page a player has open: where its data is read again, and the game it shows. */
-type Page = { data: string; game: PageGame };
+/** The page a player has open: its document, where its data is read again, and the game it shows. */
+type Page = { document: string; data: string; game: PageGame };
 const PAGES = {
-  home: { data: "/_root.data", game: "regular" },
-  quick: { data: "/quick.data", game: "quick" },
-  history: { data: "/history.data", game: undefined },
+  home: { document: "/", data: "/_root.data", game: "regular" },
+  quick: { document: "/quick", data: "/quick.data", game: "quick" },
+  history: { document: "/history", data: "/history.data", game: undefined },
 } satisfies Record<string, Page>;
+
+/**
+ * One player in this many browses without JavaScript (ADR 096): every page is a document,
+ * every entry a form post and its redirect, and no event stream. The others, hydrated,
+ * navigate as the router does, for the page's data alone (single fetch: its loaders, no render).
+ */
+const WITHOUT_JS_EVERY = 10;
 
 /**
  * A player's browser tab: its page, when its data was last read, and its live reload (as
@@ -68,30 +78,12 @@ const PAGES = {
  */
 type Tab = { page: Page; busy: number; last: number; timer?: ReloadTimer };
 
-/** CPU seconds of a process and its descendants, reaped children included (/proc, clock ticks of 1/100 s). */
-function cpuSeconds(root: number): number {
-  let ticks = 0;
-  for (const pid of processTree(root)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    } catch {
-      // Ended while we looked.
-    }
-  }
-  return ticks / 100;
-}
-
-/** The postmaster's pid, from the cluster's postmaster.pid. */
-function postmasterPid(dataDir: string): number {
-  const file = readdirSync(dataDir).includes("postmaster.pid") ? `${dataDir}/postmaster.pid` : undefined;
-  if (!file) throw new Error(`no postmaster.pid in ${dataDir}`);
-  return Number(readFileSync(file, "utf8").split("\n")[0]);
-}
-
 /** One request of a step: what it sends, made from the step's previous answer when it needs it. */
 /** One request of a step; `when` (given the previous answer) says whether the browser makes it. */
-type Call = { expect: number[]; path: string; init: RequestInit | ((previous: Response) => RequestInit); when?: (previous: Response) => boolean };
+type Call = { expect: number[]; path: string; init: Sent | ((previous: Answer) => Sent); when?: (previous: Answer) => boolean };
+/** What a step's request sends, and what of its answer the next request needs. */
+type Sent = { method?: "GET" | "POST"; headers: Record<string, string>; body?: string };
+type Answer = { status: number; setCookies: string[] };
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const normal = (json: string) => JSON.stringify(JSON.parse(json));
@@ -188,18 +180,21 @@ export async function crowd({
     // the caches, and at 1,000 players their queue took longer to drain than the wait below.
     const counted = Date.now() >= measuredFrom;
     try {
-      let previous: Response | undefined;
+      let previous: Answer | undefined;
       for (const { expect, path, init, when } of calls) {
         if (when && !when(previous!)) continue;
-        const response = await fetch(base + path, {
+        // undici's request, not fetch: the driver stands in for browsers on other machines but
+        // runs on the app's two cores, and fetch's streams cost it twice the CPU (ADR 096).
+        // It follows no redirect.
+        const { statusCode, headers, body } = await request(base + path, {
           ...(typeof init === "function" ? init(previous!) : init),
-          redirect: "manual",
           signal: stop.signal,
           dispatcher: browserOf(player),
         });
-        await response.arrayBuffer();
-        if (!expect.includes(response.status)) return fail(step, `${path} answered ${response.status}`);
-        previous = response;
+        await body.dump({ limit: Infinity });
+        if (!expect.includes(statusCode)) return fail(step, `${path} answered ${statusCode}`);
+        const setCookie = headers["set-cookie"] ?? [];
+        previous = { status: statusCode, setCookies: typeof setCookie === "string" ? [setCookie] : setCookie };
       }
       if (counted) {
         const list = latencies.get(step) ?? [];
@@ -224,18 +219,17 @@ export async function crowd({
 
   async function stream(player: Player, tab: Tab, sampler: boolean) {
     try {
-      const response = await fetch(`${base}/api/events`, {
+      const { statusCode, body } = await request(`${base}/api/events`, {
         headers: { Cookie: player.cookie, Accept: "text/event-stream" },
         signal: stop.signal,
         dispatcher: browserOf(player),
       });
-      if (response.status !== 200) return fail("event stream", `answered ${response.status}`);
-      const decoder = new TextDecoder();
+      if (statusCode !== 200) return fail("event stream", `answered ${statusCode}`);
+      body.setEncoding("utf8");
       let buffered = "";
-      const reader = response.body!.getReader();
-      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      for await (const chunk of body as AsyncIterable<string>) {
         const at = Date.now();
-        buffered += decoder.decode(read.value, { stream: true });
+        buffered += chunk;
         const messages = buffered.split("\n\n");
         buffered = messages.pop()!;
         for (const message of messages) {
@@ -258,6 +252,7 @@ export async function crowd({
   async function play(player: Player, index: number) {
     await pause(randomInt(ARRIVAL_MS));
     const headers = pageHeaders(player);
+    const hydrated = index % WITHOUT_JS_EVERY !== WITHOUT_JS_EVERY - 1;
     const tab: Tab = { page: PAGES.home, busy: 0, last: 0 };
     /** A step on `page`: the tab is busy until it is done, and then shows that page (read now when `read`). */
     const on = async (page: Page, step: Promise<void>, read = false) => {
@@ -268,7 +263,8 @@ export async function crowd({
     // An entry is what the hydrated card's fetcher does (ADR 093): the action, answered with its
     // data (200); only a refusal (202, a redirect) has the page's data loaded again (single
     // fetch: every loader, no render) with the toast's cookie.
-    const enter = (path: string, page: string) =>
+    const enter = (path: string, page: string) => (hydrated ? enterHydrated(path, page) : enterWithForm(path, page));
+    const enterHydrated = (path: string, page: string) =>
       timed(
         "entry",
         player,
@@ -284,12 +280,35 @@ export async function crowd({
         {
           expect: [200],
           path: page === "/" ? "/_root.data" : `${page}.data`,
-          init: (answer) => ({ headers: { ...headers, Cookie: [player.cookie, ...answer.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ") } }),
+          init: (answer) => ({ headers: { ...headers, Cookie: [player.cookie, ...answer.setCookies.map((c) => c.split(";")[0])].join("; ") } }),
           when: (answer) => answer.status === 202,
         },
       );
-    void stream(player, tab, index < EVENT_SAMPLERS);
-    await on(PAGES.home, timed("home", player, { expect: [200], path: "/", init: { headers } }), true);
+    // Without JavaScript: the form posts, and the browser follows the redirect to the page with the toast's cookie.
+    const enterWithForm = (path: string, page: string) =>
+      timed(
+        "entry",
+        player,
+        {
+          expect: [302, 303],
+          path,
+          init: {
+            method: "POST",
+            headers: { Cookie: player.cookie, Origin: base, Referer: base + page, "Content-Type": "application/x-www-form-urlencoded" },
+            body: "",
+          },
+        },
+        {
+          expect: [200],
+          path: page,
+          init: (answer) => ({ headers: { ...headers, Cookie: [player.cookie, ...answer.setCookies.map((c) => c.split(";")[0])].join("; ") } }),
+        },
+      );
+    /** Another page: its document at arrival or without JavaScript; its data, hydrated. */
+    const visit = (name: string, page: Page, arriving = false) =>
+      on(page, timed(name, player, { expect: [200], path: hydrated && !arriving ? page.data : page.document, init: { headers } }), true);
+    if (hydrated) void stream(player, tab, index < EVENT_SAMPLERS);
+    await visit("home", PAGES.home, true);
     let spun = false;
     while (Date.now() < deadline && !stop.signal.aborted) {
       await pause(randomInt(...THINK_MS));
@@ -309,9 +328,9 @@ export async function crowd({
         );
       } else if (roll < 35 && open.regular.length) await on(PAGES.home, enter(`/raffles/${open.regular[randomInt(open.regular.length)]}/enter`, "/"));
       else if (roll < 60 && open.quick.length) await on(PAGES.quick, enter(`/quick-raffles/${open.quick[randomInt(open.quick.length)]}/enter`, "/quick"));
-      else if (roll < 80) await on(PAGES.quick, timed("quick page", player, { expect: [200], path: "/quick", init: { headers } }), true);
-      else if (roll < 90) await on(PAGES.home, timed("home", player, { expect: [200], path: "/", init: { headers } }), true);
-      else await on(PAGES.history, timed("history", player, { expect: [200], path: "/history", init: { headers } }), true);
+      else if (roll < 80) await visit("quick page", PAGES.quick);
+      else if (roll < 90) await visit("home", PAGES.home);
+      else await visit("history", PAGES.history);
     }
   }
 
@@ -329,6 +348,8 @@ export async function crowd({
   const startedAt = performance.now();
   let rssPeak = 0;
   const rss = setInterval(() => (rssPeak = Math.max(rssPeak, residentBytes(appPid))), 5_000);
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  const lagFrom = setTimeout(() => (lag.reset(), lag.enable()), measuredFrom - Date.now());
   const background = [refreshOpen(), drawsThroughout()];
   await pause(0);
   await Promise.all(players.map((player, i) => play(player, i)));
@@ -339,6 +360,8 @@ export async function crowd({
   const driverUsed = (driverUsage.user + driverUsage.system) / 1e6;
   const machineShare = (appUsed + postgresUsed + driverUsed) / (availableParallelism() * ((performance.now() - startedAt) / 1000));
   clearInterval(rss);
+  clearTimeout(lagFrom);
+  lag.disable();
   stop.abort();
   await Promise.allSettled(background);
   // Their connections end with the run: the next size meets a new app on the same port.
@@ -365,5 +388,6 @@ export async function crowd({
     driverCpuPer1000PlayerMinutes: perThousandPlayerMinutes(driverUsed),
     machineShare,
     appRssMb: rssPeak / 2 ** 20,
+    driverLagP99: lag.count ? lag.percentile(99) / 1e6 : NaN,
   };
 }

@@ -153,3 +153,24 @@ export function runPgbench(url: string, { clients, seconds, scale }: { clients: 
   if (!Number.isFinite(tps)) throw new Error(`could not read pgbench's output:\n${output}`);
   return { tps, latencyMs, command: `pgbench -i -s ${scale} <db> && pgbench ${args.slice(0, -1).join(" ")} <db>` };
 }
+
+/** CPU seconds of a process and its descendants, reaped children included (/proc, clock ticks of 1/100 s). */
+export function cpuSeconds(root: number): number {
+  let ticks = 0;
+  for (const pid of processTree(root)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return ticks / 100;
+}
+
+/** The postmaster's pid, from the cluster's postmaster.pid. */
+export function postmasterPid(dataDir: string): number {
+  const file = readdirSync(dataDir).includes("postmaster.pid") ? `${dataDir}/postmaster.pid` : undefined;
+  if (!file) throw new Error(`no postmaster.pid in ${dataDir}`);
+  return Number(readFileSync(file, "utf8").split("\n")[0]);
+}

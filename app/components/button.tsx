@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import type { AnchorHTMLAttributes, ButtonHTMLAttributes } from "react";
 
 /**
@@ -15,8 +16,13 @@ export function Button({ variant, className, type = "button", ...props }: Button
   return <button type={type} className={buttonClass(variant, className)} {...props} />;
 }
 
-/** A link that looks like a button of the given variant. */
-export function ButtonLink({ variant, className, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { variant?: ButtonVariant }) {
+/**
+ * A link that looks like a button of the given variant. To another page of the site it is the
+ * router's link: with JavaScript, the page's data comes without a page load (a plain anchor
+ * loaded the whole document, server render and all); a section of this page stays an anchor.
+ */
+export function ButtonLink({ variant, className, href, ...props }: AnchorHTMLAttributes<HTMLAnchorElement> & { variant?: ButtonVariant; href: string }) {
+  if (href.startsWith("/") && !href.startsWith("//")) return <Link to={href} className={buttonClass(variant, className)} {...props} />;
   // eslint-disable-next-line jsx-a11y/anchor-has-content -- the content comes in props.children
-  return <a className={buttonClass(variant, className)} {...props} />;
+  return <a href={href} className={buttonClass(variant, className)} {...props} />;
 }
