@@ -48,6 +48,7 @@ const ephemeralFrom = (() => {
     return 32768;
   }
 })();
+// Three below the range's start: leave-nothing's three suites take a port and the next two.
 const QUIET_PORTS = { from: 20000, to: Math.max(Math.min(ephemeralFrom, 32768) - 3, 20001) };
 
 /** A port nothing listens on: a random one below the outgoing range, or the first free one in [from, to]. */
