@@ -263,6 +263,10 @@ export async function crowd({
     // An entry is what the hydrated card's fetcher does (ADR 093): the action, answered with its
     // data (200); only a refusal (202, a redirect) has the page's data loaded again (single
     // fetch: every loader, no render) with the toast's cookie.
+    /** The page after a redirect, with the cookies the answer set (the toast's). */
+    const withToastCookie = (answer: Answer): Sent => ({
+      headers: { ...headers, Cookie: [player.cookie, ...answer.setCookies.map((c) => c.split(";")[0])].join("; ") },
+    });
     const enter = (path: string, page: string) => (hydrated ? enterHydrated(path, page) : enterWithForm(path, page));
     const enterHydrated = (path: string, page: string) =>
       timed(
@@ -280,7 +284,7 @@ export async function crowd({
         {
           expect: [200],
           path: page === "/" ? "/_root.data" : `${page}.data`,
-          init: (answer) => ({ headers: { ...headers, Cookie: [player.cookie, ...answer.setCookies.map((c) => c.split(";")[0])].join("; ") } }),
+          init: withToastCookie,
           when: (answer) => answer.status === 202,
         },
       );
@@ -301,7 +305,7 @@ export async function crowd({
         {
           expect: [200],
           path: page,
-          init: (answer) => ({ headers: { ...headers, Cookie: [player.cookie, ...answer.setCookies.map((c) => c.split(";")[0])].join("; ") } }),
+          init: withToastCookie,
         },
       );
     /** Another page: its document at arrival or without JavaScript; its data, hydrated. */
