@@ -264,18 +264,29 @@ export type MemoryResult = {
   /** RSS after the load stopped and the server idled IDLE_SECONDS: V8 gives back the heap it grew for the rate, a leak keeps it. */
   idleMb: number;
   /** V8's heap at the end of the load, every process summed (the app's /metrics), when a METRICS_TOKEN is given. */
-  heap?: { usedMb: number; totalMb: number };
+  heap?: { usedMb: number; totalMb: number } | { unreadable: string };
 };
 
 /** How long the memory figure watches the server idle after its load. */
 const IDLE_SECONDS = 30;
 
-/** V8's heap, used and total, every process of the app summed, from its Prometheus metrics. */
-async function heapOf(port: number, token: string | undefined) {
+/** V8's heap, used and total, every process of the app summed, from its Prometheus metrics; or why it could not be read. */
+async function heapOf(port: number, token: string | undefined): Promise<MemoryResult["heap"]> {
   if (!token) return undefined;
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Authorization: `Bearer ${token}` } })).text();
+  const response = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+  const text = await response.text();
+  if (!response.ok) return { unreadable: `/metrics answered ${response.status}: ${text.slice(0, 120)}` };
   const value = (name: string) => Number(new RegExp(`^\\w*${name} ([\\d.e+]+)$`, "m").exec(text)?.[1]);
-  return { usedMb: value("nodejs_heap_size_used_bytes") / 2 ** 20, totalMb: value("nodejs_heap_size_total_bytes") / 2 ** 20 };
+  const [used, total] = [value("nodejs_heap_size_used_bytes"), value("nodejs_heap_size_total_bytes")];
+  if (Number.isNaN(used) || Number.isNaN(total)) return { unreadable: "/metrics has no nodejs_heap_size_used_bytes or _total_bytes" };
+  return { usedMb: used / 2 ** 20, totalMb: total / 2 ** 20 };
+}
+
+/** The memory figure's last sentence: the heap, or why it could not be read. */
+export function heapSentence(heap: MemoryResult["heap"]): string {
+  if (!heap) return ".";
+  if ("unreadable" in heap) return `. V8's heap could not be read: ${heap.unreadable}.`;
+  return `. V8's heap at the end of the load, every process summed: ${Math.round(heap.usedMb)} MB used of ${Math.round(heap.totalMb)} MB.`;
 }
 
 /**

@@ -320,9 +320,7 @@ try {
             .map((s) => `${round(s.minute, 1)}′ ${round(s.mb)} MB`)
             .join(", ") +
           `; ${round(result.idleMb)} MB after 30 s idle` +
-          (result.heap
-            ? `. V8's heap at the end of the load, every process summed: ${round(result.heap.usedMb)} MB used of ${round(result.heap.totalMb)} MB.`
-            : "."),
+          figures.heapSentence(result.heap),
       );
       log(`  ${rows.at(-1)!.measured}`);
     } finally {

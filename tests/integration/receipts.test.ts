@@ -188,12 +188,15 @@ describe("email receipts", () => {
     const other = await createTestUser({ coins: 100n });
     await db().user.update({ where: { id: other.id }, data: { emailEntryReceipts: true } });
 
-    // Many entries at once, by two players, some over the cap (refused: no receipt for them).
+    // Many entries at once, by two players, some over the cap (refused: no receipt for them),
+    // in batches shared with a player who asked for none.
     const results = await Promise.allSettled([
       ...Array.from({ length: 12 }, () => enterRaffle({ userId: player.id, raffleId: raffle.id })),
       ...Array.from({ length: 4 }, () => enterRaffle({ userId: other.id, raffleId: raffle.id })),
+      ...Array.from({ length: 4 }, () => enterRaffle({ userId: quiet.id, raffleId: raffle.id })),
     ]);
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(14);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(18);
+    expect(await db().emailOutbox.count({ where: { userId: quiet.id, kind: "entry_receipt" } })).toBe(0);
     for (const who of [player, other]) {
       const tickets = await db().entry.findMany({ where: { raffleId: raffle.id, userId: who.id }, select: { id: true, position: true } });
       const mails = await db().emailOutbox.findMany({

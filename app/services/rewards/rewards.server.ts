@@ -87,8 +87,9 @@ export async function spinWheel(userId: string, now = new Date()): Promise<{ rew
     const tier = activeVipTier(user, now);
     const reward = pickReward(wheelOdds(getEnv().SPIN_WHEEL_WEIGHTS, tier ? VIP_TIERS[tier].jackpotChances : 1), randomInt);
     const spin = await recordSpin(tx, { userId, reward, spunAt: now });
-    await givePromotion(tx, { userId, amount: reward, kind: "spin_reward", reference: `spin:${spin.id}` });
     await recordAudit(tx, { actor: userId, action: "spin", target: `user:${userId}`, details: { reward: reward.toString() } });
+    // Last: the house's promotions account is one row every spin locks, held until commit.
+    await givePromotion(tx, { userId, amount: reward, kind: "spin_reward", reference: `spin:${spin.id}` });
     return { reward, nextSpinTime: new Date(now.getTime() + SPIN_INTERVAL_MS) };
   });
 }
@@ -111,13 +112,14 @@ export async function claimVipDailyBonus(userId: string, now = new Date()): Prom
     if (!(await recordVipClaim(tx, { userId, day, tier, amount }))) {
       throw new DomainError("already_claimed", "You have already claimed today's bonus. Come back tomorrow (UTC).");
     }
+    await recordAudit(tx, { actor: userId, action: "vip.daily_bonus", target: `user:${userId}`, details: { tier, amount: amount.toString() } });
+    // Last, as the spin's: the promotions account's row stays locked until commit.
     await givePromotion(tx, {
       userId,
       amount,
       kind: "bonus",
       reference: `vip-daily:${userId}:${day.toISOString().slice(0, 10)}`,
     });
-    await recordAudit(tx, { actor: userId, action: "vip.daily_bonus", target: `user:${userId}`, details: { tier, amount: amount.toString() } });
     return { amount };
   });
 }
