@@ -361,19 +361,18 @@ BEGIN
   -- the entry's transaction: sent if and only if the entry holds, once per ticket (its key).
   -- Most players ask for none: then the statement is not run at all (it took 0.45 ms a
   -- batch that wrote nothing, issue 36).
-  IF NOT receipts THEN
-    RETURN;
+  IF receipts THEN
+    INSERT INTO "email_outbox" ("idempotency_key", "kind", "user_id", "to_address", "data")
+    SELECT 'entry-receipt:' || e."id", 'entry_receipt', u."id", u."email",
+           jsonb_build_object('receiptId', e."id", 'raffleId', e."raffle_id", 'raffleKind', x."kind"::TEXT, 'tier', x."tier",
+                              'position', e."position", 'cash', e."cash"::TEXT, 'bonus', e."bonus"::TEXT, 'seedHash', x."seed_hash",
+                              'beaconRound', x."beacon_round"::TEXT,
+                              'enteredAt', to_char(e."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'))
+      FROM unnest(a_ord, a_user, a_raffle, a_first, a_tickets) AS a(n, user_id, raffle_id, first, tickets)
+      JOIN "users" u ON u."id" = a.user_id AND u."email_entry_receipts"
+      JOIN "raffles" x ON x."id" = a.raffle_id
+      JOIN "entries" e ON e."raffle_id" = a.raffle_id AND e."position" BETWEEN a.first AND a.first + a.tickets - 1
+      ORDER BY a.n, e."position"
+      ON CONFLICT ("idempotency_key") DO NOTHING;
   END IF;
-  INSERT INTO "email_outbox" ("idempotency_key", "kind", "user_id", "to_address", "data")
-  SELECT 'entry-receipt:' || e."id", 'entry_receipt', u."id", u."email",
-         jsonb_build_object('receiptId', e."id", 'raffleId', e."raffle_id", 'raffleKind', x."kind"::TEXT, 'tier', x."tier",
-                            'position', e."position", 'cash', e."cash"::TEXT, 'bonus', e."bonus"::TEXT, 'seedHash', x."seed_hash",
-                            'beaconRound', x."beacon_round"::TEXT,
-                            'enteredAt', to_char(e."created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS "UTC"'))
-    FROM unnest(a_ord, a_user, a_raffle, a_first, a_tickets) AS a(n, user_id, raffle_id, first, tickets)
-    JOIN "users" u ON u."id" = a.user_id AND u."email_entry_receipts"
-    JOIN "raffles" x ON x."id" = a.raffle_id
-    JOIN "entries" e ON e."raffle_id" = a.raffle_id AND e."position" BETWEEN a.first AND a.first + a.tickets - 1
-    ORDER BY a.n, e."position"
-    ON CONFLICT ("idempotency_key") DO NOTHING;
 END $$;
