@@ -260,13 +260,13 @@ export async function crowd({
       await busyWith(tab, step);
       if (read) tab.last = Date.now();
     };
-    // An entry is what the hydrated card's fetcher does (ADR 093): the action, answered with its
-    // data (200); only a refusal (202, a redirect) has the page's data loaded again (single
-    // fetch: every loader, no render) with the toast's cookie.
     /** The page after a redirect, with the cookies the answer set (the toast's). */
     const withToastCookie = (answer: Answer): Sent => ({
       headers: { ...headers, Cookie: [player.cookie, ...answer.setCookies.map((c) => c.split(";")[0])].join("; ") },
     });
+    // An entry is what the hydrated card's fetcher does (ADR 093): the action, answered with its
+    // data (200); only a refusal (202, a redirect) has the page's data loaded again (single
+    // fetch: every loader, no render) with the toast's cookie.
     const enter = (path: string, page: string) => (hydrated ? enterHydrated(path, page) : enterWithForm(path, page));
     const enterHydrated = (path: string, page: string) =>
       timed(
