@@ -64,7 +64,7 @@ async function runServer(env: Env) {
   const jobs = startJobs(env, cluster.isWorker ? "mail" : "all");
   // The database's gauges are read by the process that owns the jobs, once for the cluster.
   if (cluster.isWorker) answerMetricsRequests();
-  else registerDatabaseGauges();
+  else if (env.METRICS_TOKEN) registerDatabaseGauges({ ledgerCheckSeconds: env.METRICS_LEDGER_CHECK_SECONDS });
   const remix = await remixHandler(env);
   const app = express();
   let shuttingDown = false;

@@ -23,7 +23,7 @@ export async function runPrimary(env: Env) {
   const database = await openOrExit(env);
   const jobs = startJobs(env, "timed");
   // The workers' scrapes are answered here, with every worker's metrics and the jobs'.
-  registerDatabaseGauges();
+  if (env.METRICS_TOKEN) registerDatabaseGauges({ ledgerCheckSeconds: env.METRICS_LEDGER_CHECK_SECONDS });
   serveClusterMetrics();
   // A worker gets the primary's database by URL: demo mode (the embedded database) is passed on explicitly.
   const workerEnv = { DATABASE_URL: database.url, SEED_ON_START: "false", ...(env.demoMode ? { DEMO_MODE: "true" } : {}) };

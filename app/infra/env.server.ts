@@ -182,6 +182,8 @@ const schema = z.object({
   ADMIN_ACCESS_KEY: z.string().min(12, "expected at least 12 characters").optional(),
   /** The bearer token of GET /metrics; unset, /metrics is 404. */
   METRICS_TOKEN: z.string().min(24, "expected at least 24 characters").optional(),
+  /** How often, at most, /metrics's ledger check reads every posting (in the background; its cost grows with the ledger). */
+  METRICS_LEDGER_CHECK_SECONDS: z.coerce.number({ message: "expected a number of seconds" }).positive("expected a number of seconds").default(60),
   OAUTH_ISSUER: z.url("expected the issuer URL of an OpenID Connect provider").optional(),
   OAUTH_CLIENT_ID: z.string().min(1).optional(),
   OAUTH_CLIENT_SECRET: z.string().min(1).optional(),

@@ -5,6 +5,7 @@ import { poolStats } from "~/models/db.server";
 import { ledgerInvariants } from "~/models/money/ledger.server";
 import { countPaymentsByStatus, countPayoutLegsByStatus, countWithdrawalsByStatus } from "~/models/system/status-counts.server";
 import { openStreamCount } from "./events.server";
+import { getLogger } from "./logger.server";
 
 /**
  * What GET /metrics shows (Prometheus text, prom-client's global registry).
@@ -13,10 +14,8 @@ import { openStreamCount } from "./events.server";
  * so both copies count into the same ones.
  */
 const PREFIX = "raffle_";
-/** Figures read from the database are read at most this often, whatever the scrape rate. */
-const STATES_TTL_MS = 15_000;
-/** The ledger check reads every posting: once a minute at most. */
-const LEDGER_TTL_MS = 60_000;
+/** The statuses read from the database are read at most this often, whatever the scrape rate. */
+const STATES_EVERY_MS = 15_000;
 
 function createMetrics() {
   collectDefaultMetrics({ prefix: PREFIX, eventLoopMonitoringPrecision: 20 });
@@ -109,37 +108,64 @@ export function observeHttp(labels: { method: string; route: string; status: num
   m.httpDuration.observe(values, seconds);
 }
 
-/** A value read at most once per `ttl`; concurrent scrapes share the one read. */
-function cached<T>(ttl: number, read: () => Promise<T>): () => Promise<T> {
-  let value: { at: number; read: Promise<T> } | undefined;
-  return () => {
-    if (!value || Date.now() - value.at > ttl) {
-      const next = { at: Date.now(), read: read() };
-      // A failed read is not kept: the next scrape tries again.
-      next.read.catch(() => {
-        if (value === next) value = undefined;
+type Reading<T> = { value: T; at: number; seconds: number };
+
+/**
+ * A figure read from the database away from the scrape. `latest()` answers at once with the
+ * last value read (undefined before the first) and, when the last read set out more than
+ * `every` ms ago, starts the next, one at a time. The ledger check grows with the ledger: a
+ * slow read must not hold up the scrape (the cluster's gathering gives up after seconds), and
+ * a failed one must not fail it; the last value stays, and its time shows how old it is.
+ */
+export function readInBackground<T>(every: number, read: () => Promise<T>, onError: (error: unknown) => void, now = Date.now) {
+  let last: Reading<T> | undefined;
+  let reading = false;
+  let setOut = -Infinity;
+  const refresh = () => {
+    if (reading || now() - setOut < every) return;
+    reading = true;
+    setOut = now();
+    const started = setOut;
+    read()
+      .then((value) => {
+        last = { value, at: now(), seconds: (now() - started) / 1000 };
+      }, onError)
+      .finally(() => {
+        reading = false;
       });
-      value = next;
-    }
-    return value.read;
+  };
+  return {
+    refresh,
+    latest(): Reading<T> | undefined {
+      refresh();
+      return last;
+    },
   };
 }
 
 /**
  * The gauges read from the database (payments, withdrawals and payout legs by state, the
- * ledger check), at scrape time through a short cache. Registered only in the process
+ * ledger check), in the background (readInBackground). Registered only in the process
  * that owns the jobs (the single process, or the cluster's primary), so that the
- * cluster's sum counts them once.
+ * cluster's sum counts them once; the first reads start at once, before the first scrape.
  */
-export function registerDatabaseGauges(): void {
+export function registerDatabaseGauges({ ledgerCheckSeconds }: { ledgerCheckSeconds: number }): void {
   const gauges = remember("raffle:database-gauges", () => ({ registered: false }));
   if (gauges.registered) return;
   gauges.registered = true;
-  const states = cached(STATES_TTL_MS, async () => {
-    const [payments, withdrawals, legs] = await Promise.all([countPaymentsByStatus(), countWithdrawalsByStatus(), countPayoutLegsByStatus()]);
-    return { payments, withdrawals, legs };
-  });
-  const ledger = cached(LEDGER_TTL_MS, ledgerInvariants);
+  const failed = (what: string) => (error: unknown) => getLogger().warn({ err: error }, `could not read the ${what} for /metrics; the last values stay`);
+  const states = readInBackground(
+    STATES_EVERY_MS,
+    async () => {
+      const [payments, withdrawals, legs] = await Promise.all([countPaymentsByStatus(), countWithdrawalsByStatus(), countPayoutLegsByStatus()]);
+      return { payments, withdrawals, legs };
+    },
+    failed("statuses"),
+  );
+  const ledger = readInBackground(ledgerCheckSeconds * 1000, ledgerInvariants, failed("ledger check"));
+  states.refresh();
+  ledger.refresh();
+  const readings = () => [["statuses", states.latest()] as const, ["ledger", ledger.latest()] as const];
   for (const [name, help] of [
     ["payments", "Card payments by status."],
     ["withdrawals", "Withdrawals (payout requests) by status."],
@@ -148,8 +174,9 @@ export function registerDatabaseGauges(): void {
       name: `${PREFIX}${name}`,
       help,
       labelNames: ["status"] as const,
-      async collect() {
-        const counts = (await states())[name];
+      collect() {
+        const counts = states.latest()?.value[name];
+        if (!counts) return;
         this.reset();
         for (const [status, count] of counts) this.set({ status }, count);
       },
@@ -159,26 +186,44 @@ export function registerDatabaseGauges(): void {
     name: `${PREFIX}payout_legs`,
     help: "Payout legs (refunds to card, transfers) by kind and status.",
     labelNames: ["kind", "status"] as const,
-    async collect() {
-      const { legs } = await states();
+    collect() {
+      const legs = states.latest()?.value.legs;
+      if (!legs) return;
       this.reset();
       for (const { kind, status, count } of legs) this.set({ kind, status }, count);
     },
   });
   new Gauge({
     name: `${PREFIX}ledger_ok`,
-    help: "1 when the ledger check passes (every account sums to 0 in all and in bonus coins, balances equal postings, no transaction unbalanced, no floor broken), else 0.",
-    async collect() {
-      const check = await ledger();
-      const ok = check.total === 0n && check.bonusTotal === 0n && check.mismatched === 0 && check.negative === 0 && check.unbalanced === 0;
-      this.set(ok ? 1 : 0);
+    help: "1 when the last ledger check passed (every account sums to 0 in all and in bonus coins, balances equal postings, no transaction unbalanced, no floor broken), 0 when it failed, NaN before the first check.",
+    collect() {
+      const check = ledger.latest()?.value;
+      const ok = check && check.total === 0n && check.bonusTotal === 0n && check.mismatched === 0 && check.negative === 0 && check.unbalanced === 0;
+      this.set(check ? (ok ? 1 : 0) : Number.NaN);
     },
   });
   new Gauge({
     name: `${PREFIX}ledger_sum_coins`,
-    help: "The sum of every ledger account's balance, in coins (0 when the books balance).",
-    async collect() {
-      this.set(Number((await ledger()).total));
+    help: "The sum of every ledger account's balance at the last check, in coins (0 when the books balance; NaN before the first check).",
+    collect() {
+      const check = ledger.latest()?.value;
+      this.set(check ? Number(check.total) : Number.NaN);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}database_read_timestamp_seconds`,
+    help: "When the figures read from the database were last read (read: statuses, ledger), in Unix seconds: the ledger check's age is now minus this.",
+    labelNames: ["read"] as const,
+    collect() {
+      for (const [read, reading] of readings()) if (reading) this.set({ read }, reading.at / 1000);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}database_read_duration_seconds`,
+    help: "How long the last read of the figures read from the database took (read: statuses, ledger).",
+    labelNames: ["read"] as const,
+    collect() {
+      for (const [read, reading] of readings()) if (reading) this.set({ read }, reading.seconds);
     },
   });
 }

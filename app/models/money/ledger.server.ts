@@ -154,24 +154,30 @@ export async function userBalance(userId: string, client: Tx = db()): Promise<bi
   return cash + bonus;
 }
 
-/** For the invariant checks: the sum over all accounts, and accounts whose balance disagrees with their postings. */
 /**
  * For the invariant checks: the sum over all accounts and over the bonus ones, accounts
  * whose balance disagrees with their postings or is below a floor, and transactions that
- * do not balance (in all, or in bonus coins alone).
+ * do not balance (in all, or in bonus coins alone). One statement, one snapshot; the postings
+ * are summed per account in one pass (a sum per account through the index took four times
+ * as long on the benchmark's ledger).
  */
 export async function ledgerInvariants(): Promise<{ total: bigint; bonusTotal: bigint; mismatched: number; negative: number; unbalanced: number }> {
-  const [row] = await db().$queryRaw<{ total: bigint; bonusTotal: bigint; mismatched: bigint; negative: bigint; unbalanced: bigint }[]>`
+  const [, [row]] = await db().$transaction([
+    // Room to group the postings by transaction in memory: 6.0 s to 1.9 s on 2.3 million postings.
+    db().$executeRaw`SET LOCAL work_mem = '256MB'`,
+    db().$queryRaw<{ total: bigint; bonusTotal: bigint; mismatched: bigint; negative: bigint; unbalanced: bigint }[]>`
     SELECT
       (SELECT coalesce(sum(balance), 0)::bigint FROM ledger_accounts) AS total,
       (SELECT coalesce(sum(balance), 0)::bigint FROM ledger_accounts WHERE kind IN ('user_bonus', 'raffle_pot_bonus', 'promotions')) AS "bonusTotal",
       (SELECT count(*) FROM ledger_accounts a
-         WHERE a.balance <> (SELECT coalesce(sum(p.amount), 0) FROM ledger_postings p WHERE p.account_id = a.id)) AS mismatched,
+         LEFT JOIN (SELECT account_id, sum(amount) AS sum FROM ledger_postings GROUP BY account_id) p ON p.account_id = a.id
+         WHERE a.balance <> coalesce(p.sum, 0)) AS mismatched,
       (SELECT count(*) FROM ledger_accounts WHERE kind IN ('user', 'user_bonus', 'withdrawal_hold', 'raffle_pot', 'raffle_pot_bonus') AND balance < 0) AS negative,
       (SELECT count(*) FROM (
          SELECT p.transaction_id FROM ledger_postings p JOIN ledger_accounts a ON a.id = p.account_id
          GROUP BY p.transaction_id
-         HAVING sum(p.amount) <> 0 OR sum(p.amount) FILTER (WHERE a.kind IN ('user_bonus', 'raffle_pot_bonus', 'promotions')) <> 0) t) AS unbalanced`;
+         HAVING sum(p.amount) <> 0 OR sum(p.amount) FILTER (WHERE a.kind IN ('user_bonus', 'raffle_pot_bonus', 'promotions')) <> 0) t) AS unbalanced`,
+  ]);
   return {
     total: row!.total,
     bonusTotal: row!.bonusTotal,

@@ -1,9 +1,11 @@
 import { expect, test } from "@playwright/test";
+import pg from "pg";
+import { runningDatabaseUrl } from "../../support/database-dump";
 import { newDataDir, removeDataDirs, startServer, stopServer, waitUntilReady, type ServerProcess, signUpOn } from "../../support/server-process";
 import { scaled } from "../../support/timeouts";
 
 /**
- * GET /metrics (ADR 026): off without METRICS_TOKEN, 401 without the right bearer, and
+ * GET /metrics (ADR 097): off without METRICS_TOKEN, 401 without the right bearer, and
  * with it the whole cluster's metrics: a worker's HTTP and entry counters and the
  * primary's draws and database gauges, summed, whichever worker the scrape reaches.
  */
@@ -12,11 +14,12 @@ const TOKEN = "metrics-token-for-the-process-test";
 test.describe.configure({ mode: "serial" });
 test.afterAll(() => removeDataDirs());
 
-async function withServer(env: Record<string, string>, run: (base: string) => Promise<void>) {
-  const server: ServerProcess = await startServer(newDataDir(), env);
+async function withServer(env: Record<string, string>, run: (base: string, dataDir: string) => Promise<void>) {
+  const dataDir = newDataDir();
+  const server: ServerProcess = await startServer(dataDir, env);
   try {
     await waitUntilReady(server);
-    await run(`http://localhost:${server.port}`);
+    await run(`http://localhost:${server.port}`, dataDir);
   } finally {
     await stopServer(server);
   }
@@ -55,6 +58,8 @@ test("with two workers, /metrics needs the token and shows the cluster's counter
     expect((await fetch(`${base}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}x` } })).status).toBe(401);
     expect((await fetch(`${base}/metrics`, { headers: { Authorization: TOKEN } })).status).toBe(401);
 
+    // The database's figures are read in the background from the start, not at the first scrape.
+    await expect.poll(async () => sample(await scrape(base), "raffle_ledger_ok"), { timeout: scaled(30_000) }).toBe(1);
     const before = await scrape(base);
     for (const name of [
       "raffle_http_requests_total",
@@ -69,11 +74,12 @@ test("with two workers, /metrics needs the token and shows the cluster's counter
       "raffle_db_pool_connections",
       "raffle_ledger_ok",
       "raffle_ledger_sum_coins",
+      "raffle_database_read_timestamp_seconds",
+      "raffle_database_read_duration_seconds",
       "raffle_nodejs_eventloop_lag_seconds",
     ]) {
       expect(before, name).toMatch(new RegExp(`^# TYPE ${name.replace(/_bucket$/, "")} `, "m"));
     }
-    expect(sample(before, "raffle_ledger_ok")).toBe(1);
     expect(sample(before, "raffle_db_pool_connections", { state: "max" })).toBeGreaterThanOrEqual(10);
 
     // An entry (refused: no such raffle) is counted, under its route's pattern, not its URL.
@@ -96,5 +102,45 @@ test("with two workers, /metrics needs the token and shows the cluster's counter
     await expect.poll(async () => sample(await scrape(base), "raffle_draws_total"), { timeout: scaled(60_000), intervals: [1_000] }).toBeGreaterThan(0);
     const afterDraw = await scrape(base);
     expect(sample(afterDraw, "raffle_draw_lag_seconds_count")).toBeGreaterThan(0);
+  });
+});
+
+test("a ledger check held up by the database neither holds up nor fails the scrape", async () => {
+  test.setTimeout(scaled(120_000));
+  const env = { METRICS_TOKEN: TOKEN, WEB_CONCURRENCY: "2", METRICS_LEDGER_CHECK_SECONDS: "1", SCHEDULER_ENABLED: "false" };
+  await withServer(env, async (base, dataDir) => {
+    const checkedAt = (text: string) => sample(text, "raffle_database_read_timestamp_seconds", { read: "ledger" });
+    await expect.poll(async () => sample(await scrape(base), "raffle_ledger_ok"), { timeout: scaled(30_000) }).toBe(1);
+    const lastCheck = checkedAt(await scrape(base));
+    expect(lastCheck).toBeGreaterThan(0);
+
+    // A lock on the postings stands for a ledger check that takes minutes on a large ledger.
+    const db = new pg.Client({ connectionString: await runningDatabaseUrl(dataDir) });
+    await db.connect();
+    try {
+      await db.query("BEGIN");
+      await db.query("LOCK TABLE ledger_postings IN ACCESS EXCLUSIVE MODE");
+      const waitingChecks = async () => {
+        // Inside a transaction, pg_stat_activity keeps its first snapshot unless told.
+        await db.query("SELECT pg_stat_clear_snapshot()");
+        const { rows } = await db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ledger_postings%' AND pid <> pg_backend_pid()",
+        );
+        return rows[0]!.n;
+      };
+      // Scrapes start the next check (a second after the last); it waits on the lock.
+      await expect.poll(async () => (await scrape(base), waitingChecks()), { timeout: scaled(30_000) }).toBe(1);
+
+      const during = await scrape(base);
+      expect(sample(during, "raffle_ledger_ok")).toBe(1);
+      expect(checkedAt(during)).toBe(lastCheck);
+      expect(sample(during, "raffle_payments")).toBeGreaterThanOrEqual(0);
+      expect(await waitingChecks()).toBe(1);
+    } finally {
+      await db.query("ROLLBACK");
+      await db.end();
+    }
+    // Released, the check ends and the next scrapes carry it.
+    await expect.poll(async () => checkedAt(await scrape(base)), { timeout: scaled(30_000) }).toBeGreaterThan(lastCheck);
   });
 });
