@@ -51,12 +51,13 @@ export function BottomNav() {
       {/* While play is stopped no link leads to raffles (PRODUCT.md). */}
       {paused ? null : (
         <>
-          <a href="/#featured" className={item}>
+          {/* The router's links: from another page, home comes as data and the router scrolls to the section. */}
+          <Link to="/#featured" className={item}>
             Raffles
-          </a>
-          <a href="/#winners" className={item}>
+          </Link>
+          <Link to="/#winners" className={item}>
             Winners
-          </a>
+          </Link>
         </>
       )}
       <Link to="/account" className={item}>

@@ -25,6 +25,7 @@ import { rememberReturnTo } from "~/web/return-to.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { readForm } from "~/web/http.server";
 import { PageError } from "~/components/route-error";
+import { Logo } from "~/components/logo";
 import { needsSecondStep } from "~/services/accounts/two-step-sign-in.server";
 import { pendingSignInCookie } from "~/web/pending-sign-in.server";
 import { passActionHeaders } from "~/web/action-headers";
@@ -228,8 +229,9 @@ export default function Login() {
   const returnTo = safeRedirectPath(params.get("returnTo"));
   return (
     <main className="mx-auto flex min-h-screen max-w-4xl flex-col gap-8 px-4 py-10">
-      <Link to="/" className="text-lg font-black">
-        Raffle Rush
+      {/* The mark that heads every other page, named "Raffle Rush" as its link. */}
+      <Link to="/" className="self-start">
+        <Logo />
       </Link>
       {/* items-start: each card is as tall as its own form (the sign-in card does not stretch to the sign-up card's height). */}
       <div className="grid grid-cols-1 items-start gap-10 md:grid-cols-2">

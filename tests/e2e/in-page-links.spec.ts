@@ -41,4 +41,22 @@ test.describe("on a phone", () => {
     await bar.getByRole("link", { name: "Raffles" }).click();
     await expect(featured).toBeInViewport();
   });
+
+  test("from another page, Raffles and Winners land on home's sections, as data when hydrated", async ({ page, javaScriptEnabled }) => {
+    await signUpWithUsername(page);
+    const bar = page.getByRole("navigation", { name: "Mobile" });
+    for (const [name, heading] of [
+      ["Raffles", "Biggest Pots"],
+      ["Winners", "Recent Winners"],
+    ] as const) {
+      await page.goto("/history");
+      await hydratedIfJavaScript(page);
+      // A mark on the window outlives the router's navigation and not a document load.
+      await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+      await bar.getByRole("link", { name }).click();
+      await expect(page).toHaveURL(/\/#/);
+      await expect(page.getByRole("heading", { name: heading })).toBeInViewport();
+      expect(await page.evaluate(() => "sameDocument" in window)).toBe(javaScriptEnabled);
+    }
+  });
 });

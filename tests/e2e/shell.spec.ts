@@ -13,6 +13,15 @@ test.describe("the site shell", () => {
     }
   });
 
+  test("heads the sign-in pages with the logo, a link home", async ({ page }) => {
+    for (const path of ["/api/login", "/forgot-password"]) {
+      await page.goto(path);
+      const home = page.getByRole("link", { name: "Raffle Rush" });
+      await expect(home).toHaveAttribute("href", "/");
+      await expect(home.getByTestId("logo")).toBeVisible();
+    }
+  });
+
   test("answers an unknown path with the player-facing not-found page and a 404", async ({ page }) => {
     const response = await page.goto("/no/such/page");
     expect(response?.status()).toBe(404);
