@@ -1,4 +1,4 @@
-import type { ShouldRevalidateFunction } from "@remix-run/react";
+import { useRevalidator, type ShouldRevalidateFunction } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { isCardEntryAnswer, type CardEntryAnswer } from "~/shared/card-answer";
 
@@ -17,20 +17,32 @@ type Told = {
 
 const ToldContext = createContext<Told>({ balances: null, tickets: new Map(), tell: () => {} });
 
+/** The player's coins in the root's data. */
+const coinsIn = (root: object) => (root as { user?: { coinBalance: number } | null }).user?.coinBalance;
+
 /** Held by the root route, over its loader's data (`root`). */
 export function EntryAnswers({ root, children }: { root: object; children: ReactNode }) {
-  const [balances, setBalances] = useState<Told["balances"]>(null);
+  const [balances, setBalances] = useState<(Told["balances"] & { before?: number }) | null>(null);
   const [tickets, setTickets] = useState<ReadonlyMap<string, number>>(new Map());
-  // The answer's coins are newer than the root's data shown when it comes.
-  const shown = useRef(root);
+  // The answer's coins are newer than the root's data shown when it comes. A reload of that
+  // data under way then (the live stream's, after a draw or a round) may have read the coins
+  // from before the entry.
+  const reloading = useRevalidator().state === "loading";
+  const shown = useRef({ root, reloading });
   useEffect(() => {
-    shown.current = root;
-  }, [root]);
+    shown.current = { root, reloading };
+  }, [root, reloading]);
   const tell = useCallback((answer: CardEntryAnswer) => {
-    setBalances({ over: shown.current, coins: answer.balances });
+    const { root: over, reloading } = shown.current;
+    setBalances({ over, coins: answer.balances, before: reloading ? coinsIn(over) : undefined });
     const { raffleId, myTickets } = answer.entered;
     setTickets((told) => ((told.get(raffleId) ?? 0) >= myTickets ? told : new Map(told).set(raffleId, myTickets)));
   }, []);
+  // That load's data, when it still shows the coins from before the entry, is older than the
+  // answer: the answer stays over it (set while rendering, so the old coins never show).
+  if (balances?.before !== undefined && balances.over !== root) {
+    setBalances(coinsIn(root) === balances.before ? { over: root, coins: balances.coins } : null);
+  }
   const value = useMemo(() => ({ balances, tickets, tell }), [balances, tickets, tell]);
   return <ToldContext.Provider value={value}>{children}</ToldContext.Provider>;
 }

@@ -3,7 +3,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData } from "@remix-run/react";
 import type { z } from "zod";
 import { coinsToDecimal } from "~/shared/money";
-import { BREAKS, EXCLUSIONS, exclusionFormSchema, limitFormSchema, REALITY_CHECK_CHOICES, realityCheckFormSchema } from "~/shared/responsible-play-options";
+import { BREAKS, EXCLUSIONS, REALITY_CHECK_CHOICES } from "~/shared/responsible-play-options";
+import { exclusionFormSchema, limitFormSchema, realityCheckFormSchema } from "~/shared/responsible-play-schemas";
 import { utcMinute } from "~/shared/dates";
 import { buttonClass, FormErrors, inputClass } from "./form-fields";
 

@@ -22,6 +22,7 @@ describe("readInBackground", () => {
 
     expect(figure.latest()).toBeUndefined();
     expect(figure.latest()).toBeUndefined();
+    await settled();
     expect(pending).toHaveLength(1);
     now += 250;
     pending[0]!.resolve(7);
@@ -31,6 +32,7 @@ describe("readInBackground", () => {
     // Stale: the next read sets out, and until it ends, even long past `every`, the last value stands.
     now += 60_000;
     expect(figure.latest()?.value).toBe(7);
+    await settled();
     expect(pending).toHaveLength(2);
     now += 600_000;
     expect(figure.latest()?.value).toBe(7);
@@ -52,10 +54,12 @@ describe("readInBackground", () => {
     );
 
     figure.refresh();
+    await settled();
     pending[0]!.resolve(3);
     await settled();
     now += 15_000;
     figure.refresh();
+    await settled();
     pending[1]!.reject(new Error("connection lost"));
     await settled();
     expect(errors).toEqual([new Error("connection lost")]);
@@ -64,6 +68,26 @@ describe("readInBackground", () => {
 
     now += 15_000;
     expect(figure.latest()?.value).toBe(3);
+    await settled();
     expect(pending).toHaveLength(3);
+  });
+
+  it("goes on after a read that throws before it returns a promise", async () => {
+    let calls = 0;
+    const errors: unknown[] = [];
+    const read = () => {
+      calls += 1;
+      if (calls === 1) throw new Error("no pool yet");
+      return Promise.resolve(calls);
+    };
+    let now = 0;
+    const figure = readInBackground(1_000, read, (error) => errors.push(error), () => now);
+    figure.refresh();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toEqual([new Error("no pool yet")]);
+    now += 1_000;
+    figure.refresh();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(figure.latest()?.value).toBe(2);
   });
 });

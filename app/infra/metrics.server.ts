@@ -126,7 +126,9 @@ export function readInBackground<T>(every: number, read: () => Promise<T>, onErr
     reading = true;
     setOut = now();
     const started = setOut;
-    read()
+    // Through a promise even if `read` throws at once, so `reading` is always cleared.
+    Promise.resolve()
+      .then(read)
       .then((value) => {
         last = { value, at: now(), seconds: (now() - started) / 1000 };
       }, onError)
@@ -147,7 +149,8 @@ export function readInBackground<T>(every: number, read: () => Promise<T>, onErr
  * The gauges read from the database (payments, withdrawals and payout legs by state, the
  * ledger check), in the background (readInBackground). Registered only in the process
  * that owns the jobs (the single process, or the cluster's primary), so that the
- * cluster's sum counts them once; the first reads start at once, before the first scrape.
+ * cluster's sum counts them once. The first scrape starts the first reads: without scrapes
+ * the database is not read (a benchmark's phases, a server nobody watches).
  */
 export function registerDatabaseGauges({ ledgerCheckSeconds }: { ledgerCheckSeconds: number }): void {
   const gauges = remember("raffle:database-gauges", () => ({ registered: false }));
@@ -163,8 +166,6 @@ export function registerDatabaseGauges({ ledgerCheckSeconds }: { ledgerCheckSeco
     failed("statuses"),
   );
   const ledger = readInBackground(ledgerCheckSeconds * 1000, ledgerInvariants, failed("ledger check"));
-  states.refresh();
-  ledger.refresh();
   const readings = () => [["statuses", states.latest()] as const, ["ledger", ledger.latest()] as const];
   for (const [name, help] of [
     ["payments", "Card payments by status."],

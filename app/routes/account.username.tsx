@@ -9,7 +9,8 @@ import { requireUser } from "~/web/auth.server";
 import { jsonError, readForm } from "~/web/http.server";
 import { pageAction } from "~/web/page-action.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
-import { USERNAME_FIRST, USERNAME_HINT, USERNAME_MAX, usernameFormSchema } from "~/shared/username";
+import { USERNAME_FIRST, USERNAME_HINT, USERNAME_MAX } from "~/shared/username";
+import { usernameFormSchema } from "~/shared/username-form";
 
 const returnToOf = (request: Request) => new URL(request.url).searchParams.get("returnTo");
 

@@ -12,7 +12,7 @@ import { useHydrated } from "~/components/use-hydrated";
 import { ResidenceFields, type ResidenceChoices } from "~/components/residence-fields";
 import { AccountError, signIn, signUp } from "~/services/accounts/sign-up.server";
 import { getOptionalUser, startSession } from "~/web/auth.server";
-import { isoDayField } from "~/shared/dates";
+import { isoDayField } from "~/shared/date-fields";
 import { getEnv } from "~/infra/env.server";
 import { knownDevice, rememberDevice } from "~/web/known-device.server";
 import { jurisdictionChoices, residenceFields } from "~/shared/jurisdictions";
@@ -20,7 +20,8 @@ import { authenticateWithOidc, oidcEnabled } from "~/services/accounts/oidc.serv
 import { relyingParty } from "~/services/accounts/passkeys.server";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/shared/password-policy";
 import { RateLimited } from "~/services/system/rate-limit.server";
-import { depositLimitFields, limitsFromFields } from "~/shared/responsible-play-options";
+import { limitsFromFields } from "~/shared/responsible-play-options";
+import { depositLimitFields } from "~/shared/responsible-play-schemas";
 import { rememberReturnTo } from "~/web/return-to.server";
 import { safeRedirectPath } from "~/shared/safe-redirect";
 import { readForm } from "~/web/http.server";

@@ -9,7 +9,7 @@ import { ResidenceFields } from "~/components/residence-fields";
 import { AccountError, completeOnboarding } from "~/services/accounts/sign-up.server";
 import { needsOnboarding } from "~/services/accounts/sessions.server";
 import { getSession, unauthorized } from "~/web/auth.server";
-import { isoDayField } from "~/shared/dates";
+import { isoDayField } from "~/shared/date-fields";
 import { getEnv } from "~/infra/env.server";
 import { jurisdictionChoices, residenceFields } from "~/shared/jurisdictions";
 import { safeRedirectPath } from "~/shared/safe-redirect";

@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** "2026-06-08 11:00 UTC": how pages and messages state a moment. */
 export function utcMinute(at: Date | string): string {
   return `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
@@ -30,20 +28,4 @@ export function parseIsoDay(text: string): Date | null {
   if (year < EARLIEST_YEAR || year > LATEST_YEAR || month < 1 || month > 12 || day < 1) return null;
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCMonth() === month - 1 && date.getUTCDate() === day ? date : null;
-}
-
-/** A form field holding a calendar day (parseIsoDay), with the messages a player reads. */
-export function isoDayField(missing: string) {
-  return z
-    .string({ message: missing })
-    .trim()
-    .min(1, missing)
-    .transform((text, ctx) => {
-      const day = parseIsoDay(text);
-      if (!day) {
-        ctx.addIssue({ code: "custom", message: `Enter a real date between ${EARLIEST_YEAR} and ${LATEST_YEAR}, like 1990-02-28` });
-        return z.NEVER;
-      }
-      return day;
-    });
 }

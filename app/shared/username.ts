@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /**
  * The spec's username rules (section 5), in its order and with its exact messages, then
  * the names the site keeps for itself. The same function runs in the browser
@@ -8,18 +6,9 @@ import { z } from "zod";
 export const USERNAME_MAX = 20;
 export const USERNAME_HINT = "3-20 characters, letters, numbers, and underscores only";
 
-const USERNAME_REQUIRED = "Username Required: Please enter a username to continue.";
+export const USERNAME_REQUIRED = "Username Required: Please enter a username to continue.";
 
 export type UsernameProblem = { title: string; description: string };
-
-/**
- * The username dialog's form: one field, up to 200 characters read; the rules of
- * `validateUsername` then run on it in the browser and again in `createUsername`.
- */
-export const usernameFormSchema = z.object({
-  // Trimmed, then required: spaces alone are no username (the rules then run on the trimmed name).
-  username: z.string({ message: USERNAME_REQUIRED }).max(200).trim().min(1, USERNAME_REQUIRED),
-});
 
 /** An entry before a username is chosen: the API's message, and the username page's reason. */
 export const USERNAME_FIRST = "Choose a username before you play: other players see it when you win.";

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { keepToasts, signUpWithUsername } from "../support";
+import { grantWinnings, keepToasts, signUpWithUsername } from "../support";
 
 // Toasts are what these tests read: they last until read, however slow the machine.
 test.beforeEach(({ page }) => keepToasts(page));
@@ -64,4 +64,38 @@ test("a player signed out meanwhile gets the spec's toast and the sign-in page",
   await expect(page).toHaveURL(/\/api\/login\?returnTo=%2F$/);
   await expect(page.getByTestId("toast")).toContainText("Unauthorized");
   await expect(page.getByTestId("toast")).toContainText("You are logged out. Logging in again...");
+});
+
+test("a reload of the page's data that set out before an entry does not bring back the coins from before it", async ({ page }) => {
+  const { email } = await signUpWithUsername(page);
+  await page.goto("/");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  // The next load of the page's data is read by the server at once (the coins before the
+  // entry) and reaches the page only when let go, after the entry's answer.
+  let caught = false;
+  let letGo: (() => Promise<void>) | undefined;
+  await page.route(
+    (url) => url.pathname.endsWith(".data"),
+    async (route) => {
+      if (route.request().method() !== "GET" || caught) return route.continue();
+      caught = true;
+      const response = await route.fetch();
+      letGo = () => route.fulfill({ response });
+    },
+  );
+  type Routed = { __remixRouter: { revalidate(): void; state: { revalidation: string } } };
+  await page.evaluate(() => void (window as unknown as Routed).__remixRouter.revalidate());
+  await expect.poll(() => letGo !== undefined).toBe(true);
+
+  const card = page.locator('[data-testid="raffle-card"]', { hasText: "Enter $0.05" }).first();
+  await card.getByRole("button", { name: "Enter $0.05" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Successfully entered micro raffle!");
+  await expect(page.getByTestId("coin-balance")).toHaveText("995 coins");
+  await letGo!();
+  await expect.poll(() => page.evaluate(() => (window as unknown as Routed).__remixRouter.state.revalidation)).toBe("idle");
+  await expect(page.getByTestId("coin-balance")).toHaveText("995 coins");
+  // A load that sets out after the entry shows its coins, as any load does.
+  await grantWinnings(email, 10);
+  await page.evaluate(() => void (window as unknown as Routed).__remixRouter.revalidate());
+  await expect(page.getByTestId("coin-balance")).toHaveText("1,005 coins");
 });
