@@ -81,7 +81,12 @@ describe("readInBackground", () => {
       return Promise.resolve(calls);
     };
     let now = 0;
-    const figure = readInBackground(1_000, read, (error) => errors.push(error), () => now);
+    const figure = readInBackground(
+      1_000,
+      read,
+      (error) => errors.push(error),
+      () => now,
+    );
     figure.refresh();
     await new Promise((resolve) => setImmediate(resolve));
     expect(errors).toEqual([new Error("no pool yet")]);
