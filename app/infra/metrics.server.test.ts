@@ -1,18 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { readInBackground } from "./metrics.server";
 
+/** Lets the reads' promises run. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
 /** A read the test settles by hand, and how many times it was asked for. */
 function controlledRead() {
   const pending: { resolve: (value: number) => void; reject: (error: Error) => void }[] = [];
   const read = () => new Promise<number>((resolve, reject) => pending.push({ resolve, reject }));
-  const settled = () => new Promise((resolve) => setImmediate(resolve));
-  return { read, pending, settled };
+  return { read, pending };
 }
 
 describe("readInBackground", () => {
   it("answers at once with the last value while a read is under way, one read at a time", async () => {
     let now = 1_000;
-    const { read, pending, settled } = controlledRead();
+    const { read, pending } = controlledRead();
     const figure = readInBackground(
       60_000,
       read,
@@ -45,7 +47,7 @@ describe("readInBackground", () => {
   it("keeps the last value when a read fails, reports the failure and tries again after `every`", async () => {
     let now = 0;
     const errors: unknown[] = [];
-    const { read, pending, settled } = controlledRead();
+    const { read, pending } = controlledRead();
     const figure = readInBackground(
       15_000,
       read,
@@ -53,12 +55,12 @@ describe("readInBackground", () => {
       () => now,
     );
 
-    figure.refresh();
+    figure.latest();
     await settled();
     pending[0]!.resolve(3);
     await settled();
     now += 15_000;
-    figure.refresh();
+    figure.latest();
     await settled();
     pending[1]!.reject(new Error("connection lost"));
     await settled();
@@ -87,12 +89,12 @@ describe("readInBackground", () => {
       (error) => errors.push(error),
       () => now,
     );
-    figure.refresh();
-    await new Promise((resolve) => setImmediate(resolve));
+    figure.latest();
+    await settled();
     expect(errors).toEqual([new Error("no pool yet")]);
     now += 1_000;
-    figure.refresh();
-    await new Promise((resolve) => setImmediate(resolve));
+    figure.latest();
+    await settled();
     expect(figure.latest()?.value).toBe(2);
   });
 });

@@ -137,7 +137,6 @@ export function readInBackground<T>(every: number, read: () => Promise<T>, onErr
       });
   };
   return {
-    refresh,
     latest(): Reading<T> | undefined {
       refresh();
       return last;
