@@ -177,6 +177,66 @@ describe("identity verification through Stripe Identity", () => {
     expect((await userRow(p.id)).closedAt).toBeNull();
   });
 
+  it("under 18 with a refund the bank turns down after the closure: support is told once, with the amount", async () => {
+    mode.stripe.refundOutcome = "pending";
+    let p: Awaited<ReturnType<typeof minorWithPayment>>;
+    try {
+      p = await minorWithPayment((payload) => mode.deliver(payload));
+    } finally {
+      mode.stripe.refundOutcome = "succeeded";
+    }
+    // Pending counts as sent: the coins went with it and the account closed.
+    const closed = await userRow(p.id);
+    expect(closed.closedAt).not.toBeNull();
+    expect(closed.flagReason).toBe("under 18 by a verified date of birth: account closed, card payments refunded");
+    const [refund] = p.refunds();
+    const updated = (id: string, type: string) => mode.deliver(event(id, type, { id: refund!.id, object: "refund" }));
+    // Still pending at the provider: an event alone tells nobody anything.
+    expect((await updated("evt_minor_refund_pending", "refund.updated")).status).toBe(200);
+    expect(await userRow(p.id)).toMatchObject({ flaggedAt: closed.flaggedAt, flagReason: closed.flagReason });
+
+    mode.stripe.settleRefund(refund!.id, "failed", "expired_or_canceled_card");
+    // Stripe tells a failure by two events (and may repeat each); they may come at once.
+    const answers = await Promise.all([
+      updated("evt_minor_refund_failed", "refund.failed"),
+      updated("evt_minor_charge_refund", "charge.refund.updated"),
+      updated("evt_minor_refund_updated", "refund.updated"),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    const flagged = await userRow(p.id);
+    expect(flagged.flaggedAt!.getTime()).toBeGreaterThan(closed.flaggedAt!.getTime());
+    expect(flagged.flagReason).toContain("a refund of $4.99 to the card failed at the bank (expired_or_canceled_card)");
+    expect(await db().auditEvent.findMany({ where: { target: `user:${p.id}`, action: "account.under_age_refund_failed" }, select: { details: true } })).toEqual(
+      [{ details: { refundId: refund!.id, amountCents: 499, failureReason: "expired_or_canceled_card" } }],
+    );
+    // Support clears the flag once the money went back another way; a late repeat does not raise it again.
+    await db().user.update({ where: { id: p.id }, data: { flaggedAt: null, flagReason: null } });
+    expect((await updated("evt_minor_refund_late", "charge.refund.updated")).status).toBe(200);
+    expect((await userRow(p.id)).flaggedAt).toBeNull();
+  });
+
+  it("a failed refund that is neither a withdrawal's nor an under-age account's is left alone", async () => {
+    const p = await player("IE");
+    const intent = await createIntent(p.cookie);
+    mode.stripe.succeed(intent.paymentIntentId);
+    expect((await call("/api/confirm-payment", { method: "POST", cookie: p.cookie, json: { paymentIntentId: intent.paymentIntentId } })).status).toBe(200);
+    // A refund made by hand in Stripe's dashboard, naming the player, that the bank turned down.
+    const refund = {
+      id: "re_by_hand",
+      object: "refund" as const,
+      amount: 499,
+      currency: "usd",
+      payment_intent: intent.paymentIntentId,
+      status: "failed" as const,
+      failure_reason: "expired_or_canceled_card",
+      metadata: { userId: p.id, reason: "goodwill" },
+    };
+    mode.stripe.refunds.set(refund.id, refund);
+    expect((await mode.deliver(event("evt_other_refund", "refund.failed", refund))).status).toBe(200);
+    expect((await userRow(p.id)).flaggedAt).toBeNull();
+    expect(await db().auditEvent.count({ where: { target: `user:${p.id}`, action: "account.under_age_refund_failed" } })).toBe(0);
+  });
+
   it("refuses a result for another player's session, and ignores a session we did not start", async () => {
     const owner = await player();
     const other = await player();

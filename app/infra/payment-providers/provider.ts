@@ -28,6 +28,9 @@ export type ProviderRefund = {
   /** `refused`: the provider would not make it (the payment was refunded or disputed already). */
   status: "pending" | "succeeded" | "failed" | "refused";
   failureReason?: string;
+  /** As the provider holds them, when it was read back from the provider. */
+  amountCents?: number;
+  metadata?: Record<string, string>;
 };
 
 /** A provider event as we read it; `eventId` (the provider's id for it) tells a repeat apart. */

@@ -99,11 +99,12 @@ function sameRefund(found: Stripe.Metadata, idempotencyKey: string, metadata: Re
 
 /** Our reading of a Refund: `requires_action` and `pending` wait for the bank; `canceled` sent nothing, as `failed`. */
 function toRefund(refund: Stripe.Refund): ProviderRefund {
-  if (refund.status === "succeeded") return { id: refund.id, status: "succeeded" };
+  const held = { id: refund.id, amountCents: refund.amount, metadata: refund.metadata ?? {} };
+  if (refund.status === "succeeded") return { ...held, status: "succeeded" };
   if (refund.status === "failed" || refund.status === "canceled") {
-    return { id: refund.id, status: "failed", failureReason: refund.failure_reason ?? refund.status };
+    return { ...held, status: "failed", failureReason: refund.failure_reason ?? refund.status };
   }
-  return { id: refund.id, status: "pending" };
+  return { ...held, status: "pending" };
 }
 
 export const stripeProvider: PaymentProvider = {

@@ -1,4 +1,5 @@
-import { openCardPaymentsOf, underAgeAccountsOpen } from "~/models/accounts/identity-check.server";
+import { openCardPaymentsOf, underAgeAccountsOpen, underAgeRefundFailureRecorded, UNDER_AGE_REFUND_FAILED } from "~/models/accounts/identity-check.server";
+import { recordAudit } from "~/models/back-office/audit-event.server";
 import { db } from "~/models/db.server";
 import { flagUser } from "~/models/accounts/user.server";
 import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
@@ -62,6 +63,26 @@ export async function closeUnderAge(userId: string, now = new Date()): Promise<U
     getLogger().warn({ event: "under_age_closure_waiting", userId, reason: error.message }, "an under-age account could not be closed yet");
     return "waiting";
   }
+}
+
+/**
+ * A refund to a minor's card the bank turned down after it was sent (pending when the
+ * account closed, the coins it paid for taken back then): the money came back to us, so
+ * support is told to return it another way, once per refund however many events tell it.
+ */
+export async function followUnderAgeRefund(refundId: string, now = new Date()): Promise<void> {
+  const refund = await paymentProvider().getRefund(refundId);
+  const userId = refund.metadata?.userId;
+  if (refund.status !== "failed" || refund.metadata?.reason !== "under_age" || !userId) return;
+  const failed = { refundId, amountCents: refund.amountCents ?? 0, failureReason: refund.failureReason ?? "failed" };
+  const told = await db().$transaction(async (tx) => {
+    if ((await underAgeRefundFailureRecorded(tx, userId, refundId)) !== false) return false;
+    const reason = `under 18 by a verified date of birth: a refund of ${formatDollars(BigInt(failed.amountCents))} to the card failed at the bank (${failed.failureReason}) after its coins were taken back; return it another way`;
+    await flagUser(tx, userId, reason, now);
+    await recordAudit(tx, { actor: "provider", action: UNDER_AGE_REFUND_FAILED, target: `user:${userId}`, details: failed });
+    return true;
+  });
+  if (told) getLogger().warn({ event: "under_age_refund_failed", userId, ...failed }, "an under-age account's refund failed after it was sent");
 }
 
 /** The admin queue shows why the account waits. */

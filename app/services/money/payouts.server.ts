@@ -328,11 +328,15 @@ async function applyRefund(withdrawalId: string, legId: string, refund: Provider
   });
 }
 
-/** A refund event from the provider: read the refund from the provider (never from the event) and settle its leg. */
-export async function refreshRefund(refundId: string, now = new Date()): Promise<void> {
+/**
+ * A refund event from the provider: read the refund from the provider (never from the event)
+ * and settle its leg. False when the refund is no withdrawal's.
+ */
+export async function refreshRefund(refundId: string, now = new Date()): Promise<boolean> {
   const leg = await legs.findLegByReference(refundId);
-  if (!leg) return;
+  if (!leg) return false;
   await applyRefund(leg.withdrawalId, leg.id, await paymentProvider().getRefund(refundId), now);
+  return true;
 }
 
 /** The news of the player's withdrawal whose state changed last, taken once (app/web/payout-toasts words it). */
@@ -343,7 +347,7 @@ export function takePayoutNews(userId: string, withdrawalId: string) {
 /** The sweep: sends approved withdrawals a crash left unsent, and asks the provider about refunds still open. */
 export async function settleOpenPayouts(now = new Date()): Promise<void> {
   // One payout the provider cannot answer for must not hold up the others.
-  const each = async (what: string, run: () => Promise<void>) => {
+  const each = async (what: string, run: () => Promise<unknown>) => {
     try {
       await run();
     } catch (error) {

@@ -4,6 +4,7 @@ import { refreshRefund } from "../payouts.server";
 import type { ProviderEvent } from "~/infra/payment-providers/provider";
 import { settleHostedCheckout, settlePayment } from "./settle.server";
 import { refreshCheck } from "../../accounts/identity.server";
+import { followUnderAgeRefund } from "../../accounts/age-closure.server";
 
 /** A verified provider event; unknown payments and unknown event types are acknowledged and ignored. */
 export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
@@ -27,8 +28,8 @@ async function handle(event: ProviderEvent): Promise<void> {
       await reversePayment(event.paymentId, event.reversal, new Date(), event.eventId ? { id: event.eventId, type: event.kind } : undefined);
       return;
     case "refund_updated":
-      // A refund this site sent as part of a withdrawal (others are not ours: ignored).
-      await refreshRefund(event.refundId);
+      // A refund this site sent: part of a withdrawal, or an under-age account's (others are ignored).
+      if (!(await refreshRefund(event.refundId))) await followUnderAgeRefund(event.refundId);
       return;
     case "identity_updated":
       await refreshCheck(event.sessionId);
