@@ -6,11 +6,22 @@ import { gzipSync } from "node:zlib";
 export const HOME_JS_BUDGET_BYTES = 150_000;
 
 /**
- * The ceiling of every other page a player loads: the heaviest today (`/withdraw`, 160.3 kB
- * with its card and bank forms) and room for a small feature, so that a large library on a
- * shared path fails a test rather than only showing in the next bench's table.
+ * The ceiling of the pages with forms of their own (`/withdraw`, 161.3 kB with its card and
+ * bank forms; `/responsible-play`, 150.2 kB): the heaviest today and room for a small
+ * feature, so that a large library on a shared path fails a test rather than only showing
+ * in the next bench's table.
  */
 export const PAGE_JS_BUDGET_BYTES = 165_000;
+
+/** The pages whose forms bring conform and zod (the others must not: see below). */
+export const PAGES_WITH_FORMS = ["/withdraw", "/responsible-play"];
+
+/**
+ * The ceiling of every other page, the home page's included (118 to 128 kB since zod left
+ * the shell's shared modules, fdb5044): zod coming back through one of them (24 kB) fails a
+ * test, while the home page's target in the bench stays the issue's 150 kB.
+ */
+export const FORMLESS_PAGE_JS_BUDGET_BYTES = 135_000;
 
 /** The pages a player loads, the home page first: the bench weighs them all, the browser test holds their budgets. */
 export const PLAYER_PAGES = ["/", "/quick", "/vip", "/checkout?package=package_2", "/history", "/withdraw", "/responsible-play", "/rules", "/terms"];
