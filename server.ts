@@ -19,7 +19,7 @@ import { bearerMatches, METRICS_CONTENT_TYPE, registerDatabaseGauges } from "~/i
 import { answerMetricsRequests, scrapeMetrics } from "./server/metrics-cluster";
 import { runPrimary } from "./server/cluster";
 import { contentSecurityPolicy, httpTimeouts, type Locals } from "./server/http";
-import { clientGone, flushOncePerBurst, malformedUrlIs400, readBodyUpTo, withAfterWrite, withOutageAnswers, withReadBody } from "./server/remix";
+import { clientGone, flushOncePerBurst, malformedUrlIs400, publicFilesOf, readBodyUpTo, withAfterWrite, withOutageAnswers, withReadBody } from "./server/remix";
 import { loadEnv, logWelcome, onShutdown, openOrExit, startJobs } from "./server/lifecycle";
 
 /** Request bodies larger than this are refused with 413 before any route sees them, announced or chunked. */
@@ -41,9 +41,8 @@ async function remixHandler(env: Env) {
   const build = (await import(/* @vite-ignore */ buildUrl)) as ServerBuild;
   const assets = express.Router();
   assets.use("/assets", express.static(fileURLToPath(new URL("./client/assets", import.meta.url)), { immutable: true, maxAge: "1y" }));
-  // The other public files (favicon.svg) have an extension; pages and API paths never look on disk.
-  const publicFiles = express.static(fileURLToPath(new URL("./client", import.meta.url)), { maxAge: "1h" });
-  assets.use((req, res, next) => (/\.\w+$/.test(req.path) ? publicFiles(req, res, next) : next()));
+  const client = fileURLToPath(new URL("./client", import.meta.url));
+  assets.use(publicFilesOf(client, express.static(client, { maxAge: "1h" })));
   return { assets, build, close: async () => {} };
 }
 

@@ -1,11 +1,14 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import net, { type AddressInfo } from "node:net";
 import { createGunzip, gunzipSync } from "node:zlib";
 import { data, redirect, writeReadableStreamToWritable, type ActionFunctionArgs, type ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { flushOncePerBurst, withAfterWrite } from "./remix";
+import { flushOncePerBurst, publicFilesOf, withAfterWrite } from "./remix";
 
 /** A page handed over as React hands one over: many pieces of about 2 kB, all at once. */
 const PIECES = 40;
@@ -157,5 +160,38 @@ describe("withAfterWrite", () => {
       status: 302,
     });
     expect(wrapped.routes.page).toBe(build.routes.page);
+  });
+});
+
+describe("publicFilesOf", () => {
+  let dir: string;
+  let base: string;
+  let server: http.Server;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "public-files-"));
+    mkdirSync(path.join(dir, "icons"));
+    writeFileSync(path.join(dir, "favicon.svg"), "<svg/>");
+    writeFileSync(path.join(dir, "icons", "coin.svg"), "<svg>coin</svg>");
+    const app = express();
+    app.use(publicFilesOf(dir, express.static(dir)));
+    app.use((req, res) => res.type("text/plain").send(`page ${req.path}`));
+    // A file that appears after start (or a page's name that matches one) is never served from disk.
+    writeFileSync(path.join(dir, "quick.data"), "from disk");
+    server = app.listen(0);
+    await new Promise((resolve) => server.once("listening", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves the files named at start and passes every other path on without looking on disk", async () => {
+    const text = async (pathname: string) => (await fetch(`${base}${pathname}`)).text();
+    expect(await text("/favicon.svg")).toBe("<svg/>");
+    expect(await text("/icons/coin.svg")).toBe("<svg>coin</svg>");
+    expect(await text("/quick.data")).toBe("page /quick.data");
+    expect(await text("/raffles/1/enter.data")).toBe("page /raffles/1/enter.data");
+    expect(await text("/")).toBe("page /");
   });
 });
