@@ -277,6 +277,28 @@ describe("many raffles ending together", () => {
       await db().auditEvent.count({ where: { action: { in: ["raffle.draw", "raffle.cancel"] }, target: { in: [...ids].map((id) => `raffle:${id}`) } } }),
     ).toBe(230);
   });
+
+  it("holds a batch to its tickets: raffles past them wait for the next batch, and each is drawn once", async () => {
+    const players = await Promise.all(Array.from({ length: 2 }, () => createTestUser({ coins: 10_000n })));
+    const raffles = await Promise.all(Array.from({ length: 5 }, () => createTestRaffle({ entryPrice: 1n, maxTicketsPerPlayer: 10 })));
+    for (const raffle of raffles) for (const p of players) await enterRaffle({ userId: p.id, raffleId: raffle.id, tickets: 2 });
+    const ids = raffles.map((r) => r.id);
+    const after = new Date(Math.max(...raffles.map((r) => r.endsAt.getTime())) + 1);
+    // Four tickets a raffle, at most ten a batch: two of them a batch, however many raffles it may take.
+    const outcomes = (await drawDueRaffles(after, { batchSize: 50, batchTickets: 10 })).filter((o) => ids.includes(o.raffleId));
+    expect(outcomes.map((o) => o.outcome)).toEqual(Array(5).fill("completed"));
+    expect(new Set(outcomes.map((o) => o.raffleId)).size).toBe(5);
+    // The batches, told apart by the transaction that wrote their prizes.
+    const batches = await db().$queryRaw<{ raffles: number; tickets: number }[]>`
+      SELECT count(*)::int AS raffles, sum(ticket_count)::int AS tickets FROM (
+        SELECT DISTINCT t.xmin::text AS batch, r.id, r.ticket_count
+        FROM ledger_transactions t JOIN raffles r ON r.id = t.raffle_id
+        WHERE t.kind IN ('prize', 'refund') AND t.xmin::text IN (
+          SELECT xmin::text FROM ledger_transactions WHERE kind = 'prize' AND raffle_id = ANY(${ids}::uuid[]))
+      ) drawn GROUP BY batch`;
+    expect(batches.length).toBeGreaterThanOrEqual(3);
+    for (const batch of batches) expect(batch.raffles === 1 || batch.tickets <= 10).toBe(true);
+  });
 });
 
 describe("draws racing the same players' entries and rewards", () => {

@@ -3,7 +3,7 @@ import { db } from "~/models/db.server";
 import { userAccountId, userBalance } from "~/models/money/ledger.server";
 import { seedHash } from "~/services/fairness/draw-math.server";
 import { completeRaffleEarly } from "~/services/raffles/early-completion.server";
-import { drawDueRaffles, drawNextDueRaffle, enterRaffle } from "~/services/raffles/raffles.server";
+import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
 import { codeOf } from "../support/outcomes";
 
@@ -161,8 +161,9 @@ describe("drawing", () => {
       { userId: b.id, tickets: 1 },
     ]);
     await expect(
-      drawNextDueRaffle(raffle.after, {
-        afterLock: () => {
+      drawDueRaffles(raffle.after, {
+        workers: 1,
+        afterClaim: () => {
           throw new Error("crash after the lock");
         },
       }),

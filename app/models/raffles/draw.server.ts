@@ -6,7 +6,7 @@ import type { Tx } from "../db.server";
  * rather than a dozen per raffle (docs/decisions/009-entries-and-draws-in-bulk.md).
  * The ledger's triggers still keep balances and check that each transaction balances.
  */
-export type RaffleToDraw = Pick<Raffle, "id" | "kind" | "entryPrice" | "seed"> & Partial<Pick<Raffle, "endsAt">>;
+export type RaffleToDraw = Pick<Raffle, "id" | "kind" | "entryPrice" | "seed"> & Partial<Pick<Raffle, "endsAt" | "ticketCount">>;
 
 /**
  * Locks up to `limit` active raffles whose end has passed, oldest first, skipping ones
@@ -16,11 +16,11 @@ export type RaffleToDraw = Pick<Raffle, "id" | "kind" | "entryPrice" | "seed"> &
 export function claimDueRaffles(tx: Tx, now: Date, limit: number, round?: { chain: string; round: number }): Promise<RaffleToDraw[]> {
   return round
     ? tx.$queryRaw<RaffleToDraw[]>`
-        SELECT id::text AS id, kind, entry_price AS "entryPrice", seed, ends_at AS "endsAt" FROM raffles
+        SELECT id::text AS id, kind, entry_price AS "entryPrice", seed, ends_at AS "endsAt", ticket_count AS "ticketCount" FROM raffles
         WHERE status = 'active' AND ends_at <= ${now} AND beacon_chain = ${round.chain} AND beacon_round = ${round.round}
         ORDER BY ends_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`
     : tx.$queryRaw<RaffleToDraw[]>`
-        SELECT id::text AS id, kind, entry_price AS "entryPrice", seed, ends_at AS "endsAt" FROM raffles
+        SELECT id::text AS id, kind, entry_price AS "entryPrice", seed, ends_at AS "endsAt", ticket_count AS "ticketCount" FROM raffles
         WHERE status = 'active' AND ends_at <= ${now} AND beacon_round IS NULL
         ORDER BY ends_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
 }

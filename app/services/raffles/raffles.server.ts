@@ -326,6 +326,16 @@ export async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, act
   return outcomes;
 }
 
+/** The first raffles whose tickets together stay within `tickets`, and always the first. */
+function upToTickets(raffles: RaffleToDraw[], tickets: number): RaffleToDraw[] {
+  let held = 0;
+  for (const [i, raffle] of raffles.entries()) {
+    held += raffle.ticketCount ?? 0;
+    if (held > tickets && i > 0) return raffles.slice(0, i);
+  }
+  return raffles;
+}
+
 /** Each drawn raffle's outcome with when it ended, for the draw lag (metrics). */
 function withEnds({ raffles, outcomes }: { raffles: RaffleToDraw[]; outcomes: DrawOutcome[] }) {
   const ends = new Map(raffles.map((raffle) => [raffle.id, raffle.endsAt]));
@@ -333,66 +343,52 @@ function withEnds({ raffles, outcomes }: { raffles: RaffleToDraw[]; outcomes: Dr
 }
 
 /**
- * Draws one due raffle committed without a beacon that no other instance is drawing.
- * Returns undefined when none is due. A crash mid-draw rolls the whole transaction back, so the raffle stays
- * active and the next pass draws it, once.
- */
-export async function drawNextDueRaffle(now = new Date(), hooks: { afterLock?: () => void } = {}): Promise<DrawOutcome | undefined> {
-  const drawn = await db().$transaction(
-    async (tx) => {
-      const raffles = await claimDueRaffles(tx, now, 1);
-      if (raffles.length === 0) return undefined;
-      hooks.afterLock?.();
-      return { raffles, outcomes: await drawLocked(tx, raffles, now, "system") };
-    },
-    { timeout: 30_000 },
-  );
-  if (!drawn) return undefined;
-  countDraws(withEnds(drawn));
-  return drawn.outcomes[0];
-}
-
-/**
- * Draws every due raffle, `batchSize` per transaction and `workers` transactions at a
- * time (raffles another drawer holds are skipped, so any number of instances may run
- * this); returns what was drawn. Raffles that wait for a beacon round are drawn once
- * their round is fetched and verified (one fetch per round for all of them), or
- * cancelled when it cannot be by its deadline. Meanwhile they stay active past
- * their end, and this pass leaves them: no lock or connection is held while a round is
- * awaited, unless `waitForBeacons` (tests) makes the pass wait for the due rounds.
+ * Draws every due raffle, up to `batchSize` raffles and `batchTickets` tickets per
+ * transaction (a batch holds its tickets in memory; at least one raffle however many it
+ * has) and `workers` transactions at a time (raffles another drawer holds are skipped, so
+ * any number of instances may run this); returns what was drawn. A crash mid-draw
+ * (`afterClaim` throwing, in tests) rolls its batch back: the next pass draws it, once.
+ * Raffles that wait for a beacon round are drawn once their round is fetched and verified
+ * (one fetch per round for all of them), or cancelled when it cannot be by its deadline.
+ * Meanwhile they stay active past their end, and this pass leaves them: no lock or
+ * connection is held while a round is awaited, unless `waitForBeacons` (tests) makes the
+ * pass wait for the due rounds.
  */
 export async function drawDueRaffles(
   now = new Date(),
-  {
-    batchSize = 100,
-    workers = 3,
-    waitForBeacons = false,
-    source = beacon(),
-  }: { batchSize?: number; workers?: number; waitForBeacons?: boolean; source?: BeaconSource } = {},
+  options: Partial<Batches> & { waitForBeacons?: boolean; source?: BeaconSource } = {},
 ): Promise<DrawOutcome[]> {
-  const outcomes = await drawBatches(now, batchSize, workers);
+  const { waitForBeacons = false, source = beacon(), ...given } = options;
+  const batches: Batches = { batchSize: 500, batchTickets: 50_000, workers: 3, ...given };
+  const outcomes = await drawBatches(now, batches);
   for (const due of await dueBeaconRounds(now)) {
     const round = waitForBeacons ? await source.get(due.chain, due.round) : source.peek(due.chain, due.round);
-    if (round) outcomes.push(...(await drawBatches(now, batchSize, workers, { chain: due.chain.hash, round })));
+    if (round) outcomes.push(...(await drawBatches(now, batches, { chain: due.chain.hash, round })));
   }
   return outcomes;
 }
 
-async function drawBatches(now: Date, batchSize: number, workers: number, beaconRound?: { chain: string; round: BeaconRound }): Promise<DrawOutcome[]> {
+type Batches = { batchSize: number; batchTickets: number; workers: number; afterClaim?: () => void };
+
+async function drawBatches(now: Date, batches: Batches, beaconRound?: { chain: string; round: BeaconRound }): Promise<DrawOutcome[]> {
+  const { batchSize, batchTickets, workers, afterClaim } = batches;
   const outcomes: DrawOutcome[] = [];
   const claim = beaconRound ? { chain: beaconRound.chain, round: beaconRound.round.round } : undefined;
   const worker = async () => {
     for (;;) {
       const drawn = await db().$transaction(
         async (tx) => {
-          const raffles = await claimDueRaffles(tx, now, batchSize, claim);
-          return { raffles, outcomes: await drawLocked(tx, raffles, now, "system", beaconRound?.round) };
+          const claimed = await claimDueRaffles(tx, now, batchSize, claim);
+          if (claimed.length > 0) afterClaim?.();
+          // Raffles past the batch's tickets stay locked until it commits: the next batch draws them.
+          const raffles = upToTickets(claimed, batchTickets);
+          return { claimed: claimed.length, raffles, outcomes: await drawLocked(tx, raffles, now, "system", beaconRound?.round) };
         },
         { timeout: 30_000 },
       );
       countDraws(withEnds(drawn));
       outcomes.push(...drawn.outcomes);
-      if (drawn.outcomes.length < batchSize) return;
+      if (drawn.claimed < batchSize && drawn.raffles.length === drawn.claimed) return;
     }
   };
   await Promise.all(Array.from({ length: workers }, worker));
