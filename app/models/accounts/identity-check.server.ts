@@ -132,13 +132,8 @@ export function markDemoPlayerVerified(email: string, at = new Date()) {
 /** The audit action of an under-age account's refund that failed at the bank. */
 export const UNDER_AGE_REFUND_FAILED = "account.under_age_refund_failed";
 
-/**
- * Locks the player's row (so two events of one refund at once are told apart) and says
- * whether the failure of this refund is on record already; undefined: no such player.
- */
-export async function underAgeRefundFailureRecorded(tx: Tx, userId: string, refundId: string): Promise<boolean | undefined> {
-  const locked = await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
-  if (locked.length === 0) return undefined;
+/** Whether the failure of this refund of the player's is on record already. */
+export async function underAgeRefundFailureRecorded(tx: Tx, userId: string, refundId: string): Promise<boolean> {
   const target = `user:${userId}`;
   return (await tx.auditEvent.count({ where: { action: UNDER_AGE_REFUND_FAILED, target, details: { path: ["refundId"], equals: refundId } } })) > 0;
 }

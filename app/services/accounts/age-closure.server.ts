@@ -2,6 +2,7 @@ import { openCardPaymentsOf, underAgeAccountsOpen, underAgeRefundFailureRecorded
 import { recordAudit } from "~/models/back-office/audit-event.server";
 import { db } from "~/models/db.server";
 import { flagUser } from "~/models/accounts/user.server";
+import { lockPlayer } from "~/models/accounts/user-closure.server";
 import { paymentProvider } from "~/infra/payment-providers/current-provider.server";
 import { getLogger } from "~/infra/logger.server";
 import { DomainError } from "~/shared/domain-error";
@@ -76,7 +77,8 @@ export async function followUnderAgeRefund(refundId: string, now = new Date()): 
   if (refund.status !== "failed" || refund.metadata?.reason !== "under_age" || !userId) return;
   const failed = { refundId, amountCents: refund.amountCents ?? 0, failureReason: refund.failureReason ?? "failed" };
   const told = await db().$transaction(async (tx) => {
-    if ((await underAgeRefundFailureRecorded(tx, userId, refundId)) !== false) return false;
+    // The player's row first, so that two events of one refund at once record it once.
+    if (!(await lockPlayer(tx, userId)) || (await underAgeRefundFailureRecorded(tx, userId, refundId))) return false;
     const reason = `under 18 by a verified date of birth: a refund of ${formatDollars(BigInt(failed.amountCents))} to the card failed at the bank (${failed.failureReason}) after its coins were taken back; return it another way`;
     await flagUser(tx, userId, reason, now);
     await recordAudit(tx, { actor: "provider", action: UNDER_AGE_REFUND_FAILED, target: `user:${userId}`, details: failed });
