@@ -4,11 +4,11 @@
  * results into docs/benchmarks.md (between the bench markers) and prints them.
  *
  * Flags: --memory-minutes=10  --seconds=20 (each load phase)  --only=entries,reads,draws,weight,memory
- *        --repeats=3 (each load and draw phase, the app and its reference alternating; the
- *        report gives medians with their spread)
+ *        --repeats=3 (each load, draw and crowd phase, the app and its reference (the crowd's
+ *        sizes) alternating; the report gives medians with their spread)
  *        --draws-scale=10000 (the second draw figure; 0 skips it)
  *        --note="…" (printed with the machine, e.g. that it was shared)  --no-report
- *        --crowd=250,500,1000  --crowd-seconds=180  --crowd-step=mixed (docs/benchmarks.md)
+ *        --crowd=250,500,1000  --crowd-seconds=120  --crowd-step=mixed (docs/benchmarks.md)
  *        --beacon=false (skips the third draw figure: 1,000 raffles committed to a local drand
  *        beacon of quicknet's scheme and 3 s period, served by two relays in this process, on
  *        a fresh app told of it; that figure includes the wait for the round, and its target
@@ -35,7 +35,7 @@ const repeats = Math.max(1, Number(flags.repeats ?? 3)); // the app and its refe
 const only = new Set((flags.only ?? "entries,reads,draws,weight,memory,crowd").split(","));
 // The crowd figure's sizes, each size's length, and one step alone (printed only) (issue 36).
 const crowdSizes = (flags.crowd ?? "250,500,1000").split(",").map(Number);
-const crowdSeconds = Number(flags["crowd-seconds"] ?? 180);
+const crowdSeconds = Number(flags["crowd-seconds"] ?? 120);
 const crowdStep = (flags["crowd-step"] ?? "mixed") as CrowdStepChoice;
 if (!CROWD_STEPS.includes(crowdStep)) throw new Error(`--crowd-step is one of ${CROWD_STEPS.join(", ")}`);
 const basePort = Number(process.env.BENCH_PORT ?? 3310);
@@ -333,6 +333,7 @@ try {
     const measured = await crowdPhase({
       sizes: crowdSizes,
       seconds: crowdSeconds,
+      repeats,
       players: crowdPlayers,
       startApp: () => startApp({ port: basePort, env, logFile: appLog }),
       postgresDir: postgres.dataDir,
