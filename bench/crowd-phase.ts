@@ -108,14 +108,13 @@ function reloadsPerPlayerMinute(r: CrowdResult): string {
   return (count / r.players / (r.measuredSeconds / 60)).toFixed(1);
 }
 
-/** A size's figures in a line; with its runs, each page and entry p99 with its spread. */
+/** A size's figures in a line (errors: `r`'s, the runs' sum for a median); with its runs, each p99 with its spread. */
 function summary(r: CrowdResult, runs: CrowdResult[] = [r]): string {
   const p99 = (name: string) => {
     const s = spread(runs.map((run) => run.steps.find((step) => step.step === name)?.p99 ?? Number.NaN));
     return Number.isFinite(s.median) ? showSpread(s, 0, " ms") : "—";
   };
-  const errors = runs.reduce((total, run) => total + run.errors, 0);
-  return `home p99 ${p99("home")}, entry p99 ${p99("entry")}, live reloads p99 ${p99("live reload")}, ${reloadsPerPlayerMinute(r)} a player a minute; events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${errors} errors, driver's lag p99 ${r.driverLagP99.toFixed(0)} ms`;
+  return `home p99 ${p99("home")}, entry p99 ${p99("entry")}, live reloads p99 ${p99("live reload")}, ${reloadsPerPlayerMinute(r)} a player a minute; events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${r.errors} errors, driver's lag p99 ${r.driverLagP99.toFixed(0)} ms`;
 }
 
 /**
