@@ -328,7 +328,8 @@ try {
     }
   }
   if (only.has("crowd")) {
-    const crowdPlayers = [...players, ...(await createPlayers(Math.max(0, Math.max(...crowdSizes) - players.length), 1_000_000_000n))];
+    // Players of its own, not the entries figure's, who hold the bench raffles' thousands of tickets (ADR 099).
+    const crowdPlayers = await createPlayers(Math.max(...crowdSizes), 1_000_000_000n);
     const env = { ...appEnv, EVENT_STREAMS_MAX: "40000" }; // one address holds a twentieth: 2,000 streams
     const measured = await crowdPhase({
       sizes: crowdSizes,
