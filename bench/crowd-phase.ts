@@ -42,8 +42,7 @@ export async function crowdPhase({
     for (const size of sizes) {
       const app = await startApp();
       try {
-        // The first run of each size is enough to see where PostgreSQL's time goes.
-        const statements = run === 1 ? await statementsFrom(databaseUrl) : undefined;
+        const statements = await statementsFrom(databaseUrl);
         const stepNote = only && only !== "mixed" ? `, every step ${only}` : "";
         log(`crowd${repeats > 1 ? ` ${run}/${repeats}` : ""}: ${size} players for ${seconds} s${stepNote}`);
         const result = await crowd({
@@ -58,7 +57,7 @@ export async function crowdPhase({
         });
         runsBySize.get(size)!.push(result);
         log(`  ${summary(result)}`);
-        await statements?.write(size);
+        await statements?.write(repeats > 1 ? `${size}-run${run}` : `${size}`);
       } finally {
         await app.stop();
       }
@@ -120,7 +119,8 @@ function summary(r: CrowdResult, runs: CrowdResult[] = [r]): string {
 /**
  * With BENCH_STATEMENTS=<path> (and the cluster started with POSTGRES_SETTINGS=
  * shared_preload_libraries=pg_stat_statements), each size's statements by total time go to
- * <path>-<size>.tsv: where PostgreSQL's share of a player goes.
+ * <path>-<size>-run<N>.tsv (<path>-<size>.tsv for one run): where PostgreSQL's share of a
+ * player goes, and what changes from one run to the next.
  */
 async function statementsFrom(databaseUrl: string) {
   const file = process.env.BENCH_STATEMENTS;
@@ -134,17 +134,36 @@ async function statementsFrom(databaseUrl: string) {
       await client.end();
     }
   };
+  // The tables' scans too: a plan that reads a whole growing table shows here run by run.
+  const tables = () =>
+    query<Record<"name" | "seq_scan" | "seq_tup_read" | "idx_scan" | "live", string>>(
+      `SELECT relname AS name, seq_scan::text, seq_tup_read::text, coalesce(idx_scan, 0)::text AS idx_scan, n_live_tup::text AS live FROM pg_stat_user_tables`,
+    );
   await query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
   await query("SELECT pg_stat_statements_reset()");
+  const before = new Map((await tables()).map((t) => [t.name, t]));
   return {
-    async write(size: number) {
+    async write(name: string) {
       const rows = await query<Record<"ms" | "calls" | "mean_ms" | "rows" | "query", string>>(
         `SELECT round(total_exec_time)::text AS ms, calls::text, round((total_exec_time / calls)::numeric, 3)::text AS mean_ms, rows::text,
                 regexp_replace(query, '\\s+', ' ', 'g') AS query
            FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 60`,
       );
-      const lines = ["ms\tcalls\tmean_ms\trows\tquery", ...rows.map((r) => [r.ms, r.calls, r.mean_ms, r.rows, r.query.slice(0, 400)].join("\t"))];
-      writeFileSync(`${file}-${size}.tsv`, lines.join("\n") + "\n");
+      const scans = (await tables())
+        .map((t) => {
+          const b = before.get(t.name);
+          const delta = (k: "seq_scan" | "seq_tup_read" | "idx_scan") => Number(t[k]) - Number(b?.[k] ?? 0);
+          return { name: t.name, seqScans: delta("seq_scan"), seqRows: delta("seq_tup_read"), indexScans: delta("idx_scan"), live: t.live };
+        })
+        .sort((a, b) => b.seqRows - a.seqRows);
+      const lines = [
+        "ms\tcalls\tmean_ms\trows\tquery",
+        ...rows.map((r) => [r.ms, r.calls, r.mean_ms, r.rows, r.query.slice(0, 400)].join("\t")),
+        "",
+        "table\tseq_scans\tseq_rows\tindex_scans\tlive_rows",
+        ...scans.map((t) => [t.name, t.seqScans, t.seqRows, t.indexScans, t.live].join("\t")),
+      ];
+      writeFileSync(`${file}-${name}.tsv`, lines.join("\n") + "\n");
     },
   };
 }

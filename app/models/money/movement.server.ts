@@ -65,8 +65,10 @@ export async function playerMovements(
                       FROM payout_legs l WHERE l.withdrawal_id = w.id))
            END AS withdrawal,
            -- An entry's receipt is its first ticket's (the reference names it), while the ticket is held.
-           -- Compared as a uuid, so the primary key finds it; only a well-formed id is cast.
-           (SELECT e.id::text FROM entries e WHERE m.kind = 'entry' AND e.user_id = ${userId}::uuid
+           -- Compared as a uuid, so the primary key finds it; only a well-formed id is cast. The
+           -- owner is checked on the row found, not in the condition: with it there, a player newer
+           -- than the table's statistics got a scan of all their tickets per row (issue 36).
+           (SELECT CASE WHEN e.user_id = ${userId}::uuid THEN e.id::text END FROM entries e WHERE m.kind = 'entry'
               AND e.id = substring(m.reference FROM ':([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$')::uuid) AS "receiptId"
     FROM moves m
     LEFT JOIN withdrawals w ON m.kind = 'withdrawal_hold' AND w.user_id = ${userId}::uuid
