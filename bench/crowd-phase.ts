@@ -118,9 +118,9 @@ function summary(r: CrowdResult, runs: CrowdResult[] = [r]): string {
 
 /**
  * With BENCH_STATEMENTS=<path> (and the cluster started with POSTGRES_SETTINGS=
- * shared_preload_libraries=pg_stat_statements), each size's statements by total time go to
- * <path>-<size>-run<N>.tsv (<path>-<size>.tsv for one run): where PostgreSQL's share of a
- * player goes, and what changes from one run to the next.
+ * shared_preload_libraries=pg_stat_statements), each run's statements by total time and its
+ * tables' scans go to <path>-<size>-run<N>.tsv (<path>-<size>.tsv for one run): where
+ * PostgreSQL's share of a player goes, and what changes from one run to the next.
  */
 async function statementsFrom(databaseUrl: string) {
   const file = process.env.BENCH_STATEMENTS;
