@@ -156,12 +156,21 @@ async function statementsFrom(databaseUrl: string) {
           return { name: t.name, seqScans: delta("seq_scan"), seqRows: delta("seq_tup_read"), indexScans: delta("idx_scan"), live: t.live };
         })
         .sort((a, b) => b.seqRows - a.seqRows);
+      // Statements the app sent (not those run inside functions): each is a round trip.
+      const sent = await query<Record<"calls" | "ms" | "query", string>>(
+        `SELECT calls::text, round(total_exec_time)::text AS ms, regexp_replace(query, '\\s+', ' ', 'g') AS query
+           FROM pg_stat_statements WHERE toplevel ORDER BY pg_stat_statements.calls DESC LIMIT 40`,
+      );
       const lines = [
         "ms\tcalls\tmean_ms\trows\tquery",
         ...rows.map((r) => [r.ms, r.calls, r.mean_ms, r.rows, r.query.slice(0, 400)].join("\t")),
         "",
         "table\tseq_scans\tseq_rows\tindex_scans\tlive_rows",
         ...scans.map((t) => [t.name, t.seqScans, t.seqRows, t.indexScans, t.live].join("\t")),
+        "",
+        `round trips\t${sent.reduce((sum, r) => sum + Number(r.calls), 0)} (the 40 most called)`,
+        "calls\tms\tquery",
+        ...sent.map((r) => [r.calls, r.ms, r.query.slice(0, 300)].join("\t")),
       ];
       writeFileSync(`${file}-${name}.tsv`, lines.join("\n") + "\n");
     },

@@ -131,28 +131,31 @@ describe("withAfterWrite", () => {
   const build = {
     routes: Object.fromEntries([
       ...Object.entries(outcomes).map(([id, action]) => [id, { id, parentId: "root", path: id, module: { action } }]),
+      ["entry", { id: "entry", parentId: "root", path: "entry", module: { action: () => ({ ok: true }), handle: { keepsSession: true } } }],
       ["page", { id: "page", parentId: "root", path: "page", module: { loader: () => null } }],
     ]),
   } as unknown as ServerBuild;
 
-  it("tells the hook after every action, with the status the answer will have (none when it failed), before the answer is made", async () => {
-    const heard: [string, number | undefined][] = [];
-    const wrapped = withAfterWrite(build, async (request, status) => {
-      heard.push([new URL(request.url).pathname, status]);
+  it("tells the hook after every action, with the status the answer will have (none when it failed) and whether its route keeps the session, before the answer is made", async () => {
+    const heard: [string, number | undefined, boolean][] = [];
+    const wrapped = withAfterWrite(build, async (request, status, { keepsSession }) => {
+      heard.push([new URL(request.url).pathname, status, keepsSession]);
     });
-    for (const id of Object.keys(outcomes)) {
+    for (const id of [...Object.keys(outcomes), "entry"]) {
       const request = new Request(`http://localhost/${id}`, { method: "POST" });
       const action = wrapped.routes[id]!.module.action!;
       await Promise.resolve(action({ request, params: {}, context: {} } as ActionFunctionArgs)).catch(() => {});
     }
     expect(heard).toEqual([
-      ["/json", 200],
-      ["/refused", 400],
-      ["/naked", 200],
-      ["/refusedData", 422],
-      ["/redirected", 302],
-      ["/notFound", 404],
-      ["/broken", undefined],
+      ["/json", 200, false],
+      ["/refused", 400, false],
+      ["/naked", 200, false],
+      ["/refusedData", 422, false],
+      ["/redirected", 302, false],
+      ["/notFound", 404, false],
+      ["/broken", undefined, false],
+      // A route that says its writes leave the session alone (an entry's).
+      ["/entry", 200, true],
     ]);
     // What the action answered or threw is unchanged; routes without an action are left alone.
     const request = new Request("http://localhost/redirected", { method: "POST" });

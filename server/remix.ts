@@ -77,8 +77,11 @@ export function withReadBody(req: ExpressRequest, res: ExpressResponse): Express
   });
 }
 
-/** Called after an action ran, with its answer's status (undefined when it failed), before Remix answers. */
-export type AfterWrite = (request: Request, status: number | undefined) => Promise<void>;
+/**
+ * Called after an action ran, with its answer's status (undefined when it failed), before
+ * Remix answers, and what its route says it leaves alone (`handle.keepsSession`).
+ */
+export type AfterWrite = (request: Request, status: number | undefined, route: { keepsSession: boolean }) => Promise<void>;
 
 /**
  * The build with every route's action followed by `afterWrite`: a document form post, a
@@ -98,15 +101,16 @@ function wrapActions(build: ServerBuild, afterWrite: AfterWrite): ServerBuild {
       routes[id] = route;
       continue;
     }
+    const kept = { keepsSession: (route.module.handle as { keepsSession?: unknown } | undefined)?.keepsSession === true };
     const wrapped: typeof action = async (args) => {
       let outcome: unknown;
       try {
         outcome = await action(args);
       } catch (thrown) {
-        await afterWrite(args.request, statusOf(thrown));
+        await afterWrite(args.request, statusOf(thrown), kept);
         throw thrown;
       }
-      await afterWrite(args.request, statusOf(outcome) ?? 200);
+      await afterWrite(args.request, statusOf(outcome) ?? 200, kept);
       return outcome as Awaited<ReturnType<typeof action>>;
     };
     routes[id] = { ...route, module: { ...route.module, action: wrapped } };

@@ -25,8 +25,8 @@ import { isListening, onNotification, onStatus, startListening } from "./listene
  *   notification arrives, a few milliseconds after the commit.
  * - Nothing is cached while the listening connection is down, and everything is dropped
  *   when it goes down (a heartbeat notices a silent death within seconds): a notification
- *   lost with the connection cannot leave a stale entry. Sessions are read again after
- *   10 s and raffles after a minute all the same.
+ *   lost with the connection cannot leave a stale entry. Sessions and raffles are read
+ *   again after a minute all the same.
  * - Writes never use this: what an entry, a payment or a withdrawal checks, it reads in its
  *   own transaction.
  *
@@ -34,8 +34,12 @@ import { isListening, onNotification, onStatus, startListening } from "./listene
  * the database every time, unless they start it).
  */
 
-/** A cached session is read again after this long even without a notification. */
-const SESSION_TTL_MS = 10_000;
+/**
+ * A cached session is read again after this long even without a notification, as raffles
+ * are: every change of a session or its player is announced. A player's requests are shared
+ * among the workers, so a shorter life had most pages read their session again (issue 36).
+ */
+const SESSION_TTL_MS = 60_000;
 /** Beyond this many cached sessions, the least recently read are dropped. */
 const MAX_SESSIONS = 50_000;
 /** The shared panels hold this long at most: some of them move with the clock (today's winners, the last 24 hours' players). */
@@ -73,6 +77,8 @@ type Model = {
   sessions: LRUCache<string, SessionRow>;
   /** Each user's cached token hashes, kept by the session cache's `dispose`, so a user's change drops their sessions. */
   tokensOfUser: Map<string, Set<string>>;
+  /** Sessions being read, with the version their read began in: askers meanwhile share it. */
+  reading: Map<string, { version: number; session: Promise<SessionRow | undefined> }>;
   /** Raffles and tickets: forgotten at any raffle change. */
   game: Shelf;
   /** The panels: forgotten by draws and players' changes, not by every pot. */
@@ -131,6 +137,7 @@ function model(): Model {
       version: 0,
       sessions: newSessions(tokensOfUser),
       tokensOfUser,
+      reading: new Map(),
       game: newShelf(MAX_GAME_ENTRIES),
       panels: newShelf(MAX_PANELS),
       heavy: newShelf(MAX_PANELS),
@@ -242,7 +249,17 @@ export async function session(tokenHash: string, now: Date, load: () => Promise<
   const cached = m.sessions.get(tokenHash);
   if (cached && cached.expiresAt > now) return cached;
   const version = m.version;
-  const loaded = await load();
+  // Remix hands each loader its own copy of the request: the root's and the page's ask at
+  // once, and share one read unless a change was heard since it began.
+  const pending = m.reading.get(tokenHash);
+  if (pending?.version === version) return pending.session;
+  const reading = load();
+  m.reading.set(tokenHash, { version, session: reading });
+  const done = () => {
+    if (m.reading.get(tokenHash)?.session === reading) m.reading.delete(tokenHash);
+  };
+  reading.then(done, done);
+  const loaded = await reading;
   if (loaded) storeSession(tokenHash, loaded, version);
   return loaded;
 }

@@ -60,11 +60,12 @@ export function sessionTokenHash(request: Request): Promise<string | undefined> 
 /**
  * After a write this instance answered (every request but GET and HEAD, and a GET that
  * settles a payment). A refusal (4xx) changed nothing, so it keeps the cache (and cannot be
- * used to empty it).
+ * used to empty it). A route whose writes leave the session and its user as they were (an
+ * entry: `handle.keepsSession`) forgets only the game.
  */
-export async function forgetCachedSession(request: Request, status?: number): Promise<void> {
+export async function forgetCachedSession(request: Request, status?: number, { keepsSession = false } = {}): Promise<void> {
   if (status !== undefined && status >= 400 && status < 500) return;
-  forgetAfterWrite(await sessionTokenHash(request));
+  forgetAfterWrite(keepsSession ? undefined : await sessionTokenHash(request));
 }
 
 /**
@@ -77,7 +78,10 @@ export async function requireSessionToken(request: Request): Promise<string> {
   return tokenHash;
 }
 
-/** The root loader and the page's loader both ask; the database is asked once per request. */
+/**
+ * Asked again within one loader, the session is read once. Remix gives each loader its own
+ * copy of the request: the root's and the page's share the read model's one read instead.
+ */
 const sessionOfRequest = new WeakMap<Request, Promise<CurrentSession | undefined>>();
 
 /** The signed-in session, or undefined. A suspended player has none. */

@@ -78,6 +78,32 @@ describe("the production server around Remix", () => {
     }
   });
 
+  it("keeps the player's session in memory after an entry, which changes only the game", async () => {
+    const user = await createTestUser({ coins: 1_000n });
+    const cookie = await cookieFor(user.id);
+    const raffle = await createTestRaffle();
+    const me = async () =>
+      ((await (await fetch(`${production.origin}/api/auth/user`, { headers: { Cookie: cookie } })).json()) as { username: string | null }).username;
+    const before = await me(); // the session is now in the server's memory
+    // A change no one is told of: only forgetting the session would show it.
+    await db().$executeRawUnsafe(`ALTER TABLE users DISABLE TRIGGER users_read_model_update`);
+    try {
+      await db().user.update({ where: { id: user.id }, data: { username: `kept_${user.id.slice(0, 6)}` } });
+    } finally {
+      await db().$executeRawUnsafe(`ALTER TABLE users ENABLE TRIGGER users_read_model_update`);
+    }
+    const entered = await fetch(`${production.origin}/raffles/${raffle.id}/enter`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Cookie: cookie, Origin: production.origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    expect(entered.status).toBe(302);
+    expect(await me()).toBe(before);
+    const listed = (await (await fetch(`${production.origin}/api/raffles`, { headers: { Cookie: cookie } })).json()) as { id: string; myTickets: number }[];
+    expect(listed.find((r) => r.id === raffle.id)?.myTickets).toBe(1);
+  });
+
   it("gzips answers for a client that takes gzip, and only for it", async () => {
     const user = await createTestUser({ coins: 10_000n });
     const cookie = await cookieFor(user.id);

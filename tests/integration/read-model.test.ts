@@ -197,6 +197,30 @@ describe("the read model (sessions and raffles from memory)", () => {
     expect(loads).toBe(2);
   });
 
+  it("reads a session once for askers at once (each loader has its own copy of the request), but not across a change", async () => {
+    const user = await createTestUser();
+    const { tokenHash } = await signedIn(user.id);
+    await settled();
+    const now = new Date();
+    let loads = 0;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const load = async () => {
+      loads++;
+      await gate;
+      return findSession(tokenHash, now, { countries: ["GB"], regions: [] });
+    };
+    // The root's and the page's loader, both before the first read is back: one read.
+    const [root, page] = [readModel.session(tokenHash, now, load), readModel.session(tokenHash, now, load)];
+    // A change heard while it is on its way: a later asker reads again.
+    readModel.applyChange(`account:${user.id}`);
+    const later = readModel.session(tokenHash, now, load);
+    release();
+    const sessions = await Promise.all([root, page, later]);
+    expect(loads).toBe(2);
+    expect(sessions.map((s) => s?.user.id)).toEqual([user.id, user.id, user.id]);
+  });
+
   it("reads a game key once for concurrent askers, and does not keep a read that a raffle change overtook", async () => {
     await settled();
     const userId = `test-overtaken:${randomBytes(4).toString("hex")}`;
