@@ -9,11 +9,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return cardEntry(request, params.id, "regular", "/");
 }
 
-/**
- * An entry changes tickets, pots and coins, not the session or its player: after it only the
- * game is read again (server/remix.ts, `withAfterWrite`). Its play tracking is not announced
- * from any instance, and a session a minute stale is touched again by its next page.
- */
+/** An entry leaves the session and its player alone: only the game is read again (`forgetCachedSession`). */
 export const handle = { keepsSession: true };
 
 export function loader() {

@@ -60,8 +60,10 @@ export function sessionTokenHash(request: Request): Promise<string | undefined> 
 /**
  * After a write this instance answered (every request but GET and HEAD, and a GET that
  * settles a payment). A refusal (4xx) changed nothing, so it keeps the cache (and cannot be
- * used to empty it). A route whose writes leave the session and its user as they were (an
- * entry: `handle.keepsSession`) forgets only the game.
+ * used to empty it). A route whose writes leave the session and its user as they were
+ * (`handle.keepsSession`: the entries, which change tickets, pots and coins) forgets only the
+ * game. An entry's play tracking is announced from no instance anyway; a cached session a
+ * minute stale is touched again by its next page (ADR 100).
  */
 export async function forgetCachedSession(request: Request, status?: number, { keepsSession = false } = {}): Promise<void> {
   if (status !== undefined && status >= 400 && status < 500) return;
