@@ -1,6 +1,8 @@
 import { cachified, type Cache, type CacheEntry } from "@epic-web/cachified";
 import { remember } from "@epic-web/remember";
 import { LRUCache } from "lru-cache";
+import { z } from "zod";
+import { parseDollars } from "~/shared/money";
 import type { RaffleKind } from "~/generated/prisma/client";
 import type { SessionRow } from "~/models/accounts/session.server";
 import { isListening, onNotification, onStatus, startListening } from "./listener.server";
@@ -8,12 +10,12 @@ import { isListening, onNotification, onStatus, startListening } from "./listene
 /**
  * What signed-in reads need, kept in the process's memory between the changes that
  * PostgreSQL announces (docs/decisions/013-reads-from-memory.md): sessions with their
- * user, the open raffles of each kind, each player's tickets in them, and the shared
- * panels (stats, winners, leaderboard).
+ * user, the open raffles of each kind, and the shared panels (stats, winners, leaderboard).
  *
  * - Triggers announce every change of those rows on the "read_model" channel at commit
  *   (prisma/migrations/20261121190000_read_model_notifications); live game events count as
- *   raffle changes too, and are seen first, so a browser told of a draw reads the draw.
+ *   raffle changes too, and are seen first, so a browser told of a draw reads the draw. An
+ *   entry's pot event moves its raffle on the kept list instead (ADR 101).
  * - The shared panels are not read again at every raffle change, only at a draw (the
  *   "drawn" event), a player's new name ("user:", not "account:") or after PANEL_TTL_MS: every entry
  *   changes a raffle, and re-reading the day's and the week's figures for every page while
@@ -49,10 +51,8 @@ const PANEL_TTL_MS = 5_000;
  * day's figures take long to read under a crowd, and every home page waited for them (issue 36).
  */
 const PANEL_STALE_MS = 60_000;
-/** Raffles and tickets change only when announced; read again after this long all the same. */
-const GAME_TTL_MS = 60_000;
-/** Raffles and players' tickets: beyond this many, the least recently read are dropped. */
-const MAX_GAME_ENTRIES = 50_000;
+/** The raffle lists change only when announced; read again after this long all the same. */
+const LIST_TTL_MS = 60_000;
 /** The shared panels (a few keys each day). */
 const MAX_PANELS = 1_000;
 
@@ -61,11 +61,9 @@ type GameEntry = { generation: number; entry: CacheEntry };
 /**
  * Entries keyed by name, each stamped with the generation it was read in, and what cachified
  * reads through (one read at a time per key, a failed read not kept): a view of `entries` for
- * one generation, replaced by a new view when the shelf is forgotten. The new view does not
- * see the older generations' entries, and a read the change overtook finishes into its old
- * view, which stores nothing any more. The change itself costs a small object: a new LRUCache
- * allocates arrays for all its `max` entries, and pots change hundreds of times a second
- * under load (a new cache per change cost entries three quarters of their throughput).
+ * one generation, replaced by a new view when the shelf is forgotten. A read the change
+ * overtook finishes into its old view, which stores nothing any more. The change costs a
+ * small object, not a new LRUCache (which allocates arrays for all its `max` entries).
  */
 type Shelf = { entries: LRUCache<string, GameEntry>; generation: number; view: Cache };
 
@@ -79,8 +77,14 @@ type Model = {
   tokensOfUser: Map<string, Set<string>>;
   /** Sessions being read, with the version their read began in: askers meanwhile share it. */
   reading: Map<string, { version: number; session: Promise<SessionRow | undefined> }>;
-  /** Raffles and tickets: forgotten at any raffle change. */
-  game: Shelf;
+  /** Bumped by every write this process answers: a read shared in flight (`shared`) serves no asker after one. */
+  writes: number;
+  /** Reads on their way (`shared`), by key, with the count of writes when each began. */
+  asking: Map<string, { writes: number; value: Promise<unknown> }>;
+  /** The active raffles of each game: forgotten at a raffle's change, moved in place by its pot's. */
+  lists: Record<RaffleKind, Shelf>;
+  /** Bumped whenever the lists are forgotten: an entry's figures are not put on a list read since (`potMoved`). */
+  listChanges: number;
   /** The panels: forgotten by draws and players' changes, not by every pot. */
   panels: Shelf;
   /** The heavy panels (kept through draws): forgotten only by players' changes. */
@@ -138,7 +142,10 @@ function model(): Model {
       sessions: newSessions(tokensOfUser),
       tokensOfUser,
       reading: new Map(),
-      game: newShelf(MAX_GAME_ENTRIES),
+      writes: 0,
+      asking: new Map(),
+      lists: { regular: newShelf(1), quick: newShelf(1) },
+      listChanges: 0,
       panels: newShelf(MAX_PANELS),
       heavy: newShelf(MAX_PANELS),
     };
@@ -149,7 +156,8 @@ function forgetEverything(m: Model) {
   m.version++;
   m.sessions.clear();
   m.tokensOfUser.clear();
-  for (const shelf of [m.game, m.panels, m.heavy]) {
+  m.listChanges++;
+  for (const shelf of [m.lists.regular, m.lists.quick, m.panels, m.heavy]) {
     shelf.entries.clear();
     forget(shelf);
   }
@@ -170,28 +178,69 @@ function forgetAccount(m: Model, userId: string) {
 /** A player's name changed, or they were deleted: their sessions, and everything that shows names. */
 function forgetUser(m: Model, userId: string) {
   forgetAccount(m, userId);
-  // Winners and the leaderboard show players' names.
-  forget(m.game);
+  // Winners and the leaderboard show players' names (the raffle lists show none).
   forget(m.panels);
   forget(m.heavy);
 }
 
-/** A live game event: every one changes a raffle; a draw also changes the panels (the winners), the heavy ones aside. */
+function forgetLists(m: Model) {
+  m.listChanges++;
+  forget(m.lists.regular);
+  forget(m.lists.quick);
+}
+
+/** A raffle's figures after an entry: what a pot event tells (app/infra/events.server.ts) and an entry's answer. */
+export type PotFigures = { kind: string; raffleId: string; pot: bigint; ticketCount: number; playerCount: number };
+
+/** What a kept list holds of each raffle, at least: what a pot moves. */
+type ListedRaffle = { id: string; pot: bigint; ticketCount: number; playerCount: number };
+
+/**
+ * Moves a raffle's figures on its game's kept list: the list stays, as a new entry, and a
+ * read on its way (begun before the entry) is not kept. Figures older than the list's (fewer
+ * tickets: an event heard after a later entry's answer) change nothing; tickets leave an open
+ * raffle only by a refund, which the raffles trigger announces ('raffles').
+ */
+function movePot(m: Model, figures: PotFigures) {
+  const { kind } = figures;
+  if (kind !== "regular" && kind !== "quick") return forgetLists(m);
+  const [shelf, key] = [m.lists[kind], listKey(kind)];
+  const stored = shelf.entries.get(key);
+  const kept = stored?.generation === shelf.generation ? stored.entry : undefined;
+  forget(shelf);
+  if (!kept) return;
+  const list = kept.value as ListedRaffle[];
+  const moved = list.map((r) =>
+    r.id === figures.raffleId && figures.ticketCount > r.ticketCount
+      ? { ...r, pot: figures.pot, ticketCount: figures.ticketCount, playerCount: figures.playerCount }
+      : r,
+  );
+  shelf.view.set(key, { ...kept, value: moved });
+}
+
+/** A pot event (app/infra/events.server.ts) as figures; any other payload fails. */
+const PotEvent = z
+  .object({ type: z.literal("pot"), kind: z.string(), raffleId: z.string(), currentPot: z.string(), participantCount: z.number(), ticketCount: z.number() })
+  .transform((e) => ({ kind: e.kind, raffleId: e.raffleId, pot: parseDollars(e.currentPot), ticketCount: e.ticketCount, playerCount: e.participantCount }));
+
+/** A live game event: a pot moves its raffle on the kept list; any other changes the lists and the panels (the winners), the heavy ones aside. */
 function heardGameEvent(m: Model, payload: string) {
-  forget(m.game);
-  let type: unknown;
+  let event: unknown;
   try {
-    type = (JSON.parse(payload) as { type?: unknown }).type;
+    event = JSON.parse(payload);
   } catch {
-    type = undefined;
+    // Not JSON: a change of everything the lists and panels show.
   }
-  if (type !== "pot") forget(m.panels);
+  const pot = PotEvent.safeParse(event);
+  if (pot.success && pot.data.pot !== undefined) return movePot(m, { ...pot.data, pot: pot.data.pot });
+  forgetLists(m);
+  if ((event as { type?: unknown } | undefined)?.type !== "pot") forget(m.panels);
 }
 
 /** Applies one "read_model" notification (exported for tests of the payloads). */
 export function applyChange(payload: string): void {
   const m = model();
-  if (payload === "raffles") forget(m.game);
+  if (payload === "raffles") forgetLists(m);
   else if (payload.startsWith("account:")) forgetAccount(m, payload.slice(8));
   else if (payload.startsWith("user:")) forgetUser(m, payload.slice(5));
   else if (payload.startsWith("session:")) forgetToken(m, payload.slice(8));
@@ -230,16 +279,61 @@ export function readModelEnabled(): boolean {
   return model().enabled;
 }
 
-/** A write in this process has committed: what it may have changed is read again (its session, and the game). */
-export function afterWrite(tokenHash: string | undefined): void {
+/**
+ * A write in this process has committed: what it may have changed is read again (its session,
+ * and the raffle lists). An entry (`keepsSession`) changed neither: the entry queue moved its
+ * pots on the lists (`potMoved`) before its answer.
+ */
+export function afterWrite(tokenHash: string | undefined, { keepsSession = false }: { keepsSession?: boolean } = {}): void {
   const m = model();
+  m.writes++;
+  if (keepsSession) return;
   if (tokenHash) forgetToken(m, tokenHash);
-  forget(m.game);
+  forgetLists(m);
+}
+
+/** The count to pass to `potMoved` for entries sent now. */
+export function listChangesNow(): number {
+  return model().listChanges;
+}
+
+/**
+ * Entries this process sent have committed, with these figures: the kept lists show them at
+ * once, so the entrant's next page shows their pot (the pot's event comes a little later). When
+ * a raffle's change was heard since the entries were sent (`since`), a list may have been read
+ * before their commit: it is forgotten instead.
+ */
+export function potMoved(figures: PotFigures, since: number): void {
+  const m = model();
+  if (!m.enabled) return;
+  if (m.listChanges !== since) return forgetLists(m);
+  movePot(m, figures);
 }
 
 /** A player's sessions were ended or their account changed here: their sessions are read again. */
 export function forgetPlayer(userId: string): void {
-  forgetUser(model(), userId);
+  const m = model();
+  m.writes++;
+  forgetUser(m, userId);
+}
+
+/**
+ * `load()`, or the same read already on its way for this key, unless this process answered a
+ * write since that one began: a page's loaders ask for what their player holds at once (Remix
+ * gives each loader its own copy of the request), and share one read. Nothing is kept after it.
+ */
+export function shared<T>(key: string, load: () => Promise<T>): Promise<T> {
+  const m = model();
+  if (!m.enabled) return load();
+  const pending = m.asking.get(key);
+  if (pending?.writes === m.writes) return pending.value as Promise<T>;
+  const value = load();
+  m.asking.set(key, { writes: m.writes, value });
+  const done = () => {
+    if (m.asking.get(key)?.value === value) m.asking.delete(key);
+  };
+  value.then(done, done);
+  return value;
 }
 
 /** The session for this token hash, from memory or else from `load` (stored when nothing changed meanwhile). */
@@ -279,20 +373,13 @@ export function currentVersion(): number {
   return model().version;
 }
 
-function game<T>(key: string, ttlMs: number, load: () => Promise<T>, which: "game" | "panels" | "heavy" = "game"): Promise<T> {
+const listKey = (kind: RaffleKind) => `raffles:${kind}`;
+
+/** Every active raffle of the kind (started or not): changes with a raffle's row, and its pot moves in place. */
+export function activeRaffles<T extends ListedRaffle>(kind: RaffleKind, load: () => Promise<T[]>): Promise<T[]> {
   const m = model();
   if (!m.enabled) return load();
-  return cachified({ key, cache: m[which].view, ttl: ttlMs, staleWhileRevalidate: which === "game" ? 0 : PANEL_STALE_MS, getFreshValue: load });
-}
-
-/** Every active raffle of the kind (started or not): changes only with a raffle's row. */
-export function activeRaffles<T>(kind: RaffleKind, load: () => Promise<T>): Promise<T> {
-  return game(`raffles:${kind}`, GAME_TTL_MS, load);
-}
-
-/** A player's tickets in the active raffles of the kind: change only with a raffle's row. */
-export function ticketsOf<T>(userId: string, kind: RaffleKind, load: () => Promise<T>): Promise<T> {
-  return game(`tickets:${kind}:${userId}`, GAME_TTL_MS, load);
+  return cachified({ key: listKey(kind), cache: m.lists[kind].view, ttl: LIST_TTL_MS, getFreshValue: load });
 }
 
 /**
@@ -301,5 +388,13 @@ export function ticketsOf<T>(userId: string, kind: RaffleKind, load: () => Promi
  * kept through draws: one draw moves them little, and the read is slow under a crowd.
  */
 export function panel<T>(key: string, load: () => Promise<T>, { heavy = false }: { heavy?: boolean } = {}): Promise<T> {
-  return game(`panel:${key}`, PANEL_TTL_MS, load, heavy ? "heavy" : "panels");
+  const m = model();
+  if (!m.enabled) return load();
+  return cachified({
+    key: `panel:${key}`,
+    cache: m[heavy ? "heavy" : "panels"].view,
+    ttl: PANEL_TTL_MS,
+    staleWhileRevalidate: PANEL_STALE_MS,
+    getFreshValue: load,
+  });
 }

@@ -61,13 +61,14 @@ export function sessionTokenHash(request: Request): Promise<string | undefined> 
  * After a write this instance answered (every request but GET and HEAD, and a GET that
  * settles a payment). A refusal (4xx) changed nothing, so it keeps the cache (and cannot be
  * used to empty it). A route whose writes leave the session and its user as they were
- * (`handle.keepsSession`: the entries, which change tickets, pots and coins) forgets only the
- * game. An entry's play tracking is announced from no instance anyway; a cached session a
- * minute stale is touched again by its next page (ADR 100).
+ * (`handle.keepsSession`: the entries, which change tickets, pots and coins) forgets nothing:
+ * the entry queue moved its pots on the kept lists, and tickets and coins are read each page
+ * (ADR 101). An entry's play tracking is announced from no instance anyway; a cached session
+ * a minute stale is touched again by its next page (ADR 100).
  */
 export async function forgetCachedSession(request: Request, status?: number, { keepsSession = false } = {}): Promise<void> {
   if (status !== undefined && status >= 400 && status < 500) return;
-  forgetAfterWrite(keepsSession ? undefined : await sessionTokenHash(request));
+  forgetAfterWrite(keepsSession ? undefined : await sessionTokenHash(request), { keepsSession });
 }
 
 /**

@@ -155,6 +155,22 @@ describe("entries arriving together", () => {
         ["ok", 3, 1n, 96n, null],
         ["rate_limited", null, null, null, null],
       ]);
+      // Each accepted entry answers with its raffle's figures after it (ADR 101): its instance moves the pot on its lists.
+      expect(rows.map((r) => (r.outcome === "ok" ? [r.raffleKind, r.rafflePot, r.raffleTickets, r.rafflePlayers] : null))).toEqual([
+        ["regular", 10n, 2, 1],
+        ["regular", 15n, 3, 2],
+        null,
+        null,
+        ["regular", 20n, 4, 2],
+        null,
+        ["regular", 25n, 5, 3],
+        null,
+        ["regular", 1n, 1, 1],
+        ["regular", 2n, 2, 1],
+        ["regular", 3n, 3, 1],
+        ["regular", 4n, 4, 1],
+        null,
+      ]);
       await client.query("SELECT pg_notify('raffle_events', 'marker')");
       await vi.waitFor(() => expect(heard).toContain("marker"));
     } finally {

@@ -5,14 +5,14 @@ import { db } from "~/models/db.server";
 import { createSessionRow, findSession, touchPlay } from "~/models/accounts/session.server";
 import { getSession, sessionTokenHash } from "~/web/auth.server";
 import { suspendUser } from "~/services/back-office/admin.server";
-import { listRaffles, listUpcoming } from "~/services/raffles/raffle-views.server";
-import { onNotification, stopListening } from "~/infra/listener.server";
+import { stopListening } from "~/infra/listener.server";
 import { enterRaffle } from "~/services/raffles/raffles.server";
 import * as readModel from "~/infra/read-model.server";
 import { sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { testDatabaseUrl } from "../support/database-setup";
 import { scaled } from "../support/timeouts";
+import { settled, toldGame, unannounced } from "../support/read-model";
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -21,36 +21,6 @@ async function signedIn(userId: string) {
   const cookie = await sessionCookie(userId);
   const request = () => new Request("http://localhost/", { headers: { Cookie: cookie } });
   return { request, tokenHash: (await sessionTokenHash(request()))! };
-}
-
-/**
- * Waits until every notification sent before now has reached the read model: they arrive
- * in order on its one connection, so seeing a marker sent now means the rest were applied.
- */
-async function settled() {
-  const marker = `test-marker:${randomBytes(4).toString("hex")}`;
-  let seen = false;
-  const off = onNotification("read_model", (payload) => {
-    if (payload === marker) seen = true;
-  });
-  try {
-    await db().$executeRaw`SELECT pg_notify('read_model', ${marker})`;
-    await vi.waitFor(() => expect(seen).toBe(true));
-  } finally {
-    off();
-  }
-}
-
-/** Runs `change` with the read-model triggers off: the database changes and no one is told. */
-async function unannounced(change: () => Promise<unknown>) {
-  await db().$executeRawUnsafe(`ALTER TABLE users DISABLE TRIGGER users_read_model_update`);
-  await db().$executeRawUnsafe(`ALTER TABLE raffles DISABLE TRIGGER raffles_read_model`);
-  try {
-    await change();
-  } finally {
-    await db().$executeRawUnsafe(`ALTER TABLE users ENABLE TRIGGER users_read_model_update`);
-    await db().$executeRawUnsafe(`ALTER TABLE raffles ENABLE TRIGGER raffles_read_model`);
-  }
 }
 
 describe("read_model notifications (the triggers)", () => {
@@ -117,11 +87,25 @@ describe("read_model notifications (the triggers)", () => {
     expect(await announced(() => db().outcomeNotice.deleteMany({ where: { userId: b.id } }))).toEqual([`account:${b.id}`]);
   });
 
-  it("announce raffle changes once per transaction: a new raffle, an entry", async () => {
+  it("announce raffle changes once per transaction, but not an entry's counts, which its pot event tells (ADR 101)", async () => {
     const player = await createTestUser({ coins: 100n });
     let raffleId = "";
     expect(await announced(async () => (raffleId = (await createTestRaffle()).id))).toEqual(["raffles"]);
-    expect(await announced(() => enterRaffle({ userId: player.id, raffleId, tickets: 2 }))).toEqual(["raffles"]);
+    expect(await announced(() => enterRaffle({ userId: player.id, raffleId, tickets: 2 }))).toEqual([]);
+    // Any other writer of the counts is announced: a refund takes tickets back, a script adds them.
+    const counts = (by: number) => db().raffle.update({ where: { id: raffleId }, data: { ticketCount: { increment: by } } });
+    expect(await announced(() => counts(-1))).toEqual(["raffles"]);
+    expect(await announced(() => counts(1))).toEqual(["raffles"]);
+    // After an entry, in the same transaction, the rows' other changes are announced again.
+    expect(
+      await announced(() =>
+        db().$transaction(async (tx) => {
+          await tx.$executeRaw`SELECT set_config('raffle.pots_told', 'on', true)`;
+          await tx.$executeRaw`SELECT set_config('raffle.pots_told', '', true)`;
+          await tx.raffle.update({ where: { id: raffleId }, data: { maxTicketsPerPlayer: 9 } });
+        }),
+      ),
+    ).toEqual(["raffles"]);
   });
 });
 
@@ -221,38 +205,11 @@ describe("the read model (sessions and raffles from memory)", () => {
     expect(sessions.map((s) => s?.user.id)).toEqual([user.id, user.id, user.id]);
   });
 
-  it("reads a game key once for concurrent askers, and does not keep a read that a raffle change overtook", async () => {
-    await settled();
-    const userId = `test-overtaken:${randomBytes(4).toString("hex")}`;
-    let loads = 0;
-    const load = async () => {
-      loads++;
-      if (loads === 1) readModel.applyChange("raffles"); // announced while this read was on its way
-      return loads;
-    };
-    // Both askers share the one read...
-    expect(await Promise.all([readModel.ticketsOf(userId, "regular", load), readModel.ticketsOf(userId, "regular", load)])).toEqual([1, 1]);
-    // ...which the change overtook: it was not kept, the next asker reads again.
-    expect(await readModel.ticketsOf(userId, "regular", load)).toBeGreaterThan(1);
-  });
-
   it("keeps the shared panels through entries' pot changes, and reads them again at a draw (the heavy ones aside) or a player's change", async () => {
     const raffle = await createTestRaffle();
     const key = `test-panel:${randomBytes(4).toString("hex")}`;
     let loads = 0;
     const load = async () => ++loads;
-    // Heard once this handler, registered after the read model's, hears it (settled()'s marker would drop everything).
-    const gameEvent = async (event: object) => {
-      const payload = JSON.stringify(event);
-      let seen = false;
-      const off = onNotification("raffle_events", (heard) => (seen ||= heard === payload));
-      try {
-        await db().$executeRaw`SELECT pg_notify('raffle_events', ${payload})`;
-        await vi.waitFor(() => expect(seen).toBe(true));
-      } finally {
-        off();
-      }
-    };
     let heavyLoads = 0;
     const heavy = () => readModel.panel(`${key}:heavy`, async () => ++heavyLoads, { heavy: true });
     await settled();
@@ -260,10 +217,10 @@ describe("the read model (sessions and raffles from memory)", () => {
     expect(await heavy()).toBe(1);
     // An entry: the raffle's row changes and its pot moves. The panels stay.
     readModel.applyChange("raffles");
-    await gameEvent({ type: "pot", raffleId: raffle.id, kind: "regular", currentPot: "0.05", participantCount: 1, ticketCount: 1 });
+    await toldGame({ type: "pot", raffleId: raffle.id, kind: "regular", currentPot: "0.05", participantCount: 1, ticketCount: 1 });
     expect(await readModel.panel(key, load)).toBe(1);
     // A draw: the winners change. The heavy panels (the day's figures) wait for their 5 s.
-    await gameEvent({ type: "drawn", raffleId: raffle.id, kind: "regular", outcome: "cancelled" });
+    await toldGame({ type: "drawn", raffleId: raffle.id, kind: "regular", outcome: "cancelled" });
     expect(await readModel.panel(key, load)).toBe(2);
     expect(await heavy()).toBe(1);
     // A player's account (news of a draw, winnings): their sessions, not the panels.
@@ -291,43 +248,6 @@ describe("the read model (sessions and raffles from memory)", () => {
     } finally {
       vi.useRealTimers();
     }
-  });
-
-  it("lists raffles from memory until a raffle changes; the player's tickets too", async () => {
-    const player = await createTestUser({ coins: 100n });
-    const raffle = await createTestRaffle();
-    const listed = async () => (await listRaffles("regular", { userId: player.id })).find((r) => r.id === raffle.id);
-    await settled();
-    expect(await listed()).toMatchObject({ ticketCount: 0, myTickets: 0, currentPot: "0.00" });
-    await unannounced(() => db().raffle.update({ where: { id: raffle.id }, data: { maxTicketsPerPlayer: 7 } }));
-    expect((await listed())?.maxTicketsPerPlayer).not.toBe(7); // from memory
-    await enterRaffle({ userId: player.id, raffleId: raffle.id, tickets: 3 });
-    await vi.waitFor(async () => expect(await listed()).toMatchObject({ ticketCount: 3, myTickets: 3, maxTicketsPerPlayer: 7, currentPot: "0.15" }));
-  });
-
-  it("lists a raffle once its start time passes, though nothing in the database changed", async () => {
-    const startsAt = new Date(Date.now() + 60_000);
-    const raffle = await createTestRaffle({ startsAt, endsAt: new Date(startsAt.getTime() + 60_000) });
-    const ids = async (now: Date) => (await listRaffles("regular", { now })).map((r) => r.id);
-    await settled();
-    expect(await ids(new Date())).not.toContain(raffle.id);
-    expect(await ids(new Date(startsAt.getTime() + 1))).toContain(raffle.id);
-  });
-
-  it("lists a round opened ahead of its start as upcoming until it starts, with what its card shows (ADR 094)", async () => {
-    const startsAt = new Date(Date.now() + 60_000);
-    const raffle = await createTestRaffle({ kind: "quick", tier: "sonic", entryPrice: 50n, startsAt, endsAt: new Date(startsAt.getTime() + 30_000) });
-    await settled();
-    expect((await listUpcoming("quick")).find((r) => r.raffleId === raffle.id)).toEqual({
-      raffleId: raffle.id,
-      kind: "quick",
-      tier: "sonic",
-      entryPrice: "0.50",
-      startTime: startsAt.toISOString(),
-      endTime: raffle.endsAt.toISOString(),
-      vipOnly: false,
-    });
-    expect((await listUpcoming("quick", new Date(startsAt.getTime() + 1))).map((r) => r.raffleId)).not.toContain(raffle.id);
   });
 
   it("caches nothing while the listening connection is down, and again once it is back", async () => {

@@ -1,4 +1,4 @@
-import type { Entry, Raffle, RaffleKind, User } from "~/generated/prisma/client";
+import type { Raffle, RaffleKind, User } from "~/generated/prisma/client";
 import { db } from "../db.server";
 import type { PageCursor } from "~/shared/page-cursor";
 
@@ -20,16 +20,6 @@ export async function listActiveRaffles(kind: RaffleKind) {
     JOIN ledger_accounts b ON b.raffle_id = r.id AND b.kind = 'raffle_pot_bonus'
     WHERE r.kind = ${kind}::"RaffleKind" AND r.status = 'active'
     ORDER BY r.entry_price, r.ends_at`;
-}
-
-/** The player's ticket count per active raffle of the kind (raffles without their tickets are left out). */
-export async function ticketCounts(userId: string, kind: RaffleKind): Promise<Map<string, number>> {
-  const rows = await db().$queryRaw<(Pick<Entry, "raffleId"> & { tickets: number })[]>`
-    SELECT e.raffle_id::text AS "raffleId", count(*)::int AS tickets
-    FROM entries e JOIN raffles r ON r.id = e.raffle_id
-    WHERE e.user_id = ${userId}::uuid AND r.kind = ${kind}::"RaffleKind" AND r.status = 'active'
-    GROUP BY e.raffle_id`;
-  return new Map(rows.map((row) => [row.raffleId, row.tickets]));
 }
 
 export async function recentWinners(kind: RaffleKind | undefined, limit: number) {

@@ -159,6 +159,11 @@ export type EntryRow = {
   cashBalance: bigint | null;
   bonusBalance: bigint | null;
   ticketsHeld: number | null;
+  /** An accepted entry: its raffle's kind and figures after it (ADR 101). */
+  raffleKind: string | null;
+  rafflePot: bigint | null;
+  raffleTickets: number | null;
+  rafflePlayers: number | null;
 };
 
 /**
@@ -169,7 +174,8 @@ export async function enterRaffles(entries: EntryRequest[], rules: EntryBatchRul
   const rows = await db().$queryRaw<(EntryRow & { ord: number })[]>`
     SELECT ord, outcome, tier, first_position AS "firstPosition", cost, balance, cap,
            excluded_until AS "excludedUntil", exclusion_kind AS "exclusionKind",
-           cash_balance AS "cashBalance", bonus_balance AS "bonusBalance", tickets_held AS "ticketsHeld"
+           cash_balance AS "cashBalance", bonus_balance AS "bonusBalance", tickets_held AS "ticketsHeld",
+           raffle_kind AS "raffleKind", raffle_pot AS "rafflePot", raffle_tickets AS "raffleTickets", raffle_players AS "rafflePlayers"
     FROM enter_raffles(
       ${entries.map((e) => e.userId ?? null)}::uuid[], ${entries.map((e) => e.sessionHash ?? null)}::text[],
       ${entries.map((e) => e.raffleId)}::uuid[], ${entries.map((e) => e.kind ?? null)}::text[],

@@ -50,11 +50,11 @@ export async function findCurrentSession(tokenHash: string, { fromMemory }: { fr
 }
 
 /**
- * After a write: the session and the game are read again next time, so the player reads
- * what they did. See docs/decisions/013-reads-from-memory.md.
+ * After a write: the session and the raffle lists are read again next time, so the player
+ * reads what they did (an entry's, `keepsSession`, neither). See docs/decisions/013-reads-from-memory.md.
  */
-export function forgetAfterWrite(tokenHash: string | undefined): void {
-  readModel.afterWrite(tokenHash);
+export function forgetAfterWrite(tokenHash: string | undefined, { keepsSession = false }: { keepsSession?: boolean } = {}): void {
+  readModel.afterWrite(tokenHash, { keepsSession });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { userBalances } from "~/models/money/ledger.server";
+import { playerState } from "./player-state.server";
 import type { SessionUser } from "./sessions.server";
 import { settingsOf } from "./settings.server";
 import { activeVipTier } from "~/shared/vip";
@@ -11,7 +11,7 @@ import { activeVipTier } from "~/shared/vip";
  */
 export async function userRecord(user: SessionUser, now = new Date()) {
   const tier = activeVipTier(user, now);
-  const { cash, bonus } = await userBalances(user.id);
+  const { cash, bonus } = await playerState(user.id);
   return {
     id: user.id,
     username: user.username,

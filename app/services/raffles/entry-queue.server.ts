@@ -2,6 +2,7 @@ import { remember } from "@epic-web/remember";
 import { enterRaffles, type EntryRequest, type EntryRow } from "~/models/raffles/raffle.server";
 import { PLAY_IDLE_GAP_MS } from "~/services/accounts/sessions.server";
 import { getEnv } from "~/infra/env.server";
+import * as readModel from "~/infra/read-model.server";
 import { countriesVerifyingBeforeEntry, placesServed } from "~/shared/jurisdictions";
 import { entryLimit } from "../system/rate-limit.server";
 
@@ -44,6 +45,7 @@ async function drain(): Promise<void> {
 async function run(batch: Waiting[]): Promise<void> {
   try {
     const limit = entryLimit();
+    const listChanges = readModel.listChangesNow();
     const rows = await enterRaffles(
       batch.map((w) => w.request),
       {
@@ -54,6 +56,11 @@ async function run(batch: Waiting[]): Promise<void> {
         verifyCountries: countriesVerifyingBeforeEntry(),
       },
     );
+    // Before any answer: the entrant's next page, on this instance, shows the pot they moved.
+    rows.forEach(({ outcome, raffleKind: kind, rafflePot: pot, raffleTickets: ticketCount, rafflePlayers: playerCount }, i) => {
+      if (outcome !== "ok" || kind === null || pot === null || ticketCount === null || playerCount === null) return;
+      readModel.potMoved({ kind, raffleId: batch[i]!.request.raffleId.toLowerCase(), pot, ticketCount, playerCount }, listChanges);
+    });
     batch.forEach((waiting, i) => waiting.resolve(rows[i]!));
   } catch (error) {
     // An unexpected failure rolls back the whole batch: retry each entry alone, so it

@@ -9,6 +9,7 @@ import { DRAWN_SHOWN_MS, timeAgo } from "~/shared/raffle-display";
 import { toldRound, type ToldRound } from "~/shared/live-reload";
 import * as readModel from "~/infra/read-model.server";
 import { utcDay } from "../rewards/rewards.server";
+import { playerState } from "../accounts/player-state.server";
 import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/shared/vip";
 
 export type RaffleView = {
@@ -43,7 +44,7 @@ export async function listRaffles(
   const multiplierTenths = winMultiplierTenths(vip ? activeVipTier(vip, now) : null);
   const [active, mine] = await Promise.all([
     readModel.activeRaffles(kind, () => feeds.listActiveRaffles(kind)),
-    userId ? readModel.ticketsOf(userId, kind, () => feeds.ticketCounts(userId, kind)) : undefined,
+    userId ? playerState(userId).then((player) => player.tickets) : undefined,
   ]);
   const raffles = active.filter((r) => r.startsAt <= now);
   return raffles.map((r): RaffleView => {

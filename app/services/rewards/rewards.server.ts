@@ -9,6 +9,7 @@ import { claimPersonGrant } from "~/models/play-safety/person-control.server";
 import { personEmailKey } from "~/infra/person-key.server";
 import { DomainError } from "~/shared/domain-error";
 import { assertMayPlay } from "../play-safety/responsible-play.server";
+import { playerState } from "../accounts/player-state.server";
 import { getEnv } from "~/infra/env.server";
 import { pickReward, wheelOdds } from "~/shared/spin-wheel";
 import { activeVipTier, VIP_TIERS } from "~/shared/vip";
@@ -68,7 +69,7 @@ export async function spinStatus(
   userId: string,
   now = new Date(),
 ): Promise<{ canSpin: boolean; nextSpinTime: Date; lastReward: number | null; prizes: number[] }> {
-  const last = await lastSpin(userId);
+  const { lastSpin: last } = await playerState(userId);
   const next = last ? new Date(last.spunAt.getTime() + SPIN_INTERVAL_MS) : now;
   const prizes = getEnv().SPIN_WHEEL_WEIGHTS.map((slice) => Number(slice.reward));
   return { canSpin: next.getTime() <= now.getTime(), nextSpinTime: next, lastReward: last ? Number(last.reward) : null, prizes };

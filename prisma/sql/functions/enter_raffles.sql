@@ -43,7 +43,8 @@ CREATE OR REPLACE FUNCTION "enter_raffles"(
 ) RETURNS TABLE (
   ord INTEGER, outcome TEXT, tier TEXT, first_position INTEGER, cost BIGINT, balance BIGINT,
   cap INTEGER, excluded_until TIMESTAMPTZ, exclusion_kind TEXT,
-  cash_balance BIGINT, bonus_balance BIGINT, tickets_held INTEGER
+  cash_balance BIGINT, bonus_balance BIGINT, tickets_held INTEGER,
+  raffle_kind TEXT, raffle_pot BIGINT, raffle_tickets INTEGER, raffle_players INTEGER
 ) LANGUAGE plpgsql AS $$
 DECLARE
   i INTEGER;
@@ -182,6 +183,7 @@ BEGIN
     outcome := NULL; tier := NULL; first_position := NULL; cost := NULL; balance := NULL;
     cap := NULL; excluded_until := NULL; exclusion_kind := NULL;
     cash_balance := NULL; bonus_balance := NULL; tickets_held := NULL;
+    raffle_kind := NULL; raffle_pot := NULL; raffle_tickets := NULL; raffle_players := NULL;
 
     IF p_sessions[i] IS NOT NULL THEN
       SELECT s."id", s."user_id", s."play_seen_at", x."suspended_at",
@@ -279,6 +281,9 @@ BEGIN
     cash_balance := u_cash[u];
     bonus_balance := u_bonus[u];
     tickets_held := pair_held[k];
+    -- The raffle's figures after it: the instance that sent the entry moves the pot on the
+    -- lists it keeps before answering (ADR 101); its event tells the others at commit.
+    raffle_kind := r_kind[r]; raffle_pot := r_pot[r]; raffle_tickets := r_tickets[r]; raffle_players := r_players[r];
     a_ord := a_ord || i;
     a_user := a_user || players[i];
     a_raffle := a_raffle || p_raffles[i];
@@ -337,9 +342,14 @@ BEGIN
     WHERE p.amount <> 0
     ORDER BY f.n, p.side;
 
+  -- Only the counts change, and the pot events below tell them: the raffles trigger stays
+  -- silent for this one statement (read_model_raffles_changed), so the instances keep their
+  -- lists and move the pots on them (ADR 101).
+  PERFORM set_config('raffle.pots_told', 'on', true);
   UPDATE "raffles" x SET "ticket_count" = c.tickets, "player_count" = c.players
     FROM unnest(r_ids, r_tickets, r_players, r_changed) AS c(id, tickets, players, changed)
     WHERE x."id" = c.id AND c.changed;
+  PERFORM set_config('raffle.pots_told', '', true);
 
   -- The same event as app/services/events.server.ts publishes, sent at commit: each
   -- raffle's pot after the batch.

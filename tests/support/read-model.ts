@@ -1,0 +1,48 @@
+import { randomBytes } from "node:crypto";
+import { expect, vi } from "vitest";
+import { db } from "~/models/db.server";
+import { onNotification } from "~/infra/listener.server";
+
+/**
+ * Waits until every notification sent before now has reached the read model: they arrive
+ * in order on its one connection, so seeing a marker sent now means the rest were applied.
+ * The read model takes the marker for an unknown change, and forgets everything it keeps.
+ */
+export async function settled() {
+  const marker = `test-marker:${randomBytes(4).toString("hex")}`;
+  let seen = false;
+  const off = onNotification("read_model", (payload) => {
+    if (payload === marker) seen = true;
+  });
+  try {
+    await db().$executeRaw`SELECT pg_notify('read_model', ${marker})`;
+    await vi.waitFor(() => expect(seen).toBe(true));
+  } finally {
+    off();
+  }
+}
+
+/** Sends a game event and waits until it is heard (this handler, registered after the read model's, hears it after). */
+export async function toldGame(event: object) {
+  const payload = JSON.stringify(event);
+  let seen = false;
+  const off = onNotification("raffle_events", (heard) => (seen ||= heard === payload));
+  try {
+    await db().$executeRaw`SELECT pg_notify('raffle_events', ${payload})`;
+    await vi.waitFor(() => expect(seen).toBe(true));
+  } finally {
+    off();
+  }
+}
+
+/** Runs `change` with the read-model triggers off: the database changes and no one is told. */
+export async function unannounced(change: () => Promise<unknown>) {
+  await db().$executeRawUnsafe(`ALTER TABLE users DISABLE TRIGGER users_read_model_update`);
+  await db().$executeRawUnsafe(`ALTER TABLE raffles DISABLE TRIGGER raffles_read_model`);
+  try {
+    await change();
+  } finally {
+    await db().$executeRawUnsafe(`ALTER TABLE users ENABLE TRIGGER users_read_model_update`);
+    await db().$executeRawUnsafe(`ALTER TABLE raffles ENABLE TRIGGER raffles_read_model`);
+  }
+}
