@@ -224,6 +224,36 @@ describe("entries arriving together", () => {
     expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(0);
   });
 
+  it("does not wait for a raffle being drawn: its late entries are refused as closed, the rest of the batch goes on", async () => {
+    const ended = await createTestRaffle({ startsAt: new Date(Date.now() - 60_000), endsAt: new Date(Date.now() - 1_000) });
+    const open = await createTestRaffle({ entryPrice: 5n });
+    const player = await createTestUser({ coins: 100n });
+    const rules = { limitName: "test-batch", limitMax: 10, playIdleGapMs: 30 * 60_000, countries: ["GB"], regions: [], verifyCountries: [] };
+    // A draw holds the ended raffle and its pots until it commits.
+    const draw = new pg.Client({ connectionString: testDatabaseUrl });
+    await draw.connect();
+    try {
+      await draw.query("BEGIN");
+      await draw.query("SELECT 1 FROM raffles WHERE id = $1 FOR UPDATE", [ended.id]);
+      await draw.query("SELECT 1 FROM ledger_accounts WHERE raffle_id = $1 FOR UPDATE", [ended.id]);
+      const now = new Date();
+      // Answered while the draw still holds its raffle (it would wait for the draw otherwise).
+      const rows = await enterRaffles(
+        [
+          { userId: player.id, raffleId: ended.id, tickets: 1, now },
+          { userId: player.id, raffleId: open.id, tickets: 1, now },
+        ],
+        rules,
+      );
+      expect(rows.map((r) => r.outcome)).toEqual(["raffle_closed", "ok"]);
+    } finally {
+      await draw.query("ROLLBACK");
+      await draw.end();
+    }
+    expect(await userBalance(player.id)).toBe(95n);
+    expect(await db().entry.count({ where: { raffleId: ended.id } })).toBe(0);
+  });
+
   it("charges an entry that takes the position a refunded break left free", async () => {
     const raffle = await createTestRaffle({ entryPrice: 10n, maxTicketsPerPlayer: 10 });
     const [leaver, stayer, newcomer] = await Promise.all([createTestUser({ coins: 100n }), createTestUser({ coins: 100n }), createTestUser({ coins: 100n })]);

@@ -34,7 +34,8 @@
 --
 -- Locks, in the order every writer takes them: the raffles, the rate-limit buckets, then
 -- the ledger accounts (each in sorted order). A session's row is locked only by its own
--- play note, after all of them.
+-- play note, after all of them. A raffle that no entry of the batch reaches before its end is
+-- not locked at all, nor its pots: its entries are refused as closed.
 CREATE OR REPLACE FUNCTION "enter_raffles"(
   p_users UUID[], p_sessions TEXT[], p_raffles UUID[], p_kinds TEXT[], p_tickets INTEGER[], p_now TIMESTAMPTZ[],
   p_windows TIMESTAMPTZ[], p_previous TIMESTAMPTZ[], p_overlap DOUBLE PRECISION[],
@@ -52,6 +53,8 @@ DECLARE
   u INTEGER;
   k INTEGER;
   players UUID[];
+  -- The batch's raffles that some entry reaches before their end: only these are locked.
+  live UUID[];
   entrant RECORD;
   b INTEGER;
   bp INTEGER;
@@ -118,8 +121,14 @@ BEGIN
     LEFT JOIN "sessions" s ON s."token_hash" = x.h
     ORDER BY x.n);
 
+  -- A raffle past its end for every entry of the batch takes none of them (refused below as
+  -- closed): it is not locked, so the batch does not wait for its draw, which holds it, and
+  -- the entries queued behind the batch do not wait either (issue 36). Its end only ever moves
+  -- earlier (closing early), so what this unlocked read finds ended stays ended.
+  live := ARRAY(SELECT DISTINCT x."id" FROM "raffles" x JOIN unnest(p_raffles, p_now) AS e(r, t) ON e.r = x."id" WHERE e.t < x."ends_at");
+
   -- Locks, in the order every writer takes them (as before).
-  PERFORM 1 FROM "raffles" WHERE "id" = ANY(p_raffles) ORDER BY "id" FOR UPDATE;
+  PERFORM 1 FROM "raffles" WHERE "id" = ANY(live) ORDER BY "id" FOR UPDATE;
   INSERT INTO "rate_limit_buckets" ("key", "window_start", "count")
     SELECT DISTINCT p_limit_name || ':' || x.u, x.w, 0
     FROM unnest(players, p_windows) AS x(u, w) WHERE x.u IS NOT NULL AND x.w IS NOT NULL
@@ -134,7 +143,7 @@ BEGIN
     WHERE u."id" = ANY(players)
     ON CONFLICT ("user_id", "kind") DO NOTHING;
   PERFORM 1 FROM "ledger_accounts"
-    WHERE ("kind" IN ('user', 'user_bonus') AND "user_id" = ANY(players)) OR "raffle_id" = ANY(p_raffles)
+    WHERE ("kind" IN ('user', 'user_bonus') AND "user_id" = ANY(players)) OR "raffle_id" = ANY(live)
     ORDER BY "id" FOR UPDATE;
 
   -- What the loop reads, read once under those locks.
