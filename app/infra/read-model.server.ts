@@ -67,6 +67,22 @@ type GameEntry = { generation: number; entry: CacheEntry };
  */
 type Shelf = { entries: LRUCache<string, GameEntry>; generation: number; view: Cache };
 
+/** A read on its way, stamped with the count (a version, or writes) it began at. */
+type Flight = { stamp: number; value: Promise<unknown> };
+
+/** The read on its way for this key if it began at `stamp`, else a new one, shared until it is back. */
+function joinOrRead<T>(flights: Map<string, Flight>, key: string, stamp: number, load: () => Promise<T>): Promise<T> {
+  const pending = flights.get(key);
+  if (pending?.stamp === stamp) return pending.value as Promise<T>;
+  const value = load();
+  flights.set(key, { stamp, value });
+  const done = () => {
+    if (flights.get(key)?.value === value) flights.delete(key);
+  };
+  value.then(done, done);
+  return value;
+}
+
 type Model = {
   enabled: boolean;
   /** Bumped by every change of a session or user heard or made: a read that started before a change is not stored after it. */
@@ -76,11 +92,11 @@ type Model = {
   /** Each user's cached token hashes, kept by the session cache's `dispose`, so a user's change drops their sessions. */
   tokensOfUser: Map<string, Set<string>>;
   /** Sessions being read, with the version their read began in: askers meanwhile share it. */
-  reading: Map<string, { version: number; session: Promise<SessionRow | undefined> }>;
+  reading: Map<string, Flight>;
   /** Bumped by every write this process answers: a read shared in flight (`shared`) serves no asker after one. */
   writes: number;
   /** Reads on their way (`shared`), by key, with the count of writes when each began. */
-  asking: Map<string, { writes: number; value: Promise<unknown> }>;
+  asking: Map<string, Flight>;
   /** The active raffles of each game: forgotten at a raffle's change, moved in place by its pot's. */
   lists: Record<RaffleKind, Shelf>;
   /** Bumped whenever the lists are forgotten: an entry's figures are not put on a list read since (`potMoved`). */
@@ -324,16 +340,7 @@ export function forgetPlayer(userId: string): void {
  */
 export function shared<T>(key: string, load: () => Promise<T>): Promise<T> {
   const m = model();
-  if (!m.enabled) return load();
-  const pending = m.asking.get(key);
-  if (pending?.writes === m.writes) return pending.value as Promise<T>;
-  const value = load();
-  m.asking.set(key, { writes: m.writes, value });
-  const done = () => {
-    if (m.asking.get(key)?.value === value) m.asking.delete(key);
-  };
-  value.then(done, done);
-  return value;
+  return m.enabled ? joinOrRead(m.asking, key, m.writes, load) : load();
 }
 
 /** The session for this token hash, from memory or else from `load` (stored when nothing changed meanwhile). */
@@ -345,15 +352,7 @@ export async function session(tokenHash: string, now: Date, load: () => Promise<
   const version = m.version;
   // Remix hands each loader its own copy of the request: the root's and the page's ask at
   // once, and share one read unless a change was heard since it began.
-  const pending = m.reading.get(tokenHash);
-  if (pending?.version === version) return pending.session;
-  const reading = load();
-  m.reading.set(tokenHash, { version, session: reading });
-  const done = () => {
-    if (m.reading.get(tokenHash)?.session === reading) m.reading.delete(tokenHash);
-  };
-  reading.then(done, done);
-  const loaded = await reading;
+  const loaded = await joinOrRead(m.reading, tokenHash, version, load);
   if (loaded) storeSession(tokenHash, loaded, version);
   return loaded;
 }

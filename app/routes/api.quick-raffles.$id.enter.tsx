@@ -12,7 +12,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return idempotent(request, playerId, () => apiResponse(async () => Response.json(await enterAsPlayer(sessionHash, uuidParam(params.id), "quick"))));
 }
 
-/** An entry leaves the session and its player alone: only the game is read again (`forgetCachedSession`). */
+/** An entry leaves the session and its player alone, and moves its pot itself (`forgetCachedSession`). */
 export const handle = { keepsSession: true };
 
 export function loader() {

@@ -9,7 +9,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   return cardEntry(request, params.id, "regular", "/");
 }
 
-/** An entry leaves the session and its player alone: only the game is read again (`forgetCachedSession`). */
+/** An entry leaves the session and its player alone, and moves its pot itself (`forgetCachedSession`). */
 export const handle = { keepsSession: true };
 
 export function loader() {

@@ -7,6 +7,7 @@ import { sessionCookieName } from "~/web/auth.server";
 import { sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { startProductionServerForFile } from "../support/test-server";
+import { unannounced } from "../support/read-model";
 
 /**
  * The production server (server.ts: Express, the stock `@remix-run/express` handler and
@@ -86,12 +87,7 @@ describe("the production server around Remix", () => {
       ((await (await fetch(`${production.origin}/api/auth/user`, { headers: { Cookie: cookie } })).json()) as { username: string | null }).username;
     const before = await me(); // the session is now in the server's memory
     // A change no one is told of: only forgetting the session would show it.
-    await db().$executeRawUnsafe(`ALTER TABLE users DISABLE TRIGGER users_read_model_update`);
-    try {
-      await db().user.update({ where: { id: user.id }, data: { username: `kept_${user.id.slice(0, 6)}` } });
-    } finally {
-      await db().$executeRawUnsafe(`ALTER TABLE users ENABLE TRIGGER users_read_model_update`);
-    }
+    await unannounced(() => db().user.update({ where: { id: user.id }, data: { username: `kept_${user.id.slice(0, 6)}` } }));
     const entered = await fetch(`${production.origin}/raffles/${raffle.id}/enter`, {
       method: "POST",
       redirect: "manual",

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { readPlayerState } from "~/models/accounts/player-state.server";
-import { stopListening } from "~/infra/listener.server";
 import * as readModel from "~/infra/read-model.server";
 import { enterRaffle } from "~/services/raffles/raffles.server";
 import { spinWheel } from "~/services/rewards/rewards.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
+import { withReadModel } from "../support/read-model";
 
 describe("what a page shows of its player (ADR 101)", () => {
   it("reads the coins, the last spin and the tickets in open raffles of both games, in one statement", async () => {
@@ -37,11 +37,7 @@ describe("what a page shows of its player (ADR 101)", () => {
 });
 
 describe("a read shared by a page's loaders", () => {
-  beforeAll(() => readModel.startReadModel());
-  afterAll(async () => {
-    readModel.stopReadModel();
-    await stopListening();
-  });
+  withReadModel();
 
   it("serves askers at once one read, but not an asker after a write this instance answered, and keeps nothing", async () => {
     let loads = 0;

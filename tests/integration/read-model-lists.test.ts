@@ -1,19 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { listRaffles, listUpcoming } from "~/services/raffles/raffle-views.server";
-import { stopListening } from "~/infra/listener.server";
 import { enterRaffle } from "~/services/raffles/raffles.server";
 import * as readModel from "~/infra/read-model.server";
 import { createTestRaffle, createTestUser } from "../support/factories";
-import { settled, toldGame, unannounced } from "../support/read-model";
+import { settled, toldGame, unannounced, withReadModel } from "../support/read-model";
 
 describe("the raffle lists from memory (ADR 013, 101)", () => {
-  beforeAll(() => readModel.startReadModel());
-  afterAll(async () => {
-    readModel.stopReadModel();
-    await stopListening();
-  });
+  withReadModel();
 
   it("reads a raffle list once for concurrent askers, and does not keep a read that a raffle change or a pot overtook", async () => {
     await settled();

@@ -5,14 +5,13 @@ import { db } from "~/models/db.server";
 import { createSessionRow, findSession, touchPlay } from "~/models/accounts/session.server";
 import { getSession, sessionTokenHash } from "~/web/auth.server";
 import { suspendUser } from "~/services/back-office/admin.server";
-import { stopListening } from "~/infra/listener.server";
 import { enterRaffle } from "~/services/raffles/raffles.server";
 import * as readModel from "~/infra/read-model.server";
 import { sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { testDatabaseUrl } from "../support/database-setup";
 import { scaled } from "../support/timeouts";
-import { settled, toldGame, unannounced } from "../support/read-model";
+import { settled, toldGame, unannounced, withReadModel } from "../support/read-model";
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -110,11 +109,7 @@ describe("read_model notifications (the triggers)", () => {
 });
 
 describe("the read model (sessions and raffles from memory)", () => {
-  beforeAll(() => readModel.startReadModel());
-  afterAll(async () => {
-    readModel.stopReadModel();
-    await stopListening();
-  });
+  withReadModel();
 
   it("serves a signed-in read's session from memory until a change is announced", async () => {
     const user = await createTestUser();

@@ -1,7 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { expect, vi } from "vitest";
+import { afterAll, beforeAll, expect, vi } from "vitest";
 import { db } from "~/models/db.server";
-import { onNotification } from "~/infra/listener.server";
+import { onNotification, stopListening } from "~/infra/listener.server";
+import * as readModel from "~/infra/read-model.server";
+
+/** The read model on for the enclosing tests (as the server starts it), and its listening connection closed after. */
+export function withReadModel() {
+  beforeAll(() => readModel.startReadModel());
+  afterAll(async () => {
+    readModel.stopReadModel();
+    await stopListening();
+  });
+}
 
 /**
  * Waits until every notification sent before now has reached the read model: they arrive

@@ -1,8 +1,6 @@
 import * as readModel from "~/infra/read-model.server";
 import { readPlayerState, type PlayerState } from "~/models/accounts/player-state.server";
 
-export type { PlayerState };
-
 /**
  * What the page shows of its player (coins, last spin, tickets), read once a page: the root's
  * loader and the page's ask at once and share the read (ADR 101).
