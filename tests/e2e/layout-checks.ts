@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUpWithUsername, verifyEmailOf } from "./support";
+import { lastingRaffle, signUpWithUsername, verifyEmailOf } from "./support";
 import { scaled } from "../support/timeouts";
 
 /** The phone widths every player page must fit (ADR 029); the desktop suite checks a desktop. */
@@ -53,8 +53,7 @@ async function activePlayer(page: Page, baseURL: string): Promise<{ raffleId: st
     maxRedirects: 0,
   });
   expect(bought.status()).toBe(302);
-  const raffles = (await (await page.request.get("/api/raffles", { headers: { Accept: "application/json" } })).json()) as { id: string }[];
-  const raffleId = raffles[0]!.id;
+  const raffleId = await lastingRaffle(page.request);
   const entered = await page.request.post(`/api/raffles/${raffleId}/enter`, { headers: { ...headers, Accept: "application/json" } });
   expect(entered.status()).toBe(200);
   const requested = await page.request.post("/api/withdraw", {

@@ -216,6 +216,39 @@ export async function adminRequest(playwright: { request: { newContext: (options
   return admin;
 }
 
+/**
+ * The open regular raffles, not VIP-only, at `price` (any up to $1 without one) with 30 s or
+ * more left, the most time left first. MICRO raffles last 3 minutes here: one about to end
+ * may close while a test gets ready to enter it, and the entry is then refused (409).
+ */
+export async function lastingRaffles(request: APIRequestContext, price?: string): Promise<string[]> {
+  let ids: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        const raffles = (await (await request.get("/api/raffles", { headers: { Accept: "application/json" } })).json()) as {
+          id: string;
+          vipOnly: boolean;
+          entryPrice: string;
+          timeRemaining: number;
+        }[];
+        ids = raffles
+          .filter((r) => !r.vipOnly && (price === undefined ? Number(r.entryPrice) <= 1 : r.entryPrice === price) && r.timeRemaining >= 30)
+          .sort((a, b) => b.timeRemaining - a.timeRemaining)
+          .map((r) => r.id);
+        return ids.length;
+      },
+      { timeout: scaled(40_000), intervals: [1000] },
+    )
+    .toBeGreaterThan(0);
+  return ids;
+}
+
+/** The first of `lastingRaffles`: the open raffle with the most time left. */
+export async function lastingRaffle(request: APIRequestContext, price?: string): Promise<string> {
+  return (await lastingRaffles(request, price))[0]!;
+}
+
 /** A quick round at `price` with at least `seconds` left (rounds open back to back every 30 s). */
 export async function openQuickRound(request: APIRequestContext, price = "0.05", seconds = 8): Promise<string> {
   let id: string | undefined;

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { grantWinnings, keepToasts, signUpWithUsername } from "../support";
+import { grantWinnings, keepToasts, lastingRaffles, signUpWithUsername } from "../support";
 
 // Toasts are what these tests read: they last until read, however slow the machine.
 test.beforeEach(({ page }) => keepToasts(page));
@@ -28,7 +28,20 @@ test("an entry toasts and updates the balance without a page load, and Back stil
 
 test("a card's entry loads none of the page's data: its answer tells the coins, the split and every card of the raffle", async ({ page }) => {
   await signUpWithUsername(page);
-  await page.goto("/");
+  // The cheapest raffle is among the biggest pots and in its tier's list: two cards of one
+  // raffle. One with time left, not one that may close before the click.
+  let raffleId: string | undefined;
+  await expect
+    .poll(async () => {
+      const lasting = await lastingRaffles(page.request, "0.05");
+      await page.goto("/");
+      const featuredIds = await page
+        .locator('#featured [data-testid="raffle-card"]', { hasText: "Enter $0.05" })
+        .evaluateAll((cards) => cards.map((card) => card.getAttribute("data-raffle-id")));
+      raffleId = featuredIds.find((id) => id !== null && lasting.includes(id)) ?? undefined;
+      return raffleId;
+    })
+    .toBeDefined();
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   // Any loader's data asked for from here on is held, never answered: what the page shows next
   // can only come from the entry's own answer.
@@ -37,9 +50,7 @@ test("a card's entry loads none of the page's data: its answer tells the coins, 
     (url) => url.pathname.endsWith(".data"),
     (route) => (route.request().method() === "GET" ? void held.push(route.request().url()) : route.continue()),
   );
-  // The cheapest raffle is among the biggest pots and in its tier's list: two cards of one raffle.
-  const featured = page.locator('#featured [data-testid="raffle-card"]', { hasText: "Enter $0.05" }).first();
-  const raffleId = await featured.getAttribute("data-raffle-id");
+  const featured = page.locator(`#featured [data-raffle-id="${raffleId}"]`);
   const cards = page.locator(`[data-raffle-id="${raffleId}"]`);
   await expect(cards).toHaveCount(2);
   const answered = page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes(`/raffles/${raffleId}/enter`));

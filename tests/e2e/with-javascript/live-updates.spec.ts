@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { openQuickRound, signUpWithUsername } from "../support";
+import { lastingRaffle, openQuickRound, signUpWithUsername } from "../support";
 import { scaled } from "../../support/timeouts";
 
 /** The page's visibility as the browser would report it for a tab in the background or in front. */
@@ -9,15 +9,6 @@ async function setVisibility(page: Page, state: "hidden" | "visible") {
     Object.defineProperty(document, "hidden", { configurable: true, get: () => value === "hidden" });
     document.dispatchEvent(new Event("visibilitychange"));
   }, state);
-}
-
-/**
- * The open $0.05 MICRO raffle with the most time left. They last 3 minutes: the first card's
- * may end while a test gets ready to enter it (409).
- */
-async function lastingMicroRaffle(page: Page): Promise<string> {
-  const raffles = (await (await page.request.get("/api/raffles")).json()) as { id: string; tier: string; entryPrice: string; timeRemaining: number }[];
-  return raffles.filter((r) => r.tier === "micro" && r.entryPrice === "0.05").sort((a, b) => b.timeRemaining - a.timeRemaining)[0]!.id;
 }
 
 /**
@@ -44,7 +35,7 @@ test("a hidden tab closes its live stream after a minute, and shown again reopen
   await expect.poll(() => open.size).toBe(0);
 
   // Meanwhile the player enters a raffle from another tab: no stream tells this one.
-  const raffleId = await lastingMicroRaffle(page);
+  const raffleId = await lastingRaffle(page.request, "0.05");
   const entered = await page.request.post(`/api/raffles/${raffleId}/enter`, { headers: { Origin: baseURL!, Accept: "application/json" }, data: {} });
   expect(entered.status()).toBe(200);
 
@@ -67,7 +58,7 @@ test("another player's entry moves the card's players at once, with no reload of
   page.on("requestfinished", (request) => open.delete(request));
   await signUpWithUsername(page);
   await expect.poll(() => open.size).toBe(1);
-  const raffleId = await lastingMicroRaffle(page);
+  const raffleId = await lastingRaffle(page.request, "0.05");
   const card = page.locator(`article[data-raffle-id="${raffleId}"]`).first();
   const players = card.getByTestId("players");
   const before = await players.textContent();
