@@ -59,6 +59,29 @@ export async function createPlayers(count: number, coins: bigint): Promise<Playe
   return players;
 }
 
+/**
+ * The reads figure's players: `count` new players, each of whom enters every regular raffle
+ * open on the app once through the API, as a player does: about twenty tickets each, what an
+ * engaged player holds within every cap. The entries figure's players hold thousands of
+ * tickets in the bench raffles, which no player could (ADR 099). A raffle that closes
+ * meanwhile refuses (409) and is passed over.
+ */
+export async function readingPlayers(port: number, count: number): Promise<Player[]> {
+  const players = await createPlayers(count, 1_000_000_000n);
+  const base = `http://127.0.0.1:${port}`;
+  await Promise.all(
+    players.map(async (player) => {
+      const headers = { Cookie: player.cookie, Origin: base, Accept: "application/json" };
+      const raffles = (await (await fetch(`${base}/api/raffles`, { headers })).json()) as { id: string }[];
+      for (const raffle of raffles) {
+        const answer = await fetch(`${base}/api/raffles/${raffle.id}/enter`, { method: "POST", headers });
+        if (answer.status !== 200 && answer.status !== 409) throw new Error(`an entry answered ${answer.status}: ${await answer.text()}`);
+      }
+    }),
+  );
+  return players;
+}
+
 export type BenchRaffle = { id: string; kind: "regular" | "quick"; tier: string };
 
 /** One open raffle like a series of the schedule, running for an hour, with `cap` tickets per player. */

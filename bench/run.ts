@@ -63,7 +63,7 @@ const { migrate } = await import("~/models/system/migrations.server");
 const { seed } = await import("../server/seed");
 const { runPgbench, startApp, startHelloWorld, startScript, stopEveryServer, root } = await import("./infra");
 const { prepareEntriesReference } = await import("./reference/setup");
-const { createPlayers } = await import("./fixtures");
+const { createPlayers, readingPlayers } = await import("./fixtures");
 const { entriesPhase } = await import("./entries-phase");
 const { htmlParts, readsPhase } = await import("./reads-phase");
 const { crowdPhase } = await import("./crowd-phase");
@@ -184,7 +184,8 @@ try {
 
   if (only.has("reads")) {
     const app = await startApp({ port: basePort, env: appEnv, logFile: appLog });
-    const player = players[0]!;
+    const readers = await readingPlayers(app.port, 64);
+    const player = readers[0]!;
     // The reference sends the app's own answer for the same player, from memory.
     const json = await fetch(`http://127.0.0.1:${app.port}/api/raffles`, { headers: { Cookie: player.cookie } });
     if (json.status !== 200) throw new Error(`/api/raffles answered ${json.status}`);
@@ -195,8 +196,7 @@ try {
       ready: "/api/raffles",
       env: { REFERENCE_JSON_FILE: jsonFile, WEB_CONCURRENCY: String(workers) },
     });
-    // The reference Remix app renders the app's components with what the app's loaders
-    // returned for this player, saved here (the single-fetch answer for `/`).
+    // The reference Remix app renders the app's components with the app's loaders' answer for this player (the single fetch for `/`).
     const data = await fetch(`http://127.0.0.1:${app.port}/_root.data`, { headers: { Cookie: player.cookie } });
     if (data.status !== 200) throw new Error(`/_root.data answered ${data.status}`);
     const dataFile = path.join(dataDir, "home.data");
@@ -211,7 +211,7 @@ try {
       const measured = await readsPhase({
         repeats,
         seconds,
-        players,
+        players: readers,
         log,
         ports: { app: app.port, json: reference.port, remix: remixReference.port, hello: hello.port },
       });
