@@ -216,32 +216,37 @@ export async function adminRequest(playwright: { request: { newContext: (options
   return admin;
 }
 
+/** An open raffle or round as `/api/raffles` and `/api/quick-raffles` list it. */
+type Listed = { id: string; vipOnly: boolean; entryPrice: string; timeRemaining: number };
+
+/** What `pick` finds in the list at `path`, asked again each second until it finds something (raffles and rounds open on a schedule). */
+async function pickFromList<T>(request: APIRequestContext, path: string, pick: (listed: Listed[]) => T | undefined): Promise<T> {
+  let picked: T | undefined;
+  await expect
+    .poll(
+      async () => {
+        picked = pick((await (await request.get(path, { headers: { Accept: "application/json" } })).json()) as Listed[]);
+        return picked !== undefined;
+      },
+      { timeout: scaled(40_000), intervals: [1000] },
+    )
+    .toBe(true);
+  return picked!;
+}
+
 /**
  * The open regular raffles, not VIP-only, at `price` (any up to $1 without one) with 30 s or
  * more left, the most time left first. MICRO raffles last 3 minutes here: one about to end
  * may close while a test gets ready to enter it, and the entry is then refused (409).
  */
-export async function lastingRaffles(request: APIRequestContext, price?: string): Promise<string[]> {
-  let ids: string[] = [];
-  await expect
-    .poll(
-      async () => {
-        const raffles = (await (await request.get("/api/raffles", { headers: { Accept: "application/json" } })).json()) as {
-          id: string;
-          vipOnly: boolean;
-          entryPrice: string;
-          timeRemaining: number;
-        }[];
-        ids = raffles
-          .filter((r) => !r.vipOnly && (price === undefined ? Number(r.entryPrice) <= 1 : r.entryPrice === price) && r.timeRemaining >= 30)
-          .sort((a, b) => b.timeRemaining - a.timeRemaining)
-          .map((r) => r.id);
-        return ids.length;
-      },
-      { timeout: scaled(40_000), intervals: [1000] },
-    )
-    .toBeGreaterThan(0);
-  return ids;
+export function lastingRaffles(request: APIRequestContext, price?: string): Promise<string[]> {
+  return pickFromList(request, "/api/raffles", (raffles) => {
+    const ids = raffles
+      .filter((r) => !r.vipOnly && (price === undefined ? Number(r.entryPrice) <= 1 : r.entryPrice === price) && r.timeRemaining >= 30)
+      .sort((a, b) => b.timeRemaining - a.timeRemaining)
+      .map((r) => r.id);
+    return ids.length > 0 ? ids : undefined;
+  });
 }
 
 /** The first of `lastingRaffles`: the open raffle with the most time left. */
@@ -250,19 +255,8 @@ export async function lastingRaffle(request: APIRequestContext, price?: string):
 }
 
 /** A quick round at `price` with at least `seconds` left (rounds open back to back every 30 s). */
-export async function openQuickRound(request: APIRequestContext, price = "0.05", seconds = 8): Promise<string> {
-  let id: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const rounds = (await (await request.get("/api/quick-raffles")).json()) as { id: string; timeRemaining: number; entryPrice: string }[];
-        id = rounds.find((r) => r.entryPrice === price && r.timeRemaining >= seconds)?.id;
-        return id !== undefined;
-      },
-      { timeout: scaled(40_000), intervals: [1000] },
-    )
-    .toBe(true);
-  return id!;
+export function openQuickRound(request: APIRequestContext, price = "0.05", seconds = 8): Promise<string> {
+  return pickFromList(request, "/api/quick-raffles", (rounds) => rounds.find((r) => r.entryPrice === price && r.timeRemaining >= seconds)?.id);
 }
 
 /**
