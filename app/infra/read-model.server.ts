@@ -1,4 +1,4 @@
-import { cachified, type Cache, type CacheEntry } from "@epic-web/cachified";
+import { cachified } from "@epic-web/cachified";
 import { remember } from "@epic-web/remember";
 import { LRUCache } from "lru-cache";
 import { z } from "zod";
@@ -6,11 +6,13 @@ import { parseDollars } from "~/shared/money";
 import type { RaffleKind } from "~/generated/prisma/client";
 import type { SessionRow } from "~/models/accounts/session.server";
 import { isListening, onNotification, onStatus, startListening } from "./listener.server";
+import { forget, joinOrRead, newShelf, type Flight, type Shelf } from "./read-model-shelf.server";
 
 /**
  * What signed-in reads need, kept in the process's memory between the changes that
  * PostgreSQL announces (docs/decisions/013-reads-from-memory.md): sessions with their
- * user, the open raffles of each kind, and the shared panels (stats, winners, leaderboard).
+ * user, the open raffles of each kind, each player's tickets in them (forgotten by that
+ * player's entries, "tickets:"), and the shared panels (stats, winners, leaderboard).
  *
  * - Triggers announce every change of those rows on the "read_model" channel at commit
  *   (prisma/migrations/20261121190000_read_model_notifications); live game events count as
@@ -56,33 +58,6 @@ const LIST_TTL_MS = 60_000;
 /** The shared panels (a few keys each day). */
 const MAX_PANELS = 1_000;
 
-type GameEntry = { generation: number; entry: CacheEntry };
-
-/**
- * Entries keyed by name, each stamped with the generation it was read in, and what cachified
- * reads through (one read at a time per key, a failed read not kept): a view of `entries` for
- * one generation, replaced by a new view when the shelf is forgotten. A read the change
- * overtook finishes into its old view, which stores nothing any more. The change costs a
- * small object, not a new LRUCache (which allocates arrays for all its `max` entries).
- */
-type Shelf = { entries: LRUCache<string, GameEntry>; generation: number; view: Cache };
-
-/** A read on its way, stamped with the count (a version, or writes) it began at. */
-type Flight = { stamp: number; value: Promise<unknown> };
-
-/** The read on its way for this key if it began at `stamp`, else a new one, shared until it is back. */
-function joinOrRead<T>(flights: Map<string, Flight>, key: string, stamp: number, load: () => Promise<T>): Promise<T> {
-  const pending = flights.get(key);
-  if (pending?.stamp === stamp) return pending.value as Promise<T>;
-  const value = load();
-  flights.set(key, { stamp, value });
-  const done = () => {
-    if (flights.get(key)?.value === value) flights.delete(key);
-  };
-  value.then(done, done);
-  return value;
-}
-
 type Model = {
   enabled: boolean;
   /** Bumped by every change of a session or user heard or made: a read that started before a change is not stored after it. */
@@ -93,10 +68,14 @@ type Model = {
   tokensOfUser: Map<string, Set<string>>;
   /** Sessions being read, with the version their read began in: askers meanwhile share it. */
   reading: Map<string, Flight>;
-  /** Bumped by every write this process answers: a read shared in flight (`shared`) serves no asker after one. */
+  /** Bumped by every write this process answers: a player's read in flight (`playerRead`) serves no asker after one. */
   writes: number;
-  /** Reads on their way (`shared`), by key, with the count of writes when each began. */
+  /** Players' reads on their way (`playerRead`), by key, with the count of writes when each began. */
   asking: Map<string, Flight>;
+  /** Each player's tickets in the open raffles, by player: forgotten by their own entries (ADR 103). */
+  tickets: LRUCache<string, Map<string, number>>;
+  /** The newest read of each player's tickets on its way: forgetting the player drops it, and it is not kept. */
+  ticketReads: Map<string, symbol>;
   /** The active raffles of each game: forgotten at a raffle's change, moved in place by its pot's. */
   lists: Record<RaffleKind, Shelf>;
   /** Bumped whenever the lists are forgotten: an entry's figures are not put on a list read since (`potMoved`). */
@@ -121,34 +100,6 @@ function newSessions(tokensOfUser: Map<string, Set<string>>): LRUCache<string, S
   });
 }
 
-/** A view of the shelf's entries for its generation now: it stores nothing once the shelf is forgotten. */
-function generationView(shelf: Pick<Shelf, "entries" | "generation">): Cache {
-  const { entries, generation } = shelf;
-  const current = () => shelf.generation === generation;
-  return {
-    get: (key) => {
-      const stored = entries.get(key);
-      return stored && stored.generation === generation ? stored.entry : undefined;
-    },
-    set: (key, entry) => {
-      if (current()) entries.set(key, { generation, entry });
-    },
-    delete: (key) => {
-      if (current()) entries.delete(key);
-    },
-  };
-}
-
-function newShelf(max: number): Shelf {
-  const shelf = { entries: new LRUCache<string, GameEntry>({ max }), generation: 0 };
-  return Object.assign(shelf, { view: generationView(shelf) });
-}
-
-function forget(shelf: Shelf) {
-  shelf.generation++;
-  shelf.view = generationView(shelf);
-}
-
 function model(): Model {
   return remember("raffle:read-model", (): Model => {
     const tokensOfUser = new Map<string, Set<string>>();
@@ -160,6 +111,8 @@ function model(): Model {
       reading: new Map(),
       writes: 0,
       asking: new Map(),
+      tickets: new LRUCache({ max: MAX_SESSIONS, ttl: SESSION_TTL_MS }),
+      ticketReads: new Map(),
       lists: { regular: newShelf(1), quick: newShelf(1) },
       listChanges: 0,
       panels: newShelf(MAX_PANELS),
@@ -172,6 +125,8 @@ function forgetEverything(m: Model) {
   m.version++;
   m.sessions.clear();
   m.tokensOfUser.clear();
+  m.tickets.clear();
+  m.ticketReads.clear();
   m.listChanges++;
   for (const shelf of [m.lists.regular, m.lists.quick, m.panels, m.heavy]) {
     shelf.entries.clear();
@@ -184,11 +139,18 @@ function forgetToken(m: Model, tokenHash: string) {
   m.sessions.delete(tokenHash);
 }
 
-/** A player's account changed (their news, winnings, VIP, limits): their sessions are read again, nothing shared. */
+/** A player's tickets changed (their entry, a refund): read again, and a read on its way is not kept. */
+function forgetTickets(m: Model, userId: string) {
+  m.tickets.delete(userId);
+  m.ticketReads.delete(userId);
+}
+
+/** A player's account changed (their news, winnings, VIP, limits): their sessions and tickets are read again, nothing shared. */
 function forgetAccount(m: Model, userId: string) {
   m.version++;
   for (const tokenHash of [...(m.tokensOfUser.get(userId) ?? [])]) m.sessions.delete(tokenHash);
   m.tokensOfUser.delete(userId);
+  forgetTickets(m, userId);
 }
 
 /** A player's name changed, or they were deleted: their sessions, and everything that shows names. */
@@ -260,6 +222,7 @@ export function applyChange(payload: string): void {
   else if (payload.startsWith("account:")) forgetAccount(m, payload.slice(8));
   else if (payload.startsWith("user:")) forgetUser(m, payload.slice(5));
   else if (payload.startsWith("session:")) forgetToken(m, payload.slice(8));
+  else if (payload.startsWith("tickets:")) for (const userId of payload.slice(8).split(",")) forgetTickets(m, userId);
   else forgetEverything(m); // 'reset' (a table emptied), or anything this version does not know
 }
 
@@ -334,13 +297,37 @@ export function forgetPlayer(userId: string): void {
 }
 
 /**
- * `load()`, or the same read already on its way for this key, unless this process answered a
- * write since that one began: a page's loaders ask for what their player holds at once (Remix
- * gives each loader its own copy of the request), and share one read. Nothing is kept after it.
+ * What a page shows of its player (`load`: coins, last spin, tickets), or the same read already
+ * on its way, unless this process answered a write since that one began: a page's loaders ask
+ * at once (Remix gives each loader its own copy of the request), and share one read. Only the
+ * tickets are kept, unless the player's entry or refund overtook the read (ADR 103).
  */
-export function shared<T>(key: string, load: () => Promise<T>): Promise<T> {
+export function playerRead<T extends { tickets: Map<string, number> }>(userId: string, load: () => Promise<T>): Promise<T> {
   const m = model();
-  return m.enabled ? joinOrRead(m.asking, key, m.writes, load) : load();
+  if (!m.enabled) return load();
+  return joinOrRead(m.asking, `player:${userId}`, m.writes, async () => {
+    const read = Symbol(userId);
+    m.ticketReads.set(userId, read);
+    try {
+      const state = await load();
+      if (m.ticketReads.get(userId) === read) m.tickets.set(userId, state.tickets);
+      return state;
+    } finally {
+      if (m.ticketReads.get(userId) === read) m.ticketReads.delete(userId);
+    }
+  });
+}
+
+/** The player's tickets in the open raffles, when kept (`playerRead`): a list needs nothing else of them. */
+export function keptTickets(userId: string): Map<string, number> | undefined {
+  const m = model();
+  return m.enabled ? m.tickets.get(userId) : undefined;
+}
+
+/** These players' entries (or refunds) committed here: their tickets are read again, before any answer. */
+export function ticketsChanged(userIds: Iterable<string>): void {
+  const m = model();
+  for (const userId of userIds) forgetTickets(m, userId);
 }
 
 /** The session for this token hash, from memory or else from `load` (stored when nothing changed meanwhile). */

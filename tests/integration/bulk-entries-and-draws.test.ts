@@ -117,11 +117,13 @@ describe("entries arriving together", () => {
     };
 
     const heard: string[] = [];
+    const told: string[] = [];
     const client = new pg.Client({ connectionString: testDatabaseUrl });
-    client.on("notification", (message) => heard.push(message.payload ?? ""));
+    client.on("notification", (message) => (message.channel === "read_model" ? told : heard).push(message.payload ?? ""));
     await client.connect();
     try {
       await client.query("LISTEN raffle_events");
+      await client.query("LISTEN read_model");
       const rows = await enterRaffles(
         [
           entry({ userId: a.id }, raffle.id, 2), // positions 0-1, 5 coins left
@@ -155,22 +157,24 @@ describe("entries arriving together", () => {
         ["ok", 3, 1n, 96n, null],
         ["rate_limited", null, null, null, null],
       ]);
-      // Each accepted entry answers with its raffle's figures after it (ADR 101): its instance moves the pot on its lists.
-      expect(rows.map((r) => (r.outcome === "ok" ? [r.raffleKind, r.rafflePot, r.raffleTickets, r.rafflePlayers] : null))).toEqual([
-        ["regular", 10n, 2, 1],
-        ["regular", 15n, 3, 2],
+      // Each accepted entry answers with its raffle's figures after it (ADR 101), and its
+      // player (ADR 103): its instance moves the pot on its lists and forgets their tickets.
+      expect(rows.map((r) => (r.outcome === "ok" ? [r.raffleKind, r.rafflePot, r.raffleTickets, r.rafflePlayers, r.entrantId] : null))).toEqual([
+        ["regular", 10n, 2, 1, a.id],
+        ["regular", 15n, 3, 2, b.id],
         null,
         null,
-        ["regular", 20n, 4, 2],
+        ["regular", 20n, 4, 2, a.id],
         null,
-        ["regular", 25n, 5, 3],
+        ["regular", 25n, 5, 3, c.id],
         null,
-        ["regular", 1n, 1, 1],
-        ["regular", 2n, 2, 1],
-        ["regular", 3n, 3, 1],
-        ["regular", 4n, 4, 1],
+        ["regular", 1n, 1, 1, d.id],
+        ["regular", 2n, 2, 1, d.id],
+        ["regular", 3n, 3, 1, d.id],
+        ["regular", 4n, 4, 1, d.id],
         null,
       ]);
+      expect(rows.filter((r) => r.outcome !== "ok").map((r) => r.entrantId)).toEqual(Array(5).fill(null));
       await client.query("SELECT pg_notify('raffle_events', 'marker')");
       await vi.waitFor(() => expect(heard).toContain("marker"));
     } finally {
@@ -185,6 +189,10 @@ describe("entries arriving together", () => {
       ]),
     );
     expect(pots).toHaveLength(2);
+    // One notification names the batch's entrants, each once (ADR 103).
+    const tickets = told.filter((t) => t.startsWith("tickets:"));
+    expect(tickets).toHaveLength(1);
+    expect(tickets[0]!.slice(8).split(",").sort()).toEqual([a.id, b.id, c.id, d.id].sort());
 
     const after = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id } });
     expect([after.ticketCount, after.playerCount]).toEqual([5, 3]);

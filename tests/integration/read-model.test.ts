@@ -6,6 +6,8 @@ import { createSessionRow, findSession, touchPlay } from "~/models/accounts/sess
 import { getSession, sessionTokenHash } from "~/web/auth.server";
 import { suspendUser } from "~/services/back-office/admin.server";
 import { enterRaffle } from "~/services/raffles/raffles.server";
+import { enterRaffles } from "~/models/raffles/raffle.server";
+import { excludeSelf } from "~/services/play-safety/responsible-play.server";
 import * as readModel from "~/infra/read-model.server";
 import { sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
@@ -90,7 +92,8 @@ describe("read_model notifications (the triggers)", () => {
     const player = await createTestUser({ coins: 100n });
     let raffleId = "";
     expect(await announced(async () => (raffleId = (await createTestRaffle()).id))).toEqual(["raffles"]);
-    expect(await announced(() => enterRaffle({ userId: player.id, raffleId, tickets: 2 }))).toEqual([]);
+    // The entrant's tickets changed, nothing the lists show (ADR 103).
+    expect(await announced(() => enterRaffle({ userId: player.id, raffleId, tickets: 2 }))).toEqual([`tickets:${player.id}`]);
     // Any other writer of the counts is announced: a refund takes tickets back, a script adds them.
     const counts = (by: number) => db().raffle.update({ where: { id: raffleId }, data: { ticketCount: { increment: by } } });
     expect(await announced(() => counts(-1))).toEqual(["raffles"]);
@@ -105,6 +108,20 @@ describe("read_model notifications (the triggers)", () => {
         }),
       ),
     ).toEqual(["raffles"]);
+  });
+
+  it("announce the players whose tickets changed: a batch's entrants, 100 a payload, and a refund's player (ADR 103)", async () => {
+    const players = await Promise.all(Array.from({ length: 101 }, () => createTestUser({ coins: 10n })));
+    const raffle = await createTestRaffle();
+    const rules = { limitName: "test-told", limitMax: 100, playIdleGapMs: 60_000, countries: ["GB"], regions: [], verifyCountries: [] };
+    const entries = players.map((p) => ({ userId: p.id, raffleId: raffle.id, tickets: 1, now: new Date() }));
+    const told = await announced(() => enterRaffles([...entries, entries[0]!], rules));
+    expect(told.map((t) => t.slice(0, 8))).toEqual(["tickets:", "tickets:"]);
+    const named = told.flatMap((t) => t.slice(8).split(","));
+    expect(named.sort()).toEqual(players.map((p) => p.id).sort());
+    expect(told.map((t) => t.length).every((length) => length < 8000)).toBe(true);
+    // A break takes a player's tickets back (and their raffle's counts change).
+    expect((await announced(() => excludeSelf(players[0]!.id, "24h"))).filter((t) => t.startsWith("tickets:"))).toEqual([`tickets:${players[0]!.id}`]);
   });
 });
 

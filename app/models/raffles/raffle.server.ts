@@ -164,6 +164,8 @@ export type EntryRow = {
   rafflePot: bigint | null;
   raffleTickets: number | null;
   rafflePlayers: number | null;
+  /** An accepted entry: its player, whose tickets changed (ADR 103). */
+  entrantId: string | null;
 };
 
 /**
@@ -175,7 +177,8 @@ export async function enterRaffles(entries: EntryRequest[], rules: EntryBatchRul
     SELECT ord, outcome, tier, first_position AS "firstPosition", cost, balance, cap,
            excluded_until AS "excludedUntil", exclusion_kind AS "exclusionKind",
            cash_balance AS "cashBalance", bonus_balance AS "bonusBalance", tickets_held AS "ticketsHeld",
-           raffle_kind AS "raffleKind", raffle_pot AS "rafflePot", raffle_tickets AS "raffleTickets", raffle_players AS "rafflePlayers"
+           raffle_kind AS "raffleKind", raffle_pot AS "rafflePot", raffle_tickets AS "raffleTickets", raffle_players AS "rafflePlayers",
+           entrant_id AS "entrantId"
     FROM enter_raffles(
       ${entries.map((e) => e.userId ?? null)}::uuid[], ${entries.map((e) => e.sessionHash ?? null)}::text[],
       ${entries.map((e) => e.raffleId)}::uuid[], ${entries.map((e) => e.kind ?? null)}::text[],

@@ -14,6 +14,7 @@ import { utcMinute } from "~/shared/dates";
 import { queueMail } from "~/infra/mail/outbox.server";
 import { queueLimitMail } from "../money/mail-notices.server";
 import { getEnv } from "~/infra/env.server";
+import * as readModel from "~/infra/read-model.server";
 import { JURISDICTION_CLOSED_MESSAGE, placesServed } from "~/shared/jurisdictions";
 
 /**
@@ -208,6 +209,8 @@ export async function excludeSelf(userId: string, choice: ExclusionChoice, now =
   });
   let refunded = 0;
   for (const { raffleId } of await entries.openEntriesOf(userId)) refunded += await refundOpenEntries(raffleId, userId, now);
+  // At once on this instance; the others hear it from the database (removeTickets).
+  if (refunded > 0) readModel.ticketsChanged([userId]);
   return { until, refunded };
 }
 

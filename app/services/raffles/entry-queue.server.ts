@@ -56,7 +56,9 @@ async function run(batch: Waiting[]): Promise<void> {
         verifyCountries: countriesVerifyingBeforeEntry(),
       },
     );
-    // Before any answer: the entrant's next page, on this instance, shows the pot they moved.
+    // Before any answer: the entrant's next page, on this instance, shows the pot they moved
+    // and their tickets.
+    readModel.ticketsChanged(rows.flatMap((row) => (row.entrantId ? [row.entrantId] : [])));
     rows.forEach(({ outcome, raffleKind: kind, rafflePot: pot, raffleTickets: ticketCount, rafflePlayers: playerCount }, i) => {
       if (outcome !== "ok" || kind === null || pot === null || ticketCount === null || playerCount === null) return;
       readModel.potMoved({ kind, raffleId: batch[i]!.request.raffleId.toLowerCase(), pot, ticketCount, playerCount }, listChanges);

@@ -9,7 +9,7 @@ import { DRAWN_SHOWN_MS, timeAgo } from "~/shared/raffle-display";
 import { toldRound, type ToldRound } from "~/shared/live-reload";
 import * as readModel from "~/infra/read-model.server";
 import { utcDay } from "../rewards/rewards.server";
-import { playerState } from "../accounts/player-state.server";
+import { playerTickets } from "../accounts/player-state.server";
 import { activeVipTier, winMultiplierTenths, type VipTierName } from "~/shared/vip";
 
 export type RaffleView = {
@@ -42,10 +42,7 @@ export async function listRaffles(
   { userId, vip, now = new Date() }: { userId?: string; vip?: { vipTier: VipTierName | null; vipExpiry: Date | null }; now?: Date } = {},
 ) {
   const multiplierTenths = winMultiplierTenths(vip ? activeVipTier(vip, now) : null);
-  const [active, mine] = await Promise.all([
-    readModel.activeRaffles(kind, () => feeds.listActiveRaffles(kind)),
-    userId ? playerState(userId).then((player) => player.tickets) : undefined,
-  ]);
+  const [active, mine] = await Promise.all([readModel.activeRaffles(kind, () => feeds.listActiveRaffles(kind)), userId ? playerTickets(userId) : undefined]);
   const raffles = active.filter((r) => r.startsAt <= now);
   return raffles.map((r): RaffleView => {
     const myTickets = mine?.get(r.id) ?? 0;

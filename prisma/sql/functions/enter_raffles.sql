@@ -1,8 +1,8 @@
 -- enter_raffles: a batch of raffle entries, decided in turn against running figures and
 -- then written at once (one INSERT each of tickets, ledger transactions, postings and audit
 -- rows, one UPDATE of the raffles and of the rate-limit buckets, one pot notification per
--- raffle). Called by app/models/raffle.server.ts (enterRaffles) for the batches that
--- app/services/entry-queue.server.ts gathers. Why: docs/decisions/009, 013 and 014.
+-- raffle and one naming the entrants). Called by app/models/raffle.server.ts (enterRaffles)
+-- for the batches that app/services/entry-queue.server.ts gathers. Why: docs/decisions/009, 013 and 014.
 --
 -- Owns these rules of an entry (no TypeScript restates them):
 --   * the session: p_sessions[i], when not null, is the SHA-256 of the session token the
@@ -45,7 +45,7 @@ CREATE OR REPLACE FUNCTION "enter_raffles"(
   ord INTEGER, outcome TEXT, tier TEXT, first_position INTEGER, cost BIGINT, balance BIGINT,
   cap INTEGER, excluded_until TIMESTAMPTZ, exclusion_kind TEXT,
   cash_balance BIGINT, bonus_balance BIGINT, tickets_held INTEGER,
-  raffle_kind TEXT, raffle_pot BIGINT, raffle_tickets INTEGER, raffle_players INTEGER
+  raffle_kind TEXT, raffle_pot BIGINT, raffle_tickets INTEGER, raffle_players INTEGER, entrant_id UUID
 ) LANGUAGE plpgsql AS $$
 DECLARE
   i INTEGER;
@@ -192,7 +192,7 @@ BEGIN
     outcome := NULL; tier := NULL; first_position := NULL; cost := NULL; balance := NULL;
     cap := NULL; excluded_until := NULL; exclusion_kind := NULL;
     cash_balance := NULL; bonus_balance := NULL; tickets_held := NULL;
-    raffle_kind := NULL; raffle_pot := NULL; raffle_tickets := NULL; raffle_players := NULL;
+    raffle_kind := NULL; raffle_pot := NULL; raffle_tickets := NULL; raffle_players := NULL; entrant_id := NULL;
 
     IF p_sessions[i] IS NOT NULL THEN
       SELECT s."id", s."user_id", s."play_seen_at", x."suspended_at",
@@ -293,6 +293,8 @@ BEGIN
     -- The raffle's figures after it: the instance that sent the entry moves the pot on the
     -- lists it keeps before answering (ADR 101); its event tells the others at commit.
     raffle_kind := r_kind[r]; raffle_pot := r_pot[r]; raffle_tickets := r_tickets[r]; raffle_players := r_players[r];
+    -- Whose tickets changed: that instance forgets the ones it keeps before answering (ADR 103).
+    entrant_id := players[i];
     a_ord := a_ord || i;
     a_user := a_user || players[i];
     a_raffle := a_raffle || p_raffles[i];
@@ -368,6 +370,14 @@ BEGIN
       'participantCount', c.players, 'ticketCount', c.tickets)::TEXT)
     FROM unnest(r_ids, r_kind, r_pot, r_players, r_tickets, r_changed) AS c(id, kind, pot, players, tickets, changed)
     WHERE c.changed;
+
+  -- Whose tickets changed, for the other instances, which keep each player's tickets until
+  -- their next entry (ADR 103): one notification a batch, 100 players a payload (a payload
+  -- holds at most 8,000 bytes).
+  PERFORM pg_notify('read_model', 'tickets:' || string_agg(p.id::TEXT, ','))
+    FROM (SELECT d.id, (row_number() OVER (ORDER BY d.id) - 1) / 100 AS chunk
+          FROM (SELECT DISTINCT unnest(a_user) AS id) d) p
+    GROUP BY p.chunk;
 
   INSERT INTO "audit_events" ("actor", "action", "target", "details")
   SELECT a.user_id::TEXT, 'raffle.enter', 'raffle:' || a.raffle_id,
