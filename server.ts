@@ -10,7 +10,7 @@ import { pinoHttp } from "pino-http";
 import { checkReadiness } from "~/models/system/health.server";
 import { isCrossSite } from "~/shared/csrf";
 import type { Env } from "~/infra/env.server";
-import { closeEvents } from "~/infra/events.server";
+import { closeEvents, hearEvents } from "~/infra/events.server";
 import { startReadModel, stopReadModel } from "~/infra/read-model.server";
 import { forgetCachedSession } from "~/web/auth.server";
 import { getLogger, loggableUrl } from "~/infra/logger.server";
@@ -56,6 +56,8 @@ async function main() {
 async function runServer(env: Env) {
   const logger = getLogger();
   const database = await openOrExit(env);
+  // Game events are kept from the first, for streams that open after their page's read (ADR 104).
+  hearEvents();
   // Reads from memory once the listening connection is up (it keeps reconnecting).
   startReadModel().catch((error) => logger.warn({ err: error }, "reads come from the database until the listening connection is up"));
   // A worker leaves the timed jobs (draws, the payment sweep) to the primary process, which

@@ -52,7 +52,8 @@ function kept<T>(held: ReadonlyMap<string, T>, key: string, value: T): ReadonlyM
  * A tab hidden for `hiddenGraceMs` closes its stream and stops polling; shown again, it
  * reloads the page's data (whatever it was shown after: another tab may have played) and
  * opens a stream if it had closed it. A stream that dropped and came back reloads too:
- * events sent in the gap were missed.
+ * events sent in the gap were missed. A stream that opens after the page's data was read is
+ * first sent what came in between, or told to reload when that is not known (ADR 104).
  */
 export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREAM_GRACE_MS): LiveTold {
   const game = liveGame?.kind;
@@ -75,8 +76,11 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
   // When the page's data was last read, by whatever read it: the root's data comes with every load.
   const lastRead = useRef(0);
   const root = useOptionalRootData();
+  // And when, by the server's clock: a stream opened later is first sent what it missed (ADR 104).
+  const readAt = useRef(root?.readAt);
   useEffect(() => {
     lastRead.current = Date.now();
+    readAt.current = root?.readAt;
   }, [root]);
 
   useEffect(() => {
@@ -116,7 +120,7 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
     const connect = () => {
       retry = undefined;
       let dropped = false;
-      const current = new EventSource("/api/events");
+      const current = new EventSource(readAt.current === undefined ? "/api/events" : `/api/events?since=${readAt.current}`);
       source = current;
       current.addEventListener("notice", onEvent);
       if (game) {

@@ -1,7 +1,7 @@
 import { remember } from "@epic-web/remember";
 import type { Tx } from "~/models/db.server";
 import type { ToldDraw, ToldRound } from "~/shared/live-reload";
-import { onNotification, type Channel, startListening, stopListening } from "./listener.server";
+import { isListening, onNotification, onStatus, type Channel, startListening, stopListening } from "./listener.server";
 
 /**
  * Live game events (pot changes, new rounds, draws) through PostgreSQL LISTEN/NOTIFY,
@@ -78,6 +78,18 @@ export type StreamHolder = { session?: string; account?: string; address?: strin
  */
 export const POT_FLUSH_MS = 250;
 
+/**
+ * A stream opened after its page's data was read is sent again what it missed (ADR 104): the
+ * events heard within this long are kept. A page whose stream takes longer reads its data again.
+ */
+export const REPLAY_MS = 30_000;
+/** Events heard this long before a page's read are sent again too: instances' clocks differ a little. */
+export const REPLAY_MARGIN_MS = 2_000;
+/** At most this many events other than pots are kept (pots: the latest of each raffle). */
+const REPLAY_KEPT = 2_000;
+
+type Heard = { at: number; event: GameEvent };
+
 type Hub = {
   subscribers: Set<Subscriber>;
   held: Map<string, number>;
@@ -86,15 +98,72 @@ type Hub = {
   /** Pot events held back until the next flush, by raffle. */
   pots: Map<string, GameEvent>;
   flushTimer?: ReturnType<typeof setTimeout>;
+  /** Events sent out lately (pots apart), oldest first, and each raffle's latest pot, oldest first. */
+  recent: Heard[];
+  recentPots: Map<string, Heard>;
+  /** Every event heard since this time is in `recent` and `recentPots`; unset while not listening. */
+  recentSince?: number;
 };
 
 /** One hub per process, shared by the copies of this module in server.ts and the Remix build. */
 function hub(): Hub {
-  return remember("raffle:events", (): Hub => ({ subscribers: new Set(), held: new Map(), pots: new Map() }));
+  return remember("raffle:events", (): Hub => ({ subscribers: new Set(), held: new Map(), pots: new Map(), recent: [], recentPots: new Map() }));
 }
 
 function dispatch(h: Hub, event: GameEvent) {
+  keep(h, event, Date.now());
   for (const each of h.subscribers) each.listener(event);
+}
+
+/** Keeps `event` for streams that open late, and lets go of what is older than REPLAY_MS. */
+function keep(h: Hub, event: GameEvent, now: number) {
+  if (h.recentSince === undefined) return;
+  if (event.type === "pot") {
+    h.recentPots.delete(event.raffleId);
+    h.recentPots.set(event.raffleId, { at: now, event });
+  } else h.recent.push({ at: now, event });
+  let cut = 0;
+  while (cut < h.recent.length && (h.recent[cut]!.at < now - REPLAY_MS || h.recent.length - cut > REPLAY_KEPT)) cut++;
+  if (cut > 0) h.recentSince = Math.max(h.recentSince, h.recent[cut - 1]!.at + 1);
+  h.recent.splice(0, cut);
+  for (const [raffleId, pot] of h.recentPots) {
+    if (pot.at >= now - REPLAY_MS) break;
+    h.recentPots.delete(raffleId);
+    h.recentSince = Math.max(h.recentSince, pot.at + 1);
+  }
+}
+
+/** Starts or stops keeping events as the listening connection comes up or goes down: a gap cannot be vouched for. */
+function keepFrom(h: Hub, up: boolean) {
+  h.recent = [];
+  h.recentPots.clear();
+  h.recentSince = up ? Date.now() : undefined;
+}
+
+/** Hears this channel's events from now on (once per process): the server starts it with the read model, so that the first streams can catch up. */
+export function hearEvents(): void {
+  const h = hub();
+  if (h.unlisten || h.closed) return;
+  const offEvents = onNotification(CHANNEL, (payload) => heard(hub(), JSON.parse(payload) as GameEvent));
+  const offStatus = onStatus((up) => keepFrom(hub(), up));
+  if (isListening()) keepFrom(h, true);
+  h.unlisten = () => {
+    offEvents();
+    offStatus();
+  };
+}
+
+/**
+ * The events heard since `since` (this server's clock, less REPLAY_MARGIN_MS) that a stream
+ * opened now missed, each raffle's pot once; undefined when some may not have been kept (too
+ * long ago, or the listening connection was down meanwhile): the page must read its data again.
+ */
+export function eventsSince(since: number): GameEvent[] | undefined {
+  const h = hub();
+  const from = since - REPLAY_MARGIN_MS;
+  if (h.recentSince === undefined || from < h.recentSince) return undefined;
+  const pots = [...h.recentPots.values()].filter((p) => p.at >= from).map((p) => p.event);
+  return [...pots, ...h.recent.filter((e) => e.at >= from).map((e) => e.event)];
 }
 
 function flushPots(h: Hub) {
@@ -157,7 +226,7 @@ export async function subscribe(
     unsubscribe();
     throw error;
   }
-  h.unlisten ??= onNotification(CHANNEL, (payload) => heard(hub(), JSON.parse(payload) as GameEvent));
+  hearEvents();
   return unsubscribe;
 }
 
@@ -181,6 +250,7 @@ export async function closeEvents(): Promise<void> {
   clearTimeout(h.flushTimer);
   h.flushTimer = undefined;
   h.pots.clear();
+  keepFrom(h, false);
   for (const subscriber of [...h.subscribers]) subscriber.onClose();
   h.subscribers.clear();
   h.held.clear();

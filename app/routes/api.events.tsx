@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser, sessionTokenHash } from "~/web/auth.server";
 import { getEnv } from "~/infra/env.server";
-import { eventsOpen, subscribe, TooManyStreams, type GameEvent } from "~/infra/events.server";
+import { eventsOpen, eventsSince, subscribe, TooManyStreams, type GameEvent } from "~/infra/events.server";
 
 /** A refused stream's client tries again after this long (the page polls meanwhile). */
 const RETRY_AFTER_SECONDS = 30;
@@ -38,9 +38,15 @@ function maxAgeMs(): number {
  * process's EVENT_STREAMS_MAX: more are 429 with Retry-After. A stream ends after EVENT_STREAM_MAX_SECONDS, telling the browser to
  * come back after a pause of 5 to 15 s, so that no stream (a forgotten tab's, a signed-out
  * session's, a client gone without a word) is held for ever.
+ * `?since=` (ms, the server's clock when the page's data was read) first sends what the page
+ * missed before its stream opened, or a notice when that is not known (ADR 104).
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request);
+  const sinceParam = new URL(request.url).searchParams.get("since");
+  if (sinceParam !== null && !/^\d{1,15}$/.test(sinceParam)) {
+    return Response.json({ message: "since must be a time in milliseconds since 1970." }, { status: 400, headers: { "Cache-Control": "no-store" } });
+  }
   // Checked in the same turn as `subscribe` below takes its place.
   if (!eventsOpen()) return new Response("Shutting down", { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } });
   let write = (_bytes: Uint8Array) => {};
@@ -56,21 +62,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       write(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     });
   };
+  // Other players' news is theirs: neither the event nor whom it concerns is sent.
+  const deliver = (event: GameEvent) => {
+    if (event.type === "notice") {
+      if (event.userIds.includes(user.id)) sendEvent(NOTICE);
+      return;
+    }
+    sendEvent(bytesOf(event));
+  };
   let cleanup = () => {};
   let unsubscribe: () => void;
   try {
-    unsubscribe = await subscribe(
-      (event) => {
-        // Other players' news is theirs: neither the event nor whom it concerns is sent.
-        if (event.type === "notice") {
-          if (event.userIds.includes(user.id)) sendEvent(NOTICE);
-          return;
-        }
-        sendEvent(bytesOf(event));
-      },
-      () => cleanup(),
-      { session: await sessionTokenHash(request), account: user.id, address: context.clientIp, maxStreams: getEnv().EVENT_STREAMS_MAX },
-    );
+    unsubscribe = await subscribe(deliver, () => cleanup(), {
+      session: await sessionTokenHash(request),
+      account: user.id,
+      address: context.clientIp,
+      maxStreams: getEnv().EVENT_STREAMS_MAX,
+    });
   } catch (error) {
     if (!(error instanceof TooManyStreams)) throw error;
     return Response.json({ message: error.message }, { status: 429, headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": "no-store" } });
@@ -107,6 +115,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         else gone?.addEventListener("abort", () => cleanup(), { once: true });
       }
       send(`retry: ${RECONNECT_MS}\n\n`);
+      // After the subscription, so that nothing falls between: what goes out twice, a page takes once.
+      if (sinceParam !== null) {
+        const missed = eventsSince(Number(sinceParam));
+        if (missed) for (const event of missed) deliver(event);
+        else sendEvent(NOTICE);
+      }
     },
     cancel() {
       cleanup();

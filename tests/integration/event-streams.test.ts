@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { loader as eventsLoader } from "~/routes/api.events";
-import { STREAMS_PER_SESSION, subscribe, TooManyStreams, type GameEvent } from "~/infra/events.server";
+import { REPLAY_MARGIN_MS, STREAMS_PER_SESSION, subscribe, TooManyStreams, type GameEvent } from "~/infra/events.server";
 import { call, sessionCookie } from "../support/app";
 import { createTestUser } from "../support/factories";
 
@@ -96,5 +96,80 @@ describe("live events under a crowd's entries", () => {
     } finally {
       unsubscribe();
     }
+  });
+});
+
+/** What a stream opened with `?since=` sends first: the events its page missed (ADR 104). */
+describe("a stream that opens after its page's read", () => {
+  const notify = (event: object) => db().$executeRaw`SELECT pg_notify('raffle_events', ${JSON.stringify(event)})`;
+  /** The stream's text up to the first event that matches `last`. */
+  async function openedUntil(path: string, cookie: string, last: RegExp): Promise<string> {
+    const stream = await call(path, { cookie });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!last.test(text)) text += decoder.decode((await reader.read()).value);
+    await reader.cancel();
+    return text;
+  }
+
+  it("is first sent the events heard since its page's read: each pot once, its player's notices only", async () => {
+    const player = await createTestUser();
+    const cookie = await sessionCookie(player.id);
+    const heard: GameEvent[] = [];
+    const keeper = await subscribe((event) => heard.push(event));
+    // The clock stands still from here, and moves on by hand: what counts as heard before the read.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const [before, round, a] = [randomUUID() as string, randomUUID() as string, randomUUID() as string];
+      const hears = (raffleId: string) => vi.waitFor(() => expect(heard.some((e) => "raffleId" in e && e.raffleId === raffleId)).toBe(true));
+      await notify({ type: "round", raffleId: before, kind: "quick", tier: "old" });
+      await hears(before);
+      vi.setSystemTime(Date.now() + REPLAY_MARGIN_MS + 1);
+      const readAt = Date.now();
+      const pot = (currentPot: string, ticketCount: number) => ({ type: "pot", raffleId: a, kind: "quick", currentPot, participantCount: 1, ticketCount });
+      await db().$transaction([notify(pot("0.05", 1)), notify(pot("0.10", 2))]);
+      await notify({ type: "notice", userIds: [randomUUID()] });
+      await notify({ type: "notice", userIds: [player.id] });
+      await notify({ type: "round", raffleId: round, kind: "quick", tier: "new" });
+      await hears(round);
+
+      const text = await openedUntil(`/api/events?since=${readAt}`, cookie, new RegExp(`"raffleId":"${round}"`));
+      expect(text).not.toContain(before);
+      expect(text.match(new RegExp(`"raffleId":"${a}"`, "g"))).toHaveLength(1);
+      expect(text).toContain(`event: pot\ndata: ${JSON.stringify(pot("0.10", 2))}\n`);
+      expect(text.match(/event: notice\n/g)).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+      keeper();
+    }
+  });
+
+  it("is told to read its data again when what it missed was not kept, and sent nothing old without `since`", async () => {
+    const cookie = await sessionCookie((await createTestUser()).id);
+    const keeper = await subscribe(() => {});
+    try {
+      expect(await openedUntil("/api/events?since=1", cookie, /event: notice\n/)).toMatch(/^retry: \d+\n\nevent: notice\n/);
+      // Without `since` the stream starts with the next event: the notice below is the first it sends.
+      const stream = await call("/api/events", { cookie });
+      const reader = stream.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = "";
+      for (; !text.includes("retry:"); text += decoder.decode((await reader.read()).value));
+      const raffleId = randomUUID();
+      await notify({ type: "round", raffleId, kind: "quick", tier: "next" });
+      while (!text.includes(raffleId)) text += decoder.decode((await reader.read()).value);
+      await reader.cancel();
+      expect(text).toMatch(new RegExp(`^retry: \\d+\\n\\nevent: round\\ndata: \\{"type":"round","raffleId":"${raffleId}"`));
+    } finally {
+      keeper();
+    }
+  });
+
+  it.each(["abc", "-5", "1e9", "1.5", "1234567890123456"])("refuses since=%s with 400 and a message", async (since) => {
+    const response = await call(`/api/events?since=${since}`, { cookie: await sessionCookie((await createTestUser()).id) });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: "since must be a time in milliseconds since 1970." });
   });
 });

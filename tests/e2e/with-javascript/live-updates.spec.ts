@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { lastingRaffle, openQuickRound, signUpWithUsername } from "../support";
+import { e2eDatabaseUrl, lastingRaffle, openQuickRound, signUpWithUsername } from "../support";
+import { withClient } from "../../support/test-database";
 import { scaled } from "../../support/timeouts";
 
 /** The page's visibility as the browser would report it for a tab in the background or in front. */
@@ -19,7 +20,7 @@ async function setVisibility(page: Page, state: "hidden" | "visible") {
 test("a hidden tab closes its live stream after a minute, and shown again reopens it with the page up to date", async ({ page, baseURL }) => {
   test.setTimeout(scaled(60_000));
   const open = new Set<object>();
-  page.on("request", (request) => request.url().endsWith("/api/events") && open.add(request));
+  page.on("request", (request) => new URL(request.url()).pathname === "/api/events" && open.add(request));
   page.on("requestfailed", (request) => open.delete(request));
   page.on("requestfinished", (request) => open.delete(request));
   await page.clock.install();
@@ -53,7 +54,7 @@ test("a hidden tab closes its live stream after a minute, and shown again reopen
 test("another player's entry moves the card's players at once, with no reload of the page's data", async ({ page, browser, baseURL }) => {
   test.setTimeout(scaled(60_000));
   const open = new Set<object>();
-  page.on("request", (request) => request.url().endsWith("/api/events") && open.add(request));
+  page.on("request", (request) => new URL(request.url()).pathname === "/api/events" && open.add(request));
   page.on("requestfailed", (request) => open.delete(request));
   page.on("requestfinished", (request) => open.delete(request));
   await signUpWithUsername(page);
@@ -93,7 +94,7 @@ test("a new round takes its slot and the last one's winner shows, told by the st
 }) => {
   test.setTimeout(scaled(90_000));
   const open = new Set<object>();
-  page.on("request", (request) => request.url().endsWith("/api/events") && open.add(request));
+  page.on("request", (request) => new URL(request.url()).pathname === "/api/events" && open.add(request));
   page.on("requestfailed", (request) => open.delete(request));
   page.on("requestfinished", (request) => open.delete(request));
   // Two players in one round with time left; the other's browser is closed once they are in.
@@ -129,4 +130,51 @@ test("a new round takes its slot and the last one's winner shows, told by the st
   await expect(page.locator(`[data-testid="drawn-round"][data-raffle-id="${current}"]`)).toContainText(winner);
   // Rounds at other prices end at the same moment: this one's winner is in the ticker, not always first.
   await expect(page.getByRole("list", { name: "Recent quick winners" }).getByRole("listitem").filter({ hasText: winner })).toHaveCount(1);
+});
+
+/**
+ * ADR 104: a page whose stream opens after the next round was told (2 s before its start)
+ * still shows that round at its start, for the stream first sends what came after the page's
+ * read. Here the page is read before the round opens, its stream is held until it has opened,
+ * and its data reads are held from then on: only the stream can bring the round.
+ */
+test("a stream that opens after the next round was told still brings it at its start, with no reload of the page's data", async ({ page }) => {
+  test.setTimeout(scaled(120_000));
+  await signUpWithUsername(page);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/events(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  const databaseUrl = await e2eDatabaseUrl();
+  // The round at this price opened after `round`, if any yet.
+  const successor = (round: string) =>
+    withClient(databaseUrl, async (client) => {
+      const { rows } = await client.query<{ id: string }>(
+        "SELECT next.id FROM raffles next JOIN raffles r ON r.id = $1 WHERE next.kind = 'quick' AND next.entry_price = r.entry_price AND next.starts_at > r.starts_at",
+        [round],
+      );
+      return rows[0]?.id;
+    });
+  const slot = page.locator(`section[id="price-${PRICE}"]`).getByRole("article");
+  // A page loaded once the next round had opened has it in its data: it is loaded again for the round after.
+  let current = "";
+  await expect
+    .poll(
+      async () => {
+        current = await openQuickRound(page.request, PRICE, 6);
+        await page.goto("/quick");
+        return (await slot.getAttribute("data-raffle-id")) === current && (await successor(current)) === undefined;
+      },
+      { timeout: scaled(90_000), intervals: [0] },
+    )
+    .toBe(true);
+  await page.route(/\.data(\?|$)/, () => {});
+  let next: string | undefined;
+  await expect.poll(async () => (next = await successor(current)) !== undefined, { timeout: scaled(30_000) }).toBe(true);
+  release();
+
+  await expect(slot).toHaveAttribute("data-raffle-id", next!, { timeout: scaled(30_000) });
+  await expect(slot.getByRole("button", { name: `Enter $${PRICE}` })).toBeEnabled();
 });
