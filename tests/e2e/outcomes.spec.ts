@@ -37,7 +37,8 @@ test("a player alone in a round is told it was cancelled and refunded", async ({
   test.setTimeout(scaled(90_000));
   await signUpWithUsername(page);
   const price = LONE_PRICE[test.info().project.name]!;
-  const id = await openQuickRound(page.request, price, 6);
+  // Time left for the page to load and the entry to land on a slow machine (entries close in the last second).
+  const id = await openQuickRound(page.request, price, 12);
   await page.goto("/quick");
   await page
     .locator(`[data-raffle-id="${id}"]`)

@@ -42,13 +42,16 @@ test("a new player plays through the site", async ({ page, browser, baseURL }) =
   await expect(page.getByRole("button", { name: "Claim Daily Bonus" })).toBeDisabled();
   await expect(page.getByTestId("daily-bonus-members-only")).toContainText("The daily bonus is for active VIP members.");
 
-  // A quick round with a second player, so that it is drawn, not cancelled.
+  // A quick round with a second player, so that it is drawn, not cancelled. The second signs
+  // in first, and the round has time left for the page and both entries on a slow machine.
+  const other = await browser.newContext({ baseURL });
+  await signInRequest(other.request, baseURL!, "player@demo.test", "demo-player-pass");
   let round: { id: string; timeRemaining: number } | undefined;
   await expect
     .poll(
       async () => {
         const rounds = (await (await page.request.get("/api/quick-raffles")).json()) as { id: string; timeRemaining: number; entryPrice: string }[];
-        round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 8);
+        round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 15);
         return Boolean(round);
       },
       { timeout: scaled(40_000), intervals: [1000] },
@@ -59,8 +62,6 @@ test("a new player plays through the site", async ({ page, browser, baseURL }) =
   await quickCard.getByRole("button", { name: "Enter $0.05" }).click();
   await expect(page.getByTestId("toast")).toContainText("Quick Entry!");
 
-  const other = await browser.newContext({ baseURL });
-  await signInRequest(other.request, baseURL!, "player@demo.test", "demo-player-pass");
   const entered = await other.request.post(`/api/quick-raffles/${round!.id}/enter`, {
     headers: { Origin: baseURL!, Accept: "application/json" },
   });

@@ -66,7 +66,7 @@ test("sound effects and quick raffle notifications: turned on in settings, they 
           entryPrice: string;
           participantCount: number;
         }[];
-        round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 8 && r.participantCount === 0);
+        round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 12 && r.participantCount === 0);
         return Boolean(round);
       },
       { timeout: scaled(40_000), intervals: [1000] },
@@ -98,7 +98,7 @@ test("with the settings off (the defaults), a drawn round makes no sound and no 
           entryPrice: string;
           participantCount: number;
         }[];
-        round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 8 && r.participantCount === 0);
+        round = rounds.find((r) => r.entryPrice === "0.05" && r.timeRemaining >= 12 && r.participantCount === 0);
         return Boolean(round);
       },
       { timeout: scaled(40_000), intervals: [1000] },
