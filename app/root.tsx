@@ -30,8 +30,6 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  // Before anything is read, here or by the page's loader beside this one: the live stream catches up from it.
-  const readAt = Date.now();
   const [{ toast, headers }, theme, session] = await Promise.all([readToast(request), getTheme(request), getSession(request)]);
   const [user, play, payoutNotice, outcomeNotice] = session
     ? await Promise.all([
@@ -61,8 +59,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       /** The demo crowd plays: the banner says some players are simulated. */
       demoCrowd: getEnv().DEMO_CROWD > 0,
       serverNow: Date.now(),
-      /** When this load began (the server's clock): the page's live stream sends what came after (ADR 104). */
-      readAt,
     },
     { headers: headers ?? undefined },
   );

@@ -22,8 +22,12 @@ export const HIDDEN_STREAM_GRACE_MS = 60_000;
 /** Without game updates, a page whose stream is down still looks for news this often. */
 const NEWS_POLL_MS = 60_000;
 
-/** A game page: the raffles it shows, and how often it polls when its stream is down. */
-export type LiveGame = { kind: "regular" | "quick"; pollMs: number };
+/**
+ * A game page: the raffles it shows, how often it polls when its stream is down, and when its
+ * data was read (its loader's `readAt`, the server's clock): a stream opened later is first sent
+ * what came after (ADR 104).
+ */
+export type LiveGame = { kind: "regular" | "quick"; pollMs: number; readAt?: number };
 
 /** Pots, rounds and draws heard, at most this many raffles each: a page left open for hours hears thousands of rounds. */
 const KEPT = 200;
@@ -52,8 +56,8 @@ function kept<T>(held: ReadonlyMap<string, T>, key: string, value: T): ReadonlyM
  * A tab hidden for `hiddenGraceMs` closes its stream and stops polling; shown again, it
  * reloads the page's data (whatever it was shown after: another tab may have played) and
  * opens a stream if it had closed it. A stream that dropped and came back reloads too:
- * events sent in the gap were missed. A stream that opens after the page's data was read is
- * first sent what came in between, or told to reload when that is not known (ADR 104).
+ * events sent in the gap were missed. A game page's stream, opened after its data was read,
+ * is first sent what came in between, or told to reload when that is not known (ADR 104).
  */
 export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREAM_GRACE_MS): LiveTold {
   const game = liveGame?.kind;
@@ -76,12 +80,14 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
   // When the page's data was last read, by whatever read it: the root's data comes with every load.
   const lastRead = useRef(0);
   const root = useOptionalRootData();
-  // And when, by the server's clock: a stream opened later is first sent what it missed (ADR 104).
-  const readAt = useRef(root?.readAt);
   useEffect(() => {
     lastRead.current = Date.now();
-    readAt.current = root?.readAt;
   }, [root]);
+  // The game's data read, kept without opening the stream again at each reload.
+  const readAt = useRef(liveGame?.readAt);
+  useEffect(() => {
+    readAt.current = liveGame?.readAt;
+  }, [liveGame?.readAt]);
 
   useEffect(() => {
     let poll: ReturnType<typeof setInterval> | undefined;
@@ -117,10 +123,12 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
     let source: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let pause = 30_000;
-    const connect = () => {
+    // `catchUp`: first hear what came since the game's data was read (not when it is read again anyway).
+    const connect = (catchUp: boolean) => {
       retry = undefined;
       let dropped = false;
-      const current = new EventSource(readAt.current === undefined ? "/api/events" : `/api/events?since=${readAt.current}`);
+      const since = catchUp ? readAt.current : undefined;
+      const current = new EventSource(since === undefined ? "/api/events" : `/api/events?since=${since}`);
       source = current;
       current.addEventListener("notice", onEvent);
       if (game) {
@@ -141,7 +149,7 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
         dropped = true;
         startPolling();
         if (current.readyState !== EventSource.CLOSED) return; // The browser reconnects by itself.
-        retry = setTimeout(connect, pause / 2 + (pause / 2) * random());
+        retry = setTimeout(() => connect(true), pause / 2 + (pause / 2) * random());
         pause = Math.min(pause * 2, 300_000);
       });
     };
@@ -153,7 +161,7 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
       stopPolling();
     };
     const live = typeof EventSource !== "undefined";
-    const start = () => (live ? connect() : startPolling());
+    const start = (catchUp: boolean) => (live ? connect(catchUp) : startPolling());
     // Hidden for a while: nothing shown needs updating, so the stream's place is given back.
     let asleep = false;
     let hiding: ReturnType<typeof setTimeout> | undefined;
@@ -170,12 +178,12 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
         refresh();
         if (asleep) {
           asleep = false;
-          start();
+          start(false);
         }
       }
     };
     document.addEventListener("visibilitychange", onVisibility);
-    start();
+    start(true);
     if (document.visibilityState === "hidden") onVisibility();
     return () => {
       document.removeEventListener("visibilitychange", onVisibility);

@@ -25,7 +25,7 @@ export default function Index() {
   const user = useOptionalUser();
   if (data.kind === "landing") return <Landing live={data.live} />;
   return (
-    <PlayerShell game={{ kind: "regular", pollMs: HOME_POLL_MS }}>
+    <PlayerShell game={{ kind: "regular", pollMs: HOME_POLL_MS, readAt: data.home.readAt }}>
       <HomePage data={data.home} balance={user?.coinBalance ?? 0} serverNow={root.serverNow} />
     </PlayerShell>
   );

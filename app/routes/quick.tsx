@@ -31,7 +31,7 @@ export default function Quick() {
     );
   }
   return (
-    <PlayerShell game={{ kind: "quick", pollMs: QUICK_POLL_MS }}>
+    <PlayerShell game={{ kind: "quick", pollMs: QUICK_POLL_MS, readAt: data.readAt }}>
       <QuickPage data={data} balance={user?.coinBalance ?? 0} serverNow={root.serverNow} />
     </PlayerShell>
   );

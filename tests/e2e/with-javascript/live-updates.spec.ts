@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { e2eDatabaseUrl, lastingRaffle, openQuickRound, signUpWithUsername } from "../support";
+import { e2eDatabaseUrl, gotoListening, lastingRaffle, openQuickRound, signUpWithUsername } from "../support";
 import { withClient } from "../../support/test-database";
 import { scaled } from "../../support/timeouts";
 
@@ -177,4 +177,23 @@ test("a stream that opens after the next round was told still brings it at its s
 
   await expect(slot).toHaveAttribute("data-raffle-id", next!, { timeout: scaled(30_000) });
   await expect(slot.getByRole("button", { name: `Enter $${PRICE}` })).toBeEnabled();
+});
+
+/**
+ * ADR 104: a game page reached in the browser opens a stream of its own, which asks from that
+ * page's read, not from the document's first load (a stream asking from then would be sent a
+ * minute of events, or told to read the page again).
+ */
+test("a game page reached without a document load asks its stream from its own data's read", async ({ page }) => {
+  await signUpWithUsername(page);
+  await gotoListening(page, "/");
+  const documents: string[] = [];
+  page.on("request", (request) => request.resourceType() === "document" && documents.push(request.url()));
+  const before = Date.now();
+  const stream = page.waitForRequest((request) => new URL(request.url()).pathname === "/api/events");
+  await page.getByTestId("hero-actions").getByRole("link", { name: "Quick Raffles" }).click();
+  const since = new URL((await stream).url()).searchParams.get("since");
+  await expect(page).toHaveURL(/\/quick$/);
+  expect(documents).toEqual([]);
+  expect(Number(since)).toBeGreaterThanOrEqual(before);
 });
