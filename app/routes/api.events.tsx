@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { requireUser, sessionTokenHash } from "~/web/auth.server";
 import { getEnv } from "~/infra/env.server";
+import { jsonError } from "~/web/http.server";
 import { eventsOpen, eventsSince, subscribe, TooManyStreams, type GameEvent } from "~/infra/events.server";
 
 /** A refused stream's client tries again after this long (the page polls meanwhile). */
@@ -45,7 +46,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const sinceParam = new URL(request.url).searchParams.get("since");
   if (sinceParam !== null && !/^\d{1,15}$/.test(sinceParam)) {
-    return Response.json({ message: "since must be a time in milliseconds since 1970." }, { status: 400, headers: { "Cache-Control": "no-store" } });
+    return jsonError(400, "since must be a time in milliseconds since 1970.", { headers: { "Cache-Control": "no-store" } });
   }
   // Checked in the same turn as `subscribe` below takes its place.
   if (!eventsOpen()) return new Response("Shutting down", { status: 503, headers: { "Retry-After": "5", "Cache-Control": "no-store" } });

@@ -48,7 +48,7 @@ describe("forgot password", () => {
   it("answers the same whether or not an account uses the address, and does the same work", async () => {
     const player = await playerWithPassword();
     const unknown = `nobody-${player.id.slice(0, 8)}@test.local`;
-    // Both pages at one instant: the root data's clocks (the time, when the load began) are the same.
+    // Both pages at one instant: the root data's clock is the same in both.
     vi.useFakeTimers({ toFake: ["Date"] });
     const [known, stranger] = await (async () => {
       try {

@@ -151,7 +151,7 @@ describe("a stream that opens after its page's read", () => {
     const keeper = await subscribe(() => {});
     try {
       expect(await openedUntil("/api/events?since=1", cookie, /event: notice\n/)).toMatch(/^retry: \d+\n\nevent: notice\n/);
-      // Without `since` the stream starts with the next event: the notice below is the first it sends.
+      // Without `since` the stream starts with the next event: the round below is the first it sends.
       const stream = await call("/api/events", { cookie });
       const reader = stream.body!.getReader();
       const decoder = new TextDecoder();
