@@ -113,7 +113,7 @@ function summary(r: CrowdResult, runs: CrowdResult[] = [r]): string {
     const s = spread(runs.map((run) => run.steps.find((step) => step.step === name)?.p99 ?? Number.NaN));
     return Number.isFinite(s.median) ? showSpread(s, 0, " ms") : "—";
   };
-  return `home p99 ${p99("home")}, entry p99 ${p99("entry")}, live reloads p99 ${p99("live reload")}, ${reloadsPerPlayerMinute(r)} a player a minute; events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${r.errors} errors, driver's lag p99 ${r.driverLagP99.toFixed(0)} ms`;
+  return `home p99 ${p99("home")}, entry p99 ${p99("entry")}, live reloads p99 ${p99("live reload")}, ${reloadsPerPlayerMinute(r)} a player a minute; events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${r.errors} errors, driver's lag p99 ${r.driverLagP99.toFixed(0)} ms; ${Number.isFinite(r.arrivalSeconds) ? `every player in after ${r.arrivalSeconds.toFixed(0)} s` : "not every player got in"}`;
 }
 
 /**

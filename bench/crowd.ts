@@ -8,6 +8,7 @@ import { reloadDelay, reloadFor, reloadTimer, type PageGame, type ReloadTimer } 
 import { CARD_BODY, type Player } from "./fixtures";
 import { cpuSeconds, postmasterPid, residentBytes } from "./infra";
 import { percentile } from "./load";
+import type { CrowdResult } from "./crowd-result";
 
 /**
  * The crowd figure (issue 36): simulated signed-in players over HTTP, each doing what a
@@ -21,27 +22,7 @@ import { percentile } from "./load";
  * (shared/live-reload.ts): the player's news at once; on home or /quick, after a draw, the
  * panels at most once a minute (pots, new rounds and draws are told: ADRs 090, 094, 095).
  */
-export type CrowdStep = { step: string; count: number; p50: number; p99: number; errors: number };
-export type CrowdResult = {
-  players: number;
-  seconds: number;
-  /** How long latencies were counted: from every player's arrival to the end. */
-  measuredSeconds: number;
-  steps: CrowdStep[];
-  errors: number;
-  errorSamples: string[];
-  events: { sampled: number; p99: number };
-  draws: { drawn: number; p99: number };
-  appCpuPer1000PlayerMinutes: number;
-  postgresCpuPer1000PlayerMinutes: number;
-  /** The driver's own (this process): it shares the machine with the app and PostgreSQL. */
-  driverCpuPer1000PlayerMinutes: number;
-  /** The app's, PostgreSQL's and the driver's CPU together, as a share of every core for the run: near 1, the machine is full. */
-  machineShare: number;
-  appRssMb: number;
-  /** The driver's event-loop delay p99 (ms) while latencies counted: how late it may see an answer. */
-  driverLagP99: number;
-};
+export type { CrowdResult, CrowdStep } from "./crowd-result";
 
 /** How many players measure event delivery; the rest read their streams and drop the bytes. */
 const EVENT_SAMPLERS = 50;
@@ -53,6 +34,8 @@ export type CrowdStepChoice = (typeof CROWD_STEPS)[number];
 const THINK_MS: [number, number] = [2_000, 8_000];
 /** Players arrive over this long at the start, not all at once. */
 const ARRIVAL_MS = 5_000;
+/** Latencies count for steps begun this long after the last player's first page: the arrival's queue has drained. */
+const SETTLE_MS = 5_000;
 
 type Open = { regular: string[]; quick: string[] };
 
@@ -132,17 +115,33 @@ export async function crowd({
   const stop = new AbortController();
   // Every request in flight listens for the end of the run: a thousand players are not a leak.
   setMaxListeners(0, stop.signal);
-  const deadline = Date.now() + seconds * 1000;
-  const measuredFrom = Date.now() + ARRIVAL_MS + 5_000;
+  const startedAtMs = Date.now();
+  const deadline = startedAtMs + seconds * 1000;
+  /** Set once every player has arrived (their first page answered, their stream open). */
+  let measuredFrom = Infinity;
+  let arrivedAt = NaN;
+  let arrivals = 0;
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  let lagFrom: ReturnType<typeof setTimeout> | undefined;
+  const arrived = () => {
+    if (++arrivals < players.length) return;
+    arrivedAt = Date.now();
+    measuredFrom = Math.max(startedAtMs + ARRIVAL_MS, arrivedAt) + SETTLE_MS;
+    lagFrom = setTimeout(() => (lag.reset(), lag.enable()), measuredFrom - Date.now());
+  };
   /**
    * Each player's own connections, as each browser has its own (ADR 091): one pool shared by
-   * the crowd sent most requests down its first few connections, and so to one of the app's workers.
+   * the crowd sent most requests down its first few connections, and so to one of the app's
+   * workers. A browser sends its next request down the connection its last answer came on;
+   * undici's pool opens a second one for a request sent as an answer ends, and a new connection
+   * waits in the app's primary (Node's cluster hands them to the workers one at a time): one
+   * connection for the requests, and the stream's own.
    */
-  const browsers = new Map<Player, Agent>();
+  const browsers = new Map<Player, { requests: Agent; stream: Agent }>();
   const browserOf = (player: Player) => {
-    let agent = browsers.get(player);
-    if (!agent) browsers.set(player, (agent = new Agent()));
-    return agent;
+    let browser = browsers.get(player);
+    if (!browser) browsers.set(player, (browser = { requests: new Agent({ connections: 1 }), stream: new Agent({ connections: 1 }) }));
+    return browser;
   };
 
   // The reference clock for events and draws: the driver hears each event from PostgreSQL.
@@ -189,7 +188,7 @@ export async function crowd({
         const { statusCode, headers, body } = await request(base + path, {
           ...(typeof init === "function" ? init(previous!) : init),
           signal: stop.signal,
-          dispatcher: browserOf(player),
+          dispatcher: browserOf(player).requests,
         });
         await body.dump({ limit: Infinity });
         if (!expect.includes(statusCode)) return fail(step, `${path} answered ${statusCode}`);
@@ -217,13 +216,16 @@ export async function crowd({
     tab.timer.ask(wait);
   }
 
-  async function stream(player: Player, tab: Tab, sampler: boolean) {
+  /** The player's event stream; `opened` once it answered (or failed). */
+  async function stream(player: Player, tab: Tab, sampler: boolean, opened: () => void) {
     try {
-      const { statusCode, body } = await request(`${base}/api/events`, {
+      const answer = request(`${base}/api/events`, {
         headers: { Cookie: player.cookie, Accept: "text/event-stream" },
         signal: stop.signal,
-        dispatcher: browserOf(player),
+        dispatcher: browserOf(player).stream,
       });
+      void answer.finally(opened).catch(() => {});
+      const { statusCode, body } = await answer;
       if (statusCode !== 200) return fail("event stream", `answered ${statusCode}`);
       body.setEncoding("utf8");
       let buffered = "";
@@ -311,8 +313,10 @@ export async function crowd({
     /** Another page: its document at arrival or without JavaScript; its data, hydrated. */
     const visit = (name: string, page: Page, arriving = false) =>
       on(page, timed(name, player, { expect: [200], path: hydrated && !arriving ? page.data : page.document, init: { headers } }), true);
-    if (hydrated) void stream(player, tab, index < EVENT_SAMPLERS);
+    const streamOpened = hydrated ? new Promise<void>((resolve) => void stream(player, tab, index < EVENT_SAMPLERS, resolve)) : undefined;
     await visit("home", PAGES.home, true);
+    await streamOpened;
+    arrived();
     let spun = false;
     while (Date.now() < deadline && !stop.signal.aborted) {
       await pause(randomInt(...THINK_MS));
@@ -352,8 +356,6 @@ export async function crowd({
   const startedAt = performance.now();
   let rssPeak = 0;
   const rss = setInterval(() => (rssPeak = Math.max(rssPeak, residentBytes(appPid))), 5_000);
-  const lag = monitorEventLoopDelay({ resolution: 10 });
-  const lagFrom = setTimeout(() => (lag.reset(), lag.enable()), measuredFrom - Date.now());
   const background = [refreshOpen(), drawsThroughout()];
   await pause(0);
   await Promise.all(players.map((player, i) => play(player, i)));
@@ -369,7 +371,7 @@ export async function crowd({
   stop.abort();
   await Promise.allSettled(background);
   // Their connections end with the run: the next size meets a new app on the same port.
-  await Promise.allSettled([...browsers.values()].map((agent) => agent.destroy()));
+  await Promise.allSettled([...browsers.values()].flatMap((browser) => [browser.requests.destroy(), browser.stream.destroy()]));
   await listener.end();
 
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
@@ -381,7 +383,8 @@ export async function crowd({
   return {
     players: players.length,
     seconds,
-    measuredSeconds: (deadline - measuredFrom) / 1000,
+    measuredSeconds: Math.max(0, (deadline - measuredFrom) / 1000),
+    arrivalSeconds: (arrivedAt - startedAtMs) / 1000,
     steps,
     errors: [...errorsBy.values()].reduce((a, b) => a + b, 0),
     errorSamples,

@@ -8,6 +8,7 @@ function run(overrides: Partial<CrowdResult> & { entryP99: number; homeP99?: num
     players: 1000,
     seconds: 120,
     measuredSeconds: 110,
+    arrivalSeconds: 8,
     steps: [
       { step: "entry", count: 4000, p50: 40, p99: entryP99, errors: 0 },
       ...(homeP99 === undefined ? [] : [{ step: "home", count: 700, p50: 45, p99: homeP99, errors: 0 }]),

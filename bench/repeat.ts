@@ -59,5 +59,6 @@ export function medianOfRuns(runs: CrowdResult[]): CrowdResult {
     machineShare: of((r) => r.machineShare),
     appRssMb: Math.max(...runs.map((r) => r.appRssMb)),
     driverLagP99: of((r) => r.driverLagP99),
+    arrivalSeconds: of((r) => r.arrivalSeconds),
   };
 }
