@@ -224,7 +224,7 @@ export async function crowd({
         signal: stop.signal,
         dispatcher: browserOf(player).stream,
       });
-      void answer.finally(opened).catch(() => {});
+      answer.then(opened, opened);
       const { statusCode, body } = await answer;
       if (statusCode !== 200) return fail("event stream", `answered ${statusCode}`);
       body.setEncoding("utf8");
