@@ -2,6 +2,7 @@ import { remember } from "@epic-web/remember";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient, type Prisma } from "~/generated/prisma/client";
+import { statementNames } from "./statement-names.server";
 
 /** A client inside a database transaction: models that take one join the caller's work. */
 export type Tx = Prisma.TransactionClient;
@@ -21,7 +22,8 @@ export function connectDb(databaseUrl: string, { poolSize = 10 } = {}): PrismaCl
   // The pool is ours (closed with the client) so that /metrics can read how busy it is.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   held.pool = pool;
-  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+  // Named statements: parsed and planned once a connection, not at every query (ADR 106).
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true, statementNameGenerator: statementNames() });
   // Bursts of entries queue for a connection rather than failing after Prisma's 2 s default.
   held.client = new PrismaClient({ adapter, transactionOptions: { maxWait: 15_000, timeout: 15_000 } });
   return held.client;
