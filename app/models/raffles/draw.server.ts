@@ -58,12 +58,18 @@ export type DrawPlayer = Pick<User, "id" | "vipTier" | "vipExpiry" | "username" 
   bonusAccount: LedgerAccount["id"];
 };
 
-/** The players (their VIP state, names, and cash and bonus ledger accounts, created on first use). */
+/**
+ * The players (their VIP state, names, and cash and bonus ledger accounts, created on first
+ * use). Only missing accounts are inserted: ON CONFLICT's check of an existing account waits
+ * for any transaction that is changing its balance (another batch's postings, an entry), and
+ * would hold this batch behind it from its start.
+ */
 export async function playersForDraw(tx: Tx, userIds: string[]): Promise<DrawPlayer[]> {
   await tx.$executeRaw`
     INSERT INTO ledger_accounts (kind, user_id)
-    SELECT k.kind::"LedgerAccountKind", u.id FROM users u, (VALUES ('user'), ('user_bonus')) AS k(kind)
+    SELECT k.kind, u.id FROM users u, (VALUES ('user'::"LedgerAccountKind"), ('user_bonus'::"LedgerAccountKind")) AS k(kind)
     WHERE u.id = ANY(${userIds}::uuid[])
+      AND NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.user_id = u.id AND a.kind = k.kind)
     ON CONFLICT (user_id, kind) DO NOTHING`;
   return tx.$queryRaw<DrawPlayer[]>`
     SELECT u.id::text AS id, u.vip_tier AS "vipTier", u.vip_expiry AS "vipExpiry", u.username,

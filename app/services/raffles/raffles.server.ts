@@ -300,8 +300,9 @@ export async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, act
     events.push(person.isDemo ? { ...drawnEvent, winnerIsDemo: true } : drawnEvent);
     outcomes.push({ raffleId: raffle.id, outcome: "completed", winnerId: winner.userId, winningTicket: winner.ticket, prize, rake });
   }
-  // The raffles' own rows first; the rows other draws, entries and rewards share are
-  // locked last, so that two batches wait on each other only for the postings and the commit.
+  // The raffles' own rows, notices and messages first; the rows other draws, entries and
+  // rewards share are locked last, so that two batches wait on each other only for the
+  // postings and the commit.
   await markCompleted(tx, completed, now, round?.ok ? round.signature : null);
   await markCancelled(tx, cancelled, now);
   events.push(...noticeEvents(notices.map((n) => n.userId)));
@@ -310,6 +311,12 @@ export async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, act
     audits,
     events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })),
   );
+  await insertOutcomeNotices(tx, notices);
+  // The winners' messages in the draw's transaction: one statement per batch.
+  await insertWinMails(
+    tx,
+    completed.map((c) => ({ raffleId: c.id, winnerId: c.winnerId, coins: c.prize.toString() })),
+  );
   await lockPayoutRows(
     tx,
     completed.map((c) => c.winnerId),
@@ -317,12 +324,6 @@ export async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, act
   );
   await postTransactions(tx, transactions);
   await addWinnings(tx, completed);
-  await insertOutcomeNotices(tx, notices);
-  // The winners' messages in the draw's transaction: one statement per batch.
-  await insertWinMails(
-    tx,
-    completed.map((c) => ({ raffleId: c.id, winnerId: c.winnerId, coins: c.prize.toString() })),
-  );
   return outcomes;
 }
 
