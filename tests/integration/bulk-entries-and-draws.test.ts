@@ -14,6 +14,7 @@ import { BALANCED, ledgerInvariants, raffleProblems } from "../support/money-inv
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
 import { codeOf } from "../support/outcomes";
 import { testDatabaseUrl } from "../support/database-setup";
+import { heldTransaction } from "../support/held-transaction";
 
 /** Entries share batches and draws run many raffles per transaction (docs/decisions/009-entries-and-draws-in-bulk.md). */
 
@@ -238,12 +239,10 @@ describe("entries arriving together", () => {
     const player = await createTestUser({ coins: 100n });
     const rules = { limitName: "test-batch", limitMax: 10, playIdleGapMs: 30 * 60_000, countries: ["GB"], regions: [], verifyCountries: [] };
     // A draw holds the ended raffle and its pots until it commits.
-    const draw = new pg.Client({ connectionString: testDatabaseUrl });
-    await draw.connect();
+    const draw = await heldTransaction();
     try {
-      await draw.query("BEGIN");
-      await draw.query("SELECT 1 FROM raffles WHERE id = $1 FOR UPDATE", [ended.id]);
-      await draw.query("SELECT 1 FROM ledger_accounts WHERE raffle_id = $1 FOR UPDATE", [ended.id]);
+      await draw.client.query("SELECT 1 FROM raffles WHERE id = $1 FOR UPDATE", [ended.id]);
+      await draw.client.query("SELECT 1 FROM ledger_accounts WHERE raffle_id = $1 FOR UPDATE", [ended.id]);
       const now = new Date();
       // Answered while the draw still holds its raffle (it would wait for the draw otherwise).
       const rows = await enterRaffles(
@@ -255,7 +254,6 @@ describe("entries arriving together", () => {
       );
       expect(rows.map((r) => r.outcome)).toEqual(["raffle_closed", "ok"]);
     } finally {
-      await draw.query("ROLLBACK");
       await draw.end();
     }
     expect(await userBalance(player.id)).toBe(95n);

@@ -1,4 +1,3 @@
-import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { houseAccountId } from "~/models/money/ledger.server";
@@ -6,32 +5,18 @@ import { playersForDraw } from "~/models/raffles/draw.server";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
 import { BALANCED, ledgerInvariants } from "../support/money-invariants";
 import { createTestRaffle, createTestUser } from "../support/factories";
-import { testDatabaseUrl } from "../support/database-setup";
+import { heldTransaction } from "../support/held-transaction";
 
 /**
  * A draw batch waits for another transaction only at the rows they share, just before its
  * postings (docs/decisions/107-draw-batches-wait-only-at-their-postings.md).
  */
 
-/** Another connection, holding its transaction open while the test looks at the draw. */
-async function otherTransaction() {
-  const client = new pg.Client({ connectionString: testDatabaseUrl });
-  await client.connect();
-  await client.query("BEGIN");
-  return {
-    client,
-    async end() {
-      await client.query("ROLLBACK");
-      await client.end();
-    },
-  };
-}
-
 describe("a draw batch and the transactions beside it", () => {
   it("does not wait at its start for a winner's balance another transaction is changing, and opens the accounts a winner lacks", async () => {
     // Bonus coins only: the player has a bonus account and no cash account yet.
     const winner = await createTestUser({ coins: 100n });
-    const other = await otherTransaction();
+    const other = await heldTransaction();
     try {
       // An entry, a spin or another batch's postings, not yet committed.
       await other.client.query("UPDATE ledger_accounts SET balance = balance WHERE user_id = $1 AND kind = 'user_bonus'", [winner.id]);
@@ -53,7 +38,7 @@ describe("a draw batch and the transactions beside it", () => {
     const players = await Promise.all([createTestUser({ coins: 100n }), createTestUser({ coins: 100n })]);
     const raffle = await createTestRaffle({ entryPrice: 5n });
     for (const player of players) await enterRaffle({ userId: player.id, raffleId: raffle.id });
-    const other = await otherTransaction();
+    const other = await heldTransaction();
     let drawing: ReturnType<typeof drawDueRaffles> | undefined;
     try {
       await other.client.query("SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE", [await houseAccountId("house_rake")]);
