@@ -99,6 +99,11 @@ describe("withToldRounds", () => {
     expect(withToldRounds(loaded, readAt, [], Date.parse("2026-11-29T10:00:31.000Z"), card)).toBe(loaded);
   });
 
+  it("adds a round once when the data listed it as upcoming and the stream told it too", () => {
+    const board = withToldRounds(loaded, readAt, [...next, ...next], Date.parse("2026-11-29T10:00:31.000Z"), card);
+    expect(board.map((r) => r.id)).toEqual(["a1", "a2", "b1", "b2"]);
+  });
+
   it("leaves to the data a round it holds, and one started before it was read", () => {
     const withA2 = [...loaded, { id: "a2", entryPrice: "0.05", endTime: next[0]!.endTime }];
     expect(withToldRounds(withA2, readAt, next.slice(0, 1), Date.parse("2026-11-29T10:00:31.000Z"), card)).toBe(withA2);

@@ -132,7 +132,10 @@ export function withToldRounds<R extends { id: string; entryPrice: string; endTi
   const told: R[] = [];
   for (const round of rounds) {
     const start = new Date(round.startTime).getTime();
-    if (start > readAt && start <= now && !ids.has(round.raffleId)) told.push(card(round));
+    if (start <= readAt || start > now || ids.has(round.raffleId)) continue;
+    // The data's upcoming rounds are told again by the stream: each is added once.
+    ids.add(round.raffleId);
+    told.push(card(round));
   }
   return told.length === 0 ? loaded : onTheBoard(loaded, told);
 }

@@ -8,6 +8,7 @@ import {
   formatClock,
   formatCountdown,
   leaderboardBadge,
+  onTheBoard,
   quickPhase,
   regularPhase,
   exactSecondsLeft,
@@ -102,5 +103,22 @@ describe("a card's players and chance in words", () => {
     expect(yourChanceInWords(2, 3, 2)).toBe("You have 2 of 3 tickets · 67% chance");
     expect(yourChanceInWords(1, 1, 1)).toBe("You have 1 of 1 ticket · refunded unless another player joins");
     expect(yourChanceInWords(0, 5, 2)).toBe("You have no tickets yet");
+  });
+});
+
+describe("onTheBoard", () => {
+  const card = (id: string, entryPrice: string, endTime: string) => ({ id, entryPrice, endTime });
+  it("orders the cards by entry price, then end", () => {
+    const board = onTheBoard(
+      [card("b", "0.10", "2026-11-29T10:01:00Z"), card("a2", "0.05", "2026-11-29T10:01:00Z")],
+      [card("a1", "0.05", "2026-11-29T10:00:30Z")],
+    );
+    expect(board.map((r) => r.id)).toEqual(["a1", "a2", "b"]);
+  });
+
+  it("shows a raffle that is in both lists once, as drawn", () => {
+    const drawn = { ...card("a1", "0.05", "2026-11-29T10:00:30Z"), drawnAt: "2026-11-29T10:00:31Z" };
+    const board = onTheBoard([card("a1", "0.05", "2026-11-29T10:00:30Z"), card("a2", "0.05", "2026-11-29T10:01:00Z")], [drawn]);
+    expect(board).toEqual([drawn, card("a2", "0.05", "2026-11-29T10:01:00Z")]);
   });
 });

@@ -162,13 +162,18 @@ export function tierClass(tier: string): string {
   return COLOURED_TIERS.has(tier) ? `t-${tier}` : "t-neutral";
 }
 
-/** The cards a raffle page shows, open and drawn moments ago: by entry price, then end. */
-export function onTheBoard<A extends { entryPrice: string; endTime: string }, D extends { entryPrice: string; endTime: string }>(
+/**
+ * The cards a raffle page shows, open and drawn moments ago: by entry price, then end. A
+ * raffle in both (the open list read before its draw) is shown once, drawn.
+ */
+export function onTheBoard<A extends { id: string; entryPrice: string; endTime: string }, D extends { id: string; entryPrice: string; endTime: string }>(
   active: A[],
   drawn: D[],
 ): (A | D)[] {
   const cents = (r: { entryPrice: string }) => Number(r.entryPrice.replace(".", ""));
-  return [...active, ...drawn].sort((a, b) => cents(a) - cents(b) || a.endTime.localeCompare(b.endTime));
+  const drawnIds = new Set(drawn.map((r) => r.id));
+  const open = drawnIds.size === 0 ? active : active.filter((r) => !drawnIds.has(r.id));
+  return [...open, ...drawn].sort((a, b) => cents(a) - cents(b) || a.endTime.localeCompare(b.endTime));
 }
 
 /** "12s ago", "3m ago", "2h ago", "5d ago": how long ago a winner won. */

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { houseAccountId } from "~/models/money/ledger.server";
@@ -5,6 +6,7 @@ import { playersForDraw } from "~/models/raffles/draw.server";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
 import { BALANCED, ledgerInvariants } from "../support/money-invariants";
 import { createTestRaffle, createTestUser } from "../support/factories";
+import { testDatabaseUrl } from "../support/database-setup";
 import { heldTransaction } from "../support/held-transaction";
 
 /**
@@ -66,5 +68,33 @@ describe("a draw batch and the transactions beside it", () => {
     expect(outcomes.find((o) => o.raffleId === raffle.id)?.outcome).toBe("completed");
     expect(await db().outcomeNotice.count({ where: { raffleId: raffle.id } })).toBe(1);
     expect(await ledgerInvariants()).toEqual(BALANCED);
+  });
+});
+
+describe("a draw's announcements", () => {
+  it("forget the winner's sessions before the winner's pages are told to ask for their news", async () => {
+    const players = await Promise.all([createTestUser({ coins: 100n }), createTestUser({ coins: 100n })]);
+    const raffle = await createTestRaffle({ entryPrice: 5n });
+    for (const player of players) await enterRaffle({ userId: player.id, raffleId: raffle.id });
+    // Both channels on one connection, as an instance hears them: in the order they were sent.
+    const heard: string[] = [];
+    const client = new pg.Client({ connectionString: testDatabaseUrl });
+    client.on("notification", (message) => heard.push(`${message.channel} ${message.payload ?? ""}`));
+    await client.connect();
+    try {
+      await client.query("LISTEN raffle_events");
+      await client.query("LISTEN read_model");
+      const outcomes = await drawDueRaffles(new Date(raffle.endsAt.getTime() + 1), { workers: 1 });
+      const outcome = outcomes.find((o) => o.raffleId === raffle.id);
+      if (outcome?.outcome !== "completed") throw new Error(`expected a winner, got ${JSON.stringify(outcome)}`);
+      const { winnerId } = outcome;
+      const notice = () => heard.findIndex((h) => h.startsWith("raffle_events ") && h.includes('"notice"') && h.includes(winnerId));
+      await vi.waitFor(() => expect(notice()).toBeGreaterThanOrEqual(0));
+      const forgotten = heard.indexOf(`read_model account:${winnerId}`);
+      expect(forgotten).toBeGreaterThanOrEqual(0);
+      expect(forgotten).toBeLessThan(notice());
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -305,17 +305,19 @@ export async function drawLocked(tx: Tx, raffles: RaffleToDraw[], now: Date, act
   // postings and the commit.
   await markCompleted(tx, completed, now, round?.ok ? round.signature : null);
   await markCancelled(tx, cancelled, now);
-  events.push(...noticeEvents(notices.map((n) => n.userId)));
-  await recordDraws(
-    tx,
-    audits,
-    events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })),
-  );
+  // The notices before the events: their players' cached sessions are forgotten (at commit)
+  // before a page hears the notice event and asks for its news.
   await insertOutcomeNotices(tx, notices);
   // The winners' messages in the draw's transaction: one statement per batch.
   await insertWinMails(
     tx,
     completed.map((c) => ({ raffleId: c.id, winnerId: c.winnerId, coins: c.prize.toString() })),
+  );
+  events.push(...noticeEvents(notices.map((n) => n.userId)));
+  await recordDraws(
+    tx,
+    audits,
+    events.map((event) => ({ channel: CHANNEL, payload: JSON.stringify(event) })),
   );
   await lockPayoutRows(
     tx,
