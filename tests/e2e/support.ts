@@ -235,14 +235,15 @@ async function pickFromList<T>(request: APIRequestContext, path: string, pick: (
 }
 
 /**
- * The open regular raffles, not VIP-only, at `price` (any up to $1 without one) with 30 s or
- * more left, the most time left first. MICRO raffles last 3 minutes here: one about to end
- * may close while a test gets ready to enter it, and the entry is then refused (409).
+ * The open regular raffles, not VIP-only, at `price` (any up to $1 without one) with
+ * `seconds` or more left (30 unless told), the most time left first. MICRO raffles last 3
+ * minutes here: one about to end may close while a test gets ready to enter it, and the
+ * entry is then refused (409).
  */
-export function lastingRaffles(request: APIRequestContext, price?: string): Promise<string[]> {
+export function lastingRaffles(request: APIRequestContext, price?: string, seconds = 30): Promise<string[]> {
   return pickFromList(request, "/api/raffles", (raffles) => {
     const ids = raffles
-      .filter((r) => !r.vipOnly && (price === undefined ? Number(r.entryPrice) <= 1 : r.entryPrice === price) && r.timeRemaining >= 30)
+      .filter((r) => !r.vipOnly && (price === undefined ? Number(r.entryPrice) <= 1 : r.entryPrice === price) && r.timeRemaining >= seconds)
       .sort((a, b) => b.timeRemaining - a.timeRemaining)
       .map((r) => r.id);
     return ids.length > 0 ? ids : undefined;
