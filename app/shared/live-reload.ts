@@ -1,5 +1,5 @@
 import { coinsToDecimal } from "./money";
-import { onTheBoard } from "./raffle-display";
+import { inBoardOrder } from "./raffle-display";
 
 /**
  * Which live events make an open page read its data again, and how soon (ADRs 090, 094,
@@ -137,7 +137,7 @@ export function withToldRounds<R extends { id: string; entryPrice: string; endTi
     ids.add(round.raffleId);
     told.push(card(round));
   }
-  return told.length === 0 ? loaded : onTheBoard(loaded, told);
+  return told.length === 0 ? loaded : inBoardOrder([...loaded, ...told]);
 }
 
 /** A pot as its event tells it: the card shows it until the page's own data has caught up. */

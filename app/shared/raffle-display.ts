@@ -162,18 +162,22 @@ export function tierClass(tier: string): string {
   return COLOURED_TIERS.has(tier) ? `t-${tier}` : "t-neutral";
 }
 
+/** Cards in the board's order: by entry price, then end (sorted in place: pass a new array). */
+export function inBoardOrder<R extends { entryPrice: string; endTime: string }>(cards: R[]): R[] {
+  const cents = (r: { entryPrice: string }) => Number(r.entryPrice.replace(".", ""));
+  return cards.sort((a, b) => cents(a) - cents(b) || a.endTime.localeCompare(b.endTime));
+}
+
 /**
- * The cards a raffle page shows, open and drawn moments ago: by entry price, then end. A
- * raffle in both (the open list read before its draw) is shown once, drawn.
+ * The cards a raffle page shows, open and drawn moments ago, in the board's order. A raffle
+ * in both (the open list read before its draw) is shown once, drawn.
  */
 export function onTheBoard<A extends { id: string; entryPrice: string; endTime: string }, D extends { id: string; entryPrice: string; endTime: string }>(
   active: A[],
   drawn: D[],
 ): (A | D)[] {
-  const cents = (r: { entryPrice: string }) => Number(r.entryPrice.replace(".", ""));
   const drawnIds = new Set(drawn.map((r) => r.id));
-  const open = drawnIds.size === 0 ? active : active.filter((r) => !drawnIds.has(r.id));
-  return [...open, ...drawn].sort((a, b) => cents(a) - cents(b) || a.endTime.localeCompare(b.endTime));
+  return inBoardOrder<A | D>([...active.filter((r) => !drawnIds.has(r.id)), ...drawn]);
 }
 
 /** "12s ago", "3m ago", "2h ago", "5d ago": how long ago a winner won. */

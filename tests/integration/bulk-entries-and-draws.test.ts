@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/money/ledger.server";
@@ -13,8 +12,8 @@ import { spinWheel } from "~/services/rewards/rewards.server";
 import { BALANCED, ledgerInvariants, raffleProblems } from "../support/money-invariants";
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
 import { codeOf } from "../support/outcomes";
-import { testDatabaseUrl } from "../support/database-setup";
 import { heldTransaction } from "../support/held-transaction";
+import { listening } from "../support/listening";
 
 /** Entries share batches and draws run many raffles per transaction (docs/decisions/009-entries-and-draws-in-bulk.md). */
 
@@ -117,14 +116,8 @@ describe("entries arriving together", () => {
       return { ...who, raffleId, tickets, now: at, window: { start: w.start, previous: w.previous, overlap: w.overlap } };
     };
 
-    const heard: string[] = [];
-    const told: string[] = [];
-    const client = new pg.Client({ connectionString: testDatabaseUrl });
-    client.on("notification", (message) => (message.channel === "read_model" ? told : heard).push(message.payload ?? ""));
-    await client.connect();
+    const listener = await listening("raffle_events", "read_model");
     try {
-      await client.query("LISTEN raffle_events");
-      await client.query("LISTEN read_model");
       const rows = await enterRaffles(
         [
           entry({ userId: a.id }, raffle.id, 2), // positions 0-1, 5 coins left
@@ -176,13 +169,16 @@ describe("entries arriving together", () => {
         null,
       ]);
       expect(rows.filter((r) => r.outcome !== "ok").map((r) => r.entrantId)).toEqual(Array(5).fill(null));
-      await client.query("SELECT pg_notify('raffle_events', 'marker')");
-      await vi.waitFor(() => expect(heard).toContain("marker"));
+      await listener.client.query("SELECT pg_notify('raffle_events', 'marker')");
+      await vi.waitFor(() => expect(listener.payloads("raffle_events")).toContain("marker"));
     } finally {
-      await client.end();
+      await listener.end();
     }
     // One pot event per raffle, with its figures after the batch.
-    const pots = heard.filter((h) => h !== "marker").map((h) => JSON.parse(h) as { raffleId: string });
+    const pots = listener
+      .payloads("raffle_events")
+      .filter((h) => h !== "marker")
+      .map((h) => JSON.parse(h) as { raffleId: string });
     expect(pots).toEqual(
       expect.arrayContaining([
         { type: "pot", raffleId: raffle.id, kind: "regular", currentPot: "0.25", participantCount: 3, ticketCount: 5 },
@@ -191,7 +187,7 @@ describe("entries arriving together", () => {
     );
     expect(pots).toHaveLength(2);
     // One notification names the batch's entrants, each once (ADR 103).
-    const tickets = told.filter((t) => t.startsWith("tickets:"));
+    const tickets = listener.payloads("read_model").filter((t) => t.startsWith("tickets:"));
     expect(tickets).toHaveLength(1);
     expect(tickets[0]!.slice(8).split(",").sort()).toEqual([a.id, b.id, c.id, d.id].sort());
 

@@ -1,4 +1,3 @@
-import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { houseAccountId } from "~/models/money/ledger.server";
@@ -6,8 +5,8 @@ import { playersForDraw } from "~/models/raffles/draw.server";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
 import { BALANCED, ledgerInvariants } from "../support/money-invariants";
 import { createTestRaffle, createTestUser } from "../support/factories";
-import { testDatabaseUrl } from "../support/database-setup";
 import { heldTransaction } from "../support/held-transaction";
+import { listening } from "../support/listening";
 
 /**
  * A draw batch waits for another transaction only at the rows they share, just before its
@@ -77,24 +76,20 @@ describe("a draw's announcements", () => {
     const raffle = await createTestRaffle({ entryPrice: 5n });
     for (const player of players) await enterRaffle({ userId: player.id, raffleId: raffle.id });
     // Both channels on one connection, as an instance hears them: in the order they were sent.
-    const heard: string[] = [];
-    const client = new pg.Client({ connectionString: testDatabaseUrl });
-    client.on("notification", (message) => heard.push(`${message.channel} ${message.payload ?? ""}`));
-    await client.connect();
+    const listener = await listening("raffle_events", "read_model");
     try {
-      await client.query("LISTEN raffle_events");
-      await client.query("LISTEN read_model");
       const outcomes = await drawDueRaffles(new Date(raffle.endsAt.getTime() + 1), { workers: 1 });
       const outcome = outcomes.find((o) => o.raffleId === raffle.id);
       if (outcome?.outcome !== "completed") throw new Error(`expected a winner, got ${JSON.stringify(outcome)}`);
       const { winnerId } = outcome;
-      const notice = () => heard.findIndex((h) => h.startsWith("raffle_events ") && h.includes('"notice"') && h.includes(winnerId));
+      const { heard } = listener;
+      const notice = () => heard.findIndex((h) => h.channel === "raffle_events" && h.payload.includes('"notice"') && h.payload.includes(winnerId));
       await vi.waitFor(() => expect(notice()).toBeGreaterThanOrEqual(0));
-      const forgotten = heard.indexOf(`read_model account:${winnerId}`);
+      const forgotten = heard.findIndex((h) => h.channel === "read_model" && h.payload === `account:${winnerId}`);
       expect(forgotten).toBeGreaterThanOrEqual(0);
       expect(forgotten).toBeLessThan(notice());
     } finally {
-      await client.end();
+      await listener.end();
     }
   });
 });

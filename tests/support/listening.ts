@@ -1,0 +1,20 @@
+import pg from "pg";
+import { testDatabaseUrl } from "./database-setup";
+
+/**
+ * A connection of its own that listens on `channels`, as an instance does: what it hears,
+ * in the order it was sent, and each channel's payloads.
+ */
+export async function listening(...channels: ("raffle_events" | "read_model")[]) {
+  const heard: { channel: string; payload: string }[] = [];
+  const client = new pg.Client({ connectionString: testDatabaseUrl });
+  client.on("notification", (message) => heard.push({ channel: message.channel, payload: message.payload ?? "" }));
+  await client.connect();
+  for (const channel of channels) await client.query(`LISTEN ${channel}`);
+  return {
+    client,
+    heard,
+    payloads: (channel: string) => heard.filter((h) => h.channel === channel).map((h) => h.payload),
+    end: () => client.end(),
+  };
+}
