@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import {
   isToldDraw,
   isToldRound,
+  potsHeldAfter,
   RELOAD_GAP_MS,
   reloadDelay,
   reloadFor,
@@ -102,6 +103,7 @@ export function useLiveUpdates(liveGame?: LiveGame, hiddenGraceMs = HIDDEN_STREA
     const onEvent = (event: Event) => {
       const told = event.type === "notice" ? undefined : (JSON.parse((event as MessageEvent<string>).data) as { kind?: string });
       if (told && told.kind === game && event.type === "round" && isToldRound(told)) setRounds((held) => kept(held, told.raffleId, told));
+      if (told && told.kind === game && event.type === "round") setPots((held) => potsHeldAfter(held, told));
       if (told && told.kind === game && event.type === "drawn" && isToldDraw(told)) setDraws((held) => kept(held, told.raffleId, told));
       const reload = reloadFor(event.type, told, game);
       if (reload) ask(reload);

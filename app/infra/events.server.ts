@@ -14,8 +14,8 @@ export type GameEvent =
   | { type: "pot"; raffleId: string; kind: string; currentPot: string; participantCount: number; ticketCount: number }
   /** A new round, with what its card shows (pages add it at its start: ADR 094). */
   | ({ type: "round" } & ToldRound)
-  /** A change to an open raffle (closed early): pages showing it read it again. */
-  | { type: "round"; raffleId: string; kind: string; tier: string }
+  /** A change to an open raffle (closed early, tickets taken back): pages showing it read it again. */
+  | { type: "round"; raffleId: string; kind: string; tier: string; ticketsTakenBack?: true }
   /** A draw, with what its card shows (pages show it without reading theirs again: ADR 095). */
   | ({ type: "drawn" } & ToldDraw)
   /** News for these players (an outcome, a withdrawal's new state): only their own streams hear it (api.events). */

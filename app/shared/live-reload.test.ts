@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   GAME_RELOAD_SPREAD_MS,
   PANELS_FRESH_MS,
+  potsHeldAfter,
   RELOAD_GAP_MS,
   reloadDelay,
   reloadFor,
@@ -125,6 +126,26 @@ describe("withLivePot", () => {
     expect(withLivePot(loaded, live(20))).toBe(loaded);
     expect(withLivePot(loaded, live(19))).toBe(loaded);
     expect(withLivePot(loaded, undefined)).toBe(loaded);
+  });
+});
+
+describe("potsHeldAfter", () => {
+  const pot = (raffleId: string, ticketCount: number): LivePot => ({ raffleId, kind: "regular", currentPot: "1.25", participantCount: 4, ticketCount });
+  const held: ReadonlyMap<string, LivePot> = new Map([
+    ["r1", pot("r1", 25)],
+    ["r2", pot("r2", 9)],
+  ]);
+
+  it("drops the pot heard for a raffle whose tickets were taken back, so that its data read again shows", () => {
+    const after = potsHeldAfter(held, { raffleId: "r1", kind: "regular", tier: "bronze", ticketsTakenBack: true });
+    expect([...after.keys()]).toEqual(["r2"]);
+    // The data read again after the refund counts fewer tickets than the pot heard before it.
+    expect(withLivePot({ id: "r1", currentPot: "1.00", participantCount: 3, ticketCount: 20 }, after.get("r1")).ticketCount).toBe(20);
+  });
+
+  it("keeps every pot for other round events and for raffles it holds no pot of", () => {
+    expect(potsHeldAfter(held, { raffleId: "r1", kind: "regular", tier: "bronze" })).toBe(held);
+    expect(potsHeldAfter(held, { raffleId: "r3", ticketsTakenBack: true })).toBe(held);
   });
 });
 

@@ -145,9 +145,22 @@ export type LivePot = { raffleId: string; kind: string; currentPot: string; part
 
 /**
  * The raffle with its pot from the live event, when the event is newer than the page's data:
- * an open raffle's tickets only grow, so the larger count is the later state.
+ * an open raffle's tickets only grow, so the larger count is the later state. Tickets taken
+ * back are the exception, told by their own event (`potsHeldAfter`).
  */
 export function withLivePot<R extends { ticketCount: number; currentPot: string; participantCount: number }>(raffle: R, live: LivePot | undefined): R {
   if (!live || live.ticketCount <= raffle.ticketCount) return raffle;
   return { ...raffle, currentPot: live.currentPot, participantCount: live.participantCount, ticketCount: live.ticketCount };
+}
+
+/**
+ * The pots a page keeps hearing after a round event: tickets taken back from a raffle (a
+ * break, a closed account) lowered its pot, so the pot heard before, with more tickets, would
+ * outrank the page's data read again after it. It is dropped; the event reloads the data.
+ */
+export function potsHeldAfter(held: ReadonlyMap<string, LivePot>, event: { [field: string]: unknown }): ReadonlyMap<string, LivePot> {
+  if (event.ticketsTakenBack !== true || typeof event.raffleId !== "string" || !held.has(event.raffleId)) return held;
+  const next = new Map(held);
+  next.delete(event.raffleId);
+  return next;
 }

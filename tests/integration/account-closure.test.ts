@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/money/ledger.server";
 import { requestPasswordReset, sendVerification } from "~/services/accounts/email-tokens.server";
@@ -8,6 +8,7 @@ import { requestWithdrawal } from "~/services/money/withdrawals.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
 import { fieldError, formAlerts } from "../support/field-error";
+import { listening } from "../support/listening";
 import { withTotpFactor } from "../support/second-factor";
 
 const close = (cookie: string, form: Record<string, string> = { typed: "close" }) => call("/account/close", { method: "POST", cookie, form });
@@ -78,6 +79,7 @@ describe("closing an account", () => {
       data: { userId: p.id, provider: "demo", providerPaymentId: `demo_${p.id}`, purpose: "coins", product: "package_1", amountCents: 199, status: "failed" },
     });
     const promotionsBefore = await promotions();
+    const events = await listening("raffle_events");
 
     const response = await close(cookie);
     expect(response.status).toBe(302);
@@ -91,6 +93,20 @@ describe("closing an account", () => {
     expect(await userBalances(p.id)).toEqual({ cash: 0n, bonus: 0n });
     expect(await promotions()).toBe(promotionsBefore + 100n);
     expect(await db().ledgerTransaction.count({ where: { userId: p.id, kind: "refund", memo: "account closed" } })).toBe(1);
+    // Open pages hear that the pot went down (a pot event with fewer tickets would read as an old one).
+    try {
+      await vi.waitFor(() =>
+        expect(events.payloads("raffle_events").map((payload) => JSON.parse(payload) as unknown)).toContainEqual({
+          type: "round",
+          raffleId: raffle.id,
+          kind: "regular",
+          tier: "micro",
+          ticketsTakenBack: true,
+        }),
+      );
+    } finally {
+      await events.end();
+    }
 
     const user = await db().user.findUniqueOrThrow({ where: { id: p.id } });
     expect(user).toMatchObject({

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance } from "~/models/money/ledger.server";
 import { priceCoins } from "~/services/money/payments/pricing.server";
@@ -11,6 +11,7 @@ import { enterRaffle } from "~/services/raffles/raffles.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser, potTotal } from "../support/factories";
 import { codeOf } from "../support/outcomes";
+import { listening } from "../support/listening";
 
 async function paid(userId: string, cents: number, at: Date) {
   await db().payment.create({
@@ -187,9 +188,24 @@ describe("breaks and self-exclusion", () => {
     await enterRaffle({ userId: p.id, raffleId: raffle.id, tickets: 3 });
     await enterRaffle({ userId: other.id, raffleId: raffle.id });
     expect(await userBalance(p.id)).toBe(4700n);
+    const events = await listening("raffle_events");
 
     const { refunded } = await excludeSelf(p.id, "7d");
     expect(refunded).toBe(3);
+    // Open pages drop the pot they heard with these tickets and read the raffle again.
+    try {
+      await vi.waitFor(() =>
+        expect(events.payloads("raffle_events").map((payload) => JSON.parse(payload) as unknown)).toContainEqual({
+          type: "round",
+          raffleId: raffle.id,
+          kind: "regular",
+          tier: "micro",
+          ticketsTakenBack: true,
+        }),
+      );
+    } finally {
+      await events.end();
+    }
     expect(await userBalance(p.id)).toBe(5000n);
     const after = await db().raffle.findUniqueOrThrow({ where: { id: raffle.id }, include: { entries: { orderBy: { position: "asc" } } } });
     expect(after.entries.map((e) => [e.position, e.userId])).toEqual([

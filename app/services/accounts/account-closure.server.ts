@@ -7,10 +7,10 @@ import { db, type Tx } from "~/models/db.server";
 import { houseAccountId, lockAccounts, nonZero, postTransaction, userAccountId, userBalances } from "~/models/money/ledger.server";
 import { PENDING_PAYMENT_HORIZON_MS } from "~/models/money/payment.server";
 import { potAccounts } from "~/models/raffles/raffle.server";
-import { removeTickets } from "~/models/raffles/entry.server";
 import { DomainError } from "~/shared/domain-error";
 import { formatDollars } from "~/shared/money";
 import { verifyPassword } from "./password.server";
+import { takeTicketsBack } from "../raffles/tickets-taken-back.server";
 import * as readModel from "~/infra/read-model.server";
 
 /**
@@ -100,7 +100,7 @@ async function closeLocked(tx: Tx, userId: string, raffleIds: string[], now: Dat
   let refundedTickets = 0;
   let cashInTickets = 0n;
   for (const pot of pots) {
-    const removed = await removeTickets(tx, pot.raffleId, userId);
+    const removed = await takeTicketsBack(tx, pot.raffleId, userId);
     if (removed.count === 0) continue;
     refundedTickets += removed.count;
     cashInTickets += removed.cash;

@@ -13,6 +13,7 @@ import { BREAKS, EXCLUSIONS, LIMIT_HINT, MAX_LIMIT_CENTS, type ExclusionChoice }
 import { utcMinute } from "~/shared/dates";
 import { queueMail } from "~/infra/mail/outbox.server";
 import { queueLimitMail } from "../money/mail-notices.server";
+import { takeTicketsBack } from "../raffles/tickets-taken-back.server";
 import { getEnv } from "~/infra/env.server";
 import * as readModel from "~/infra/read-model.server";
 import { JURISDICTION_CLOSED_MESSAGE, placesServed } from "~/shared/jurisdictions";
@@ -218,7 +219,7 @@ async function refundOpenEntries(raffleId: string, userId: string, now: Date): P
   return db().$transaction(async (tx) => {
     const raffle = await lockRaffle(tx, raffleId);
     if (!raffle || raffle.status !== "active") return 0;
-    const removed = await entries.removeTickets(tx, raffleId, userId);
+    const removed = await takeTicketsBack(tx, raffleId, userId);
     if (removed.count === 0) return 0;
     // Each ticket goes back in its own mix.
     const pots = await potAccounts(tx, raffleId);

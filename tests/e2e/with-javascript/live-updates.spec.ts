@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { e2eDatabaseUrl, gotoListening, lastingRaffle, openQuickRound, signUpWithUsername } from "../support";
 import { withClient } from "../../support/test-database";
 import { scaled } from "../../support/timeouts";
+import { playersInWords } from "../../../app/shared/raffle-display";
 
 /** The page's visibility as the browser would report it for a tab in the background or in front. */
 async function setVisibility(page: Page, state: "hidden" | "visible") {
@@ -75,6 +76,51 @@ test("another player's entry moves the card's players at once, with no reload of
     await other.close();
   }
   await expect(players).not.toHaveText(before!);
+});
+
+/**
+ * A player who takes a break gets their tickets in open raffles back. An open page had heard
+ * the pot with those tickets, and took it over its own data for as long as no pot counted more
+ * tickets: the card showed players and a pot that were gone. It drops that pot and reads the
+ * raffle again (compared with the list as it is now: other tests may enter the same raffle).
+ */
+test("another player's break takes their tickets out of the card's players, on an open page", async ({ page, browser, baseURL }) => {
+  test.setTimeout(scaled(60_000));
+  const open = new Set<object>();
+  page.on("request", (request) => new URL(request.url()).pathname === "/api/events" && open.add(request));
+  page.on("requestfailed", (request) => open.delete(request));
+  page.on("requestfinished", (request) => open.delete(request));
+  await signUpWithUsername(page);
+  await expect.poll(() => open.size).toBe(1);
+  const raffleId = await lastingRaffle(page.request, "0.05");
+  const players = page.locator(`article[data-raffle-id="${raffleId}"]`).first().getByTestId("players");
+  const before = await players.textContent();
+
+  const other = await browser.newContext({ baseURL });
+  try {
+    const otherPage = await other.newPage();
+    await signUpWithUsername(otherPage);
+    const entered = await otherPage.request.post(`/api/raffles/${raffleId}/enter`, { headers: { Origin: baseURL!, Accept: "application/json" }, data: {} });
+    expect(entered.status()).toBe(200);
+    await expect(players).not.toHaveText(before!);
+
+    await otherPage.goto("/responsible-play");
+    const exclusion = otherPage.getByRole("region", { name: "Take a break or exclude yourself" });
+    await exclusion.getByLabel("Period").selectOption("24h");
+    await exclusion.getByRole("checkbox").check();
+    await exclusion.getByRole("button", { name: "Start" }).click();
+    await expect(otherPage.getByTestId("exclusion-status")).toBeVisible();
+  } finally {
+    await other.close();
+  }
+  const listed = async () => {
+    const raffles = (await (await page.request.get("/api/raffles", { headers: { Accept: "application/json" } })).json()) as {
+      id: string;
+      participantCount: number;
+    }[];
+    return playersInWords(raffles.find((r) => r.id === raffleId)!.participantCount);
+  };
+  await expect.poll(async () => (await players.textContent()) === (await listed()), { timeout: scaled(10_000) }).toBe(true);
 });
 
 /**
