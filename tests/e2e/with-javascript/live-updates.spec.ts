@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { e2eDatabaseUrl, gotoListening, lastingRaffle, openQuickRound, signUpWithUsername } from "../support";
+import { e2eDatabaseUrl, gotoListening, lastingRaffle, lastingRaffles, openQuickRound, signUpWithUsername } from "../support";
 import { withClient } from "../../support/test-database";
 import { scaled } from "../../support/timeouts";
 import { playersInWords } from "../../../app/shared/raffle-display";
@@ -92,7 +92,8 @@ test("another player's break takes their tickets out of the card's players, on a
   page.on("requestfinished", (request) => open.delete(request));
   await signUpWithUsername(page);
   await expect.poll(() => open.size).toBe(1);
-  const raffleId = await lastingRaffle(page.request, "0.05");
+  // Open for the whole test: the other player signs up, enters and takes a break first.
+  const [raffleId] = await lastingRaffles(page.request, "0.05", scaled(60_000) / 1000);
   const players = page.locator(`article[data-raffle-id="${raffleId}"]`).first().getByTestId("players");
   const before = await players.textContent();
 
