@@ -1,4 +1,5 @@
 import pg from "pg";
+import { expect, vi } from "vitest";
 import { testDatabaseUrl } from "./database-setup";
 
 /**
@@ -15,6 +16,9 @@ export async function listening(...channels: ("raffle_events" | "read_model")[])
     client,
     heard,
     payloads: (channel: string) => heard.filter((h) => h.channel === channel).map((h) => h.payload),
+    /** Waits until `channel` has carried `expected` (its payload's JSON). */
+    hears: (channel: string, expected: unknown) =>
+      vi.waitFor(() => expect(heard.filter((h) => h.channel === channel).map((h) => JSON.parse(h.payload) as unknown)).toContainEqual(expected)),
     end: () => client.end(),
   };
 }
