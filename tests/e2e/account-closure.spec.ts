@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
-import { hydratedIfJavaScript, keepToasts, signUpWithUsername, submitSignUp } from "./support";
+import { excludeSelf, hydratedIfJavaScript, keepToasts, signUpWithUsername, submitSignUp } from "./support";
 
 // Toasts are what these tests read: they last until read, however slow the machine.
 test.beforeEach(({ page }) => keepToasts(page));
@@ -45,12 +45,7 @@ test("download my data, then close the account from settings: signed out, and th
 /** Issue 31, item 3 (ADR 053): closing the account does not undo a self-exclusion. */
 test("a self-exclusion outlives the account: signing up again with the same email is refused, and nothing is created", async ({ page }) => {
   const { email } = await signUpWithUsername(page);
-  await page.goto("/responsible-play");
-  const exclusion = page.getByRole("region", { name: "Take a break or exclude yourself" });
-  await exclusion.getByLabel("Period").selectOption("5y");
-  await exclusion.getByRole("checkbox").check();
-  await exclusion.getByRole("button", { name: "Start" }).click();
-  await expect(page.getByTestId("exclusion-status")).toBeVisible();
+  await excludeSelf(page, "5y");
 
   await page.goto("/account/close");
   await page.getByLabel("Your password").fill("correct horse battery staple");

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUpWithUsername } from "./support";
+import { excludeSelf, signUpWithUsername } from "./support";
 
 // The phone's bottom bar shows in every project at a phone's width (it is hidden from sm up).
 test.use({ viewport: { width: 390, height: 844 } });
@@ -11,12 +11,7 @@ test.use({ viewport: { width: 390, height: 844 } });
  */
 test("during a break, home invites no play", async ({ page }) => {
   await signUpWithUsername(page);
-  await page.goto("/responsible-play");
-  const exclusion = page.getByRole("region", { name: "Take a break or exclude yourself" });
-  await exclusion.getByLabel("Period").selectOption("24h");
-  await exclusion.getByRole("checkbox").check();
-  await exclusion.getByRole("button", { name: "Start" }).click();
-  await expect(page.getByTestId("exclusion-status")).toBeVisible();
+  await excludeSelf(page, "24h");
 
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Your account", level: 1 })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUpWithUsername } from "./support";
+import { excludeSelf, signUpWithUsername } from "./support";
 
 /**
  * Issue 33, item 5 (PRODUCT.md: during a break no page invites play): home was made calm,
@@ -8,12 +8,7 @@ import { signUpWithUsername } from "./support";
  */
 test("during a break, the quick raffles page invites no play", async ({ page }) => {
   await signUpWithUsername(page);
-  await page.goto("/responsible-play");
-  const exclusion = page.getByRole("region", { name: "Take a break or exclude yourself" });
-  await exclusion.getByLabel("Period").selectOption("24h");
-  await exclusion.getByRole("checkbox").check();
-  await exclusion.getByRole("button", { name: "Start" }).click();
-  await expect(page.getByTestId("exclusion-status")).toBeVisible();
+  await excludeSelf(page, "24h");
 
   for (const path of ["/quick", "/quick-raffles"]) {
     await page.goto(path);

@@ -39,6 +39,16 @@ export async function signUpWithUsername(page: Page, country = "IE"): Promise<{ 
   return { email, username };
 }
 
+/** Takes a break or a self-exclusion (`period`, as the form offers it) on /responsible-play. */
+export async function excludeSelf(page: Page, period: string) {
+  await page.goto("/responsible-play");
+  const exclusion = page.getByRole("region", { name: "Take a break or exclude yourself" });
+  await exclusion.getByLabel("Period").selectOption(period);
+  await exclusion.getByRole("checkbox").check();
+  await exclusion.getByRole("button", { name: "Start" }).click();
+  await expect(page.getByTestId("exclusion-status")).toBeVisible();
+}
+
 /** Signs an API client up as a new adult in IE, without a username (the form post a browser would make). */
 export async function signUpRequest(request: APIRequestContext, baseURL: string, email: string) {
   const response = await request.post("/api/login", {

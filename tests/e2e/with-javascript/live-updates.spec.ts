@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { e2eDatabaseUrl, gotoListening, lastingRaffle, lastingRaffles, openQuickRound, signUpWithUsername } from "../support";
+import { e2eDatabaseUrl, excludeSelf, gotoListening, lastingRaffle, lastingRaffles, openQuickRound, signUpWithUsername } from "../support";
 import { withClient } from "../../support/test-database";
 import { scaled } from "../../support/timeouts";
 import { playersInWords } from "../../../app/shared/raffle-display";
@@ -13,6 +13,15 @@ async function setVisibility(page: Page, state: "hidden" | "visible") {
   }, state);
 }
 
+/** The page's live event streams open now (a request to /api/events not yet ended). */
+function openStreams(page: Page): Set<object> {
+  const open = new Set<object>();
+  page.on("request", (request) => new URL(request.url()).pathname === "/api/events" && open.add(request));
+  page.on("requestfailed", (request) => open.delete(request));
+  page.on("requestfinished", (request) => open.delete(request));
+  return open;
+}
+
 /**
  * A tab left in the background gives its live event stream back (ADR 025): after a minute
  * hidden it closes the stream; shown again it opens one and reloads what changed meanwhile.
@@ -20,10 +29,7 @@ async function setVisibility(page: Page, state: "hidden" | "visible") {
  */
 test("a hidden tab closes its live stream after a minute, and shown again reopens it with the page up to date", async ({ page, baseURL }) => {
   test.setTimeout(scaled(60_000));
-  const open = new Set<object>();
-  page.on("request", (request) => new URL(request.url()).pathname === "/api/events" && open.add(request));
-  page.on("requestfailed", (request) => open.delete(request));
-  page.on("requestfinished", (request) => open.delete(request));
+  const open = openStreams(page);
   await page.clock.install();
   await signUpWithUsername(page);
   const balance = page.getByTestId("coin-balance");
@@ -54,10 +60,7 @@ test("a hidden tab closes its live stream after a minute, and shown again reopen
  */
 test("another player's entry moves the card's players at once, with no reload of the page's data", async ({ page, browser, baseURL }) => {
   test.setTimeout(scaled(60_000));
-  const open = new Set<object>();
-  page.on("request", (request) => new URL(request.url()).pathname === "/api/events" && open.add(request));
-  page.on("requestfailed", (request) => open.delete(request));
-  page.on("requestfinished", (request) => open.delete(request));
+  const open = openStreams(page);
   await signUpWithUsername(page);
   await expect.poll(() => open.size).toBe(1);
   const raffleId = await lastingRaffle(page.request, "0.05");
@@ -86,10 +89,7 @@ test("another player's entry moves the card's players at once, with no reload of
  */
 test("another player's break takes their tickets out of the card's players, on an open page", async ({ page, browser, baseURL }) => {
   test.setTimeout(scaled(60_000));
-  const open = new Set<object>();
-  page.on("request", (request) => new URL(request.url()).pathname === "/api/events" && open.add(request));
-  page.on("requestfailed", (request) => open.delete(request));
-  page.on("requestfinished", (request) => open.delete(request));
+  const open = openStreams(page);
   await signUpWithUsername(page);
   await expect.poll(() => open.size).toBe(1);
   // Open for the whole test: the other player signs up, enters and takes a break first.
@@ -105,12 +105,7 @@ test("another player's break takes their tickets out of the card's players, on a
     expect(entered.status()).toBe(200);
     await expect(players).not.toHaveText(before!);
 
-    await otherPage.goto("/responsible-play");
-    const exclusion = otherPage.getByRole("region", { name: "Take a break or exclude yourself" });
-    await exclusion.getByLabel("Period").selectOption("24h");
-    await exclusion.getByRole("checkbox").check();
-    await exclusion.getByRole("button", { name: "Start" }).click();
-    await expect(otherPage.getByTestId("exclusion-status")).toBeVisible();
+    await excludeSelf(otherPage, "24h");
   } finally {
     await other.close();
   }
@@ -140,10 +135,7 @@ test("a new round takes its slot and the last one's winner shows, told by the st
   baseURL,
 }) => {
   test.setTimeout(scaled(90_000));
-  const open = new Set<object>();
-  page.on("request", (request) => new URL(request.url()).pathname === "/api/events" && open.add(request));
-  page.on("requestfailed", (request) => open.delete(request));
-  page.on("requestfinished", (request) => open.delete(request));
+  const open = openStreams(page);
   // Two players in one round with time left; the other's browser is closed once they are in.
   const other = await browser.newContext({ baseURL });
   const { username, otherName, current } = await (async () => {
