@@ -3,12 +3,10 @@
  * (which error, how many coins where) from the model, runs the real service on real
  * PostgreSQL, updates the model, and then the whole database is checked against it.
  */
-import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { getEnv } from "~/infra/env.server";
 import { DEMO_DECLINED_CARD, DEMO_SUCCESS_CARD, demoProvider } from "~/infra/payment-providers/demo-provider.server";
-import { reversePayment } from "~/services/money/payment-reversals.server";
 import { priceCoins, priceVip, VIP_PERIOD_DAYS } from "~/services/money/payments/pricing.server";
 import { settlePayment } from "~/services/money/payments/settle.server";
 import { startPayment } from "~/services/money/payments/start.server";
@@ -23,10 +21,8 @@ import {
   checkAgainstModel,
   DAY,
   expectCode,
-  holderOf,
   isExcluded,
   isVip,
-  least,
   outcome,
   pick,
   refundTickets,
@@ -37,6 +33,7 @@ import {
 } from "./money-model";
 import { Approve, RecordTransfer, Reject, VerifyIdentity, Withdraw } from "./money-model-payouts";
 import { CloseAndReturn, SelfExclude } from "./money-model-person";
+import { DisputeWon, Refund } from "./money-model-disputes";
 
 class Deposit implements Command {
   constructor(
@@ -89,59 +86,6 @@ class Deposit implements Command {
 
 function paid(id: string, userId: string, product: { purpose: "coins" | "vip"; amountCents: number }): Omit<Payment, "status"> {
   return { id, userId, purpose: product.purpose, amountCents: product.amountCents, credited: { cash: 0n, bonus: 0n }, refundedCents: 0, disputedCents: 0 };
-}
-
-/** A refund or dispute of the whole payment or of half of what is left of it; `again`: another event of its last dispute (no change). */
-class Refund implements Command {
-  constructor(
-    readonly payment: number,
-    readonly reason: "refund" | "dispute",
-    readonly half: boolean,
-    readonly again = false,
-  ) {}
-  check = (m: Readonly<Model>) => m.payments.length > 0;
-  async run(m: Model) {
-    const payment = pick(m.payments, this.payment);
-    const p = holderOf(m, payment.userId);
-    const open = payment.amountCents - payment.refundedCents - payment.disputedCents;
-    const cents = this.half ? Math.floor(open / 2) : payment.amountCents;
-    const repeat = this.reason === "dispute" && this.again && payment.lastDisputeId !== undefined;
-    const disputeId = repeat ? payment.lastDisputeId! : `dp_${randomUUID().replaceAll("-", "")}`;
-    await reversePayment(
-      payment.id,
-      this.reason === "refund" ? { reason: "refund", refundedCents: payment.refundedCents + cents } : { reason: "dispute", amountCents: cents, disputeId },
-      m.now,
-      { id: `evt_${randomUUID().replaceAll("-", "")}`, type: "payment_reversed" },
-    );
-    if (repeat) return;
-    if (this.reason === "dispute" && payment.status !== "failed") payment.lastDisputeId = disputeId;
-    const covered = Math.min(cents, open);
-    if (payment.status === "failed") return;
-    // Covering more than is left of the payment (refunded to the card already, or disputed) flags the account.
-    if (cents > open) p.flagged = true;
-    if (covered <= 0) return;
-    // A dispute (a charge-back) flags the account, whatever it covers.
-    if (this.reason === "dispute") p.flagged = true;
-    if (this.reason === "refund") payment.refundedCents += covered;
-    else payment.disputedCents += covered;
-    const whole = payment.refundedCents + payment.disputedCents === payment.amountCents;
-    if (whole) payment.status = this.reason === "refund" ? "refunded" : "disputed";
-    if (payment.purpose === "vip") {
-      if (whole && p.vipExpiry) p.vipExpiry = new Date(Math.max(m.now.getTime(), p.vipExpiry.getTime() - VIP_PERIOD_DAYS * DAY));
-      return;
-    }
-    // The covered cents as cash, and the payment's bonus in proportion, as far as the player still has them.
-    const bonusFor = (cents: number) => (payment.credited.bonus * BigInt(cents)) / BigInt(payment.amountCents);
-    const before = payment.refundedCents + payment.disputedCents - covered;
-    const cash = least(BigInt(covered), payment.credited.cash);
-    const bonus = bonusFor(before + covered) - bonusFor(before);
-    const takenCash = least(p.cash, cash);
-    const takenBonus = least(p.bonus, bonus);
-    p.cash -= takenCash;
-    p.bonus -= takenBonus;
-    if (takenCash + takenBonus < cash + bonus) p.flagged = true;
-  }
-  toString = () => `${this.reason}(payment ${this.payment}${this.half ? ", half" : ""}${this.again ? ", again" : ""})`;
 }
 
 class Enter implements Command {
@@ -322,10 +266,14 @@ export const commands = [
       fc.tuple(player, fc.constantFrom("package_1", "package_2", "package_4", ...vipTiers), fc.boolean()).map(([p, pkg, d]) => new Deposit(p, pkg, d)),
     ),
     weighted(
-      1,
+      2,
       fc
         .tuple(index, fc.constantFrom("refund" as const, "dispute" as const), fc.boolean(), fc.boolean())
         .map(([i, reason, half, again]) => new Refund(i, reason, half, again)),
+    ),
+    weighted(
+      2,
+      fc.tuple(index, fc.boolean()).map(([i, fresh]) => new DisputeWon(i, fresh)),
     ),
     weighted(
       7,

@@ -60,7 +60,10 @@ export type Payment = {
   status: "succeeded" | "failed" | "refunded" | "disputed";
   /** The id of the payment's last dispute: another event of it changes nothing. */
   lastDisputeId?: string;
+  /** Its disputes, each with what it took (cents covered, coins) and whether it was won. */
+  disputes?: Dispute[];
 };
+export type Dispute = { id: string; covered: number; cash: bigint; bonus: bigint; won: boolean };
 export type Leg = { kind: "card_refund" | "transfer"; paymentId: string | null; amount: bigint; status: "pending" | "processing" | "completed" | "failed" };
 export type Withdrawal = {
   id: string;

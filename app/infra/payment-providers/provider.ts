@@ -41,6 +41,8 @@ type ProviderEventBody =
   | { kind: "payment_failed"; paymentId: string; message?: string }
   | { kind: "checkout_completed"; sessionId: string; paymentId: string | null }
   | { kind: "payment_reversed"; paymentId: string; reversal: Reversal }
+  /** A dispute closed in our favour: what it took is given back (ADR 108). */
+  | { kind: "dispute_won"; paymentId: string; disputeId: string; amountCents: number }
   | { kind: "refund_updated"; refundId: string }
   /** An identity VerificationSession changed (Stripe Identity shares the payments' webhook and secret). */
   | { kind: "identity_updated"; sessionId: string }

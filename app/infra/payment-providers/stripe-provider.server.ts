@@ -279,12 +279,20 @@ function toEvent(event: Stripe.Event): ProviderEvent {
     case "charge.refund.updated":
       return id ? { kind: "refund_updated", refundId: id } : { kind: "ignored", type };
     // Any of a dispute's events may come first (or alone): the first takes the money back,
-    // told apart by the dispute's id.
+    // told apart by the dispute's id. One that says it was won gives back what it took
+    // (ADR 108); an inquiry's close (`warning_closed`) moved no money.
     case "charge.dispute.created":
     case "charge.dispute.updated":
-    case "charge.dispute.funds_withdrawn": {
+    case "charge.dispute.closed":
+    case "charge.dispute.funds_withdrawn":
+    case "charge.dispute.funds_reinstated": {
       const disputed = fields.amount;
-      return id && paymentIntent && isCents(disputed)
+      if (!id || !paymentIntent) return { kind: "ignored", type };
+      if (type === "charge.dispute.funds_reinstated" || fields.status === "won") {
+        return { kind: "dispute_won", paymentId: paymentIntent, disputeId: id, amountCents: isCents(disputed) ? disputed : 0 };
+      }
+      if (type === "charge.dispute.closed" && fields.status !== "lost") return { kind: "ignored", type };
+      return isCents(disputed)
         ? { kind: "payment_reversed", paymentId: paymentIntent, reversal: { reason: "dispute", amountCents: disputed, disputeId: id } }
         : { kind: "ignored", type };
     }

@@ -163,6 +163,13 @@ export async function shortenVip(tx: Tx, userId: string, now: Date, days: number
   await tx.user.update({ where: { id: userId }, data: { vipExpiry: cut } });
 }
 
+/** Gives back `days` a refund or dispute took (shortenVip), from now if the membership ended meanwhile. */
+export async function lengthenVip(tx: Tx, userId: string, now: Date, days: number) {
+  const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { vipExpiry: true } });
+  const from = user.vipExpiry && user.vipExpiry > now ? user.vipExpiry : now;
+  await tx.user.update({ where: { id: userId }, data: { vipExpiry: new Date(from.getTime() + days * 86_400_000) } });
+}
+
 /** Whether the provider's payment is one of ours (webhooks for others are acknowledged and ignored). */
 export async function paymentExists(providerPaymentId: string): Promise<boolean> {
   return (await db().payment.count({ where: { providerPaymentId } })) > 0;
@@ -184,12 +191,6 @@ export async function recordProviderEvent(eventId: string, type: string): Promis
 
 export function providerEventSeen(eventId: string) {
   return db().providerEvent.findUnique({ where: { eventId }, select: { eventId: true } });
-}
-
-/** Records a dispute of a payment; false when one of its events was handled before. */
-export async function claimDispute(tx: Tx, dispute: { disputeId: string; paymentId: string; amountCents: number; eventId?: string }): Promise<boolean> {
-  const claimed = await tx.paymentDispute.createMany({ data: [dispute], skipDuplicates: true });
-  return claimed.count === 1;
 }
 
 /** The payment's state and where its payer lives: what decides whether an authorised card may be charged (ADR 080). */

@@ -105,6 +105,12 @@ export const HISTORY_PAGE_ROWS = 100;
 /** The CSV's rows: a download holds the whole period (up to this many). */
 export const HISTORY_CSV_ROWS = 5000;
 const dollars = (cents: number | bigint) => coinsToDecimal(BigInt(cents));
+/** A reversal's line by its memo: a refund's (the default), a dispute's, or a won dispute's (ADR 108). */
+const REVERSALS: Record<string, string> = {
+  dispute: "Purchase disputed: coins taken back",
+  dispute_won: "Purchase dispute closed: coins given back",
+};
+const reversalLine = (memo: string | null) => REVERSALS[memo ?? ""] ?? "Purchase refunded: coins taken back";
 const takenBack = (p: { refundedCents: number; disputedCents: number }) => p.refundedCents + p.disputedCents;
 
 export async function playerHistory(userId: string, filter: HistoryFilter, { now = new Date(), rows: limit = HISTORY_PAGE_ROWS } = {}) {
@@ -119,7 +125,7 @@ export async function playerHistory(userId: string, filter: HistoryFilter, { now
     ...movements.map((r) => ({
       id: r.id,
       date: r.createdAt.toISOString(),
-      type: r.kind === "reversal" ? (r.memo === "dispute" ? "Purchase disputed: coins taken back" : "Purchase refunded: coins taken back") : LABELS[r.kind],
+      type: r.kind === "reversal" ? reversalLine(r.memo) : LABELS[r.kind],
       kind: r.kind,
       coins: Number(r.amount),
       cash: Number(r.cash),

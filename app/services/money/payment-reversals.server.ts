@@ -3,6 +3,7 @@ import { recordAudit } from "~/models/back-office/audit-event.server";
 import { db } from "~/models/db.server";
 import { houseAccountId, nonZero, postTransaction, userAccountId, userBalances } from "~/models/money/ledger.server";
 import * as payments from "~/models/money/payment.server";
+import { claimDispute, lockDispute, markDisputeWon, recordDisputeTaken } from "~/models/money/payment-dispute.server";
 import { flagUser } from "~/models/accounts/user.server";
 import { bonusCoveredBy, paidMix, smaller } from "~/shared/coin-mix";
 import type { Reversal } from "~/infra/payment-providers/provider";
@@ -26,7 +27,7 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
     if (!payment || (payment.status !== "succeeded" && payment.status !== "refunded" && payment.status !== "disputed")) return;
     if (reversal.reason === "dispute") {
       const dispute = { disputeId: reversal.disputeId, paymentId: payment.id, amountCents: reversal.amountCents, eventId: event?.id };
-      if (!(await payments.claimDispute(tx, dispute))) return;
+      if (!(await claimDispute(tx, dispute))) return;
     }
     const open = payment.amountCents - payment.refundedCents - payment.disputedCents;
     const wanted = reversal.reason === "refund" ? reversal.refundedCents - payment.refundedCents : reversal.amountCents;
@@ -53,7 +54,11 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
     });
     const details = { providerPaymentId, amountCents: payment.amountCents, coveredCents: covered, refundedCents, disputedCents };
     const chargedBack = reversal.reason === "dispute" ? `dispute of ${providerPaymentId}: ${covered} cents charged back` : null;
+    // What a dispute takes is kept with it: a win gives back exactly that (ADR 108).
+    const keepTaken = (taken: { cash: bigint; bonus: bigint }) =>
+      reversal.reason === "dispute" ? recordDisputeTaken(tx, reversal.disputeId, { coveredCents: covered, ...taken }) : undefined;
     if (payment.purpose === "vip") {
+      await keepTaken({ cash: 0n, bonus: 0n });
       if (whole) await payments.shortenVip(tx, payment.userId, now, VIP_PERIOD_DAYS);
       if (chargedBack) await flagUser(tx, payment.userId, chargedBack, now);
       await recordAudit(tx, { actor: "provider", action: `payment.${reversal.reason}`, target: `user:${payment.userId}`, details });
@@ -73,6 +78,7 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
     } else if (chargedBack) {
       await flagUser(tx, payment.userId, chargedBack, now);
     }
+    await keepTaken(taken);
     if (taken.cash + taken.bonus > 0n) {
       await postTransaction(tx, {
         kind: "reversal",
@@ -93,6 +99,71 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
       action: `payment.${reversal.reason}`,
       target: `user:${payment.userId}`,
       details: { ...details, reversedCash: taken.cash.toString(), reversedBonus: taken.bonus.toString(), missing: missing.toString() },
+    });
+  });
+}
+
+/**
+ * A dispute closed in our favour (ADR 108): the charge stands and its money came back to us,
+ * so the player gets back exactly the coins the dispute took, and the payment counts its
+ * cents as charged again (a VIP purchase its days). The account stays flagged: a charge-back
+ * is support's to clear. Once per dispute, whichever of its events comes first; a dispute
+ * first heard of as won is recorded so, and its later events take nothing.
+ */
+export async function reinstateDispute(
+  providerPaymentId: string,
+  { disputeId, amountCents }: { disputeId: string; amountCents: number },
+  now = new Date(),
+  event?: { id: string; type: string },
+) {
+  await db().$transaction(async (tx) => {
+    if (event && !(await payments.claimProviderEvent(tx, event.id, event.type))) return;
+    const payment = await payments.lockPayment(tx, providerPaymentId);
+    if (!payment) return;
+    const dispute = await lockDispute(tx, disputeId);
+    if (!dispute) {
+      await claimDispute(tx, { disputeId, paymentId: payment.id, amountCents, eventId: event?.id, wonAt: now });
+      return;
+    }
+    if (dispute.paymentId !== payment.id || dispute.wonAt) return;
+    await markDisputeWon(tx, disputeId, now);
+    const back = Math.min(dispute.coveredCents, payment.disputedCents);
+    const wasWhole = payment.refundedCents + payment.disputedCents === payment.amountCents;
+    const disputedCents = payment.disputedCents - back;
+    const reopened = wasWhole && back > 0;
+    await payments.updatePayment(tx, payment.id, { disputedCents, ...(reopened ? { status: "succeeded" } : {}) });
+    if (reopened && payment.purpose === "vip") await payments.lengthenVip(tx, payment.userId, now, VIP_PERIOD_DAYS);
+    const taken = dispute.taken ?? { cash: 0n, bonus: 0n };
+    if (!dispute.taken) {
+      // Recorded before the coins taken were kept: support gives them back by hand.
+      await flagUser(tx, payment.userId, `dispute ${disputeId} of ${providerPaymentId} won: the coins it took are not known`, now);
+    }
+    if (taken.cash + taken.bonus > 0n) {
+      await postTransaction(tx, {
+        kind: "reversal",
+        reference: `reversal:${providerPaymentId}:dispute-won:${disputeId}`,
+        userId: payment.userId,
+        memo: "dispute_won",
+        postings: nonZero([
+          { accountId: await houseAccountId("card_deposits", tx), amount: -taken.cash },
+          { accountId: await userAccountId(tx, payment.userId), amount: taken.cash },
+          { accountId: await houseAccountId("promotions", tx), amount: -taken.bonus },
+          { accountId: await userAccountId(tx, payment.userId, "user_bonus"), amount: taken.bonus },
+        ]),
+      });
+    }
+    await recordAudit(tx, {
+      actor: "provider",
+      action: "payment.dispute_won",
+      target: `user:${payment.userId}`,
+      details: {
+        providerPaymentId,
+        disputeId,
+        reinstatedCents: back,
+        disputedCents,
+        returnedCash: taken.cash.toString(),
+        returnedBonus: taken.bonus.toString(),
+      },
     });
   });
 }

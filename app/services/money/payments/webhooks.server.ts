@@ -1,5 +1,5 @@
 import * as payments from "~/models/money/payment.server";
-import { reversePayment } from "../payment-reversals.server";
+import { reinstateDispute, reversePayment } from "../payment-reversals.server";
 import { refreshRefund } from "../payouts.server";
 import type { ProviderEvent } from "~/infra/payment-providers/provider";
 import { settleHostedCheckout, settlePayment } from "./settle.server";
@@ -12,7 +12,7 @@ export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
   // event in its own transaction; the others are idempotent by the state they find.
   if (event.eventId && (await payments.providerEventSeen(event.eventId))) return;
   await handle(event);
-  if (event.eventId && event.kind !== "payment_reversed") await payments.recordProviderEvent(event.eventId, event.kind);
+  if (event.eventId && event.kind !== "payment_reversed" && event.kind !== "dispute_won") await payments.recordProviderEvent(event.eventId, event.kind);
 }
 
 async function handle(event: ProviderEvent): Promise<void> {
@@ -26,6 +26,14 @@ async function handle(event: ProviderEvent): Promise<void> {
       return;
     case "payment_reversed":
       await reversePayment(event.paymentId, event.reversal, new Date(), event.eventId ? { id: event.eventId, type: event.kind } : undefined);
+      return;
+    case "dispute_won":
+      await reinstateDispute(
+        event.paymentId,
+        { disputeId: event.disputeId, amountCents: event.amountCents },
+        new Date(),
+        event.eventId ? { id: event.eventId, type: event.kind } : undefined,
+      );
       return;
     case "refund_updated":
       // A refund this site sent: part of a withdrawal, or an under-age account's (others are ignored).
