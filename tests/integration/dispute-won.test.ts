@@ -105,10 +105,18 @@ describe("a dispute won", () => {
     expect(await db().paymentDispute.count({ where: { disputeId: dp } })).toBe(1);
   });
 
-  it("takes back on a lost dispute's close, and moves nothing for an inquiry's", async () => {
+  it("takes back on a lost dispute's close, and moves nothing for an inquiry until it escalates", async () => {
     const { player, paymentId } = await paidPlayer();
-    await deliverAll([disputeEvent("charge.dispute.closed", `dp_inquiry_${Date.now()}`, paymentId, 2499, "warning_closed")]);
+    const inquiry = `dp_inquiry_${Date.now()}`;
+    await deliverAll([
+      disputeEvent("charge.dispute.created", inquiry, paymentId, 2499, "warning_needs_response"),
+      disputeEvent("charge.dispute.updated", inquiry, paymentId, 2499, "warning_under_review"),
+      disputeEvent("charge.dispute.closed", `${inquiry}_2`, paymentId, 2499, "warning_closed"),
+    ]);
     expect(await balances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
+    // Escalated to a charge-back, the same dispute takes back what it covers.
+    await deliverAll([disputeEvent("charge.dispute.updated", inquiry, paymentId, 1000, "needs_response")]);
+    expect(await balances(player.id)).toMatchObject({ cash: 1499n, bonus: 1501n });
     await deliverAll([disputeEvent("charge.dispute.closed", `dp_lost_${Date.now()}`, paymentId, 2499, "lost")]);
     expect(await balances(player.id)).toMatchObject({ cash: 0n, bonus: 0n });
     expect(await payment(paymentId)).toEqual({ disputedCents: 2499, status: "disputed" });

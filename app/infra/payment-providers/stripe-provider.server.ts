@@ -280,18 +280,18 @@ function toEvent(event: Stripe.Event): ProviderEvent {
       return id ? { kind: "refund_updated", refundId: id } : { kind: "ignored", type };
     // Any of a dispute's events may come first (or alone): the first takes the money back,
     // told apart by the dispute's id. One that says it was won gives back what it took
-    // (ADR 108); an inquiry's close (`warning_closed`) moved no money.
+    // (ADR 108). An inquiry (`warning_*`) moves no money; escalated, the same dispute's next
+    // event takes it back.
     case "charge.dispute.created":
     case "charge.dispute.updated":
     case "charge.dispute.closed":
     case "charge.dispute.funds_withdrawn":
     case "charge.dispute.funds_reinstated": {
       const disputed = fields.amount;
-      if (!id || !paymentIntent) return { kind: "ignored", type };
+      if (!id || !paymentIntent || (typeof fields.status === "string" && fields.status.startsWith("warning_"))) return { kind: "ignored", type };
       if (type === "charge.dispute.funds_reinstated" || fields.status === "won") {
         return { kind: "dispute_won", paymentId: paymentIntent, disputeId: id, amountCents: isCents(disputed) ? disputed : 0 };
       }
-      if (type === "charge.dispute.closed" && fields.status !== "lost") return { kind: "ignored", type };
       return isCents(disputed)
         ? { kind: "payment_reversed", paymentId: paymentIntent, reversal: { reason: "dispute", amountCents: disputed, disputeId: id } }
         : { kind: "ignored", type };
