@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/money/ledger.server";
-import { priceCoins } from "~/services/money/payments/pricing.server";
-import { settlePayment } from "~/services/money/payments/settle.server";
-import { startPayment } from "~/services/money/payments/start.server";
-import { createTestUser } from "../support/factories";
+import { disputeEvent, paidPlayer } from "../support/disputes";
 import { setUpStripeMode } from "../support/stripe-mode";
 
 /**
@@ -14,27 +11,13 @@ import { setUpStripeMode } from "../support/stripe-mode";
  */
 const mode = setUpStripeMode();
 
-/** A $24.99 purchase (2,499 cash and 2,501 bonus coins), paid through the fake Stripe. */
-async function paidPlayer() {
-  const player = await createTestUser();
-  const { paymentId } = await startPayment(player.id, priceCoins("package_4")!);
-  mode.stripe.succeed(paymentId);
-  expect(await settlePayment(paymentId)).toMatchObject({ status: "succeeded" });
-  return { player, paymentId };
-}
-
-let events = 0;
-/** A signed dispute event as Stripe sends it; `eventId` repeats an event. */
-function disputeEvent(type: string, disputeId: string, paymentIntent: string, amount: number, eventId = `evt_dispute_${++events}_${Date.now()}`) {
-  return JSON.stringify({ id: eventId, object: "event", type, data: { object: { id: disputeId, object: "dispute", payment_intent: paymentIntent, amount } } });
-}
 const cash = async (userId: string) => (await userBalances(userId)).cash;
 const disputed = async (providerPaymentId: string) =>
   (await db().payment.findUniqueOrThrow({ where: { providerPaymentId }, select: { disputedCents: true } })).disputedCents;
 
 describe("dispute events", () => {
   it("takes a dispute back once: the same event twice, then the dispute's later events, change nothing", async () => {
-    const { player, paymentId } = await paidPlayer();
+    const { player, paymentId } = await paidPlayer(mode);
     const dp = `dp_once_${Date.now()}`;
     const created = disputeEvent("charge.dispute.created", dp, paymentId, 1000);
     expect((await mode.deliver(created)).status).toBe(200);
@@ -53,7 +36,7 @@ describe("dispute events", () => {
   });
 
   it("takes a dispute back once when its events arrive all at once", async () => {
-    const { player, paymentId } = await paidPlayer();
+    const { player, paymentId } = await paidPlayer(mode);
     const dp = `dp_parallel_${Date.now()}`;
     const repeated = disputeEvent("charge.dispute.created", dp, paymentId, 1000);
     const deliveries = [
@@ -69,7 +52,7 @@ describe("dispute events", () => {
   });
 
   it("records every event it handles, a payment's success too", async () => {
-    const { paymentId } = await paidPlayer();
+    const { paymentId } = await paidPlayer(mode);
     const payload = JSON.stringify({
       id: `evt_paid_${Date.now()}`,
       object: "event",

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalances } from "~/models/money/ledger.server";
-import { priceCoins, priceVip } from "~/services/money/payments/pricing.server";
-import { settlePayment } from "~/services/money/payments/settle.server";
-import { startPayment } from "~/services/money/payments/start.server";
+import { priceVip } from "~/services/money/payments/pricing.server";
 import { call, pageText, sessionCookie } from "../support/app";
-import { createTestUser } from "../support/factories";
+import { disputeEvent, paidPlayer } from "../support/disputes";
 import { setUpStripeMode } from "../support/stripe-mode";
 
 /**
@@ -15,22 +13,6 @@ import { setUpStripeMode } from "../support/stripe-mode";
  */
 const mode = setUpStripeMode();
 
-/** A paid product through the fake Stripe: $24.99 of coins (2,499 cash and 2,501 bonus) unless told. */
-async function paidPlayer(product = priceCoins("package_4")!) {
-  const player = await createTestUser();
-  const { paymentId } = await startPayment(player.id, product);
-  mode.stripe.succeed(paymentId);
-  expect(await settlePayment(paymentId)).toMatchObject({ status: "succeeded" });
-  return { player, paymentId };
-}
-
-let events = 0;
-/** A signed dispute event as Stripe sends it, with the dispute's status when given. */
-function disputeEvent(type: string, disputeId: string, paymentIntent: string, amount: number, status?: string) {
-  const object = { id: disputeId, object: "dispute", payment_intent: paymentIntent, amount, ...(status ? { status } : {}) };
-  return JSON.stringify({ id: `evt_won_${++events}_${Date.now()}`, object: "event", type, data: { object } });
-}
-const balances = (userId: string) => userBalances(userId);
 const payment = (providerPaymentId: string) => db().payment.findUniqueOrThrow({ where: { providerPaymentId }, select: { disputedCents: true, status: true } });
 async function deliverAll(payloads: string[]) {
   const answers = await Promise.all(payloads.map((payload) => mode.deliver(payload)));
@@ -39,14 +21,14 @@ async function deliverAll(payloads: string[]) {
 
 describe("a dispute won", () => {
   it("gives back exactly what the dispute took, once, and counts the payment as charged again", async () => {
-    const { player, paymentId } = await paidPlayer();
+    const { player, paymentId } = await paidPlayer(mode);
     const dp = `dp_won_${Date.now()}`;
     await deliverAll([disputeEvent("charge.dispute.created", dp, paymentId, 2499)]);
-    expect(await balances(player.id)).toMatchObject({ cash: 0n, bonus: 0n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 0n, bonus: 0n });
     expect(await payment(paymentId)).toEqual({ disputedCents: 2499, status: "disputed" });
 
     await deliverAll([disputeEvent("charge.dispute.closed", dp, paymentId, 2499, "won")]);
-    expect(await balances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
     expect(await payment(paymentId)).toEqual({ disputedCents: 0, status: "succeeded" });
     // Its later events, and the funds' return, give nothing more and take nothing again.
     await deliverAll([
@@ -54,7 +36,7 @@ describe("a dispute won", () => {
       disputeEvent("charge.dispute.updated", dp, paymentId, 2499, "won"),
       disputeEvent("charge.dispute.updated", dp, paymentId, 2499),
     ]);
-    expect(await balances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
     expect(await db().ledgerTransaction.count({ where: { userId: player.id, kind: "reversal" } })).toBe(2);
     // A charge-back stays support's to clear.
     expect(await db().user.findUniqueOrThrow({ where: { id: player.id }, select: { flaggedAt: true } })).not.toEqual({ flaggedAt: null });
@@ -67,20 +49,20 @@ describe("a dispute won", () => {
   });
 
   it("gives back only what that dispute took when another took the rest", async () => {
-    const { player, paymentId } = await paidPlayer();
+    const { player, paymentId } = await paidPlayer(mode);
     const first = `dp_first_${Date.now()}`;
     const second = `${first}_2`;
     // The first dispute takes 1,000 cash (and its bonus share); the second asks more cash than is left.
     await deliverAll([disputeEvent("charge.dispute.created", first, paymentId, 1000)]);
     await deliverAll([disputeEvent("charge.dispute.created", second, paymentId, 1499)]);
-    expect(await balances(player.id)).toMatchObject({ cash: 0n, bonus: 0n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 0n, bonus: 0n });
     await deliverAll([disputeEvent("charge.dispute.closed", first, paymentId, 1000, "won")]);
-    expect(await balances(player.id)).toMatchObject({ cash: 1000n, bonus: 1000n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 1000n, bonus: 1000n });
     expect(await payment(paymentId)).toEqual({ disputedCents: 1499, status: "succeeded" });
   });
 
   it("takes nothing for a dispute first heard of as won, whatever comes after", async () => {
-    const { player, paymentId } = await paidPlayer();
+    const { player, paymentId } = await paidPlayer(mode);
     const dp = `dp_first_won_${Date.now()}`;
     await deliverAll([disputeEvent("charge.dispute.closed", dp, paymentId, 2499, "won")]);
     expect(await db().paymentDispute.findUniqueOrThrow({ where: { disputeId: dp }, select: { amountCents: true, coveredCents: true } })).toEqual({
@@ -88,56 +70,56 @@ describe("a dispute won", () => {
       coveredCents: 0,
     });
     await deliverAll([disputeEvent("charge.dispute.created", dp, paymentId, 2499), disputeEvent("charge.dispute.funds_withdrawn", dp, paymentId, 2499)]);
-    expect(await balances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
     expect(await payment(paymentId)).toEqual({ disputedCents: 0, status: "succeeded" });
   });
 
   it("ends with the coins back and nothing disputed however its events interleave", async () => {
-    const { player, paymentId } = await paidPlayer();
+    const { player, paymentId } = await paidPlayer(mode);
     const dp = `dp_race_${Date.now()}`;
     await deliverAll([
       ...Array.from({ length: 6 }, () => disputeEvent("charge.dispute.created", dp, paymentId, 2499)),
       ...Array.from({ length: 6 }, () => disputeEvent("charge.dispute.closed", dp, paymentId, 2499, "won")),
       ...Array.from({ length: 4 }, () => disputeEvent("charge.dispute.funds_reinstated", dp, paymentId, 2499)),
     ]);
-    expect(await balances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
     expect(await payment(paymentId)).toEqual({ disputedCents: 0, status: "succeeded" });
     expect(await db().paymentDispute.count({ where: { disputeId: dp } })).toBe(1);
   });
 
   it("takes back on a lost dispute's close, and moves nothing for an inquiry until it escalates", async () => {
-    const { player, paymentId } = await paidPlayer();
+    const { player, paymentId } = await paidPlayer(mode);
     const inquiry = `dp_inquiry_${Date.now()}`;
     await deliverAll([
       disputeEvent("charge.dispute.created", inquiry, paymentId, 2499, "warning_needs_response"),
       disputeEvent("charge.dispute.updated", inquiry, paymentId, 2499, "warning_under_review"),
       disputeEvent("charge.dispute.closed", `${inquiry}_2`, paymentId, 2499, "warning_closed"),
     ]);
-    expect(await balances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 2499n, bonus: 2501n });
     // Escalated to a charge-back, the same dispute takes back what it covers.
     await deliverAll([disputeEvent("charge.dispute.updated", inquiry, paymentId, 1000, "needs_response")]);
-    expect(await balances(player.id)).toMatchObject({ cash: 1499n, bonus: 1501n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 1499n, bonus: 1501n });
     await deliverAll([disputeEvent("charge.dispute.closed", `dp_lost_${Date.now()}`, paymentId, 2499, "lost")]);
-    expect(await balances(player.id)).toMatchObject({ cash: 0n, bonus: 0n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 0n, bonus: 0n });
     expect(await payment(paymentId)).toEqual({ disputedCents: 2499, status: "disputed" });
   });
 
   it("leaves a won dispute recorded before its coins were kept to support, flagged", async () => {
-    const { player, paymentId } = await paidPlayer();
+    const { player, paymentId } = await paidPlayer(mode);
     const dp = `dp_old_${Date.now()}`;
     await deliverAll([disputeEvent("charge.dispute.created", dp, paymentId, 1000)]);
     // As the migration leaves a dispute recorded before ADR 108: the coins it took unknown.
     await db().paymentDispute.update({ where: { disputeId: dp }, data: { takenCash: null, takenBonus: null } });
     await db().user.update({ where: { id: player.id }, data: { flaggedAt: null, flagReason: null } });
     await deliverAll([disputeEvent("charge.dispute.closed", dp, paymentId, 1000, "won")]);
-    expect(await balances(player.id)).toMatchObject({ cash: 1499n, bonus: 1501n });
+    expect(await userBalances(player.id)).toMatchObject({ cash: 1499n, bonus: 1501n });
     expect(await payment(paymentId)).toEqual({ disputedCents: 0, status: "succeeded" });
     const { flagReason } = await db().user.findUniqueOrThrow({ where: { id: player.id }, select: { flagReason: true } });
     expect(flagReason).toContain(`dispute ${dp} of ${paymentId} won`);
   });
 
   it("gives a VIP purchase disputed in full its days back", async () => {
-    const { player, paymentId } = await paidPlayer(priceVip("silver")!);
+    const { player, paymentId } = await paidPlayer(mode, priceVip("silver")!);
     const expiry = async () => (await db().user.findUniqueOrThrow({ where: { id: player.id }, select: { vipExpiry: true } })).vipExpiry!.getTime();
     const bought = await expiry();
     const dp = `dp_vip_${Date.now()}`;

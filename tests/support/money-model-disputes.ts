@@ -72,19 +72,19 @@ export class Refund implements Command {
  */
 export class DisputeWon implements Command {
   constructor(
-    readonly pick: number,
+    readonly choice: number,
     readonly fresh: boolean,
   ) {}
   check = (m: Readonly<Model>) => (this.fresh ? m.payments.length > 0 : m.payments.some((p) => p.disputes?.length));
   async run(m: Model) {
     const event = { id: `evt_${randomUUID().replaceAll("-", "")}`, type: "dispute_won" };
     if (this.fresh) {
-      const payment = pick(m.payments, this.pick);
+      const payment = pick(m.payments, this.choice);
       await reinstateDispute(payment.id, { disputeId: `dp_${randomUUID().replaceAll("-", "")}`, amountCents: payment.amountCents }, m.now, event);
       return;
     }
     const heard = m.payments.flatMap((payment) => (payment.disputes ?? []).map((dispute) => ({ payment, dispute })));
-    const { payment, dispute } = pick(heard, this.pick);
+    const { payment, dispute } = pick(heard, this.choice);
     await reinstateDispute(payment.id, { disputeId: dispute.id, amountCents: dispute.covered }, m.now, event);
     if (dispute.won) return;
     dispute.won = true;
@@ -102,5 +102,5 @@ export class DisputeWon implements Command {
     p.cash += dispute.cash;
     p.bonus += dispute.bonus;
   }
-  toString = () => `disputeWon(${this.fresh ? "a fresh dispute of payment" : "dispute"} ${this.pick})`;
+  toString = () => `disputeWon(${this.fresh ? "a fresh dispute of payment" : "dispute"} ${this.choice})`;
 }
