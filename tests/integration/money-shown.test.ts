@@ -2,13 +2,11 @@ import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { dashboard } from "~/services/back-office/admin.server";
 import { priceCoins, priceVip, type Product } from "~/services/money/payments/pricing.server";
-import { settlePayment } from "~/services/money/payments/settle.server";
-import { startPayment } from "~/services/money/payments/start.server";
 import { checkDeposit, depositLimits, setDepositLimit } from "~/services/play-safety/responsible-play.server";
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser, withdrawCash } from "../support/factories";
 import { codeOf } from "../support/outcomes";
-import { setUpStripeMode } from "../support/stripe-mode";
+import { payThrough, setUpStripeMode } from "../support/stripe-mode";
 
 /**
  * Money shown as money (issue 17, item 6; PRODUCT.md "Records show money as money"): the
@@ -21,13 +19,7 @@ const mode = setUpStripeMode();
 const coins = (id: string) => priceCoins(id)!;
 const vip = (tier: string) => priceVip(tier)!;
 
-/** A card payment for `product`, charged and settled at `at` (the fake Stripe takes the money). */
-async function pay(userId: string, product: Product, at = new Date()) {
-  const { paymentId } = await startPayment(userId, product, at);
-  mode.stripe.succeed(paymentId);
-  expect(await settlePayment(paymentId, at)).toMatchObject({ status: "succeeded" });
-  return paymentId;
-}
+const pay = (userId: string, product: Product, at?: Date) => payThrough(mode, userId, product, at);
 
 let events = 0;
 /** Stripe's word that `cents` of the payment have been refunded so far, or that `cents` of it are disputed. */

@@ -1,6 +1,9 @@
 import Stripe from "stripe";
 import { afterAll, beforeAll, expect } from "vitest";
 import { forgetEnv } from "~/infra/env.server";
+import type { Product } from "~/services/money/payments/pricing.server";
+import { settlePayment } from "~/services/money/payments/settle.server";
+import { startPayment } from "~/services/money/payments/start.server";
 import { call, sessionCookie } from "./app";
 import { createTestUser } from "./factories";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";
@@ -81,4 +84,12 @@ export async function createIntent(cookie: string, packageId = "package_2", extr
   const response = await call("/api/create-payment-intent", { method: "POST", cookie, json: { packageId, ...extra } });
   expect(response.status).toBe(200);
   return (await response.json()) as { clientSecret: string; paymentIntentId: string; coins: number; amount: string };
+}
+
+/** A card payment for `product`, charged and settled at `at` (the fake Stripe takes the money): its provider id. */
+export async function payThrough(mode: StripeMode, userId: string, product: Product, at = new Date()): Promise<string> {
+  const { paymentId } = await startPayment(userId, product, at);
+  mode.stripe.succeed(paymentId);
+  expect(await settlePayment(paymentId, at)).toMatchObject({ status: "succeeded" });
+  return paymentId;
 }

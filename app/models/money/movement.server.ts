@@ -75,8 +75,7 @@ export async function playerMovements(
       AND w.id::text = substring(m.reference FROM '^withdrawal-hold:(.+)$')
     LEFT JOIN payments pay ON pay.user_id = ${userId}::uuid AND pay.provider_payment_id = CASE m.kind
       WHEN 'deposit' THEN substring(m.reference FROM '^deposit:(.+)$')
-      WHEN 'reversal' THEN coalesce(substring(m.reference FROM '^reversal:(.+):(?:refund|dispute):[0-9]+:[0-9a-f-]+$'),
-                                    substring(m.reference FROM '^reversal:(.+):dispute-won:[^:]+$'))
+      WHEN 'reversal' THEN substring(m.reference FROM '^reversal:(.+):(?:(?:refund|dispute):[0-9]+:[0-9a-f-]+|dispute-won:[^:]+)$')
     END
     ORDER BY m.created_at DESC, m.id DESC`;
 }

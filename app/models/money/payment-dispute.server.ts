@@ -2,7 +2,6 @@ import type { Tx } from "../db.server";
 
 /** A dispute as recorded: what it took back, and whether it was won (ADR 108). */
 export type DisputeRow = {
-  disputeId: string;
   paymentId: string;
   coveredCents: number;
   /** The coins it took from the player; null for a dispute recorded before they were kept. */
@@ -32,15 +31,13 @@ export async function recordDisputeTaken(tx: Tx, disputeId: string, taken: { cov
 
 /** The dispute, locked until the transaction ends: its win is handled once. */
 export async function lockDispute(tx: Tx, disputeId: string): Promise<DisputeRow | undefined> {
-  const [row] = await tx.$queryRaw<
-    { disputeId: string; paymentId: string; coveredCents: number; cash: bigint | null; bonus: bigint | null; wonAt: Date | null }[]
-  >`
-    SELECT dispute_id AS "disputeId", payment_id::text AS "paymentId", covered_cents AS "coveredCents",
+  const [row] = await tx.$queryRaw<{ paymentId: string; coveredCents: number; cash: bigint | null; bonus: bigint | null; wonAt: Date | null }[]>`
+    SELECT payment_id::text AS "paymentId", covered_cents AS "coveredCents",
            taken_cash AS cash, taken_bonus AS bonus, won_at AS "wonAt"
     FROM payment_disputes WHERE dispute_id = ${disputeId} FOR UPDATE`;
   if (!row) return undefined;
   const taken = row.cash === null || row.bonus === null ? null : { cash: row.cash, bonus: row.bonus };
-  return { disputeId: row.disputeId, paymentId: row.paymentId, coveredCents: row.coveredCents, taken, wonAt: row.wonAt };
+  return { paymentId: row.paymentId, coveredCents: row.coveredCents, taken, wonAt: row.wonAt };
 }
 
 export async function markDisputeWon(tx: Tx, disputeId: string, now: Date) {

@@ -6,13 +6,16 @@ import { settleHostedCheckout, settlePayment } from "./settle.server";
 import { refreshCheck } from "../../accounts/identity.server";
 import { followUnderAgeRefund } from "../../accounts/age-closure.server";
 
+/** Events whose handling records the event in its own transaction (a repeat waits on it there). */
+const CLAIMED_WHEN_HANDLED = new Set<ProviderEvent["kind"]>(["payment_reversed", "dispute_won"]);
+
 /** A verified provider event; unknown payments and unknown event types are acknowledged and ignored. */
 export async function handleProviderEvent(event: ProviderEvent): Promise<void> {
-  // A repeat of an event handled before changes nothing. A reversal records its
-  // event in its own transaction; the others are idempotent by the state they find.
+  // A repeat of an event handled before changes nothing. A reversal or a dispute's win
+  // records its event in its own transaction; the others are idempotent by the state they find.
   if (event.eventId && (await payments.providerEventSeen(event.eventId))) return;
   await handle(event);
-  if (event.eventId && event.kind !== "payment_reversed" && event.kind !== "dispute_won") await payments.recordProviderEvent(event.eventId, event.kind);
+  if (event.eventId && !CLAIMED_WHEN_HANDLED.has(event.kind)) await payments.recordProviderEvent(event.eventId, event.kind);
 }
 
 async function handle(event: ProviderEvent): Promise<void> {
