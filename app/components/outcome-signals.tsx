@@ -63,16 +63,18 @@ function enteredRaffles(matches: ReturnType<typeof useMatches>): string[] {
  * a short sound (sound effects) and, for quick rounds, a browser notification (quick
  * raffle notifications, once the browser's permission is granted). Rounds entered are
  * remembered while the page lives, because a drawn round leaves the page's data; a card's
- * entry tells its round without a reload (EntryAnswers).
+ * entry tells its round without a reload (EntryAnswers). Each round is told once: a stream
+ * opened again sends the draws heard just before its page was read a second time (ADR 104).
  */
 export function OutcomeSignals() {
   const user = useOptionalUser();
   const matches = useMatches();
   const entered = useRef(new Set<string>());
+  const told = useRef(new Set<string>());
   // The page's data, and the cards' answers: an entry does not load the data again (ADR 093).
   const enteredNow = [...enteredRaffles(matches), ...useAllToldTickets().keys()].join(" ");
   useEffect(() => {
-    for (const id of enteredNow.split(" ")) if (id) entered.current.add(id);
+    for (const id of enteredNow.split(" ")) if (id && !told.current.has(id)) entered.current.add(id);
   }, [enteredNow]);
   const settings = user?.settings;
   const me = user?.username ?? null;
@@ -86,6 +88,7 @@ export function OutcomeSignals() {
       const drawn = (event as CustomEvent<DrawnEvent>).detail;
       if (!entered.current.has(drawn.raffleId)) return;
       entered.current.delete(drawn.raffleId);
+      told.current.add(drawn.raffleId);
       const { settings, me } = latest.current;
       if (!settings) return;
       if (settings.soundEffects) playOutcomeSound(drawn.outcome === "completed" && me !== null && drawn.winner === me ? "win" : "draw");
