@@ -157,6 +157,8 @@ describe("payouts", () => {
     const event = { id: "ch_ours", object: "charge", payment_intent: p.newer, amount_refunded: 2499 };
     expect((await deliverEvent("evt_our_refund", "charge.refunded", event)).status).toBe(200);
     expect(await userBalances(p.id)).toEqual(balances);
+    // Nor does it tell the player of coins taken back: the withdrawal's own mail tells the refund.
+    expect(await db().emailOutbox.count({ where: { userId: p.id, kind: "coins_taken_back" } })).toBe(0);
 
     const player = (await (await call("/api/withdrawals", { cookie: p.cookie })).json()) as { status: string; legs: { status: string }[] }[];
     expect(player[0]).toMatchObject({ status: "processing", legs: [{ status: "completed" }, { status: "completed" }, { status: "processing" }] });

@@ -20,6 +20,8 @@ export const MAIL_KINDS = [
   "exclusion_confirmed",
   "entry_receipt",
   "complaint_answered",
+  "coins_taken_back",
+  "coins_given_back",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -27,8 +29,8 @@ export type MailKind = (typeof MAIL_KINDS)[number];
  * The optional messages, which the player's "Email notifications" setting turns off:
  * news of their own wins, the echo of a withdrawal they just asked for, and card
  * receipts (PRODUCT.md: "email notifications (wins, withdrawals, receipts)"). Security
- * messages, a withdrawal's outcome (money moved, or came back with a reason) and
- * responsible-play confirmations always go.
+ * messages, money moved (a withdrawal's outcome, coins a refund or dispute took or gave back)
+ * and responsible-play confirmations always go.
  */
 export const OPTIONAL_KINDS: ReadonlySet<MailKind> = new Set(["win", "withdrawal_requested", "receipt"]);
 
@@ -51,6 +53,17 @@ function compose(subject: string, parts: Part[]): RenderedMail {
 }
 
 const str = (data: MailData, key: string) => String(data[key] ?? "");
+
+/** What a refund or dispute took (coins_taken_back) or a won dispute gave back (coins_given_back). */
+function coinsMoved(data: MailData, verb: "took back" | "gave back"): string[] {
+  if (data.vip) return data.vipDays ? [`We ${verb} the ${str(data, "vipDays")} days of VIP membership it bought.`] : [];
+  if (data.unknown) return ["Our support team gives back by hand the coins the dispute took, and writes to you when it has."];
+  const count = (n: number) => n.toLocaleString("en-US");
+  const [cash, bonus, missing] = [Number(data.cash ?? 0), Number(data.bonus ?? 0), Number(data.missing ?? 0)];
+  const parts = cash + bonus > 0 ? [`We ${verb} ${count(cash + bonus)} coins: ${count(cash)} cash and ${count(bonus)} bonus.`] : [];
+  if (missing > 0) parts.push(`${count(missing)} of the coins it bought were already played, so our support team will contact you.`);
+  return parts;
+}
 
 const SAFE_PLAY =
   "If gambling stops being fun, help is free and confidential: GamCare (www.gamcare.org.uk), BeGambleAware (www.begambleaware.org), 1-800-GAMBLER (NCPG, US).";
@@ -144,6 +157,29 @@ export function renderMail(kind: MailKind, data: MailData, baseUrl: string): Ren
       return compose(data.kind === "self_exclusion" ? "Your self-exclusion is confirmed" : "Your break is confirmed", [
         `${data.kind === "self_exclusion" ? "You are self-excluded" : "You are taking a break"} until ${str(data, "until")}. Until then you cannot play or buy coins; you can still sign in, see your balance and withdraw.`,
         SAFE_PLAY,
+      ]);
+    case "coins_taken_back": {
+      const dispute = data.reason === "dispute";
+      const payment = `your card payment of $${str(data, "paid")} (reference ${str(data, "reference")})`;
+      return compose(dispute ? "Your card payment is disputed" : "Your card payment was refunded", [
+        dispute
+          ? `Your bank told us that you disputed $${str(data, "amount")} of ${payment}, and has taken that money back from us.`
+          : `$${str(data, "amount")} of ${payment} was refunded to your card.`,
+        ...coinsMoved(data, "took back"),
+        ...(dispute
+          ? [
+              `Withdrawals are on hold until our support team has looked at your account. If the dispute is a mistake, tell your bank and write to ${str(data, "support")}.`,
+            ]
+          : []),
+        { link: url("/history"), label: "See your history" },
+      ]);
+    }
+    case "coins_given_back":
+      return compose("Your card payment stands", [
+        `The dispute of $${str(data, "amount")} of your card payment of $${str(data, "paid")} (reference ${str(data, "reference")}) was closed in our favour: the payment stands.`,
+        ...coinsMoved(data, "gave back"),
+        `Withdrawals stay on hold until our support team has looked at your account; write to ${str(data, "support")} with any question.`,
+        { link: url("/history"), label: "See your history" },
       ]);
     case "complaint_answered":
       return compose("Your complaint has an answer", [

@@ -1,5 +1,7 @@
 import type { Tx } from "~/models/db.server";
 import { maskedDestinationOf } from "~/models/money/withdrawal.server";
+import { getEnv } from "~/infra/env.server";
+import { noticeEvents, publish } from "~/infra/events.server";
 import { queueMail } from "~/infra/mail/outbox.server";
 import { longUtcDate, utcMinute } from "~/shared/dates";
 import { coinsToDecimal } from "~/shared/money";
@@ -50,4 +52,42 @@ export async function queuePayoutOutcomeMail(
     userId: w.userId,
     data: { ...base, reason: outcome.reason.replace(/\.$/, ""), returned: coinsToDecimal(outcome.returned) },
   });
+}
+
+/** What a refund or dispute moved, told to the player: the coins (a coin purchase's) or the VIP days. */
+export type CoinsMoved = { cash: bigint; bonus: bigint; missing?: bigint } | { vipDays: number } | "unknown";
+
+/**
+ * Coins (or VIP days) a refund made outside the site, a dispute, or a dispute won moved, by
+ * mail in the transaction that moved them, and a notice to the player's open pages. Money-moving
+ * news: it goes whatever the notification setting says.
+ */
+export async function queueReversalMail(
+  tx: Tx,
+  key: string,
+  payment: { userId: string; providerPaymentId: string; amountCents: number },
+  what: { kind: "coins_taken_back"; reason: "refund" | "dispute" } | { kind: "coins_given_back" },
+  cents: number,
+  moved: CoinsMoved,
+): Promise<void> {
+  const coins =
+    moved === "unknown"
+      ? { unknown: true }
+      : "vipDays" in moved
+        ? { vip: true, vipDays: moved.vipDays }
+        : { cash: moved.cash.toString(), bonus: moved.bonus.toString(), missing: (moved.missing ?? 0n).toString() };
+  await queueMail(tx, {
+    key,
+    kind: what.kind,
+    userId: payment.userId,
+    data: {
+      ...("reason" in what ? { reason: what.reason } : {}),
+      amount: coinsToDecimal(BigInt(cents)),
+      paid: coinsToDecimal(BigInt(payment.amountCents)),
+      reference: payment.providerPaymentId,
+      support: getEnv().SUPPORT_EMAIL,
+      ...coins,
+    },
+  });
+  for (const event of noticeEvents([payment.userId])) await publish(tx, event);
 }

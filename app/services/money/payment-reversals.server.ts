@@ -8,6 +8,7 @@ import { flagUser } from "~/models/accounts/user.server";
 import { bonusCoveredBy, paidMix, smaller } from "~/shared/coin-mix";
 import type { Reversal } from "~/infra/payment-providers/provider";
 import { VIP_PERIOD_DAYS } from "~/shared/vip";
+import { queueReversalMail, type CoinsMoved } from "./mail-notices.server";
 
 /**
  * Takes back what a refund or dispute of a payment newly covers (PRODUCT.md "Refunds and
@@ -57,8 +58,19 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
     // What a dispute takes is kept with it: a win gives back exactly that (ADR 108).
     const keepTaken = (taken: { cash: bigint; bonus: bigint }) =>
       reversal.reason === "dispute" ? recordDisputeTaken(tx, reversal.disputeId, { coveredCents: covered, ...taken }) : undefined;
+    // The player hears of it (a refund the site made itself covered nothing new, and returned above).
+    const tell = (moved: CoinsMoved) =>
+      queueReversalMail(
+        tx,
+        reversal.reason === "dispute" ? `dispute-taken:${reversal.disputeId}` : `refund:${providerPaymentId}:${refundedCents}`,
+        payment,
+        { kind: "coins_taken_back", reason: reversal.reason },
+        covered,
+        moved,
+      );
     if (payment.purpose === "vip") {
       await keepTaken({ cash: 0n, bonus: 0n });
+      await tell({ vipDays: whole ? VIP_PERIOD_DAYS : 0 });
       if (whole) await payments.shortenVip(tx, payment.userId, now, VIP_PERIOD_DAYS);
       if (chargedBack) await flagUser(tx, payment.userId, chargedBack, now);
       await recordAudit(tx, { actor: "provider", action: `payment.${reversal.reason}`, target: `user:${payment.userId}`, details });
@@ -79,6 +91,7 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
       await flagUser(tx, payment.userId, chargedBack, now);
     }
     await keepTaken(taken);
+    await tell({ ...taken, missing });
     if (taken.cash + taken.bonus > 0n) {
       await postTransaction(tx, {
         kind: "reversal",
@@ -134,6 +147,10 @@ export async function reinstateDispute(
     await payments.updatePayment(tx, payment.id, { disputedCents, ...(reopened ? { status: "succeeded" } : {}) });
     if (reopened && payment.purpose === "vip") await payments.lengthenVip(tx, payment.userId, now, VIP_PERIOD_DAYS);
     const taken = dispute.taken ?? { cash: 0n, bonus: 0n };
+    if (back > 0) {
+      const moved: CoinsMoved = payment.purpose === "vip" ? { vipDays: reopened ? VIP_PERIOD_DAYS : 0 } : (dispute.taken ?? "unknown");
+      await queueReversalMail(tx, `dispute-won:${disputeId}`, payment, { kind: "coins_given_back" }, back, moved);
+    }
     if (!dispute.taken) {
       // Recorded before the coins taken were kept: support gives them back by hand.
       await flagUser(tx, payment.userId, `dispute ${disputeId} of ${providerPaymentId} won: the coins it took are not known`, now);
