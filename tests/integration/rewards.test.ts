@@ -1,6 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { userBalance } from "~/models/money/ledger.server";
+import { db } from "~/models/db.server";
+import { userBalance, userBalances } from "~/models/money/ledger.server";
+import { spinIn } from "~/models/rewards/daily-reward.server";
+import { getEnv } from "~/infra/env.server";
+import { placesServed } from "~/shared/jurisdictions";
 import { getLeaderboard, getRecentWinners, getStats, listRaffles, utcWeekStart } from "~/services/raffles/raffle-views.server";
 import { drawDueRaffles, enterRaffle } from "~/services/raffles/raffles.server";
 import { claimVipDailyBonus, spinStatus, spinWheel } from "~/services/rewards/rewards.server";
@@ -30,6 +34,31 @@ describe("the daily spin", () => {
     expect(await codeOf(spinWheel(player.id, later))).toBe("spin_not_ready");
     const nextDay = new Date(now.getTime() + 86_400_000);
     expect(await codeOf(spinWheel(player.id, nextDay))).toBe("ok");
+  });
+
+  it("spins only with the membership its reward was drawn with: one changed since is told, and nothing is paid", async () => {
+    const player = await createTestUser({ vipTier: "gold", vipExpiry: new Date("2026-04-01T00:00:00Z") });
+    const now = new Date("2026-03-10T12:00:00Z");
+    const spin = { userId: player.id, reward: 50n, now, intervalMs: 86_400_000 };
+    const places = placesServed(getEnv().ALLOWED_COUNTRIES);
+    // Drawn while the player was not a member (or a member until another time).
+    expect(await spinIn(spin, places, { vipTier: null, vipExpiry: null })).toMatchObject({ outcome: "changed" });
+    expect(await spinIn(spin, places, { vipTier: "gold", vipExpiry: new Date("2026-03-11T00:00:00Z") })).toMatchObject({ outcome: "changed" });
+    expect(await userBalances(player.id)).toEqual({ cash: 0n, bonus: 0n });
+    expect(await db().dailySpin.count({ where: { userId: player.id } })).toBe(0);
+
+    expect(await spinIn(spin, places, { vipTier: "gold", vipExpiry: new Date("2026-04-01T00:00:00Z") })).toEqual({
+      outcome: "spun",
+      at: now,
+      exclusionKind: null,
+    });
+    expect(await userBalances(player.id)).toEqual({ cash: 0n, bonus: 50n });
+    // Its audit event and its ledger transaction, as the app wrote them before.
+    expect(await db().auditEvent.findFirst({ where: { actor: player.id, action: "spin" }, select: { target: true, details: true } })).toEqual({
+      target: `user:${player.id}`,
+      details: { reward: "50" },
+    });
+    expect(await db().ledgerTransaction.count({ where: { userId: player.id, kind: "spin_reward", reference: { startsWith: "spin:" } } })).toBe(1);
   });
 });
 

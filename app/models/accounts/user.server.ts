@@ -55,6 +55,11 @@ export async function lockUser(tx: Tx, id: string) {
   return rows[0];
 }
 
+/** The player's VIP membership as stored (undefined: no such player). */
+export async function vipOf(id: string): Promise<Pick<User, "vipTier" | "vipExpiry"> | undefined> {
+  return (await db().user.findUnique({ where: { id }, select: { vipTier: true, vipExpiry: true } })) ?? undefined;
+}
+
 /** Stores the player's settings in the caller's transaction; returns what was stored before. */
 export async function updateSettings(
   tx: Tx,

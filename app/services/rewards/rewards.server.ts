@@ -2,13 +2,14 @@ import { randomInt } from "node:crypto";
 import { recordAudit } from "~/models/back-office/audit-event.server";
 import { db, type Tx } from "~/models/db.server";
 import { houseAccountId, postTransaction, userAccountId } from "~/models/money/ledger.server";
-import { lastSpin, recordSpin, recordVipClaim, vipClaimOn } from "~/models/rewards/daily-reward.server";
-import { lockUser } from "~/models/accounts/user.server";
+import { recordVipClaim, spinIn, vipClaimOn } from "~/models/rewards/daily-reward.server";
+import { lockUser, vipOf } from "~/models/accounts/user.server";
 import { isDemoPlayer } from "~/models/accounts/demo-players.server";
 import { claimPersonGrant } from "~/models/play-safety/person-control.server";
 import { personEmailKey } from "~/infra/person-key.server";
 import { DomainError } from "~/shared/domain-error";
-import { assertMayPlay } from "../play-safety/responsible-play.server";
+import { assertMayPlay, exclusionError, jurisdictionError } from "../play-safety/responsible-play.server";
+import { placesServed } from "~/shared/jurisdictions";
 import { playerState } from "../accounts/player-state.server";
 import { getEnv } from "~/infra/env.server";
 import { pickReward, wheelOdds } from "~/shared/spin-wheel";
@@ -75,24 +76,35 @@ export async function spinStatus(
   return { canSpin: next.getTime() <= now.getTime(), nextSpinTime: next, lastReward: last ? Number(last.reward) : null, prizes };
 }
 
-/** Spins the wheel: the server picks the reward (node:crypto) from the configured weights. */
+/**
+ * Spins the wheel: the server picks the reward (node:crypto) from the configured weights, with
+ * the player's VIP odds; the spin itself is one statement (spin_wheel, ADR 109). A membership
+ * that changed between the read and the spin is read and drawn again.
+ */
 export async function spinWheel(userId: string, now = new Date()): Promise<{ reward: bigint; nextSpinTime: Date }> {
-  return db().$transaction(async (tx) => {
-    const user = await lockUser(tx, userId);
-    if (!user) throw new DomainError("user_not_found", "Player not found");
-    await assertMayPlay(userId, now, tx);
-    const last = await lastSpin(userId, tx);
-    if (last && now.getTime() - last.spunAt.getTime() < SPIN_INTERVAL_MS) {
-      throw new DomainError("spin_not_ready", "You have already spun today. Come back when the countdown ends.");
-    }
-    const tier = activeVipTier(user, now);
+  const places = placesServed(getEnv().ALLOWED_COUNTRIES);
+  for (let attempt = 1; ; attempt++) {
+    const read = await vipOf(userId);
+    if (!read) throw new DomainError("user_not_found", "Player not found");
+    const tier = activeVipTier(read, now);
     const reward = pickReward(wheelOdds(getEnv().SPIN_WHEEL_WEIGHTS, tier ? VIP_TIERS[tier].jackpotChances : 1), randomInt);
-    const spin = await recordSpin(tx, { userId, reward, spunAt: now });
-    await recordAudit(tx, { actor: userId, action: "spin", target: `user:${userId}`, details: { reward: reward.toString() } });
-    // Last: the house's promotions account is one row every spin locks, held until commit.
-    await givePromotion(tx, { userId, amount: reward, kind: "spin_reward", reference: `spin:${spin.id}` });
-    return { reward, nextSpinTime: new Date(now.getTime() + SPIN_INTERVAL_MS) };
-  });
+    const spun = await spinIn({ userId, reward, now, intervalMs: SPIN_INTERVAL_MS }, places, read);
+    switch (spun.outcome) {
+      case "spun":
+        return { reward, nextSpinTime: new Date(now.getTime() + SPIN_INTERVAL_MS) };
+      case "user_not_found":
+        throw new DomainError("user_not_found", "Player not found");
+      case "excluded":
+        throw exclusionError(spun.at!, spun.exclusionKind);
+      case "jurisdiction":
+        throw jurisdictionError();
+      case "spin_not_ready":
+        throw new DomainError("spin_not_ready", "You have already spun today. Come back when the countdown ends.");
+      case "changed":
+        // A membership bought or ended in those milliseconds; twice in a row is not a player's doing.
+        if (attempt >= 3) throw new Error(`the VIP membership of ${userId} kept changing during a spin`);
+    }
+  }
 }
 
 /** Midnight UTC of `now`'s day. */
