@@ -58,11 +58,11 @@ export async function queuePayoutOutcomeMail(
 export type CoinsMoved = { cash: bigint; bonus: bigint; missing?: bigint } | { vipDays: number } | "unknown";
 
 /**
- * Coins (or VIP days) a refund made outside the site, a dispute, or a dispute won moved, by
- * mail in the transaction that moved them, and a notice to the player's open pages. Money-moving
- * news: it goes whatever the notification setting says.
+ * Tells the player what a refund made outside the site, a dispute or a dispute won moved: by
+ * mail, in the transaction that moved it, and a notice that their open pages read again.
+ * Money-moving news: it goes whatever the notification setting says.
  */
-export async function queueReversalMail(
+export async function tellPlayerOfReversal(
   tx: Tx,
   key: string,
   payment: { userId: string; providerPaymentId: string; amountCents: number },

@@ -8,7 +8,7 @@ import { flagUser } from "~/models/accounts/user.server";
 import { bonusCoveredBy, paidMix, smaller } from "~/shared/coin-mix";
 import type { Reversal } from "~/infra/payment-providers/provider";
 import { VIP_PERIOD_DAYS } from "~/shared/vip";
-import { queueReversalMail, type CoinsMoved } from "./mail-notices.server";
+import { tellPlayerOfReversal, type CoinsMoved } from "./mail-notices.server";
 
 /**
  * Takes back what a refund or dispute of a payment newly covers (PRODUCT.md "Refunds and
@@ -60,7 +60,7 @@ export async function reversePayment(providerPaymentId: string, reversal: Revers
       reversal.reason === "dispute" ? recordDisputeTaken(tx, reversal.disputeId, { coveredCents: covered, ...taken }) : undefined;
     // The player hears of it (a refund the site made itself covered nothing new, and returned above).
     const tell = (moved: CoinsMoved) =>
-      queueReversalMail(
+      tellPlayerOfReversal(
         tx,
         reversal.reason === "dispute" ? `dispute-taken:${reversal.disputeId}` : `refund:${providerPaymentId}:${refundedCents}`,
         payment,
@@ -149,7 +149,7 @@ export async function reinstateDispute(
     const taken = dispute.taken ?? { cash: 0n, bonus: 0n };
     if (back > 0) {
       const moved: CoinsMoved = payment.purpose === "vip" ? { vipDays: reopened ? VIP_PERIOD_DAYS : 0 } : (dispute.taken ?? "unknown");
-      await queueReversalMail(tx, `dispute-won:${disputeId}`, payment, { kind: "coins_given_back" }, back, moved);
+      await tellPlayerOfReversal(tx, `dispute-won:${disputeId}`, payment, { kind: "coins_given_back" }, back, moved);
     }
     if (!dispute.taken) {
       // Recorded before the coins taken were kept: support gives them back by hand.

@@ -101,7 +101,7 @@ export async function spinWheel(userId: string, now = new Date()): Promise<{ rew
       case "spin_not_ready":
         throw new DomainError("spin_not_ready", "You have already spun today. Come back when the countdown ends.");
       case "changed":
-        // A membership bought or ended in those milliseconds; twice in a row is not a player's doing.
+        // A membership bought or ended in those milliseconds; three times running is not a player's doing.
         if (attempt >= 3) throw new Error(`the VIP membership of ${userId} kept changing during a spin`);
     }
   }
