@@ -6,6 +6,7 @@ import { checkDeposit, depositLimits, setDepositLimit } from "~/services/play-sa
 import { call, pageText, sessionCookie } from "../support/app";
 import { createTestUser, withdrawCash } from "../support/factories";
 import { codeOf } from "../support/outcomes";
+import { disputeEvent, refundEvent } from "../support/disputes";
 import { payThrough, setUpStripeMode } from "../support/stripe-mode";
 
 /**
@@ -21,17 +22,12 @@ const vip = (tier: string) => priceVip(tier)!;
 
 const pay = (userId: string, product: Product, at?: Date) => payThrough(mode, userId, product, at);
 
-let events = 0;
+let disputes = 0;
 /** Stripe's word that `cents` of the payment have been refunded so far, or that `cents` of it are disputed. */
 async function reverse(paymentIntentId: string, reason: "refund" | "dispute", cents: number) {
-  events += 1;
-  const object =
-    reason === "refund"
-      ? { id: `ch_${events}`, object: "charge", payment_intent: paymentIntentId, amount_refunded: cents }
-      : { id: `dp_${events}`, object: "dispute", payment_intent: paymentIntentId, amount: cents };
-  const type = reason === "refund" ? "charge.refunded" : "charge.dispute.created";
-  const response = await mode.deliver(JSON.stringify({ id: `evt_money_${events}`, object: "event", type, data: { object } }));
-  expect(response.status).toBe(200);
+  const payload =
+    reason === "refund" ? refundEvent(paymentIntentId, cents) : disputeEvent("charge.dispute.created", `dp_money_${++disputes}`, paymentIntentId, cents);
+  expect((await mode.deliver(payload)).status).toBe(200);
 }
 
 describe("deposit limits count the dollars charged", () => {

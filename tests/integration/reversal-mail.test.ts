@@ -3,7 +3,7 @@ import { db } from "~/models/db.server";
 import { renderMail, type MailData } from "~/infra/mail/templates";
 import { priceVip } from "~/services/money/payments/pricing.server";
 import { enterRaffle } from "~/services/raffles/raffles.server";
-import { disputeEvent, paidPlayer } from "../support/disputes";
+import { disputeEvent, paidPlayer, refundEvent } from "../support/disputes";
 import { createTestRaffle } from "../support/factories";
 import { setUpStripeMode } from "../support/stripe-mode";
 
@@ -17,15 +17,6 @@ const mode = setUpStripeMode();
 async function deliver(payload: string) {
   expect((await mode.deliver(payload)).status).toBe(200);
 }
-
-let refunds = 0;
-const refundEvent = (paymentIntent: string, refundedSoFar: number) =>
-  JSON.stringify({
-    id: `evt_refund_mail_${++refunds}_${Date.now()}`,
-    object: "event",
-    type: "charge.refunded",
-    data: { object: { id: `ch_mail_${refunds}`, object: "charge", payment_intent: paymentIntent, amount_refunded: refundedSoFar } },
-  });
 
 /** The player's mails of these kinds, oldest first, with their text as sent. */
 async function mailsOf(userId: string) {

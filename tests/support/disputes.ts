@@ -14,3 +14,10 @@ export function disputeEvent(type: string, disputeId: string, paymentIntent: str
   const object = { id: disputeId, object: "dispute", payment_intent: paymentIntent, amount, ...(status ? { status } : {}) };
   return JSON.stringify({ id: `evt_dispute_${++events}_${Date.now()}`, object: "event", type, data: { object } });
 }
+
+let refunds = 0;
+/** Stripe's word that `refundedSoFar` cents of the payment have been refunded (each with an event id of its own). */
+export function refundEvent(paymentIntent: string, refundedSoFar: number) {
+  const object = { id: `ch_refund_${++refunds}`, object: "charge", payment_intent: paymentIntent, amount_refunded: refundedSoFar };
+  return JSON.stringify({ id: `evt_refund_${refunds}_${Date.now()}`, object: "event", type: "charge.refunded", data: { object } });
+}
