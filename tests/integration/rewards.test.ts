@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { db } from "~/models/db.server";
 import { userBalance, userBalances } from "~/models/money/ledger.server";
-import { spinIn } from "~/models/rewards/daily-reward.server";
+import { claimVipIn, spinIn } from "~/models/rewards/daily-reward.server";
 import { getEnv } from "~/infra/env.server";
 import { placesServed } from "~/shared/jurisdictions";
 import { getLeaderboard, getRecentWinners, getStats, listRaffles, utcWeekStart } from "~/services/raffles/raffle-views.server";
@@ -81,6 +81,36 @@ describe("the VIP daily bonus", () => {
     // Two minutes later it is another UTC day.
     expect(await claimVipDailyBonus(vip.id, new Date("2026-03-11T00:01:00Z"))).toEqual({ amount: 30n });
     expect(await userBalance(vip.id)).toBe(60n);
+  });
+
+  it("pays only the membership it was read with: one changed since is told, and nothing is paid", async () => {
+    const vip = await createTestUser({ vipTier: "gold", vipExpiry: new Date("2026-04-01T00:00:00Z") });
+    const now = new Date("2026-03-10T12:00:00Z");
+    const claim = { userId: vip.id, day: new Date("2026-03-10T00:00:00Z"), now, amount: 30n };
+    const places = placesServed(getEnv().ALLOWED_COUNTRIES);
+    // Read while the player was not a member (or a member of another tier).
+    expect(await claimVipIn(claim, places, { vipTier: null, vipExpiry: null })).toMatchObject({ outcome: "changed" });
+    expect(await claimVipIn(claim, places, { vipTier: "silver", vipExpiry: new Date("2026-04-01T00:00:00Z") })).toMatchObject({ outcome: "changed" });
+    expect(await userBalances(vip.id)).toEqual({ cash: 0n, bonus: 0n });
+    expect(await db().vipDailyClaim.count({ where: { userId: vip.id } })).toBe(0);
+
+    expect(await claimVipIn(claim, places, { vipTier: "gold", vipExpiry: new Date("2026-04-01T00:00:00Z") })).toEqual({
+      outcome: "claimed",
+      at: now,
+      exclusionKind: null,
+    });
+    expect(await userBalances(vip.id)).toEqual({ cash: 0n, bonus: 30n });
+    expect(await db().vipDailyClaim.findFirst({ where: { userId: vip.id }, select: { day: true, tier: true, amount: true } })).toEqual({
+      day: new Date("2026-03-10T00:00:00Z"),
+      tier: "gold",
+      amount: 30n,
+    });
+    // Its audit event and its ledger transaction, as the app wrote them before.
+    expect(await db().auditEvent.findFirst({ where: { actor: vip.id, action: "vip.daily_bonus" }, select: { target: true, details: true } })).toEqual({
+      target: `user:${vip.id}`,
+      details: { tier: "gold", amount: "30" },
+    });
+    expect(await db().ledgerTransaction.count({ where: { userId: vip.id, kind: "bonus", reference: `vip-daily:${vip.id}:2026-03-10` } })).toBe(1);
   });
 });
 

@@ -90,6 +90,18 @@ export async function postTransaction(tx: Tx, entry: NewLedgerTransaction): Prom
   return balances;
 }
 
+/**
+ * Posts `amount` bonus coins from the house's promotions account to the player in one
+ * statement (prisma/sql/functions/post_promotion.sql), last in the caller's transaction: the
+ * promotions row stays locked until its commit. False when `reference` was posted before.
+ */
+export async function postPromotion(tx: Tx, gift: { userId: string; amount: bigint; kind: "spin_reward" | "bonus"; reference: string }): Promise<boolean> {
+  if (gift.amount <= 0n) throw new Error(`unbalanced ledger transaction ${gift.reference}`);
+  const [row] = await tx.$queryRaw<{ posted: string | null }[]>`
+    SELECT post_promotion(${gift.userId}::uuid, ${gift.amount}, ${gift.kind}::"LedgerTransactionKind", ${gift.reference})::text AS posted`;
+  return row?.posted != null;
+}
+
 /** The id of a player's account of `kind`, created on first use. */
 export async function userAccountId(tx: Tx, userId: string, kind: PlayerAccountKind = "user"): Promise<string> {
   const rows = await tx.$queryRaw<Pick<LedgerAccount, "id">[]>`

@@ -1,4 +1,4 @@
-import { db, type Tx } from "../db.server";
+import { db } from "../db.server";
 
 /** What spin_wheel answered: spun, or why not (with the exclusion's end and kind, or the last spin's time). */
 export type SpinOutcome = {
@@ -23,13 +23,27 @@ export async function spinIn(
   return row!;
 }
 
-/** Records the day's claim; false when the player has claimed this UTC day already. */
-export async function recordVipClaim(
-  tx: Tx,
-  claim: { userId: string; day: Date; tier: "bronze" | "silver" | "gold" | "platinum" | "diamond"; amount: bigint },
-): Promise<boolean> {
-  const { count } = await tx.vipDailyClaim.createMany({ data: [claim], skipDuplicates: true });
-  return count === 1;
+/** What claim_vip_bonus answered: claimed, or why not (with the exclusion's end and kind). */
+export type VipClaimOutcome = {
+  outcome: "claimed" | "user_not_found" | "excluded" | "jurisdiction" | "not_vip" | "already_claimed" | "changed";
+  at: Date | null;
+  exclusionKind: string | null;
+};
+
+/**
+ * Claims the day's VIP bonus in one statement (prisma/sql/functions/claim_vip_bonus.sql):
+ * `amount` is the daily coins of the membership `read`; a membership changed since answers "changed".
+ */
+export async function claimVipIn(
+  claim: { userId: string; day: Date; now: Date; amount: bigint },
+  places: { countries: string[]; regions: string[] },
+  read: { vipTier: string | null; vipExpiry: Date | null },
+): Promise<VipClaimOutcome> {
+  const [row] = await db().$queryRaw<VipClaimOutcome[]>`
+    SELECT outcome, at, "exclusionKind" FROM claim_vip_bonus(
+      ${claim.userId}::uuid, ${claim.day.toISOString().slice(0, 10)}::date, ${claim.now}, ${places.countries}::text[], ${places.regions}::text[],
+      ${read.vipTier}::text, ${read.vipExpiry}::timestamptz, ${claim.amount})`;
+  return row!;
 }
 
 export function vipClaimOn(userId: string, day: Date) {

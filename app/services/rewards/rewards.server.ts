@@ -1,8 +1,7 @@
 import { randomInt } from "node:crypto";
-import { recordAudit } from "~/models/back-office/audit-event.server";
-import { db, type Tx } from "~/models/db.server";
-import { houseAccountId, postTransaction, userAccountId } from "~/models/money/ledger.server";
-import { recordVipClaim, spinIn, vipClaimOn } from "~/models/rewards/daily-reward.server";
+import { db } from "~/models/db.server";
+import { postPromotion } from "~/models/money/ledger.server";
+import { claimVipIn, spinIn, vipClaimOn } from "~/models/rewards/daily-reward.server";
 import { lockUser, vipOf } from "~/models/accounts/user.server";
 import { isDemoPlayer } from "~/models/accounts/demo-players.server";
 import { claimPersonGrant } from "~/models/play-safety/person-control.server";
@@ -18,23 +17,10 @@ import { activeVipTier, VIP_TIERS } from "~/shared/vip";
 /** The daily wheel turns once every 24 hours per player. */
 export const SPIN_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
-/** Coins the house gives are bonus coins: play only, never withdrawn (PRODUCT.md). */
-async function givePromotion(
-  tx: Tx,
-  { userId, amount, kind, reference }: { userId: string; amount: bigint; kind: "spin_reward" | "bonus"; reference: string },
-) {
-  return postTransaction(tx, {
-    kind,
-    reference,
-    userId,
-    postings: [
-      { accountId: await houseAccountId("promotions", tx), amount: -amount },
-      { accountId: await userAccountId(tx, userId, "user_bonus"), amount },
-    ],
-  });
-}
-
-/** In demo mode (no real money), every new account starts with these coins to play with. */
+/**
+ * In demo mode (no real money), every new account starts with these coins to play with. Coins
+ * the house gives are bonus coins: play only, never withdrawn (PRODUCT.md).
+ */
 export const DEMO_WELCOME_COINS = 1000n;
 
 /** Once per person: an account opened again with the same email gets none. */
@@ -42,7 +28,7 @@ export async function grantDemoWelcome(userId: string, email: string): Promise<b
   const personKey = personEmailKey(email);
   return db().$transaction(async (tx) => {
     if (!(await claimPersonGrant(tx, personKey, "demo-welcome", userId))) return false;
-    await givePromotion(tx, { userId, amount: DEMO_WELCOME_COINS, kind: "bonus", reference: `demo-welcome:${userId}` });
+    await postPromotion(tx, { userId, amount: DEMO_WELCOME_COINS, kind: "bonus", reference: `demo-welcome:${userId}` });
     return true;
   });
 }
@@ -60,8 +46,7 @@ export async function grantDemoCrowdTopUp(userId: string, now = new Date()): Pro
     if (!(await lockUser(tx, userId)) || !(await isDemoPlayer(tx, userId))) return false;
     await assertMayPlay(userId, now, tx);
     const hour = now.toISOString().slice(0, 13);
-    const posted = await givePromotion(tx, { userId, amount: DEMO_CROWD_TOP_UP_COINS, kind: "bonus", reference: `demo-crowd-top-up:${userId}:${hour}` });
-    return posted !== false;
+    return postPromotion(tx, { userId, amount: DEMO_CROWD_TOP_UP_COINS, kind: "bonus", reference: `demo-crowd-top-up:${userId}:${hour}` });
   });
 }
 
@@ -89,22 +74,20 @@ export async function spinWheel(userId: string, now = new Date()): Promise<{ rew
     const tier = activeVipTier(read, now);
     const reward = pickReward(wheelOdds(getEnv().SPIN_WHEEL_WEIGHTS, tier ? VIP_TIERS[tier].jackpotChances : 1), randomInt);
     const spun = await spinIn({ userId, reward, now, intervalMs: SPIN_INTERVAL_MS }, places, read);
-    switch (spun.outcome) {
-      case "spun":
-        return { reward, nextSpinTime: new Date(now.getTime() + SPIN_INTERVAL_MS) };
-      case "user_not_found":
-        throw new DomainError("user_not_found", "Player not found");
-      case "excluded":
-        throw exclusionError(spun.at!, spun.exclusionKind);
-      case "jurisdiction":
-        throw jurisdictionError();
-      case "spin_not_ready":
-        throw new DomainError("spin_not_ready", "You have already spun today. Come back when the countdown ends.");
-      case "changed":
-        // A membership bought or ended in those milliseconds; three times running is not a player's doing.
-        if (attempt >= 3) throw new Error(`the VIP membership of ${userId} kept changing during a spin`);
-    }
+    if (spun.outcome === "spun") return { reward, nextSpinTime: new Date(now.getTime() + SPIN_INTERVAL_MS) };
+    if (spun.outcome === "spin_not_ready") throw new DomainError("spin_not_ready", "You have already spun today. Come back when the countdown ends.");
+    refuseAtGate(spun);
+    // A membership bought or ended in those milliseconds; three times running is not a player's doing.
+    if (attempt >= 3) throw new Error(`the VIP membership of ${userId} kept changing during a spin`);
   }
+}
+
+/** Throws what the player is told when lock_player_gate refused them; returns for "changed". */
+function refuseAtGate(answer: { outcome: string; at: Date | null; exclusionKind: string | null }) {
+  if (answer.outcome === "user_not_found") throw new DomainError("user_not_found", "Player not found");
+  if (answer.outcome === "excluded") throw exclusionError(answer.at!, answer.exclusionKind);
+  if (answer.outcome === "jurisdiction") throw jurisdictionError();
+  if (answer.outcome !== "changed") throw new Error(`unexpected answer from the database: ${answer.outcome}`);
 }
 
 /** Midnight UTC of `now`'s day. */
@@ -112,29 +95,27 @@ export function utcDay(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
-/** A VIP's daily free coins: once per UTC day, the active tier's amount. */
+/**
+ * A VIP's daily free coins: once per UTC day, the active tier's amount, claimed in one
+ * statement as the spin is (claim_vip_bonus, ADR 110). A membership that changed between the
+ * read and the claim is read again.
+ */
 export async function claimVipDailyBonus(userId: string, now = new Date()): Promise<{ amount: bigint }> {
-  return db().$transaction(async (tx) => {
-    const user = await lockUser(tx, userId);
-    if (!user) throw new DomainError("user_not_found", "Player not found");
-    await assertMayPlay(userId, now, tx);
-    const tier = activeVipTier(user, now);
-    if (!tier) throw new DomainError("not_vip", "The daily bonus is for active VIP members");
-    const amount = BigInt(VIP_TIERS[tier].dailyCoins);
-    const day = utcDay(now);
-    if (!(await recordVipClaim(tx, { userId, day, tier, amount }))) {
+  const places = placesServed(getEnv().ALLOWED_COUNTRIES);
+  for (let attempt = 1; ; attempt++) {
+    const read = await vipOf(userId);
+    if (!read) throw new DomainError("user_not_found", "Player not found");
+    const tier = activeVipTier(read, now);
+    const amount = tier ? BigInt(VIP_TIERS[tier].dailyCoins) : 0n;
+    const claimed = await claimVipIn({ userId, day: utcDay(now), now, amount }, places, read);
+    if (claimed.outcome === "claimed") return { amount };
+    if (claimed.outcome === "not_vip") throw new DomainError("not_vip", "The daily bonus is for active VIP members");
+    if (claimed.outcome === "already_claimed") {
       throw new DomainError("already_claimed", "You have already claimed today's bonus. Come back tomorrow (UTC).");
     }
-    await recordAudit(tx, { actor: userId, action: "vip.daily_bonus", target: `user:${userId}`, details: { tier, amount: amount.toString() } });
-    // Last, as the spin's: the promotions account's row stays locked until commit.
-    await givePromotion(tx, {
-      userId,
-      amount,
-      kind: "bonus",
-      reference: `vip-daily:${userId}:${day.toISOString().slice(0, 10)}`,
-    });
-    return { amount };
-  });
+    refuseAtGate(claimed);
+    if (attempt >= 3) throw new Error(`the VIP membership of ${userId} kept changing during a daily bonus claim`);
+  }
 }
 
 export async function vipClaimStatus(userId: string, now = new Date()) {

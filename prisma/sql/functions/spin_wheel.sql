@@ -1,9 +1,10 @@
 -- spin_wheel: the daily spin, whole, in one statement: under the player's lock, the gate
--- (a break or self-exclusion running, a place no longer served), the 24 hours since the last
--- spin, then the spin, its audit event and its reward posted from the house's promotions
--- account to the player's bonus coins. Every spin of every player locks that one account's
--- row until commit: here that is the statement's own few milliseconds, not the round trips
--- of a transaction driven from the app (docs/decisions/109-a-spin-in-one-statement.md).
+-- (lock_player_gate: a break or self-exclusion running, a place no longer served), the 24
+-- hours since the last spin, then the spin, its audit event and its reward posted from the
+-- house's promotions account to the player's bonus coins (post_promotion). Every spin of
+-- every player locks that one account's row until commit: here that is the statement's own
+-- few milliseconds, not the round trips of a transaction driven from the app
+-- (docs/decisions/109-a-spin-in-one-statement.md).
 -- The reward is drawn by the app (node:crypto) with the VIP tier it read; p_vip_tier and
 -- p_vip_expiry are that read, and a player whose membership changed since is 'changed' (the
 -- app reads and draws again).
@@ -16,29 +17,16 @@ CREATE OR REPLACE FUNCTION "spin_wheel"(
 ) RETURNS TABLE ("outcome" TEXT, "at" TIMESTAMPTZ, "exclusionKind" TEXT)
 LANGUAGE plpgsql AS $$
 DECLARE
-  player RECORD;
+  gate RECORD;
   last_spin TIMESTAMPTZ;
   spin UUID;
-  bonus UUID;
-  promotions UUID;
-  posted UUID;
 BEGIN
-  SELECT u."excluded_until", u."exclusion_kind", u."vip_tier"::TEXT AS "tier", u."vip_expiry",
-         may_play_from(u."country", u."region", p_countries, p_regions) AS "may_play"
-    INTO player FROM "users" u WHERE u."id" = p_user FOR NO KEY UPDATE;
-  IF NOT FOUND THEN
-    RETURN QUERY SELECT 'user_not_found', NULL::TIMESTAMPTZ, NULL::TEXT;
+  SELECT * INTO gate FROM lock_player_gate(p_user, p_now, p_countries, p_regions);
+  IF gate."refusal" IS NOT NULL THEN
+    RETURN QUERY SELECT gate."refusal", gate."at", gate."exclusionKind";
     RETURN;
   END IF;
-  IF player."excluded_until" > p_now THEN
-    RETURN QUERY SELECT 'excluded', player."excluded_until", player."exclusion_kind";
-    RETURN;
-  END IF;
-  IF NOT player."may_play" THEN
-    RETURN QUERY SELECT 'jurisdiction', NULL::TIMESTAMPTZ, NULL::TEXT;
-    RETURN;
-  END IF;
-  IF player."tier" IS DISTINCT FROM p_vip_tier OR player."vip_expiry" IS DISTINCT FROM p_vip_expiry THEN
+  IF gate."vipTier" IS DISTINCT FROM p_vip_tier OR gate."vipExpiry" IS DISTINCT FROM p_vip_expiry THEN
     RETURN QUERY SELECT 'changed', NULL::TIMESTAMPTZ, NULL::TEXT;
     RETURN;
   END IF;
@@ -52,15 +40,7 @@ BEGIN
   INSERT INTO "audit_events" ("actor", "action", "target", "details")
     VALUES (p_user::TEXT, 'spin', 'user:' || p_user, jsonb_build_object('reward', p_reward::TEXT));
   IF p_reward > 0 THEN
-    INSERT INTO "ledger_accounts" ("kind", "user_id") VALUES ('user_bonus', p_user) ON CONFLICT ("user_id", "kind") DO NOTHING;
-    SELECT a."id" INTO bonus FROM "ledger_accounts" a WHERE a."user_id" = p_user AND a."kind" = 'user_bonus';
-    SELECT a."id" INTO promotions FROM "ledger_accounts" a WHERE a."kind" = 'promotions' AND a."user_id" IS NULL;
-    -- In id order, as every poster locks accounts (ledger.server.ts, lockAccounts).
-    PERFORM 1 FROM "ledger_accounts" a WHERE a."id" IN (bonus, promotions) ORDER BY a."id" FOR UPDATE;
-    INSERT INTO "ledger_transactions" ("kind", "reference", "user_id")
-      VALUES ('spin_reward', 'spin:' || spin, p_user) RETURNING "id" INTO posted;
-    INSERT INTO "ledger_postings" ("transaction_id", "account_id", "amount")
-      VALUES (posted, promotions, -p_reward), (posted, bonus, p_reward);
+    PERFORM post_promotion(p_user, p_reward, 'spin_reward', 'spin:' || spin);
   END IF;
   RETURN QUERY SELECT 'spun', p_now, NULL::TEXT;
 END $$;

@@ -1,0 +1,25 @@
+-- lock_player_gate: locks the player's row (FOR NO KEY UPDATE, until the caller's commit) and
+-- says whether they may play now: 'user_not_found', 'excluded' (a break or self-exclusion
+-- running, with its end and kind), 'jurisdiction' (their place is no longer served) or NULL,
+-- with the VIP membership the lock holds. The one-player gate of the house's gifts; entries
+-- gate a whole batch of players at once inside enter_raffles.
+-- Callers: spin_wheel, claim_vip_bonus.
+CREATE OR REPLACE FUNCTION "lock_player_gate"(p_user UUID, p_now TIMESTAMPTZ, p_countries TEXT[], p_regions TEXT[])
+RETURNS TABLE ("refusal" TEXT, "at" TIMESTAMPTZ, "exclusionKind" TEXT, "vipTier" TEXT, "vipExpiry" TIMESTAMPTZ)
+LANGUAGE plpgsql AS $$
+DECLARE
+  player RECORD;
+BEGIN
+  SELECT u."excluded_until", u."exclusion_kind"::TEXT AS "kind", u."vip_tier"::TEXT AS "tier", u."vip_expiry",
+         may_play_from(u."country", u."region", p_countries, p_regions) AS "may_play"
+    INTO player FROM "users" u WHERE u."id" = p_user FOR NO KEY UPDATE;
+  IF NOT FOUND THEN
+    RETURN QUERY SELECT 'user_not_found', NULL::TIMESTAMPTZ, NULL::TEXT, NULL::TEXT, NULL::TIMESTAMPTZ;
+  ELSIF player."excluded_until" > p_now THEN
+    RETURN QUERY SELECT 'excluded', player."excluded_until", player."kind", player."tier", player."vip_expiry";
+  ELSIF NOT player."may_play" THEN
+    RETURN QUERY SELECT 'jurisdiction', NULL::TIMESTAMPTZ, NULL::TEXT, player."tier", player."vip_expiry";
+  ELSE
+    RETURN QUERY SELECT NULL::TEXT, NULL::TIMESTAMPTZ, NULL::TEXT, player."tier", player."vip_expiry";
+  END IF;
+END $$;
