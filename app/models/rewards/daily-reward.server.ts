@@ -1,11 +1,13 @@
 import { db } from "../db.server";
 
-/** What spin_wheel answered: spun, or why not (with the exclusion's end and kind, or the last spin's time). */
-export type SpinOutcome = {
-  outcome: "spun" | "user_not_found" | "excluded" | "jurisdiction" | "spin_not_ready" | "changed";
-  at: Date | null;
-  exclusionKind: string | null;
-};
+/** Why lock_player_gate stops a gift of the house (the membership read is "changed"). */
+type GateRefusal = "user_not_found" | "excluded" | "jurisdiction" | "changed";
+
+/** What a gift's function answered: done, or why not (with the exclusion's end and kind, or another time it names). */
+export type GiftOutcome<Outcome extends string> = { outcome: Outcome | GateRefusal; at: Date | null; exclusionKind: string | null };
+
+/** What spin_wheel answered (`at`: the last spin's time when not ready). */
+export type SpinOutcome = GiftOutcome<"spun" | "spin_not_ready">;
 
 /**
  * Spins in one statement (prisma/sql/functions/spin_wheel.sql): `reward` was drawn with the
@@ -23,12 +25,8 @@ export async function spinIn(
   return row!;
 }
 
-/** What claim_vip_bonus answered: claimed, or why not (with the exclusion's end and kind). */
-export type VipClaimOutcome = {
-  outcome: "claimed" | "user_not_found" | "excluded" | "jurisdiction" | "not_vip" | "already_claimed" | "changed";
-  at: Date | null;
-  exclusionKind: string | null;
-};
+/** What claim_vip_bonus answered. */
+export type VipClaimOutcome = GiftOutcome<"claimed" | "not_vip" | "already_claimed">;
 
 /**
  * Claims the day's VIP bonus in one statement (prisma/sql/functions/claim_vip_bonus.sql):

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { db } from "~/models/db.server";
 import { postPromotion } from "~/models/money/ledger.server";
-import { claimVipIn, spinIn, vipClaimOn } from "~/models/rewards/daily-reward.server";
+import { claimVipIn, spinIn, vipClaimOn, type GiftOutcome } from "~/models/rewards/daily-reward.server";
 import { lockUser, vipOf } from "~/models/accounts/user.server";
 import { isDemoPlayer } from "~/models/accounts/demo-players.server";
 import { claimPersonGrant } from "~/models/play-safety/person-control.server";
@@ -83,7 +83,7 @@ export async function spinWheel(userId: string, now = new Date()): Promise<{ rew
 }
 
 /** Throws what the player is told when lock_player_gate refused them; returns for "changed". */
-function refuseAtGate(answer: { outcome: string; at: Date | null; exclusionKind: string | null }) {
+function refuseAtGate(answer: GiftOutcome<string>) {
   if (answer.outcome === "user_not_found") throw new DomainError("user_not_found", "Player not found");
   if (answer.outcome === "excluded") throw exclusionError(answer.at!, answer.exclusionKind);
   if (answer.outcome === "jurisdiction") throw jurisdictionError();

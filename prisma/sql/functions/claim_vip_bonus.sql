@@ -16,16 +16,13 @@ LANGUAGE plpgsql AS $$
 DECLARE
   gate RECORD;
 BEGIN
-  SELECT * INTO gate FROM lock_player_gate(p_user, p_now, p_countries, p_regions);
+  SELECT * INTO gate FROM lock_player_gate(p_user, p_now, p_countries, p_regions, p_vip_tier, p_vip_expiry);
   IF gate."refusal" IS NOT NULL THEN
     RETURN QUERY SELECT gate."refusal", gate."at", gate."exclusionKind";
     RETURN;
   END IF;
-  IF gate."vipTier" IS DISTINCT FROM p_vip_tier OR gate."vipExpiry" IS DISTINCT FROM p_vip_expiry THEN
-    RETURN QUERY SELECT 'changed', NULL::TIMESTAMPTZ, NULL::TEXT;
-    RETURN;
-  END IF;
-  IF gate."vipTier" IS NULL OR gate."vipExpiry" IS NULL OR gate."vipExpiry" <= p_now THEN
+  -- The gate held the membership to p_vip_tier and p_vip_expiry.
+  IF p_vip_tier IS NULL OR p_vip_expiry IS NULL OR p_vip_expiry <= p_now THEN
     RETURN QUERY SELECT 'not_vip', NULL::TIMESTAMPTZ, NULL::TEXT;
     RETURN;
   END IF;

@@ -21,13 +21,9 @@ DECLARE
   last_spin TIMESTAMPTZ;
   spin UUID;
 BEGIN
-  SELECT * INTO gate FROM lock_player_gate(p_user, p_now, p_countries, p_regions);
+  SELECT * INTO gate FROM lock_player_gate(p_user, p_now, p_countries, p_regions, p_vip_tier, p_vip_expiry);
   IF gate."refusal" IS NOT NULL THEN
     RETURN QUERY SELECT gate."refusal", gate."at", gate."exclusionKind";
-    RETURN;
-  END IF;
-  IF gate."vipTier" IS DISTINCT FROM p_vip_tier OR gate."vipExpiry" IS DISTINCT FROM p_vip_expiry THEN
-    RETURN QUERY SELECT 'changed', NULL::TIMESTAMPTZ, NULL::TEXT;
     RETURN;
   END IF;
   SELECT max(s."spun_at") INTO last_spin FROM "daily_spins" s WHERE s."user_id" = p_user;
