@@ -2,10 +2,10 @@ import { randomInt } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { availableParallelism } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import pg from "pg";
 import { Agent, fetch, request } from "undici";
 import { reloadDelay, reloadFor, reloadTimer, type PageGame, type ReloadTimer } from "~/shared/live-reload";
 import { CARD_BODY, type Player } from "./fixtures";
+import { hearGameEvents } from "./game-events";
 import { cpuSeconds, postmasterPid, residentBytes } from "./infra";
 import { percentile } from "./load";
 import type { CrowdResult } from "./crowd-result";
@@ -148,16 +148,14 @@ export async function crowd({
   const heardAt = new Map<string, number>();
   const drawnAt = new Map<string, number>();
   const eventDelays: number[] = [];
-  const listener = new pg.Client({ connectionString: databaseUrl });
-  await listener.connect();
-  listener.on("notification", (message) => {
-    const at = Date.now();
-    const payload = message.payload ?? "{}";
-    heardAt.set(normal(payload), at);
-    const event = JSON.parse(payload) as { type?: string; raffleId?: string };
-    if (event.type === "drawn" && event.raffleId) drawnAt.set(event.raffleId, at);
-  });
-  await listener.query("LISTEN raffle_events");
+  const listener = await hearGameEvents(
+    databaseUrl,
+    (event, payload, at) => {
+      heardAt.set(normal(payload), at);
+      if (event.type === "drawn" && event.raffleId) drawnAt.set(event.raffleId, at);
+    },
+    (error) => stop.abort(error),
+  );
 
   async function refreshOpen() {
     while (!stop.signal.aborted) {

@@ -3,6 +3,7 @@ import pg from "pg";
 import { setTimeout as sleep } from "node:timers/promises";
 import { runLoad, percentile, type LoadResult, type Request } from "./load";
 import { CARD_BODY, endAllAt, openBenchRaffle, openRaffleOfEveryTier, rafflesWithTickets, type BenchRaffle, type Player } from "./fixtures";
+import { hearGameEvents } from "./game-events";
 import { residentBytes, root } from "./infra";
 import { db } from "~/models/db.server";
 import { assetWeight } from "../tests/support/page-weight";
@@ -189,19 +190,20 @@ export async function draws({
   const wanted = new Set(ids);
   const drawnAt = new Map<string, number>();
   const roundOpenedAt = new Map<string, number>();
-  const listener = new pg.Client({ connectionString: databaseUrl });
-  await listener.connect();
   // The fixtures just wrote 20,000 tickets and their postings in bulk: vacuum and analyze
   // now (as pgbench does before its runs), rather than let autovacuum pick its own moment
   // inside the measurement.
-  await listener.query("VACUUM ANALYZE raffles, entries, ledger_transactions, ledger_postings, ledger_accounts");
-  listener.on("notification", (message) => {
-    const at = Date.now();
-    const event = JSON.parse(message.payload ?? "{}") as { type?: string; raffleId?: string; kind?: string };
-    if (event.type === "drawn" && event.raffleId && wanted.has(event.raffleId)) drawnAt.set(event.raffleId, at);
-    if (event.type === "round" && event.kind === "quick" && event.raffleId) roundOpenedAt.set(event.raffleId, at);
-  });
-  await listener.query("LISTEN raffle_events");
+  const vacuum = new pg.Client({ connectionString: databaseUrl });
+  await vacuum.connect();
+  await vacuum.query("VACUUM ANALYZE raffles, entries, ledger_transactions, ledger_postings, ledger_accounts").finally(() => vacuum.end());
+  const listener = await hearGameEvents(
+    databaseUrl,
+    (event, _payload, at) => {
+      if (event.type === "drawn" && event.raffleId && wanted.has(event.raffleId)) drawnAt.set(event.raffleId, at);
+      if (event.type === "round" && event.kind === "quick" && event.raffleId) roundOpenedAt.set(event.raffleId, at);
+    },
+    (error) => console.error("reading the announcements failed", error),
+  );
   try {
     // End them all 2.3 s before a quick round starts: the scheduler opens that round 2 s
     // ahead, so it must open it while it is drawing the thousand.
@@ -215,7 +217,7 @@ export async function draws({
     start = boundary(Date.now() + 1);
     while (Date.now() < start + 1_000) await new Promise((resolve) => setTimeout(resolve, 100));
     const latencies = ids.map((id) => (drawnAt.get(id) ?? Number.POSITIVE_INFINITY) - endsAt.getTime()).sort((a, b) => a - b);
-    const rounds = await listener.query<{ id: string; starts_at: Date }>("SELECT id::text, starts_at FROM raffles WHERE id = ANY($1::uuid[])", [
+    const rounds = await listener.client.query<{ id: string; starts_at: Date }>("SELECT id::text, starts_at FROM raffles WHERE id = ANY($1::uuid[])", [
       [...roundOpenedAt.keys()],
     ]);
     const lateness = rounds.rows.map((row) => roundOpenedAt.get(row.id)! - row.starts_at.getTime());

@@ -4,9 +4,10 @@ import type { ToldDraw, ToldRound } from "~/shared/live-reload";
 import { isListening, onNotification, onStatus, type Channel, startListening, stopListening } from "./listener.server";
 
 /**
- * Live game events (pot changes, new rounds, draws) through PostgreSQL LISTEN/NOTIFY,
- * so that every instance hears what any instance did. Events are published inside the
- * transaction that caused them: they go out on commit, and never for a rollback.
+ * Live game events (pot changes, new rounds, draws) through the announcements every
+ * instance reads (app/infra/announcements.server.ts), so that every instance hears what any
+ * instance did. Events are published inside the transaction that caused them: they are
+ * heard after its commit, and never for a rollback.
  */
 export const CHANNEL = "raffle_events" satisfies Channel;
 
@@ -21,7 +22,7 @@ export type GameEvent =
   /** News for these players (an outcome, a withdrawal's new state): only their own streams hear it (api.events). */
   | { type: "notice"; userIds: string[] };
 
-/** Players per notice event: a NOTIFY payload holds at most 8,000 bytes, and an id takes 39 in JSON. */
+/** Players per notice event: an id takes 39 bytes in JSON, and every instance reads every event (kept under 8 kB). */
 const NOTICE_IDS_PER_EVENT = 150;
 
 /** The notice events that tell these players' open pages to look for news. */
@@ -33,7 +34,7 @@ export function noticeEvents(userIds: string[]): GameEvent[] {
 }
 
 export async function publish(tx: Tx, event: GameEvent): Promise<void> {
-  await tx.$executeRaw`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(event)})`;
+  await tx.$executeRaw`SELECT announce(${CHANNEL}, ${JSON.stringify(event)})`;
 }
 
 type Listener = (event: GameEvent) => void;

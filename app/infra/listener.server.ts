@@ -1,15 +1,17 @@
 import { remember } from "@epic-web/remember";
 import pg from "pg";
 import { connectedDatabaseUrl } from "~/models/db.server";
+import { AnnouncementReader, FORGET_AFTER_MS, forgetBefore, WAKE_CHANNEL } from "./announcements.server";
 import { getLogger } from "./logger.server";
 
 /**
- * The process's one listening connection to PostgreSQL (LISTEN/NOTIFY): live game events
- * for the browsers' streams, and the changes that invalidate what is kept in memory
- * (app/infra/read-model.server.ts). A transaction's notifications arrive on it in the
- * order they were sent, after its commit, never for a rollback.
+ * The process's one listening connection to PostgreSQL: live game events for the browsers'
+ * streams, and the changes that invalidate what is kept in memory
+ * (app/infra/read-model.server.ts). What transactions announce is read on it after their
+ * commit (app/infra/announcements.server.ts, ADR 111), a transaction's announcements in the
+ * order they were written, never for a rollback.
  *
- * While the connection is down, notifications are lost: the handlers of `onStatus` hear
+ * While the connection is down, announcements are missed: the handlers of `onStatus` hear
  * it at once (memory caches empty themselves and stop caching), and it reconnects.
  * Kept by hand rather than pg-listen, whose connection check has no timeout, whose first
  * connection is never retried and which reports no "down" (docs/decisions/041).
@@ -17,14 +19,15 @@ import { getLogger } from "./logger.server";
 export const CHANNELS = ["raffle_events", "read_model"] as const;
 export type Channel = (typeof CHANNELS)[number];
 
+/** The listening connection's application_name, as pg_stat_activity shows it. */
+export const LISTENER_NAME = "raffle-listener";
+
 const RECONNECT_DELAY_MS = 1_000;
 /**
- * The connection is asked a question this often, and given this long to answer: a socket
- * that died without a word (a dropped route, a silent proxy) would otherwise look alive
- * while no notification arrives.
+ * A read of the announcements is given this long to answer: a socket that died without a
+ * word (a dropped route, a silent proxy) would otherwise look alive while nothing is read.
  */
-const HEARTBEAT_MS = 5_000;
-const HEARTBEAT_TIMEOUT_MS = 5_000;
+const READ_TIMEOUT_MS = 5_000;
 
 type Handler = (payload: string) => void;
 type StatusHandler = (up: boolean) => void;
@@ -37,7 +40,12 @@ type Hub = {
   /** Keep reconnecting (between startListening and stopListening). */
   wanted: boolean;
   retry?: ReturnType<typeof setTimeout>;
-  heartbeat?: ReturnType<typeof setInterval>;
+  reader?: AnnouncementReader;
+  /** Deletes the announcements every reader has read, every FORGET_AFTER_MS. */
+  forgetting?: ReturnType<typeof setInterval>;
+  /** A wake-up on its way, and whether another was asked for meanwhile. */
+  waking?: boolean;
+  wakeAgain?: boolean;
 };
 
 function hub(): Hub {
@@ -60,12 +68,14 @@ function scheduleRetry(h: Hub) {
   h.retry.unref();
 }
 
-/** Lets go of the current connection (its heartbeat too) and tells the status handlers; returns it to be ended. */
+/** Lets go of the current connection (its reader too) and tells the status handlers; returns it to be ended. */
 function detach(h: Hub): pg.Client | undefined {
   const client = h.client;
   h.client = undefined;
-  if (h.heartbeat) clearInterval(h.heartbeat);
-  h.heartbeat = undefined;
+  h.reader?.stop();
+  h.reader = undefined;
+  clearInterval(h.forgetting);
+  h.forgetting = undefined;
   setUp(h, false);
   return client;
 }
@@ -96,31 +106,50 @@ function connect(h: Hub): Promise<void> {
   if (h.client) return Promise.resolve();
   h.connecting ??= (async () => {
     let client: pg.Client | undefined;
+    let reader: AnnouncementReader | undefined;
     try {
-      client = new pg.Client({ connectionString: connectedDatabaseUrl(), keepAlive: true });
+      // Its own commits (wake-ups, deleting what was read) need not wait for the disk.
+      client = new pg.Client({
+        connectionString: connectedDatabaseUrl(),
+        keepAlive: true,
+        application_name: LISTENER_NAME,
+        options: "-c synchronous_commit=off",
+      });
       const c = client;
-      c.on("notification", (message) => dispatch(h, message.channel, message.payload));
       c.on("error", (error) => lost(h, c, error));
       c.on("end", () => lost(h, c));
       await c.connect();
-      for (const channel of CHANNELS) await c.query(`LISTEN ${channel}`);
+      reader = new AnnouncementReader(
+        c,
+        ({ channel, payload }) => dispatch(h, channel, payload),
+        (error) => lost(h, c, error),
+        {
+          timeoutMs: READ_TIMEOUT_MS,
+        },
+      );
+      await reader.start();
     } catch (error) {
+      reader?.stop();
       client?.end().catch(() => {});
       scheduleRetry(h);
       throw error;
     }
     if (!h.wanted) {
       // stopListening came while this attempt was on its way.
+      reader.stop();
       await client.end().catch(() => {});
       return;
     }
-    const c = client;
+    const [c, r] = [client, reader];
     h.client = c;
-    h.heartbeat = setInterval(() => {
-      const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("heartbeat timed out")), HEARTBEAT_TIMEOUT_MS).unref());
-      Promise.race([c.query("SELECT 1"), timeout]).catch((error: unknown) => lost(h, c, error));
-    }, HEARTBEAT_MS);
-    h.heartbeat.unref();
+    h.reader = r;
+    let horizon: string | undefined;
+    h.forgetting = setInterval(() => {
+      // What ended before the last tick's horizon, FORGET_AFTER_MS ago, every reader has read.
+      if (horizon) forgetBefore(c, horizon).catch((error: unknown) => getLogger().warn({ err: error }, "could not delete old announcements"));
+      horizon = r.horizon;
+    }, FORGET_AFTER_MS);
+    h.forgetting.unref();
     setUp(h, true);
   })().finally(() => {
     h.connecting = undefined;
@@ -164,4 +193,28 @@ export function onStatus(handler: StatusHandler): () => void {
   const h = hub();
   h.statusHandlers.add(handler);
   return () => h.statusHandlers.delete(handler);
+}
+
+/**
+ * Tells every instance to read the announcements now: call it after a commit that announced
+ * something (the reads every READ_EVERY_MS catch any other). A NOTIFY in a transaction of its
+ * own, which waits for no disk flush; one at a time, and one more if asked meanwhile.
+ */
+export function wake(): void {
+  const h = hub();
+  const client = h.client;
+  if (!client) return;
+  if (h.waking) {
+    h.wakeAgain = true;
+    return;
+  }
+  h.waking = true;
+  h.wakeAgain = false;
+  client
+    .query(`NOTIFY ${WAKE_CHANNEL}`)
+    .catch(() => {}) // a lost connection is told by its own handlers
+    .finally(() => {
+      h.waking = false;
+      if (h.wakeAgain) wake();
+    });
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { parseDollars } from "~/shared/money";
 import type { RaffleKind } from "~/generated/prisma/client";
 import type { SessionRow } from "~/models/accounts/session.server";
-import { isListening, onNotification, onStatus, startListening } from "./listener.server";
+import { isListening, onNotification, onStatus, startListening, wake } from "./listener.server";
 import { forget, joinOrRead, newShelf, type Flight, type Shelf } from "./read-model-shelf.server";
 
 /**
@@ -15,7 +15,7 @@ import { forget, joinOrRead, newShelf, type Flight, type Shelf } from "./read-mo
  * player's entries, "tickets:"), and the shared panels (stats, winners, leaderboard).
  *
  * - Triggers announce every change of those rows on the "read_model" channel at commit
- *   (prisma/migrations/20261121190000_read_model_notifications); live game events count as
+ *   (prisma/sql/functions/read_model_*.sql, through announce: ADR 111); live game events count as
  *   raffle changes too, and are seen first, so a browser told of a draw reads the draw. An
  *   entry's pot event moves its raffle on the kept list instead (ADR 101).
  * - The shared panels are not read again at every raffle change, only at a draw (the
@@ -26,9 +26,9 @@ import { forget, joinOrRead, newShelf, type Flight, type Shelf } from "./read-mo
  *   draws end every few seconds under a crowd, and every home page waited for them.
  * - This process's own writes are forgotten before their answer leaves (`afterWrite`), so a
  *   player always reads what they just did; another instance's writes are seen when their
- *   notification arrives, a few milliseconds after the commit.
+ *   announcement is read, a few milliseconds after the commit and its wake-up (`wake`).
  * - Nothing is cached while the listening connection is down, and everything is dropped
- *   when it goes down (a heartbeat notices a silent death within seconds): a notification
+ *   when it goes down (a read that takes seconds means a silent death): a notification
  *   lost with the connection cannot leave a stale entry. Sessions and raffles are read
  *   again after a minute all the same.
  * - Writes never use this: what an entry, a payment or a withdrawal checks, it reads in its
@@ -266,6 +266,7 @@ export function readModelEnabled(): boolean {
 export function afterWrite(tokenHash: string | undefined, { keepsSession = false }: { keepsSession?: boolean } = {}): void {
   const m = model();
   m.writes++;
+  wake();
   if (keepsSession) return;
   if (tokenHash) forgetToken(m, tokenHash);
   forgetLists(m);

@@ -169,7 +169,7 @@ describe("entries arriving together", () => {
         null,
       ]);
       expect(rows.filter((r) => r.outcome !== "ok").map((r) => r.entrantId)).toEqual(Array(5).fill(null));
-      await listener.client.query("SELECT pg_notify('raffle_events', 'marker')");
+      await listener.client.query("SELECT announce('raffle_events', 'marker')");
       await vi.waitFor(() => expect(listener.payloads("raffle_events")).toContain("marker"));
     } finally {
       await listener.end();

@@ -85,7 +85,7 @@ describe("live events under a crowd's entries", () => {
     const pot = (raffleId: string, currentPot: string, ticketCount: number) =>
       ({ type: "pot", raffleId, kind: "regular", currentPot, participantCount: 1, ticketCount }) as const;
     const drawn = { type: "drawn", raffleId: a, kind: "regular", outcome: "cancelled" } as const;
-    const notify = (event: object) => db().$executeRaw`SELECT pg_notify('raffle_events', ${JSON.stringify(event)})`;
+    const notify = (event: object) => db().$executeRaw`SELECT announce('raffle_events', ${JSON.stringify(event)})`;
     try {
       // Four entries' pots committed together, then the draw of the first raffle.
       await db().$transaction([notify(pot(a, "0.05", 1)), notify(pot(a, "0.10", 2)), notify(pot(b, "0.05", 1)), notify(pot(a, "0.15", 3))]);
@@ -101,7 +101,7 @@ describe("live events under a crowd's entries", () => {
 
 /** What a stream opened with `?since=` sends first: the events its page missed (ADR 104). */
 describe("a stream that opens after its page's read", () => {
-  const notify = (event: object) => db().$executeRaw`SELECT pg_notify('raffle_events', ${JSON.stringify(event)})`;
+  const notify = (event: object) => db().$executeRaw`SELECT announce('raffle_events', ${JSON.stringify(event)})`;
   /** The stream's text up to the first event that matches `last`. */
   async function openedUntil(path: string, cookie: string, last: RegExp): Promise<string> {
     const stream = await call(path, { cookie });

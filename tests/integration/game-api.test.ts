@@ -285,7 +285,7 @@ describe("the game API", () => {
     expect(page).toContain(publicDraw.seed as string);
   });
 
-  it("streams pot changes and draws as Server-Sent Events, through LISTEN/NOTIFY", async () => {
+  it("streams pot changes and draws as Server-Sent Events, through the announcements", async () => {
     const p = await player();
     const q = await player();
     const raffle = await createTestRaffle({ entryPrice: 10n });

@@ -9,6 +9,8 @@ import { enterRaffle } from "~/services/raffles/raffles.server";
 import { enterRaffles } from "~/models/raffles/raffle.server";
 import { excludeSelf } from "~/services/play-safety/responsible-play.server";
 import * as readModel from "~/infra/read-model.server";
+import { AnnouncementReader } from "~/infra/announcements.server";
+import { LISTENER_NAME } from "~/infra/listener.server";
 import { sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
 import { testDatabaseUrl } from "../support/database-setup";
@@ -26,20 +28,27 @@ async function signedIn(userId: string) {
 
 describe("read_model notifications (the triggers)", () => {
   let client: pg.Client;
+  let reader: AnnouncementReader;
   const heard: string[] = [];
 
   beforeAll(async () => {
     client = new pg.Client({ connectionString: testDatabaseUrl });
-    client.on("notification", (message) => heard.push(message.payload ?? ""));
     await client.connect();
-    await client.query("LISTEN read_model");
+    const failed = (error: unknown) => {
+      throw error;
+    };
+    reader = new AnnouncementReader(client, (a) => a.channel === "read_model" && heard.push(a.payload), failed, { everyMs: 20, minGapMs: 0 });
+    await reader.start();
   });
-  afterAll(() => client.end());
+  afterAll(() => {
+    reader.stop();
+    return client.end();
+  });
 
   /** Sends a marker and waits until it is heard: everything announced before it has arrived. */
   async function heardUpTo(): Promise<string> {
     const marker = `marker:${randomBytes(4).toString("hex")}`;
-    await db().$executeRaw`SELECT pg_notify('read_model', ${marker})`;
+    await db().$executeRaw`SELECT announce('read_model', ${marker})`;
     await vi.waitFor(() => expect(heard).toContain(marker));
     return marker;
   }
@@ -267,7 +276,9 @@ describe("the read model (sessions and raffles from memory)", () => {
     const { request } = await signedIn(user.id);
     await settled();
     await getSession(request());
-    await db().$executeRawUnsafe(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()`);
+    await db().$executeRawUnsafe(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '${LISTENER_NAME}' AND datname = current_database()`,
+    );
     await vi.waitFor(() => expect(readModel.readModelEnabled()).toBe(false));
     await unannounced(() => db().user.update({ where: { id: user.id }, data: { firstName: "While down" } }));
     expect((await getSession(request()))?.user.firstName).toBe("While down");

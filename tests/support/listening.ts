@@ -1,17 +1,28 @@
 import pg from "pg";
 import { expect, vi } from "vitest";
+import { AnnouncementReader } from "~/infra/announcements.server";
 import { testDatabaseUrl } from "./database-setup";
 
 /**
- * A connection of its own that listens on `channels`, as an instance does: what it hears,
- * in the order it was sent, and each channel's payloads.
+ * A connection of its own that reads what is announced on `channels`, as an instance does
+ * (app/infra/announcements.server.ts): what it hears, in the order it was written, and each
+ * channel's payloads.
  */
 export async function listening(...channels: ("raffle_events" | "read_model")[]) {
   const heard: { channel: string; payload: string }[] = [];
   const client = new pg.Client({ connectionString: testDatabaseUrl });
-  client.on("notification", (message) => heard.push({ channel: message.channel, payload: message.payload ?? "" }));
   await client.connect();
-  for (const channel of channels) await client.query(`LISTEN ${channel}`);
+  const reader = new AnnouncementReader(
+    client,
+    (announcement) => {
+      if ((channels as string[]).includes(announcement.channel)) heard.push(announcement);
+    },
+    (error) => {
+      throw error;
+    },
+    { everyMs: 20, minGapMs: 0 },
+  );
+  await reader.start();
   return {
     client,
     heard,
@@ -19,6 +30,9 @@ export async function listening(...channels: ("raffle_events" | "read_model")[])
     /** Waits until `channel` has carried `expected` (its payload's JSON). */
     hears: (channel: string, expected: unknown) =>
       vi.waitFor(() => expect(heard.filter((h) => h.channel === channel).map((h) => JSON.parse(h.payload) as unknown)).toContainEqual(expected)),
-    end: () => client.end(),
+    end: () => {
+      reader.stop();
+      return client.end();
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, vi } from "vitest";
 import { db } from "~/models/db.server";
-import { onNotification, stopListening } from "~/infra/listener.server";
+import { onNotification, stopListening, wake } from "~/infra/listener.server";
 import * as readModel from "~/infra/read-model.server";
 
 /** The read model on for the enclosing tests (as the server starts it), and its listening connection closed after. */
@@ -14,8 +14,8 @@ export function withReadModel() {
 }
 
 /**
- * Waits until every notification sent before now has reached the read model: they arrive
- * in order on its one connection, so seeing a marker sent now means the rest were applied.
+ * Waits until every announcement committed before now has reached the read model: a read
+ * that finds a marker committed now finds every earlier commit too, in the order written.
  * The read model takes the marker for an unknown change, and forgets everything it keeps.
  */
 export async function settled() {
@@ -25,7 +25,8 @@ export async function settled() {
     if (payload === marker) seen = true;
   });
   try {
-    await db().$executeRaw`SELECT pg_notify('read_model', ${marker})`;
+    await db().$executeRaw`SELECT announce('read_model', ${marker})`;
+    wake();
     await vi.waitFor(() => expect(seen).toBe(true));
   } finally {
     off();
@@ -38,7 +39,8 @@ export async function toldGame(event: object) {
   let seen = false;
   const off = onNotification("raffle_events", (heard) => (seen ||= heard === payload));
   try {
-    await db().$executeRaw`SELECT pg_notify('raffle_events', ${payload})`;
+    await db().$executeRaw`SELECT announce('raffle_events', ${payload})`;
+    wake();
     await vi.waitFor(() => expect(seen).toBe(true));
   } finally {
     off();

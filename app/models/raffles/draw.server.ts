@@ -190,7 +190,7 @@ export async function markCancelled(tx: Tx, raffles: { id: string; finalPot: big
     WHERE r.id = x.id`;
 }
 
-/** Audit events and live events (sent at commit) for the batch. */
+/** Audit events and live events (told at commit: prisma/sql/functions/announce.sql) for the batch. */
 export async function recordDraws(
   tx: Tx,
   audits: { actor: string; action: string; target: string; details: unknown }[],
@@ -204,7 +204,7 @@ export async function recordDraws(
   }
   if (events.length > 0) {
     await tx.$executeRaw`
-      SELECT pg_notify(e.channel, e.payload)
-      FROM unnest(${events.map((e) => e.channel)}::text[], ${events.map((e) => e.payload)}::text[]) AS e(channel, payload)`;
+      INSERT INTO announcements (channel, payload)
+      SELECT * FROM unnest(${events.map((e) => e.channel)}::text[], ${events.map((e) => e.payload)}::text[])`;
   }
 }

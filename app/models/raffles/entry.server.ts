@@ -25,7 +25,7 @@ export async function removeTickets(tx: Tx, raffleId: string, userId: string): P
   const { count } = removed!;
   if (count === 0) return removed!;
   // Every instance forgets the tickets it keeps of this player, at commit (ADR 103).
-  await tx.$executeRaw`SELECT pg_notify('read_model', 'tickets:' || ${userId})`;
+  await tx.$executeRaw`SELECT announce('read_model', 'tickets:' || ${userId})`;
   // Two steps, so that no intermediate position collides with another ticket's.
   await tx.$executeRaw`UPDATE entries SET position = position + 1000000000 WHERE raffle_id = ${raffleId}::uuid`;
   await tx.$executeRaw`

@@ -2,6 +2,7 @@ import { remember } from "@epic-web/remember";
 import { enterRaffles, type EntryRequest, type EntryRow } from "~/models/raffles/raffle.server";
 import { PLAY_IDLE_GAP_MS } from "~/services/accounts/sessions.server";
 import { getEnv } from "~/infra/env.server";
+import { wake } from "~/infra/listener.server";
 import * as readModel from "~/infra/read-model.server";
 import { countriesVerifyingBeforeEntry, placesServed } from "~/shared/jurisdictions";
 import { entryLimit } from "../system/rate-limit.server";
@@ -56,6 +57,7 @@ async function run(batch: Waiting[]): Promise<void> {
         verifyCountries: countriesVerifyingBeforeEntry(),
       },
     );
+    wake(); // every instance reads the batch's pots and entrants now
     // Before any answer: the entrant's next page, on this instance, shows the pot they moved
     // and their tickets.
     readModel.ticketsChanged(rows.flatMap((row) => (row.entrantId ? [row.entrantId] : [])));

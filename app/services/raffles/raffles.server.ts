@@ -25,6 +25,7 @@ import { dueBeaconRounds } from "~/models/fairness/beacon-chain.server";
 import { beacon, type BeaconRound, type BeaconSource } from "~/infra/beacon.server";
 import { DomainError } from "~/shared/domain-error";
 import { CHANNEL, noticeEvents, publish, type GameEvent } from "~/infra/events.server";
+import { wake } from "~/infra/listener.server";
 import { countDraws, countEntry } from "~/infra/metrics.server";
 import { coinsToDecimal } from "~/shared/money";
 import { merkleRoot, winningTicket } from "~/services/fairness/draw-math.server";
@@ -353,9 +354,8 @@ function withEnds({ raffles, outcomes }: { raffles: RaffleToDraw[]; outcomes: Dr
  * (`afterClaim` throwing, in tests) rolls its batch back: the next pass draws it, once.
  * Raffles that wait for a beacon round are drawn once their round is fetched and verified
  * (one fetch per round for all of them), or cancelled when it cannot be by its deadline.
- * Meanwhile they stay active past their end, and this pass leaves them: no lock or
- * connection is held while a round is awaited, unless `waitForBeacons` (tests) makes the
- * pass wait for the due rounds.
+ * Meanwhile they stay active past their end, and this pass leaves them: no lock or connection
+ * is held while a round is awaited, unless `waitForBeacons` (tests) makes it wait for them.
  */
 export async function drawDueRaffles(
   now = new Date(),
@@ -389,6 +389,7 @@ async function drawBatches(now: Date, batches: Batches, beaconRound?: { chain: s
         },
         { timeout: 30_000 },
       );
+      if (drawn.claimed > 0) wake();
       countDraws(withEnds(drawn));
       outcomes.push(...drawn.outcomes);
       if (drawn.claimed < batchSize && drawn.raffles.length === drawn.claimed) return;

@@ -1,6 +1,7 @@
 import { listRaffleSeries } from "~/models/raffles/raffle-schedule.server";
 import { listOpenSlots, nextEndOfActiveRaffle } from "~/models/raffles/raffle.server";
 import { beacon } from "~/infra/beacon.server";
+import { wake } from "~/infra/listener.server";
 import { getLogger } from "~/infra/logger.server";
 import { drawDueRaffles, openRaffle } from "./raffles.server";
 
@@ -97,7 +98,8 @@ export function startScheduler({ intervalMs = SCHEDULER_INTERVAL_MS } = {}): Sch
   const definitions: Loop[] = [
     {
       name: "open",
-      run: (now) => openScheduledRaffles(now).then((opened) => (opened ? { opened } : undefined)),
+      // Every instance reads the new rounds now (their pages add them at their start).
+      run: (now) => openScheduledRaffles(now).then((opened) => (opened ? (wake(), { opened }) : undefined)),
       delay: async () => intervalMs,
     },
     {

@@ -362,9 +362,9 @@ BEGIN
     WHERE x."id" = c.id AND c.changed;
   PERFORM set_config('raffle.pots_told', '', true);
 
-  -- The same event as app/services/events.server.ts publishes, sent at commit: each
+  -- The same event as app/infra/events.server.ts publishes, told at commit (announce): each
   -- raffle's pot after the batch.
-  PERFORM pg_notify('raffle_events', json_build_object(
+  PERFORM announce('raffle_events', json_build_object(
       'type', 'pot', 'raffleId', c.id, 'kind', c.kind,
       'currentPot', (c.pot / 100)::TEXT || '.' || lpad((c.pot % 100)::TEXT, 2, '0'),
       'participantCount', c.players, 'ticketCount', c.tickets)::TEXT)
@@ -372,9 +372,9 @@ BEGIN
     WHERE c.changed;
 
   -- Whose tickets changed, for the other instances, which keep each player's tickets until
-  -- their next entry (ADR 103): one notification a batch, 100 players a payload (a payload
-  -- holds at most 8,000 bytes).
-  PERFORM pg_notify('read_model', 'tickets:' || string_agg(p.id::TEXT, ','))
+  -- their next entry (ADR 103): one announcement a batch, 100 players a payload (short rows,
+  -- read by every instance).
+  PERFORM announce('read_model', 'tickets:' || string_agg(p.id::TEXT, ','))
     FROM (SELECT d.id, (row_number() OVER (ORDER BY d.id) - 1) / 100 AS chunk
           FROM (SELECT DISTINCT unnest(a_user) AS id) d) p
     GROUP BY p.chunk;

@@ -11,6 +11,6 @@ BEGIN
   IF TG_OP = 'UPDATE' AND current_setting('raffle.pots_told', true) = 'on' THEN
     RETURN NULL;
   END IF;
-  PERFORM pg_notify('read_model', 'raffles');
+  PERFORM announce('read_model', 'raffles');
   RETURN NULL;
 END $$;

@@ -5,6 +5,6 @@
 -- Triggers: users_read_model_truncate, sessions_read_model_truncate, raffles_read_model_truncate.
 CREATE OR REPLACE FUNCTION "read_model_reset"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('read_model', 'reset');
+  PERFORM announce('read_model', 'reset');
   RETURN NULL;
 END $$;

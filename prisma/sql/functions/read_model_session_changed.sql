@@ -5,6 +5,6 @@
 -- Triggers: sessions_read_model_update, sessions_read_model_delete.
 CREATE OR REPLACE FUNCTION "read_model_session_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('read_model', 'session:' || OLD."token_hash");
+  PERFORM announce('read_model', 'session:' || OLD."token_hash");
   RETURN NULL;
 END $$;

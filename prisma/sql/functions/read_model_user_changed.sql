@@ -9,9 +9,9 @@
 CREATE OR REPLACE FUNCTION "read_model_user_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'UPDATE' AND (OLD."username", OLD."first_name", OLD."is_demo") IS NOT DISTINCT FROM (NEW."username", NEW."first_name", NEW."is_demo") THEN
-    PERFORM pg_notify('read_model', 'account:' || OLD."id"::TEXT);
+    PERFORM announce('read_model', 'account:' || OLD."id"::TEXT);
   ELSE
-    PERFORM pg_notify('read_model', 'user:' || OLD."id"::TEXT);
+    PERFORM announce('read_model', 'user:' || OLD."id"::TEXT);
   END IF;
   RETURN NULL;
 END $$;
