@@ -1,4 +1,4 @@
-import type pg from "pg";
+import pg from "pg";
 
 /**
  * Reading what transactions announce (prisma/sql/functions/announce.sql): the rows of the
@@ -109,11 +109,6 @@ export class AnnouncementReader {
     clearInterval(this.timer);
   }
 
-  /** When the last read finished (Date.now()). */
-  get readAt(): number {
-    return this.lastReadAt;
-  }
-
   /** The xmin of the last read's snapshot: the announcements older than it have all been read. */
   get horizon(): string | undefined {
     return this.cursor?.xmin;
@@ -164,4 +159,27 @@ export class AnnouncementReader {
       clearTimeout(timeout);
     }
   }
+}
+
+/**
+ * A connection of its own that reads the announcements from now on as an instance does, for
+ * observers outside the app (the bench's clocks, the tests): `heard` with each, in order.
+ */
+export async function readAnnouncements(
+  connectionString: string,
+  heard: (announcement: Announcement) => void,
+  failed: (error: unknown) => void,
+  options?: { minGapMs?: number; everyMs?: number },
+): Promise<{ client: pg.Client; end: () => Promise<void> }> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  const reader = new AnnouncementReader(client, heard, failed, options);
+  await reader.start();
+  return {
+    client,
+    end: async () => {
+      reader.stop();
+      await client.end();
+    },
+  };
 }

@@ -266,8 +266,8 @@ export function readModelEnabled(): boolean {
 export function afterWrite(tokenHash: string | undefined, { keepsSession = false }: { keepsSession?: boolean } = {}): void {
   const m = model();
   m.writes++;
+  if (keepsSession) return; // an entry: its batch woke the instances (entry-queue.server.ts)
   wake();
-  if (keepsSession) return;
   if (tokenHash) forgetToken(m, tokenHash);
   forgetLists(m);
 }

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "~/models/db.server";
 import { createSessionRow, findSession, touchPlay } from "~/models/accounts/session.server";
@@ -9,11 +8,10 @@ import { enterRaffle } from "~/services/raffles/raffles.server";
 import { enterRaffles } from "~/models/raffles/raffle.server";
 import { excludeSelf } from "~/services/play-safety/responsible-play.server";
 import * as readModel from "~/infra/read-model.server";
-import { AnnouncementReader } from "~/infra/announcements.server";
 import { LISTENER_NAME } from "~/infra/listener.server";
 import { sessionCookie } from "../support/app";
 import { createTestRaffle, createTestUser } from "../support/factories";
-import { testDatabaseUrl } from "../support/database-setup";
+import { listening } from "../support/listening";
 import { scaled } from "../support/timeouts";
 import { settled, toldGame, unannounced, withReadModel } from "../support/read-model";
 
@@ -27,29 +25,19 @@ async function signedIn(userId: string) {
 }
 
 describe("read_model notifications (the triggers)", () => {
-  let client: pg.Client;
-  let reader: AnnouncementReader;
-  const heard: string[] = [];
+  let listener: Awaited<ReturnType<typeof listening>>;
+  const heard = () => listener.payloads("read_model");
 
   beforeAll(async () => {
-    client = new pg.Client({ connectionString: testDatabaseUrl });
-    await client.connect();
-    const failed = (error: unknown) => {
-      throw error;
-    };
-    reader = new AnnouncementReader(client, (a) => a.channel === "read_model" && heard.push(a.payload), failed, { everyMs: 20, minGapMs: 0 });
-    await reader.start();
+    listener = await listening("read_model");
   });
-  afterAll(() => {
-    reader.stop();
-    return client.end();
-  });
+  afterAll(() => listener.end());
 
   /** Sends a marker and waits until it is heard: everything announced before it has arrived. */
   async function heardUpTo(): Promise<string> {
     const marker = `marker:${randomBytes(4).toString("hex")}`;
     await db().$executeRaw`SELECT announce('read_model', ${marker})`;
-    await vi.waitFor(() => expect(heard).toContain(marker));
+    await vi.waitFor(() => expect(heard()).toContain(marker));
     return marker;
   }
 
@@ -60,10 +48,10 @@ describe("read_model notifications (the triggers)", () => {
    */
   async function announced(change: () => Promise<unknown>): Promise<string[]> {
     await heardUpTo();
-    heard.length = 0;
+    listener.heard.length = 0;
     await change();
     const marker = await heardUpTo();
-    return heard.slice(0, heard.indexOf(marker));
+    return heard().slice(0, heard().indexOf(marker));
   }
 
   it("announce a changed or deleted user, and stay silent for an update that changes nothing", async () => {

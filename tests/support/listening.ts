@@ -1,6 +1,5 @@
-import pg from "pg";
 import { expect, vi } from "vitest";
-import { AnnouncementReader } from "~/infra/announcements.server";
+import { readAnnouncements } from "~/infra/announcements.server";
 import { testDatabaseUrl } from "./database-setup";
 
 /**
@@ -10,10 +9,8 @@ import { testDatabaseUrl } from "./database-setup";
  */
 export async function listening(...channels: ("raffle_events" | "read_model")[]) {
   const heard: { channel: string; payload: string }[] = [];
-  const client = new pg.Client({ connectionString: testDatabaseUrl });
-  await client.connect();
-  const reader = new AnnouncementReader(
-    client,
+  const { client, end } = await readAnnouncements(
+    testDatabaseUrl,
     (announcement) => {
       if ((channels as string[]).includes(announcement.channel)) heard.push(announcement);
     },
@@ -22,7 +19,6 @@ export async function listening(...channels: ("raffle_events" | "read_model")[])
     },
     { everyMs: 20, minGapMs: 0 },
   );
-  await reader.start();
   return {
     client,
     heard,
@@ -30,9 +26,6 @@ export async function listening(...channels: ("raffle_events" | "read_model")[])
     /** Waits until `channel` has carried `expected` (its payload's JSON). */
     hears: (channel: string, expected: unknown) =>
       vi.waitFor(() => expect(heard.filter((h) => h.channel === channel).map((h) => JSON.parse(h.payload) as unknown)).toContainEqual(expected)),
-    end: () => {
-      reader.stop();
-      return client.end();
-    },
+    end,
   };
 }

@@ -98,8 +98,12 @@ export function startScheduler({ intervalMs = SCHEDULER_INTERVAL_MS } = {}): Sch
   const definitions: Loop[] = [
     {
       name: "open",
-      // Every instance reads the new rounds now (their pages add them at their start).
-      run: (now) => openScheduledRaffles(now).then((opened) => (opened ? (wake(), { opened }) : undefined)),
+      run: async (now) => {
+        const opened = await openScheduledRaffles(now);
+        if (!opened) return undefined;
+        wake(); // every instance reads the new rounds now (their pages add them at their start)
+        return { opened };
+      },
       delay: async () => intervalMs,
     },
     {
