@@ -67,6 +67,19 @@ describe("read_model notifications (the triggers)", () => {
     expect(await announced(() => db().user.delete({ where: { id: user.id } }))).toContain(`user:${user.id}`);
   });
 
+  it("announce each user a statement changed, as a draw batch does, and none it left as they were", async () => {
+    const [a, b, c] = [await createTestUser(), await createTestUser(), await createTestUser()];
+    const ids = [a.id, b.id, c.id];
+    const told = await announced(
+      () => db().$executeRaw`UPDATE users SET first_name = CASE WHEN id = ${a.id}::uuid THEN 'Bo' ELSE first_name END,
+        total_winnings = total_winnings + CASE WHEN id = ${c.id}::uuid THEN 0 ELSE 5 END WHERE id = ANY(${ids}::uuid[])`,
+    );
+    expect(told.sort()).toEqual([`user:${a.id}`, `account:${b.id}`].sort());
+    expect((await announced(() => db().user.deleteMany({ where: { id: { in: ids } } }))).filter((t) => t.startsWith("user:")).sort()).toEqual(
+      ids.map((id) => `user:${id}`).sort(),
+    );
+  });
+
   it("announce an ended or changed session, but not the play tracking written on most requests", async () => {
     const user = await createTestUser();
     const tokenHash = hashOf(randomBytes(32).toString("base64url"));
