@@ -25,19 +25,39 @@ export type Child = { process: ChildProcess; port: number; stop: () => Promise<v
 /** Every server the bench started and has not seen end, so that an interrupted bench stops them too. */
 const running = new Set<ChildProcess>();
 
-export function stopEveryServer(): void {
-  for (const child of running) child.kill("SIGTERM");
+/** Stops every server still running, as a failed phase may leave them (its ports held), and waits for them. */
+export async function stopEveryServer(): Promise<void> {
+  await Promise.all([...running].map(stop));
+}
+
+/** On Ctrl-C or a kill: every server stopped, then `andThen` (the cluster), then exit. */
+export function stopOnSignals(andThen: () => Promise<void>): void {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
+    process.once(
+      signal,
+      () =>
+        void stopEveryServer()
+          .then(andThen)
+          .finally(() => process.exit(code)),
+    );
+  }
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
 }
 
 function stopper(child: ChildProcess) {
   running.add(child);
   child.once("exit", () => running.delete(child));
-  return () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
+  return () => stop(child);
 }
 
 /** The production build (`npm run build`), as `npm run serve` runs it; its logs go to `logFile`. */

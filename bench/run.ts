@@ -61,7 +61,7 @@ const { connectDb, disconnectDb } = await import("~/models/db.server");
 const { ensureDatabase, startEmbeddedPostgres } = await import("../server/embedded-postgres");
 const { migrate } = await import("~/models/system/migrations.server");
 const { seed } = await import("../server/seed");
-const { runPgbench, startApp, startHelloWorld, startScript, stopEveryServer, root } = await import("./infra");
+const { runPgbench, startApp, startHelloWorld, startScript, stopEveryServer, stopOnSignals, root } = await import("./infra");
 const { prepareEntriesReference } = await import("./reference/setup");
 const { createPlayers, readingPlayers } = await import("./fixtures");
 const { entriesPhase } = await import("./entries-phase");
@@ -86,12 +86,7 @@ const noteLoader = (phase: string, result: { loaderMsPerRequest: number }) => lo
 
 const postgres = await startEmbeddedPostgres({ dir: path.join(dataDir, "postgres") });
 // Ctrl-C or a kill mid-run stops the servers and the cluster too: the next run needs their ports.
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    stopEveryServer();
-    void postgres.stop().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
-  });
-}
+stopOnSignals(postgres.stop);
 const appUrl = postgres.url("raffle");
 const pgbenchUrl = postgres.url("pgbench");
 const referenceUrl = postgres.url("reference");
@@ -346,6 +341,7 @@ try {
     details.push(...measured.details);
   }
 } finally {
+  await stopEveryServer();
   await disconnectDb();
   await postgres.stop();
   await localBeacon?.close();
