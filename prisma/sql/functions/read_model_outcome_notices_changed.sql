@@ -8,7 +8,7 @@
 -- Triggers: outcome_notices_read_model_insert, outcome_notices_read_model_delete (below).
 CREATE OR REPLACE FUNCTION "read_model_outcome_notices_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM announce('read_model', 'account:' || x.user_id::TEXT) FROM (SELECT DISTINCT user_id FROM changed) x;
+  PERFORM announce_all('read_model', ARRAY(SELECT DISTINCT 'account:' || user_id::TEXT FROM changed));
   RETURN NULL;
 END $$;
 

@@ -12,14 +12,13 @@
 CREATE OR REPLACE FUNCTION "read_model_user_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    INSERT INTO "announcements" ("channel", "payload") SELECT 'read_model', 'user:' || o."id"::TEXT FROM old_rows o;
+    PERFORM announce_all('read_model', ARRAY(SELECT 'user:' || o."id"::TEXT FROM old_rows o));
   ELSE
-    INSERT INTO "announcements" ("channel", "payload")
-    SELECT 'read_model',
-           CASE WHEN (o."username", o."first_name", o."is_demo") IS NOT DISTINCT FROM (n."username", n."first_name", n."is_demo")
-                THEN 'account:' ELSE 'user:' END || o."id"::TEXT
-    FROM old_rows o JOIN new_rows n ON n."id" = o."id"
-    WHERE o IS DISTINCT FROM n;
+    PERFORM announce_all('read_model', ARRAY(
+      SELECT CASE WHEN (o."username", o."first_name", o."is_demo") IS NOT DISTINCT FROM (n."username", n."first_name", n."is_demo")
+                  THEN 'account:' ELSE 'user:' END || o."id"::TEXT
+      FROM old_rows o JOIN new_rows n ON n."id" = o."id"
+      WHERE o IS DISTINCT FROM n));
   END IF;
   RETURN NULL;
 END $$;
