@@ -1,8 +1,7 @@
-import { writeFileSync } from "node:fs";
-import pg from "pg";
 import { crowd, type CrowdResult, type CrowdStepChoice } from "./crowd";
 import { openShortRaffle, type Player } from "./fixtures";
 import type { Child } from "./infra";
+import { statementsFrom } from "./statements";
 import { medianOfRuns, showSpread, spread, type Row } from "./repeat";
 
 /** The crowd's target at its largest size, on this machine's cores (issue 36). */
@@ -114,65 +113,4 @@ function summary(r: CrowdResult, runs: CrowdResult[] = [r]): string {
     return Number.isFinite(s.median) ? showSpread(s, 0, " ms") : "—";
   };
   return `home p99 ${p99("home")}, entry p99 ${p99("entry")}, live reloads p99 ${p99("live reload")}, ${reloadsPerPlayerMinute(r)} a player a minute; events p99 ${r.events.p99.toFixed(0)} ms, draws p99 ${r.draws.p99.toFixed(0)} ms, ${r.errors} errors, driver's lag p99 ${r.driverLagP99.toFixed(0)} ms; ${Number.isFinite(r.arrivalSeconds) ? `every player in after ${r.arrivalSeconds.toFixed(0)} s` : "not every player got in"}`;
-}
-
-/**
- * With BENCH_STATEMENTS=<path> (and the cluster started with POSTGRES_SETTINGS=
- * shared_preload_libraries=pg_stat_statements), each run's statements by total time and its
- * tables' scans go to <path>-<size>-run<N>.tsv (<path>-<size>.tsv for one run): where
- * PostgreSQL's share of a player goes, and what changes from one run to the next.
- */
-async function statementsFrom(databaseUrl: string) {
-  const file = process.env.BENCH_STATEMENTS;
-  if (!file) return undefined;
-  const query = async <T extends object>(sql: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query<T>(sql)).rows;
-    } finally {
-      await client.end();
-    }
-  };
-  // The tables' scans too: a plan that reads a whole growing table shows here run by run.
-  const tables = () =>
-    query<Record<"name" | "seq_scan" | "seq_tup_read" | "idx_scan" | "live", string>>(
-      `SELECT relname AS name, seq_scan::text, seq_tup_read::text, coalesce(idx_scan, 0)::text AS idx_scan, n_live_tup::text AS live FROM pg_stat_user_tables`,
-    );
-  await query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-  await query("SELECT pg_stat_statements_reset()");
-  const before = new Map((await tables()).map((t) => [t.name, t]));
-  return {
-    async write(name: string) {
-      const rows = await query<Record<"ms" | "calls" | "mean_ms" | "rows" | "query", string>>(
-        `SELECT round(total_exec_time)::text AS ms, calls::text, round((total_exec_time / calls)::numeric, 3)::text AS mean_ms, rows::text,
-                regexp_replace(query, '\\s+', ' ', 'g') AS query
-           FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 60`,
-      );
-      const scans = (await tables())
-        .map((t) => {
-          const b = before.get(t.name);
-          const delta = (k: "seq_scan" | "seq_tup_read" | "idx_scan") => Number(t[k]) - Number(b?.[k] ?? 0);
-          return { name: t.name, seqScans: delta("seq_scan"), seqRows: delta("seq_tup_read"), indexScans: delta("idx_scan"), live: t.live };
-        })
-        .sort((a, b) => b.seqRows - a.seqRows);
-      // Statements the app sent (not those run inside functions): each is a round trip.
-      const sent = await query<Record<"calls" | "ms" | "query", string>>(
-        `SELECT calls::text, round(total_exec_time)::text AS ms, regexp_replace(query, '\\s+', ' ', 'g') AS query
-           FROM pg_stat_statements WHERE toplevel ORDER BY pg_stat_statements.calls DESC LIMIT 40`,
-      );
-      const lines = [
-        "ms\tcalls\tmean_ms\trows\tquery",
-        ...rows.map((r) => [r.ms, r.calls, r.mean_ms, r.rows, r.query.slice(0, 400)].join("\t")),
-        "",
-        "table\tseq_scans\tseq_rows\tindex_scans\tlive_rows",
-        ...scans.map((t) => [t.name, t.seqScans, t.seqRows, t.indexScans, t.live].join("\t")),
-        "",
-        `round trips\t${sent.reduce((sum, r) => sum + Number(r.calls), 0)} (the 40 most called)`,
-        "calls\tms\tquery",
-        ...sent.map((r) => [r.calls, r.ms, r.query.slice(0, 300)].join("\t")),
-      ];
-      writeFileSync(`${file}-${name}.tsv`, lines.join("\n") + "\n");
-    },
-  };
 }

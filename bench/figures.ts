@@ -5,6 +5,7 @@ import { runLoad, percentile, type LoadResult, type Request } from "./load";
 import { CARD_BODY, endAllAt, openBenchRaffle, openRaffleOfEveryTier, rafflesWithTickets, type BenchRaffle, type Player } from "./fixtures";
 import { hearGameEvents } from "./game-events";
 import { residentBytes, root } from "./infra";
+import { statementsFrom } from "./statements";
 import { db } from "~/models/db.server";
 import { assetWeight } from "../tests/support/page-weight";
 export { HOME_JS_BUDGET_BYTES, PLAYER_PAGES } from "../tests/support/page-weight";
@@ -196,6 +197,7 @@ export async function draws({
   const vacuum = new pg.Client({ connectionString: databaseUrl });
   await vacuum.connect();
   await vacuum.query("VACUUM ANALYZE raffles, entries, ledger_transactions, ledger_postings, ledger_accounts").finally(() => vacuum.end());
+  const statements = await statementsFrom(databaseUrl);
   const listener = await hearGameEvents(
     databaseUrl,
     (event, _payload, at) => {
@@ -213,6 +215,7 @@ export async function draws({
     await endAllAt(ids, endsAt);
     const deadline = endsAt.getTime() + 60_000;
     while (drawnAt.size < ids.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    await statements?.write(`draws-${count}`);
     // Watch one more quick boundary after the draws, then judge every round seen.
     start = boundary(Date.now() + 1);
     while (Date.now() < start + 1_000) await new Promise((resolve) => setTimeout(resolve, 100));
