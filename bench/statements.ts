@@ -30,10 +30,12 @@ export async function statementsFrom(databaseUrl: string) {
   const before = new Map((await tables()).map((t) => [t.name, t]));
   return {
     async write(name: string) {
-      const rows = await query<Record<"ms" | "calls" | "mean_ms" | "rows" | "query", string>>(
-        `SELECT round(total_exec_time)::text AS ms, calls::text, round((total_exec_time / calls)::numeric, 3)::text AS mean_ms, rows::text,
-                regexp_replace(query, '\\s+', ' ', 'g') AS query
-           FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 60`,
+      // Planning counts only with pg_stat_statements.track_planning=on (a statement in a
+      // function may be planned again at every call).
+      const rows = await query<Record<"ms" | "plan_ms" | "calls" | "mean_ms" | "rows" | "query", string>>(
+        `SELECT round(total_exec_time)::text AS ms, round(total_plan_time)::text AS plan_ms, calls::text,
+                coalesce(round((total_exec_time / nullif(calls, 0))::numeric, 3)::text, '') AS mean_ms, rows::text, regexp_replace(query, '\\s+', ' ', 'g') AS query
+           FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 60`,
       );
       const scans = (await tables())
         .map((t) => {
@@ -48,8 +50,8 @@ export async function statementsFrom(databaseUrl: string) {
            FROM pg_stat_statements WHERE toplevel ORDER BY pg_stat_statements.calls DESC LIMIT 40`,
       );
       const lines = [
-        "ms\tcalls\tmean_ms\trows\tquery",
-        ...rows.map((r) => [r.ms, r.calls, r.mean_ms, r.rows, r.query.slice(0, 400)].join("\t")),
+        "ms\tplan_ms\tcalls\tmean_ms\trows\tquery",
+        ...rows.map((r) => [r.ms, r.plan_ms, r.calls, r.mean_ms, r.rows, r.query.slice(0, 400)].join("\t")),
         "",
         "table\tseq_scans\tseq_rows\tindex_scans\tlive_rows",
         ...scans.map((t) => [t.name, t.seqScans, t.seqRows, t.indexScans, t.live].join("\t")),

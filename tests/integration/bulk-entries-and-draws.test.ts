@@ -229,6 +229,11 @@ describe("entries arriving together", () => {
     expect(await db().entry.count({ where: { raffleId: raffle.id } })).toBe(0);
   });
 
+  it("keeps one generic plan a connection for its statements, not a new plan at every call (ADR 112)", async () => {
+    const [row] = await db().$queryRaw<{ config: string[] | null }[]>`SELECT proconfig AS config FROM pg_proc WHERE proname = 'enter_raffles'`;
+    expect(row?.config).toContain("plan_cache_mode=force_generic_plan");
+  });
+
   it("does not wait for a raffle being drawn: its late entries are refused as closed, the rest of the batch goes on", async () => {
     const ended = await createTestRaffle({ startsAt: new Date(Date.now() - 60_000), endsAt: new Date(Date.now() - 1_000) });
     const open = await createTestRaffle({ entryPrice: 5n });
